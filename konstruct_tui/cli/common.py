@@ -1,0 +1,36 @@
+"""Pieces every command uses: the usage error, `--root`, and JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from ..workspace import Workspace
+
+
+class UsageError(Exception):
+    """Bad input: printed as one line, exit 2."""
+
+
+def add_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", default=".", metavar="DIR", help="the project root (default: the current directory)")
+
+
+def open_workspace(root: str) -> Workspace:
+    if not os.path.isdir(root):
+        raise UsageError(f"--root {root!r} is not a directory")
+    try:
+        return Workspace(root)
+    except OSError as error:
+        raise UsageError(f"cannot open --root {root!r}: {error.strerror or error}") from None
+
+
+def print_json(payload: Any, workspace: Workspace | None = None) -> None:
+    text = json.dumps(payload, indent=2, ensure_ascii=True)
+    if workspace is not None:
+        text = workspace.scrub(text)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()

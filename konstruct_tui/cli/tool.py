@@ -1,0 +1,50 @@
+"""`konstruct tool NAME --json '{...}'` and `konstruct tools`: call one tool headless, list them all.
+
+The person's own action: no trust grant is asked (refusals still apply). One CLI call is one edit
+run for the 65% guard, and applied batches go to the write journal for `konstruct undo`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..tools import TOOLS, ToolContext, ToolError, call, describe
+from ..workspace import WriteJournal
+from .common import UsageError, add_root, open_workspace, print_json
+
+
+def register(commands: Any) -> None:
+    one = commands.add_parser("tool", help="call one tool headless and print its JSON result")
+    one.add_argument("name", metavar="NAME", help="the tool to call (see `konstruct tools`)")
+    add_root(one)
+    one.add_argument("--json", dest="arguments", default="{}", metavar="JSON", help="the tool input; '-' reads stdin")
+    one.set_defaults(handler=run_tool)
+    listing = commands.add_parser("tools", help="list the tools and their JSON schemas")
+    listing.set_defaults(handler=list_tools)
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    if args.name not in TOOLS:
+        raise UsageError(f"unknown tool {args.name!r}; known tools: {', '.join(TOOLS)}")
+    text = sys.stdin.read() if args.arguments == "-" else args.arguments
+    try:
+        arguments = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--json is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    workspace = open_workspace(args.root)
+    with workspace:
+        context = ToolContext(workspace, journal=WriteJournal(workspace.root))
+        try:
+            result = call(args.name, arguments, context)
+        except ToolError as error:
+            raise UsageError(workspace.scrub(str(error))) from None
+        print_json(result.to_json(), workspace)
+    return 0
+
+
+def list_tools(args: argparse.Namespace) -> int:
+    print_json({"tools": describe()})
+    return 0

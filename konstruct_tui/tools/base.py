@@ -1,0 +1,55 @@
+"""What every tool is: a typed input model (the source of its JSON schema), a frozen result, and a
+`mutating` flag that defaults to True, so a tool that forgets to say is gated like a writer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from ..workspace import EditRun, Workspace, WriteJournal
+
+
+class ToolError(Exception):
+    """Told to the model as the tool's result (and by the CLI as one line, exit 2). Anything else a
+    tool raises is a bug."""
+
+
+class ToolInput(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass
+class ToolContext:
+    """What a tool call may use. `run` spans one agent run (or one CLI call) for the edit guards."""
+
+    workspace: Workspace
+    run: EditRun = field(default_factory=EditRun)
+    journal: WriteJournal | None = None
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    tool: str
+    payload: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.payload
+
+
+InputT = TypeVar("InputT", bound=ToolInput)
+
+
+class Tool(Generic[InputT]):
+    name: ClassVar[str]
+    description: ClassVar[str]
+    Input: ClassVar[type[ToolInput]]
+    mutating: ClassVar[bool] = True
+
+    def run(self, params: InputT, context: ToolContext) -> ToolResult:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def schema(cls) -> dict[str, Any]:
+        return cls.Input.model_json_schema()

@@ -1,0 +1,44 @@
+"""The explicit tool registry: the only list of what the agent (and `konstruct tool`) can call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from .base import Tool, ToolContext, ToolError, ToolResult
+from .delete_code import DeleteCode
+from .read_code import ReadCode
+from .write_code import WriteCode
+
+TOOLS: dict[str, Tool[Any]] = {tool.name: tool for tool in (ReadCode(), WriteCode(), DeleteCode())}
+
+
+def describe() -> list[dict[str, Any]]:
+    return [
+        {"name": t.name, "description": t.description, "mutating": t.mutating, "input_schema": t.schema()}
+        for t in TOOLS.values()
+    ]
+
+
+def call(name: str, arguments: object, context: ToolContext) -> ToolResult:
+    """Validate `arguments` against the tool's input model and run it. `ToolError` for bad calls."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        raise ToolError(f"unknown tool {name!r}; known tools: {', '.join(TOOLS)}")
+    if not isinstance(arguments, dict):
+        raise ToolError(f"{name} takes a JSON object, not {type(arguments).__name__}")
+    try:
+        params = tool.Input.model_validate(arguments)
+    except ValidationError as invalid:
+        raise ToolError(f"invalid input for {name}: {_first_problem(invalid)}") from None
+    return tool.run(params, context)
+
+
+def _first_problem(invalid: ValidationError) -> str:
+    problems = invalid.errors(include_url=False)
+    first = problems[0]
+    where = ".".join(str(part) for part in first["loc"] if not str(part).startswith(("str", "ReadEntry", "DeleteEntry")))
+    message = first["msg"].removeprefix("Value error, ")
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{where}: {message}{more}" if where else f"{message}{more}"

@@ -1,0 +1,35 @@
+"""The workspace layer: the only code that touches project files.
+
+Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
+`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
+path errors `PathRefused` / `PathMissing` / `NotAFile`.
+"""
+
+from .batch import apply_edits
+from .containment import PathMissing, PathRefused
+from .editing import EditRequest
+from .guards import EditRun
+from .handle import FileSnapshot, NotAFile, Workspace
+from .journal import WriteJournal
+from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
+from .revision import is_revision, revision_of
+from .undo import UndoRefused, undo_last
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "EditRequest",
+    "EditRun",
+    "FileSnapshot",
+    "NotAFile",
+    "PathMissing",
+    "PathRefused",
+    "ReadRequest",
+    "UndoRefused",
+    "Workspace",
+    "WriteJournal",
+    "apply_edits",
+    "is_revision",
+    "read_batch",
+    "revision_of",
+    "undo_last",
+]
