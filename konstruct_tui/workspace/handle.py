@@ -75,6 +75,12 @@ class Workspace:
                 return FileSnapshot(where.relative, data, info.st_mode, revision_of(data))
         raise PathRefused(f"{path!r} keeps changing into a symbolic link while it is opened")
 
+    def files(self) -> list[str]:
+        """Every file a tool may look at, workspace-relative and sorted (.gitignore honored in a git tree)."""
+        from .listing import list_files
+
+        return list_files(self.root)
+
     def scrub(self, text: str) -> str:
         """Text with the workspace's absolute location taken out."""
         return text.replace(str(self.root), "<workspace>")

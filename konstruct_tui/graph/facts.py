@@ -1,0 +1,103 @@
+"""The small records that pass between extraction, resolution and the index store.
+
+Extraction is pure (bytes in, `FileFacts` out) so it can run in worker processes; resolution turns
+facts into file-to-file `Edge`s with the project in view. Everything here is JSON-serializable via
+`dataclasses.asdict` and rebuilt with `from_json`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A definition: `name` is qualified within its file (`Class.method`), `kind` e.g. function,
+    class, method, interface, type, variable, constant; lines are 1-based and inclusive."""
+
+    name: str
+    kind: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    """One import as written. `target`: the module path or specifier (`pkg.mod`, `./util.js`,
+    `java.util.List`, `example.com/m/pkg`); `names`: the names imported from it (empty for a plain
+    module import, `*` for on-demand/wildcard); `level`: Python relative dots; `kind`: import, from,
+    reexport, type, static, wildcard."""
+
+    target: str
+    names: tuple[str, ...] = ()
+    line: int = 0
+    kind: str = "import"
+    level: int = 0
+    alias: str | None = None
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """What one file defines, imports and uses. `package`: Java package or Go package name;
+    `uses`: identifiers (and `qualifier.Name` pairs where the language has them) referred to."""
+
+    path: str
+    language: str
+    symbols: tuple[Symbol, ...] = ()
+    imports: tuple[ImportRef, ...] = ()
+    uses: tuple[str, ...] = ()
+    package: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileFacts:
+        return cls(
+            path=data["path"],
+            language=data["language"],
+            symbols=tuple(Symbol(**s) for s in data.get("symbols", ())),
+            imports=tuple(ImportRef(**{**i, "names": tuple(i.get("names", ()))}) for i in data.get("imports", ())),
+            uses=tuple(data.get("uses", ())),
+            package=data.get("package"),
+            extra=dict(data.get("extra", {})),
+        )
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A file-to-file dependency. `kind`: imports or references; `names`: the symbols that justify it."""
+
+    source: str
+    target: str
+    kind: str
+    names: tuple[str, ...] = ()
+
+
+class ProjectView(Protocol):
+    """What a resolver may see of the project: every indexed path, their facts, and small config
+    files (go.mod, tsconfig.json, pyproject.toml) read through the workspace layer."""
+
+    def paths(self) -> Iterable[str]: ...
+
+    def facts_of(self, path: str) -> FileFacts | None: ...
+
+    def read_text(self, path: str) -> str | None: ...
+
+
+class Resolver(Protocol):
+    def resolve(self, facts: FileFacts) -> list[Edge]: ...
+
+
+class LanguageSupport(Protocol):
+    """One per language, in `graph/languages/<name>.py`, with its queries in `graph/queries/`."""
+
+    name: str
+    extensions: tuple[str, ...]
+
+    def extract(self, path: str, source: bytes) -> FileFacts: ...
+
+    def resolver(self, project: ProjectView) -> Resolver: ...

@@ -1,0 +1,62 @@
+"""Every tree-sitter version shim lives here (py-tree-sitter 0.25/0.26 with the official grammar
+wheels). Nothing else in Konstruct imports `tree_sitter` directly.
+
+Why not `tree-sitter-languages`: it only works with py-tree-sitter 0.21, which conflicts with
+`textual[syntax]`; the per-language wheels install together with it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import tree_sitter
+
+Node = tree_sitter.Node
+Tree = tree_sitter.Tree
+
+# grammar name -> (module, attribute); .js/.jsx are parsed with the TSX grammar (a superset).
+_GRAMMARS = {
+    "python": ("tree_sitter_python", "language"),
+    "typescript": ("tree_sitter_typescript", "language_typescript"),
+    "tsx": ("tree_sitter_typescript", "language_tsx"),
+    "java": ("tree_sitter_java", "language"),
+    "go": ("tree_sitter_go", "language"),
+}
+
+
+@lru_cache(maxsize=None)
+def language(grammar: str) -> tree_sitter.Language:
+    module_name, attribute = _GRAMMARS[grammar]
+    module = __import__(module_name)
+    return tree_sitter.Language(getattr(module, attribute)())
+
+
+@lru_cache(maxsize=None)
+def parser(grammar: str) -> tree_sitter.Parser:
+    return tree_sitter.Parser(language(grammar))
+
+
+def parse(grammar: str, source: bytes) -> tree_sitter.Tree:
+    return parser(grammar).parse(source)
+
+
+@lru_cache(maxsize=None)
+def query(grammar: str, scm_name: str) -> tree_sitter.Query:
+    """The query in `graph/queries/<scm_name>.scm`, compiled for `grammar`."""
+    text = resources.files(__package__).joinpath("queries", f"{scm_name}.scm").read_text()
+    return tree_sitter.Query(language(grammar), text)
+
+
+def matches(compiled: tree_sitter.Query, node: tree_sitter.Node) -> list[tuple[int, dict[str, list[Any]]]]:
+    """(pattern index, {capture name: [nodes]}) for every match under `node`."""
+    return tree_sitter.QueryCursor(compiled).matches(node)
+
+
+def captures(compiled: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[Any]]:
+    return tree_sitter.QueryCursor(compiled).captures(node)
+
+
+def text(node: tree_sitter.Node) -> str:
+    return (node.text or b"").decode("utf-8", "replace")
