@@ -124,7 +124,7 @@ def _roll_back(workspace: Workspace, outcomes: list[_Outcome], failed_index: int
         if outcome.applied and outcome.plan is not None:
             try:
                 restore(workspace, outcome.plan.resolved, outcome.plan.before, outcome.plan.after, outcome.plan.mode)
-                _remove_empty_dirs(workspace, outcome.plan.created_dirs)
+                remove_empty_dirs(workspace, outcome.plan.created_dirs)
             except (EntryFailed, OSError, SwapConflict, PathRefused, PathMissing) as error:
                 problems[index] = f"could not be restored ({error}); check it by hand"
             outcome.applied = False
@@ -153,7 +153,7 @@ def restore(workspace: Workspace, resolved: str, before: bytes | None, after: by
             write_replacing(where.parent_fd, where.name, before, revision_of(after), mode or 0o644)
 
 
-def _remove_empty_dirs(workspace: Workspace, created_dirs: list[str]) -> None:
+def remove_empty_dirs(workspace: Workspace, created_dirs: list[str]) -> None:
     import os
 
     for directory in reversed(created_dirs):
@@ -192,6 +192,7 @@ def _journal_entries(plans: list[Plan]) -> list[JournalEntry]:
             first.before if first else plan.before,
             first.mode if first else plan.mode,
             plan.after_revision,
+            tuple(first.created_dirs if first else plan.created_dirs),
         )
     return list(merged.values())
 

@@ -19,27 +19,35 @@ class EditRejected(Exception):
 
 
 def changed_fraction(before: str, after: str) -> float:
-    """The share of `before` (in characters) that `after` removes or rewrites. Pure insertions cost 0."""
+    """The share of `before` (in characters, counted by whole lines) that `after` removes or rewrites.
+
+    A line that is touched at all counts whole: reindenting or renaming on every line is a
+    wholesale change. Pure insertions cost nothing. A file of one line has no lines to count by,
+    so there only the characters that actually change count.
+    """
     if not before:
         return 0.0
     prefix = _common_prefix(before, after)
     suffix = _common_suffix(before[prefix:], after[prefix:])
-    old_mid = before[prefix : len(before) - suffix]
-    new_mid = after[prefix : len(after) - suffix]
-    if not old_mid:
+    if prefix + suffix >= len(before):
         return 0.0
-    old_lines = old_mid.splitlines(keepends=True)
-    new_lines = new_mid.splitlines(keepends=True)
+    if before.count("\n") <= 1 and not before.rstrip("\n").count("\n"):
+        return min(1.0, (len(before) - prefix - suffix) / len(before))
+    # Widen the changed span to whole lines, then diff line by line inside it.
+    start = before.rfind("\n", 0, prefix) + 1
+    end_cut = len(before) - suffix
+    newline = before.find("\n", end_cut)
+    end = len(before) if newline < 0 else newline + 1
+    if end_cut > start and before[end_cut - 1] == "\n":
+        end = end_cut
+    after_end = len(after) - (len(before) - end)
+    old_lines = before[start:end].splitlines(keepends=True)
+    new_lines = after[start:after_end].splitlines(keepends=True)
     removed = 0
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "delete":
+    for tag, i1, i2, _j1, _j2 in matcher.get_opcodes():
+        if tag in ("delete", "replace"):
             removed += sum(len(line) for line in old_lines[i1:i2])
-        elif tag == "replace":
-            old_block, new_block = "".join(old_lines[i1:i2]), "".join(new_lines[j1:j2])
-            head = _common_prefix(old_block, new_block)
-            tail = _common_suffix(old_block[head:], new_block[head:])
-            removed += len(old_block) - head - tail
     return min(1.0, removed / len(before))
 
 

@@ -30,6 +30,7 @@ class JournalEntry:
     before: bytes | None
     mode: int | None
     after_revision: str | None
+    created_dirs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,13 @@ class WriteJournal:
                 blob = f"{number}.pre"
                 (staging / blob).write_bytes(entry.before)
             manifest["entries"].append(
-                {"path": entry.path, "blob": blob, "mode": entry.mode, "after_revision": entry.after_revision}
+                {
+                    "path": entry.path,
+                    "blob": blob,
+                    "mode": entry.mode,
+                    "after_revision": entry.after_revision,
+                    "created_dirs": list(entry.created_dirs),
+                }
             )
         (staging / "manifest.json").write_text(json.dumps(manifest, indent=1))
         os.rename(staging, self.folder / batch_id)
@@ -78,6 +85,7 @@ class WriteJournal:
                 (folder / item["blob"]).read_bytes() if item["blob"] else None,
                 item["mode"],
                 item["after_revision"],
+                tuple(item.get("created_dirs", ())),
             )
             for item in manifest["entries"]
         ]

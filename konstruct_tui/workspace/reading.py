@@ -63,7 +63,7 @@ def _read_one(workspace: Workspace, request: ReadRequest, line_numbers: bool) ->
         return {"path": shown, "status": "not_found", "reason": str(missing)}
     except NotAFile as not_file:
         return {"path": shown, "status": "not_found", "reason": f"{not_file}; use enumerate to list a folder"}
-    base: dict[str, Any] = {"path": shown, "revision": snapshot.revision, "size": len(snapshot.data)}
+    base: dict[str, Any] = {"path": shown, "status": "ok", "revision": snapshot.revision, "size": len(snapshot.data)}
     if snapshot.relative != request.path:
         base["resolved"] = snapshot.relative
     if len(snapshot.data) > MAX_FILE_BYTES:

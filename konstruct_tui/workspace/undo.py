@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .batch import restore
+from .batch import remove_empty_dirs, restore
 from .containment import PathMissing, PathRefused
 from .handle import NotAFile, Workspace
 from .journal import WriteJournal
@@ -35,6 +35,7 @@ def undo_last(workspace: Workspace, journal: WriteJournal) -> dict[str, Any]:
                 restore(workspace, earlier.path, earlier_after, earlier.before, earlier.mode)
             raise UndoRefused(f"cannot undo: {entry.path} changed during the undo ({error}); nothing was restored") from None
         done.append((entry, after))
+        remove_empty_dirs(workspace, list(entry.created_dirs))
         status = "removed" if entry.before is None else ("recreated" if after is None else "restored")
         results.append({"path": entry.path, "status": status})
     journal.drop(batch.batch_id)
