@@ -28,9 +28,8 @@ def open_workspace(root: str) -> Workspace:
         raise UsageError(f"cannot open --root {root!r}: {error.strerror or error}") from None
 
 
-def print_json(payload: Any, workspace: Workspace | None = None) -> None:
-    text = json.dumps(payload, indent=2, ensure_ascii=True)
-    if workspace is not None:
-        text = workspace.scrub(text)
-    sys.stdout.write(text + "\n")
+def print_json(payload: Any) -> None:
+    """Print a result. Tools scrub the root from paths and reasons themselves; file content is
+    printed verbatim, even where it happens to spell the root."""
+    sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=True) + "\n")
     sys.stdout.flush()

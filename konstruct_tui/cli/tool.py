@@ -41,7 +41,7 @@ def run_tool(args: argparse.Namespace) -> int:
             result = call(args.name, arguments, context)
         except ToolError as error:
             raise UsageError(workspace.scrub(str(error))) from None
-        print_json(result.to_json(), workspace)
+        print_json(result.to_json())
     return 0
 
 

@@ -24,5 +24,5 @@ def run_undo(args: argparse.Namespace) -> int:
         except UndoRefused as refusal:
             print(f"konstruct: undo refused: {workspace.scrub(str(refusal))}", file=sys.stderr)
             return 1
-        print_json(result, workspace)
+        print_json(result)
     return 0

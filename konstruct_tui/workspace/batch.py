@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ from .editing import EditPlanner, EditRequest, EntryFailed, Plan, unified_diff
 from .guards import EditRun
 from .handle import NotAFile, Workspace
 from .journal import JournalEntry, WriteJournal
+from .revision import revision_of
 from .swap import SwapConflict, remove_if, write_new, write_replacing
 
 
@@ -138,8 +140,6 @@ def _roll_back(workspace: Workspace, outcomes: list[_Outcome], failed_index: int
 def restore(workspace: Workspace, resolved: str, before: bytes | None, after: bytes | None, mode: int | None) -> None:
     """Put `before` back where `after` is now (None on either side: absent). Raises SwapConflict
     when the file is no longer `after`."""
-    from .revision import revision_of
-
     if before is None and after is None:
         return
     if before is None:
@@ -154,8 +154,6 @@ def restore(workspace: Workspace, resolved: str, before: bytes | None, after: by
 
 
 def remove_empty_dirs(workspace: Workspace, created_dirs: list[str]) -> None:
-    import os
-
     for directory in reversed(created_dirs):
         try:
             with workspace.locate(directory, follow_last=False) as where:

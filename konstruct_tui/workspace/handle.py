@@ -37,6 +37,7 @@ class Workspace:
         if not path.is_dir():
             raise FileNotFoundError(f"workspace root {os.fspath(root)!r} is not a directory")
         self.root = path.resolve()
+        self._spellings = sorted({str(self.root), os.path.abspath(os.fspath(root))}, key=len, reverse=True)
         self._dir = RootedDirectory(self.root)
 
     def close(self) -> None:
@@ -82,8 +83,10 @@ class Workspace:
         return list_files(self.root)
 
     def scrub(self, text: str) -> str:
-        """Text with the workspace's absolute location taken out."""
-        return text.replace(str(self.root), "<workspace>")
+        """Text with the workspace's absolute location taken out (for paths and reasons, never content)."""
+        for spelling in self._spellings:
+            text = text.replace(spelling, "<workspace>")
+        return text
 
 
 def _is_dir(where: Location) -> bool:
