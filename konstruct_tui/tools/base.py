@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -27,6 +28,7 @@ class ToolContext:
     workspace: Workspace
     run: EditRun = field(default_factory=EditRun)
     journal: WriteJournal | None = None
+    killed: Callable[[], bool] = lambda: False  # the kill switch, asked between the entries of a batch
 
 
 @dataclass(frozen=True)

@@ -43,5 +43,6 @@ class DeleteCode(Tool[DeleteCodeInput]):
             run=context.run,
             journal=context.journal,
             tool=self.name,
+            killed=context.killed,
         )
         return ToolResult(self.name, payload)

@@ -67,5 +67,6 @@ class WriteCode(Tool[WriteCodeInput]):
             run=context.run,
             journal=context.journal,
             tool=self.name,
+            killed=context.killed,
         )
         return ToolResult(self.name, payload)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +34,13 @@ def apply_edits(
     run: EditRun | None = None,
     journal: WriteJournal | None = None,
     tool: str = "write_code",
+    killed: Callable[[], bool] = lambda: False,
 ) -> dict[str, Any]:
-    """Apply a batch. Non-atomic: each entry stands alone. Atomic: all or nothing, byte for byte."""
+    """Apply a batch. Non-atomic: each entry stands alone. Atomic: all or nothing, byte for byte.
+
+    `killed` is asked before each entry is applied: once it says yes, nothing more is applied (an
+    atomic batch is rolled back), so a kill never leaves a half-applied batch, and the result says
+    exactly which entries landed."""
     run = run or EditRun()
     outcomes = [_Outcome(request) for request in requests]
     checked = _check_preconditions(workspace, preconditions or {})
@@ -47,9 +53,12 @@ def apply_edits(
 
     planner = EditPlanner(workspace, run)
     if atomic:
-        _apply_atomic(workspace, planner, outcomes, preconditions or {})
+        _apply_atomic(workspace, planner, outcomes, preconditions or {}, killed)
     else:
         for outcome in outcomes:
+            if killed():
+                outcome.failure = EntryFailed("rejected", _KILLED)
+                continue
             try:
                 outcome.plan = planner.plan(outcome.request)
                 _apply(workspace, outcome.plan)
@@ -66,7 +75,12 @@ def apply_edits(
     return _report(workspace, outcomes, atomic, checked, batch_id)
 
 
-def _apply_atomic(workspace: Workspace, planner: EditPlanner, outcomes: list[_Outcome], preconditions: dict[str, str]) -> None:
+_KILLED = "not applied: the run was killed before this entry"
+
+
+def _apply_atomic(
+    workspace: Workspace, planner: EditPlanner, outcomes: list[_Outcome], preconditions: dict[str, str], killed: Callable[[], bool]
+) -> None:
     for index, outcome in enumerate(outcomes):
         try:
             outcome.plan = planner.plan(outcome.request)
@@ -80,6 +94,10 @@ def _apply_atomic(workspace: Workspace, planner: EditPlanner, outcomes: list[_Ou
         return
     for index, outcome in enumerate(outcomes):
         assert outcome.plan is not None
+        if killed():
+            outcome.failure = EntryFailed("rolled_back", _KILLED)
+            _roll_back(workspace, outcomes, index)
+            return
         try:
             _apply(workspace, outcome.plan)
             outcome.applied = True
@@ -119,6 +137,8 @@ def _roll_back(workspace: Workspace, outcomes: list[_Outcome], failed_index: int
     culprit = outcomes[failed_index]
     assert culprit.failure is not None
     because = f"entry {failed_index + 1} ({culprit.request.path}) failed: {culprit.failure.status}"
+    if culprit.failure.reason == _KILLED:
+        because = "the run was killed"
     problems: dict[int, str] = {}
     was_applied = {index for index, outcome in enumerate(outcomes) if outcome.applied}
     for index in reversed(range(len(outcomes))):

@@ -102,3 +102,33 @@ def test_malformed_read_input_is_exit_2(konstruct, project: Path, arguments) -> 
     code, payload, err = konstruct("tool", "read_code", "--root", str(project), "--json", json.dumps(arguments))
     assert code == 2 and payload is None
     assert err.count("\n") == 1 and err.startswith("konstruct: error:")
+
+
+def _killed_after(n: int):
+    asked = {"count": 0}
+
+    def killed() -> bool:
+        asked["count"] += 1
+        return asked["count"] > n
+
+    return killed
+
+
+@pytest.mark.parametrize("atomic", [False, True])
+def test_a_kill_mid_batch_applies_nothing_more_and_says_what_landed(project: Path, atomic: bool) -> None:
+    from konstruct_tui.tools import ToolContext, call
+    from konstruct_tui.workspace import Workspace
+
+    with Workspace(project) as ws:
+        before = snapshot(project)
+        context = ToolContext(ws, killed=_killed_after(2))
+        edits = [{"path": f"n{i}.py", "create": True, "content": f"x = {i}\n"} for i in range(4)]
+        result = call("write_code", {"edits": edits, "atomic": atomic}, context).payload
+    statuses = [e["status"] for e in result["results"]]
+    if atomic:
+        assert statuses == ["rolled_back"] * 4
+        assert snapshot(project) == before
+    else:
+        assert statuses == ["created", "created", "rejected", "rejected"]
+        assert "killed" in result["results"][2]["reason"]
+        assert sorted(p.name for p in project.glob("n*.py")) == ["n0.py", "n1.py"]
