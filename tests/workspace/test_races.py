@@ -57,11 +57,11 @@ def test_symlink_swapped_in_during_a_batch_never_yields_outside_bytes(project: P
 
 _WRITER = textwrap.dedent(
     """
-    import os, sys, time
-    path, seconds = sys.argv[1], float(sys.argv[2])
+    import os, random, sys, time
+    path, stop = sys.argv[1], sys.argv[2]
     last, clobbered, writes = 0, 0, 0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not os.path.exists(stop):
         text = open(path).read()
         counter = int(text.split("counter=")[1].split("\\n")[0])
         if counter < last:
@@ -78,6 +78,7 @@ _WRITER = textwrap.dedent(
             f.write(body)
         os.replace(tmp, path)
         writes += 1
+        time.sleep(random.uniform(0, 0.001))  # leave the tool windows to win some races
     print(clobbered, writes)
     """
 )
@@ -86,11 +87,17 @@ _WRITER = textwrap.dedent(
 def test_external_writer_hammer_never_sees_a_clobbered_write(project: Path) -> None:
     target = project / "shared.txt"
     target.write_text("counter=0\n" + "".join(f"filler line {i}\n" for i in range(40)) + "tool=0\n")
-    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(target), "3"], stdout=subprocess.PIPE, text=True)
+    stop = project.parent / "stop-writer"
+    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(target), str(stop)], stdout=subprocess.PIPE, text=True)
     statuses: dict[str, int] = {}
+    deadline = time.monotonic() + 20
     with Workspace(project) as ws:
         context = ToolContext(ws)
-        while writer.poll() is None:
+        # Race until both outcomes have happened often enough to mean something (a busy machine
+        # just takes longer), then stop the writer.
+        while writer.poll() is None and time.monotonic() < deadline:
+            if statuses.get("written", 0) >= 150 and statuses.get("conflict", 0) >= 150:
+                break
             try:
                 snapshot = ws.read("shared.txt")
             except Exception:
@@ -105,9 +112,10 @@ def test_external_writer_hammer_never_sees_a_clobbered_write(project: Path) -> N
             ).payload["results"][0]
             statuses[result["status"]] = statuses.get(result["status"], 0) + 1
             time.sleep(0.0005)
+    stop.touch()
     clobbered, writes = map(int, writer.communicate()[0].split())
-    assert writes > 100
-    assert statuses.get("written", 0) > 10, statuses
-    assert statuses.get("conflict", 0) > 0, statuses
+    assert writes >= 20
+    assert statuses.get("written", 0) >= 20, statuses
+    assert statuses.get("conflict", 0) >= 20, statuses
     assert clobbered == 0, f"{clobbered} of the writer's {writes} writes were clobbered ({statuses})"
     assert not [p for p in project.iterdir() if p.name.startswith(".konstruct-")], "temp files left behind"
