@@ -9,9 +9,10 @@ from pydantic import ValidationError
 from .base import Tool, ToolContext, ToolError, ToolResult
 from .delete_code import DeleteCode
 from .read_code import ReadCode
+from .script import Script
 from .write_code import WriteCode
 
-TOOLS: dict[str, Tool[Any]] = {tool.name: tool for tool in (ReadCode(), WriteCode(), DeleteCode())}
+TOOLS: dict[str, Tool[Any]] = {tool.name: tool for tool in (ReadCode(), WriteCode(), DeleteCode(), Script())}
 
 
 def describe() -> list[dict[str, Any]]:
