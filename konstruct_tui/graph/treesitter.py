@@ -58,5 +58,10 @@ def captures(compiled: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, l
     return tree_sitter.QueryCursor(compiled).captures(node)
 
 
+def in_order(nodes: Any) -> list[Any]:
+    """Captured nodes in document order: `captures` does not promise that order per capture name."""
+    return sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
+
+
 def text(node: tree_sitter.Node) -> str:
     return (node.text or b"").decode("utf-8", "replace")

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from ..workspace import EditRun, Workspace, WriteJournal
+
+if TYPE_CHECKING:
+    from .graph_access import GraphAccess
 
 
 class ToolError(Exception):
@@ -29,6 +32,7 @@ class ToolContext:
     run: EditRun = field(default_factory=EditRun)
     journal: WriteJournal | None = None
     killed: Callable[[], bool] = lambda: False  # the kill switch, asked between the entries of a batch
+    graph: GraphAccess | None = None  # the session's CodeGraph; None: a headless call (see graph_access)
 
 
 @dataclass(frozen=True)

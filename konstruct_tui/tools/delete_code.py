@@ -8,6 +8,7 @@ from pydantic import Field
 
 from ..workspace import EditRequest, apply_edits
 from .base import Tool, ToolContext, ToolInput, ToolResult
+from .enrichment import enrich_writes
 
 
 class DeleteEntry(ToolInput):
@@ -35,7 +36,7 @@ class DeleteCode(Tool[DeleteCodeInput]):
             EditRequest(p, "delete") if isinstance(p, str) else EditRequest(p.path, "delete", p.revision)
             for p in params.paths
         ]
-        payload = apply_edits(
+        payload = enrich_writes(context, lambda: apply_edits(
             context.workspace,
             requests,
             atomic=params.atomic,
@@ -44,5 +45,5 @@ class DeleteCode(Tool[DeleteCodeInput]):
             journal=context.journal,
             tool=self.name,
             killed=context.killed,
-        )
+        ))
         return ToolResult(self.name, payload)

@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from ..workspace import DEFAULT_MAX_BYTES, ReadRequest, read_batch
 from .base import Tool, ToolContext, ToolInput, ToolResult
+from .enrichment import enrich_reads
 
 
 class ReadEntry(ToolInput):
@@ -44,4 +45,4 @@ class ReadCode(Tool[ReadCodeInput]):
             for p in params.paths
         ]
         payload = read_batch(context.workspace, requests, max_bytes=params.max_bytes, line_numbers=params.line_numbers)
-        return ToolResult(self.name, payload)
+        return ToolResult(self.name, enrich_reads(context, payload))

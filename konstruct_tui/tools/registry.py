@@ -8,11 +8,22 @@ from pydantic import ValidationError
 
 from .base import Tool, ToolContext, ToolError, ToolResult
 from .delete_code import DeleteCode
+from .enumerate_collection import Enumerate
+from .git_diff import GitDiff
 from .read_code import ReadCode
+from .run_command import RunCommand
 from .script import Script
+from .search import Search
+from .traverse_graph import TraverseGraph
 from .write_code import WriteCode
 
-TOOLS: dict[str, Tool[Any]] = {tool.name: tool for tool in (ReadCode(), WriteCode(), DeleteCode(), Script())}
+TOOLS: dict[str, Tool[Any]] = {
+    tool.name: tool
+    for tool in (
+        Search(), ReadCode(), WriteCode(), DeleteCode(), TraverseGraph(), Enumerate(), GitDiff(),
+        Script(), RunCommand(),
+    )
+}
 
 
 def describe() -> list[dict[str, Any]]:

@@ -109,6 +109,10 @@ class Script(Tool[ScriptInput]):
 
 def _bridge(function: str, first: str, context: ToolContext, call: Any, calls: dict[str, int]) -> Any:
     def invoke(*args: Any, **kwargs: Any) -> Any:
+        if function == "enumerate" and _is_builtin_enumerate(args, kwargs):
+            # The tool shares its name with Starlark's enumerate(); a list argument means the builtin.
+            start = kwargs.get("start", args[1] if len(args) > 1 else 0)
+            return [(start + i, item) for i, item in enumerate(args[0])]
         if len(args) > 1:
             raise ValueError(f"{function}() takes at most one positional argument ({first}); pass the rest by name")
         arguments = dict(kwargs)
@@ -121,6 +125,10 @@ def _bridge(function: str, first: str, context: ToolContext, call: Any, calls: d
             raise ValueError(str(error)) from None
 
     return invoke
+
+
+def _is_builtin_enumerate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    return bool(args) and not isinstance(args[0], str) and set(kwargs) <= {"start"}
 
 
 def _starlark_message(text: str) -> str:

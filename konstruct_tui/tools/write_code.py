@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from ..workspace import EditRequest, apply_edits
 from .base import Tool, ToolContext, ToolInput, ToolResult
+from .enrichment import enrich_writes
 
 
 class Replacement(ToolInput):
@@ -59,7 +60,7 @@ class WriteCode(Tool[WriteCodeInput]):
     mutating: ClassVar[bool] = True
 
     def run(self, params: WriteCodeInput, context: ToolContext) -> ToolResult:
-        payload = apply_edits(
+        payload = enrich_writes(context, lambda: apply_edits(
             context.workspace,
             [edit.request() for edit in params.edits],
             atomic=params.atomic,
@@ -68,5 +69,5 @@ class WriteCode(Tool[WriteCodeInput]):
             journal=context.journal,
             tool=self.name,
             killed=context.killed,
-        )
+        ))
         return ToolResult(self.name, payload)

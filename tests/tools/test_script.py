@@ -88,3 +88,9 @@ def test_bad_tool_input_inside_a_script_names_the_line(ws: Workspace) -> None:
 def test_result_must_be_json(ws: Workspace) -> None:
     with pytest.raises(ToolError, match="not JSON"):
         run(ws, "def f():\n    return 1\nf\n")
+
+
+def test_enumerate_is_both_the_tool_and_the_builtin(ws: Workspace) -> None:
+    result = run(ws, 'files = [f["path"] for f in enumerate(collection="files")["results"]]\n[[i, x] for i, x in enumerate(["p", "q"], 1)] + [sorted(files)]')
+    assert result["result"][:2] == [[1, "p"], [2, "q"]]
+    assert result["result"][2] == ["a.py", "b.py"]

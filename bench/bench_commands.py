@@ -1,0 +1,102 @@
+"""Command layer figures: policy cost per command line, and how fast a cancel empties a process group.
+
+    python bench/bench_commands.py [--rounds N]
+
+1. Policy: median microseconds per `decide()` over the test table's commands, against the named
+   baseline `shlex.split` of the same lines (the least any argv-based check must do). Prints the ratio.
+2. Cancellation: a child that ignores SIGTERM spawns a grandchild that ignores it too; after the
+   cancel, the time until no live member of the process group is left (zombies count as dead), over
+   N rounds. Baseline: the 300 ms bar of the issue; prints median / 300 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "commands"))
+
+from test_policy_table import ASKED, COMPOUND, DENIED, SHELL_WRAPPED  # noqa: E402
+
+from konstruct_tui.commands import Cancellation, decide, run_process, running_groups  # noqa: E402
+
+TREE = (
+    "import signal, subprocess, sys, time\n"
+    "subprocess.Popen([sys.executable, '-c', 'import signal, time\\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\\n"
+    "time.sleep(60)'])\n"
+    "signal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n"
+)
+
+
+def _alive(pgid: int) -> int:
+    count = 0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            count += int(fields[2]) == pgid and fields[0] not in ("Z", "X")
+    return count
+
+
+def policy_figures(rounds: int) -> None:
+    lines = DENIED + COMPOUND + SHELL_WRAPPED + ASKED
+    ours, base = [], []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for line in lines:
+            decide(line)
+        ours.append((time.perf_counter() - started) / len(lines))
+        started = time.perf_counter()
+        for line in lines:
+            try:
+                shlex.split(line)
+            except ValueError:
+                pass
+        base.append((time.perf_counter() - started) / len(lines))
+    mine, theirs = statistics.median(ours) * 1e6, statistics.median(base) * 1e6
+    print(f"policy decide(): median {mine:.1f} us/command over {len(lines)} commands; "
+          f"baseline shlex.split {theirs:.1f} us; ratio {mine / theirs:.1f}x")
+
+
+def cancel_figures(rounds: int) -> None:
+    waits = []
+    for _ in range(rounds):
+        cancellation = Cancellation()
+        worker = threading.Thread(target=run_process, args=([sys.executable, "-c", TREE], "."),
+                                  kwargs={"timeout_s": 60, "cancellation": cancellation})
+        worker.start()
+        pgid = None
+        while pgid is None or _alive(pgid) < 2:
+            groups = running_groups()
+            pgid = next(iter(groups)) if groups else None
+            time.sleep(0.01)
+        time.sleep(0.1)
+        started = time.perf_counter()
+        cancellation.cancel()
+        while _alive(pgid):
+            time.sleep(0.001)
+        waits.append(time.perf_counter() - started)
+        worker.join()
+    median = statistics.median(waits) * 1000
+    print(f"cancel -> group empty: median {median:.1f} ms, max {max(waits) * 1000:.1f} ms over {rounds} rounds; "
+          f"baseline 300 ms bar; ratio {median / 300:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    policy_figures(args.rounds)
+    cancel_figures(args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""UI benchmarks: start-up to first paint, and a 2,000-token stream rendered without falling behind.
+
+    python bench/bench_ui.py [--runs 5]
+
+1. First paint (headless, in-process): from constructing the app to its first full screen, against
+   the named baseline "bare Textual app" (one Static, the same size). Also, when tmux exists, the
+   real thing: `konstruct --root SAMPLE` in a 120x40 tmux pane, from process start to the banner
+   showing, against `python -c <bare Textual app>` in the same pane.
+2. Streaming: 2,000 text deltas posted from a thread through the same reporter the loop uses, at
+   "as fast as possible" and at 400 tokens/s (a fast model); as prose (a line break every 12
+   tokens) and, the worst case, as one unbroken paragraph. Reported: the lag from the last delta
+   posted to the full text being on screen. Baseline: the same pane repainting on every delta
+   (the throttle disabled). Falling behind = lag that grows with the stream instead of staying flat.
+
+Medians over --runs runs; ratios are workbench / baseline (lower is better for the stream).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("XDG_DATA_HOME", tempfile.mkdtemp(prefix="bench-ui-data-"))
+os.environ.setdefault("XDG_CACHE_HOME", tempfile.mkdtemp(prefix="bench-ui-cache-"))
+os.environ.setdefault("XDG_CONFIG_HOME", tempfile.mkdtemp(prefix="bench-ui-config-"))
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from konstruct_tui.agent import Limits
+from konstruct_tui.agent.events import TextDelta, TurnStarted
+from konstruct_tui.ui.app import Workbench
+from konstruct_tui.ui.demo import prepare_demo
+from konstruct_tui.ui.messages import Reported
+from konstruct_tui.ui.panes.transcript import AssistantText
+from konstruct_tui.ui.reporter import MessageReporter
+from konstruct_tui.ui.session_runs import WorkbenchSetup
+
+TOKENS = 2000
+SIZE = (120, 40)
+
+
+class BareApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("hello")
+
+
+def _workbench(root: Path) -> Workbench:
+    return Workbench(WorkbenchSetup(root, None, "benchmark: no model", Limits()))
+
+
+async def _first_paint(make: object) -> float:
+    started = time.perf_counter()
+    app = make()  # type: ignore[operator]
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        return time.perf_counter() - started
+
+
+def _token(i: int, prose: bool) -> str:
+    # prose: a line break every 12 tokens (~80 columns), as a model writes; else one unbroken paragraph
+    return f"tok{i}" + ("\n" if prose and i % 12 == 11 else " ")
+
+
+async def _stream(root: Path, rate: float | None, prose: bool = True) -> tuple[float, float]:
+    """(seconds the stream took to post, lag from the last post to the full text on screen)."""
+    app = _workbench(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        reporter = MessageReporter(app)
+        reporter.report(TurnStarted(1))
+        posted = {}
+
+        def produce() -> None:
+            start = time.perf_counter()
+            for i in range(TOKENS):
+                reporter.report(TextDelta(1, _token(i, prose)))
+                if rate:
+                    target = start + (i + 1) / rate
+                    delay = target - time.perf_counter()
+                    if delay > 0:
+                        time.sleep(delay)
+            posted["last"] = time.perf_counter()
+            posted["took"] = posted["last"] - start
+
+        thread = threading.Thread(target=produce)
+        thread.start()
+        last = _token(TOKENS - 1, prose)
+        while True:
+            await asyncio.sleep(0.002)
+            replies = app.query(AssistantText)
+            if "last" in posted and replies:
+                if replies.first().shown.endswith(last):
+                    await pilot.pause()  # the frame with it is drawn
+                    break
+        thread.join()
+        return posted["took"], time.perf_counter() - posted["last"]
+
+
+def _repaint_every_delta(self: AssistantText, text: str) -> None:
+    """Baseline widget: the whole reply repainted as one rich Text on every delta."""
+    self._parts.append(text)
+    self._live.update(Text(self.text))
+    self._shown = len(self.text)
+
+
+def _message_per_delta(self: MessageReporter, event: object) -> None:
+    """Baseline reporter: one message per event, deltas included."""
+    self._target.post_message(Reported(event))  # type: ignore[arg-type]
+
+
+def _tmux_first_paint(command: str, marker: str) -> float | None:
+    if shutil.which("tmux") is None:
+        return None
+    # A private tmux server with a keeper session, so no run races a server that is shutting down.
+    tmux = ["tmux", "-L", f"bench-ui-{os.getpid()}"]
+    subprocess.run([*tmux, "new-session", "-d", "-s", "keeper", "sleep 600"], capture_output=True)
+    started = time.perf_counter()
+    made = subprocess.run([*tmux, "new-session", "-d", "-s", "run", "-x", "120", "-y", "40", command], capture_output=True)
+    if made.returncode != 0:
+        return None
+    try:
+        while time.perf_counter() - started < 30:
+            shown = subprocess.run([*tmux, "capture-pane", "-p", "-t", "run"], capture_output=True, text=True).stdout
+            if marker in shown:
+                return time.perf_counter() - started
+            time.sleep(0.01)
+        return None
+    finally:
+        subprocess.run([*tmux, "kill-session", "-t", "run"], capture_output=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    root = prepare_demo()
+    print(f"UI benchmark, median of {args.runs} runs, {SIZE[0]}x{SIZE[1]}")
+
+    bare = [asyncio.run(_first_paint(BareApp)) for _ in range(args.runs)]
+    bench = [asyncio.run(_first_paint(lambda: _workbench(root))) for _ in range(args.runs)]
+    b, w = statistics.median(bare), statistics.median(bench)
+    print(f"first paint (headless): workbench {w * 1000:.0f} ms, baseline bare Textual app {b * 1000:.0f} ms, ratio {w / b:.2f}")
+
+    env = " ".join(f"{k}={os.environ[k]}" for k in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"))
+    bare_cmd = f"{sys.executable} -c 'from textual.app import App; from textual.widgets import Static\nclass A(App):\n    def compose(self):\n        yield Static(\"BAREAPP\")\nA().run()'"
+    real_bare = [_tmux_first_paint(bare_cmd, "BAREAPP") for _ in range(args.runs)]
+    real_bench = [_tmux_first_paint(f"env {env} {sys.executable} -m konstruct_tui --root {root}", "Konstruct") for _ in range(args.runs)]
+    if all(real_bare) and all(real_bench):
+        rb, rw = statistics.median(real_bare), statistics.median(real_bench)  # type: ignore[type-var]
+        print(f"first paint (tmux, process start): konstruct {rw * 1000:.0f} ms, baseline bare Textual app {rb * 1000:.0f} ms, ratio {rw / rb:.2f}")
+    else:
+        print("first paint (tmux): skipped (no tmux, or a run did not paint within 30 s)")
+
+    for rate, prose in ((None, True), (400.0, True), (400.0, False)):
+        label = ("as fast as possible" if rate is None else f"{rate:.0f} tokens/s") + (", prose" if prose else ", one unbroken paragraph")
+        throttled = [asyncio.run(_stream(root, rate, prose)) for _ in range(args.runs)]
+        saved = AssistantText.append, MessageReporter.report
+        AssistantText.append = _repaint_every_delta  # type: ignore[method-assign]  # the baseline
+        MessageReporter.report = _message_per_delta  # type: ignore[method-assign]
+        try:
+            naive = [asyncio.run(_stream(root, rate, prose)) for _ in range(args.runs)]
+        finally:
+            AssistantText.append, MessageReporter.report = saved  # type: ignore[method-assign]
+        took = statistics.median(t for t, _ in throttled)
+        lag = statistics.median(g for _, g in throttled)
+        naive_lag = statistics.median(g for _, g in naive)
+        print(
+            f"stream {TOKENS} tokens, {label}: posted in {took:.2f} s; on screen {lag * 1000:.0f} ms after the last token "
+            f"(baseline repaint-per-token {naive_lag * 1000:.0f} ms; ratio {lag / naive_lag:.2f})"
+        )
+    subprocess.run(["tmux", "-L", f"bench-ui-{os.getpid()}", "kill-server"], capture_output=True)
+    shutil.rmtree(root.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""What the loop reports, as frozen records, and the port that receives them.
+
+Every event has a stable JSON name (`konstruct run` prints `{"event": name, ...}` per line, DESIGN.md
+§11); the UI wraps the same records in Textual messages. Fields are plain data: no core objects leak.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Protocol
+
+
+@dataclass(frozen=True)
+class SessionStarted:
+    name: ClassVar[str] = "session_started"
+    session_id: str
+    provider: str
+    model: str
+    resumed: bool = False
+    note: str | None = None  # e.g. the scripted provider saying no model is called
+    tools: tuple[str, ...] = ()
+    agents_md: bool = False  # the project's AGENTS.md was put in front of the model
+    neighborhoods: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    name: ClassVar[str] = "turn_started"
+    turn: int
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    name: ClassVar[str] = "text_delta"
+    turn: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    name: ClassVar[str] = "tool_started"
+    turn: int
+    call_id: str
+    tool: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    name: ClassVar[str] = "tool_finished"
+    turn: int
+    call_id: str
+    tool: str
+    ok: bool
+    result: dict[str, Any]  # the tool's JSON result, or {"error": ...} as the model saw it
+    statuses: tuple[str, ...] = ()  # per-entry statuses of a batch, in order
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class TrustRequested:
+    name: ClassVar[str] = "trust_request"
+    turn: int
+    call_id: str
+    tool: str
+    capability: str  # edit, scripts, commands
+    detail: str
+    decision: str  # granted / denied: reported once the broker (a stored grant, the UI prompt, or headless) answered
+
+
+@dataclass(frozen=True)
+class BudgetUpdate:
+    name: ClassVar[str] = "budget"
+    turns: int
+    max_turns: int | None
+    input_tokens: int
+    output_tokens: int
+    max_tokens: int | None
+    tokens_estimated: bool
+    cost_usd: float | None  # None: the price of this model is unknown (see cost_note)
+    max_cost_usd: float | None
+    cost_note: str | None
+    elapsed_s: float
+    timeout_s: float | None
+
+
+@dataclass(frozen=True)
+class Finished:
+    name: ClassVar[str] = "finished"
+    reason: str  # done, max_turns, max_tokens, max_cost, timeout, killed, error
+    session_id: str
+    turns: int
+    message: str = ""
+    landed: tuple[dict[str, Any], ...] = ()  # every write/delete entry this run applied
+    interrupted: dict[str, Any] | None = None  # the tool call in flight when killed, and what of it landed
+
+
+AgentEvent = SessionStarted | TurnStarted | TextDelta | ToolStarted | ToolFinished | TrustRequested | BudgetUpdate | Finished
+
+FINISH_REASONS = ("done", "max_turns", "max_tokens", "max_cost", "timeout", "killed", "error")
+
+
+def event_json(event: AgentEvent) -> dict[str, Any]:
+    return {"event": event.name, **_plain(asdict(event))}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+class ProgressReporterPort(Protocol):
+    """Receives the loop's events in order. Must return quickly: it is called on the loop's thread."""
+
+    def report(self, event: AgentEvent) -> None: ...
+
+
+@dataclass
+class CollectingReporter:
+    """Keeps every event (tests, and callers that read the run afterwards)."""
+
+    events: list[AgentEvent] = field(default_factory=list)
+
+    def report(self, event: AgentEvent) -> None:
+        self.events.append(event)
+
+    def of(self, kind: type) -> list[Any]:
+        return [event for event in self.events if isinstance(event, kind)]

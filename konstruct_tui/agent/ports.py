@@ -1,0 +1,108 @@
+"""The agent's two outward ports and the records that cross them.
+
+`ModelCallPort` is what a provider implements: given the system prompt, the transcript and the tool
+specs, stream one turn as `TurnItem`s. `ProgressReporterPort` (in `events.py`, beside the events) is
+where the loop reports what it does. The loop knows nothing of HTTP or Textual; both sides only see these records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool as the model sees it."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call the model made. `problem` is set when its argument string could not be read as
+    a JSON object: the loop answers it as a tool error the model sees, never a crash."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    estimated: bool = False  # the provider sent no usage; counted from characters (4 per token)
+
+    @property
+    def total(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+
+# The transcript, provider-neutral. Each provider translates it to its own wire shape.
+
+
+@dataclass(frozen=True)
+class UserMessage:
+    text: str
+
+
+@dataclass(frozen=True)
+class AssistantMessage:
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolResultMessage:
+    call_id: str
+    name: str
+    content: str  # the tool's JSON result (or error) as text
+    is_error: bool = False
+
+
+Message = UserMessage | AssistantMessage | ToolResultMessage
+
+
+# What a provider streams for one turn.
+
+
+@dataclass(frozen=True)
+class TextChunk:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallChunk:
+    """A complete tool call (providers assemble the argument fragments before yielding it)."""
+
+    call: ToolCall
+
+
+@dataclass(frozen=True)
+class UsageChunk:
+    usage: Usage
+
+
+@dataclass(frozen=True)
+class TurnEnd:
+    stop_reason: str  # the provider's own word: stop, tool_calls, end_turn, tool_use, length, ...
+
+
+TurnItem = TextChunk | ToolCallChunk | UsageChunk | TurnEnd
+
+
+class ModelCallPort(Protocol):
+    """Streams one model turn. Raises `ProviderError` (providers/errors.py) for what retries could
+    not fix; cancellation closes the underlying HTTP stream at once."""
+
+    provider: str
+    model: str
+
+    def stream_turn(self, system: str, transcript: Sequence[Message], tools: Sequence[ToolSpec]) -> AsyncIterator[TurnItem]: ...
+
+    async def aclose(self) -> None: ...

@@ -1,0 +1,46 @@
+"""What a run is configured with, who answers the executor's trust questions in it, and how a
+run stops early. Shared by the orchestrator and the phase gate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..trust import TrustDecision, TrustRequest
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    max_retries: int = 3
+    tick_s: float = 30.0
+    silent_after_s: float = 300.0
+    quiet_after_s: float | None = None
+    turn_deadline_s: float = 300.0
+    executor_max_turns: int = 40
+    adjudicator_max_turns: int = 12
+    adjudicator_deadline_s: float = 900.0
+    grant_commands: bool = False  # arbitrary command lines for the executor (`--yes`)
+    max_tokens: int | None = None  # for the whole run (every session), per process run like `konstruct run`
+    max_cost_usd: float | None = None
+
+
+class RunBroker:
+    """Who answers the executor's trust questions in an unattended run: starting the run grants
+    edits and the project's own scripts for this run only (nothing is stored); arbitrary command
+    lines only with `--yes`. Nobody is there to ask, so anything else is denied."""
+
+    def __init__(self, grant_commands: bool) -> None:
+        self.allowed = {"edit", "scripts"} | ({"commands"} if grant_commands else set())
+
+    async def request(self, request: TrustRequest) -> TrustDecision:
+        if request.capability in self.allowed:
+            return TrustDecision(True, "session", request.paths)
+        return TrustDecision.deny()
+
+
+class Outcome(Exception):
+    """How a phase ended the run early: a finish reason (stalled, error, killed) and a message."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message

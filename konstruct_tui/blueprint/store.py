@@ -1,0 +1,304 @@
+"""Run state in SQLite (the user data dir), not in a conversation.
+
+Every fact is written in its own committed transaction the moment it happens (WAL, synchronous=FULL),
+so a run killed with SIGKILL at any instant keeps everything recorded before the kill, and a phase
+close (gate, ledger entry, defects, audit row, phase status) is one transaction: it happened or it
+did not. Resume reads the run back from these rows alone.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..userdirs import data_dir, private_dir
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, blueprint TEXT NOT NULL,
+    root TEXT NOT NULL, model TEXT NOT NULL, status TEXT NOT NULL, reason TEXT, message TEXT,
+    created REAL NOT NULL, updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS phases (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, position INTEGER NOT NULL, status TEXT NOT NULL,
+    closed_at REAL, PRIMARY KEY (run_id, phase_id));
+CREATE TABLE IF NOT EXISTS attempts (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, number INTEGER NOT NULL, nudge TEXT NOT NULL,
+    started REAL NOT NULL, PRIMARY KEY (run_id, phase_id, number));
+CREATE TABLE IF NOT EXISTS sessions (
+    id TEXT PRIMARY KEY, run_id TEXT NOT NULL, phase_id TEXT NOT NULL, attempt INTEGER NOT NULL,
+    role TEXT NOT NULL, started REAL NOT NULL, ended REAL, reason TEXT, last_activity REAL NOT NULL,
+    final_text TEXT NOT NULL DEFAULT '', turns INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS tool_calls (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, run_id TEXT NOT NULL,
+    phase_id TEXT NOT NULL, role TEXT NOT NULL, tool TEXT NOT NULL, arguments TEXT NOT NULL,
+    ok INTEGER NOT NULL, result TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS verifications (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, phase_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL, command TEXT NOT NULL, after_call INTEGER NOT NULL, exit_code INTEGER,
+    outcome TEXT NOT NULL, output TEXT NOT NULL, failing TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS gates (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, attempt INTEGER NOT NULL, decision TEXT NOT NULL,
+    tier TEXT NOT NULL, verdict TEXT, outstanding TEXT NOT NULL, detail TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (run_id, phase_id, attempt));
+CREATE TABLE IF NOT EXISTS defects (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, text TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS ledger (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, summary TEXT NOT NULL, at REAL NOT NULL,
+    PRIMARY KEY (run_id, phase_id));
+CREATE TABLE IF NOT EXISTS report_sections (
+    run_id TEXT NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL, markdown TEXT NOT NULL,
+    at REAL NOT NULL, PRIMARY KEY (run_id, key));
+CREATE TABLE IF NOT EXISTS audit (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, phase_id TEXT, kind TEXT NOT NULL,
+    tier TEXT, verdict TEXT, evidence TEXT NOT NULL, defects TEXT NOT NULL, detail TEXT NOT NULL,
+    at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS tool_calls_phase ON tool_calls (run_id, phase_id);
+"""
+
+
+SCHEMA_VERSION = 1
+
+
+class StoreUnusable(RuntimeError):
+    """The run store was written by a different version of konstruct."""
+
+
+def default_path() -> Path:
+    return data_dir() / "blueprint" / "runs.sqlite3"
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: str
+    title: str
+    source: str
+    blueprint: str
+    root: str
+    model: dict[str, Any]
+    status: str  # running, parked, stalled, done
+    reason: str | None
+    message: str | None
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    phase_id: str
+    position: int
+    status: str  # pending, running, closed, stalled, parked
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    seq: int
+    session_id: str
+    role: str
+    tool: str
+    arguments: dict[str, Any]
+    ok: bool
+    result: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class GateRecord:
+    phase_id: str
+    attempt: int
+    decision: str  # close, retry, stalled, exhausted, no_verdict
+    tier: str
+    verdict: str | None
+    outstanding: tuple[str, ...]
+    detail: dict[str, Any]
+
+
+class RunStore:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or default_path()
+        private_dir(self.path.parent)
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in (0, SCHEMA_VERSION):
+            self.db.close()
+            raise StoreUnusable(f"the blueprint run store {self.path.name} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+        self.db.executescript(_SCHEMA)
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @classmethod
+    def existing(cls, path: Path | None = None) -> RunStore | None:
+        """The store if there is one; None (and nothing created) if no run was ever started."""
+        path = path or default_path()
+        return cls(path) if path.is_file() else None
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # Runs and phases.
+
+    def create_run(self, run_id: str, title: str, source: str, blueprint: str, root: str, model: dict[str, Any], phase_ids: list[str]) -> None:
+        now = time.time()
+        with self.transaction() as db:
+            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?)", (run_id, title, source, blueprint, root, json.dumps(model), "running", None, None, now, now))
+            db.executemany("INSERT INTO phases VALUES (?,?,?,?,NULL)", [(run_id, pid, n, "pending") for n, pid in enumerate(phase_ids)])
+
+    def run(self, run_id: str) -> RunRecord | None:
+        row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if row is None:
+            return None
+        return RunRecord(row["id"], row["title"], row["source"], row["blueprint"], row["root"], json.loads(row["model"]), row["status"], row["reason"], row["message"], row["created"], row["updated"])
+
+    def runs(self) -> list[RunRecord]:
+        ids = [row[0] for row in self.db.execute("SELECT id FROM runs ORDER BY created DESC")]
+        return [record for record in map(self.run, ids) if record]
+
+    def set_run(self, run_id: str, status: str, reason: str | None = None, message: str | None = None) -> None:
+        self.db.execute("UPDATE runs SET status=?, reason=?, message=?, updated=? WHERE id=?", (status, reason, message, time.time(), run_id))
+
+    def phases(self, run_id: str) -> list[PhaseRecord]:
+        rows = self.db.execute("SELECT phase_id, position, status FROM phases WHERE run_id=? ORDER BY position", (run_id,))
+        return [PhaseRecord(r[0], r[1], r[2]) for r in rows]
+
+    def set_phase(self, run_id: str, phase_id: str, status: str) -> None:
+        self.db.execute("UPDATE phases SET status=? WHERE run_id=? AND phase_id=?", (status, run_id, phase_id))
+
+    # Attempts and sessions.
+
+    def start_attempt(self, run_id: str, phase_id: str, number: int, nudge: str) -> None:
+        self.db.execute("INSERT OR IGNORE INTO attempts VALUES (?,?,?,?,?)", (run_id, phase_id, number, nudge, time.time()))
+
+    def attempts(self, run_id: str, phase_id: str) -> int:
+        return int(self.db.execute("SELECT COALESCE(MAX(number), 0) FROM attempts WHERE run_id=? AND phase_id=?", (run_id, phase_id)).fetchone()[0])
+
+    def start_session(self, session_id: str, run_id: str, phase_id: str, attempt: int, role: str) -> None:
+        now = time.time()
+        self.db.execute("INSERT INTO sessions (id, run_id, phase_id, attempt, role, started, last_activity) VALUES (?,?,?,?,?,?,?)",
+                        (session_id, run_id, phase_id, attempt, role, now, now))
+
+    def touch_session(self, session_id: str) -> None:
+        self.db.execute("UPDATE sessions SET last_activity=? WHERE id=?", (time.time(), session_id))
+
+    def add_usage(self, session_id: str, input_tokens: int, output_tokens: int) -> None:
+        """One model turn's usage (kept per session, so a resumed run's budget counts what it spent)."""
+        self.db.execute("UPDATE sessions SET turns=turns+1, input_tokens=input_tokens+?, output_tokens=output_tokens+? WHERE id=?",
+                        (input_tokens, output_tokens, session_id))
+
+    def usage(self, run_id: str) -> tuple[int, int, int]:
+        row = self.db.execute("SELECT COALESCE(SUM(turns),0), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0) FROM sessions WHERE run_id=?", (run_id,)).fetchone()
+        return int(row[0]), int(row[1]), int(row[2])
+
+    def end_session(self, session_id: str, reason: str, final_text: str = "") -> None:
+        self.db.execute("UPDATE sessions SET ended=?, reason=?, final_text=? WHERE id=? AND ended IS NULL", (time.time(), reason, final_text[-4000:], session_id))
+
+    def end_open_sessions(self, run_id: str, reason: str) -> int:
+        """Sessions a killed process left open: closed as `reason` (their tool calls stay)."""
+        return self.db.execute("UPDATE sessions SET ended=?, reason=? WHERE run_id=? AND ended IS NULL", (time.time(), reason, run_id)).rowcount
+
+    def sessions(self, run_id: str, phase_id: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT * FROM sessions WHERE run_id=?" + (" AND phase_id=?" if phase_id else "") + " ORDER BY started"
+        return [dict(row) for row in self.db.execute(query, (run_id, phase_id) if phase_id else (run_id,))]
+
+    # What sessions did.
+
+    def record_call(self, session_id: str, run_id: str, phase_id: str, role: str, tool: str, arguments: dict[str, Any], ok: bool, result: dict[str, Any]) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO tool_calls (session_id, run_id, phase_id, role, tool, arguments, ok, result, at) VALUES (?,?,?,?,?,?,?,?,?)",
+            (session_id, run_id, phase_id, role, tool, json.dumps(arguments), int(ok), json.dumps(result), time.time()),
+        )
+        self.db.execute("UPDATE sessions SET last_activity=? WHERE id=?", (time.time(), session_id))
+        return int(cursor.lastrowid or 0)
+
+    def calls(self, run_id: str, phase_id: str, role: str | None = None) -> list[ToolCallRecord]:
+        query = "SELECT * FROM tool_calls WHERE run_id=? AND phase_id=?" + (" AND role=?" if role else "") + " ORDER BY seq"
+        rows = self.db.execute(query, (run_id, phase_id, role) if role else (run_id, phase_id))
+        return [ToolCallRecord(r["seq"], r["session_id"], r["role"], r["tool"], json.loads(r["arguments"]), bool(r["ok"]), json.loads(r["result"]), r["at"]) for r in rows]
+
+    def last_call_seq(self) -> int:
+        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM tool_calls").fetchone()[0])
+
+    def record_verification(self, run_id: str, phase_id: str, attempt: int, command: str, after_call: int, exit_code: int | None, outcome: str, output: str, failing: list[str]) -> None:
+        self.db.execute(
+            "INSERT INTO verifications (run_id, phase_id, attempt, command, after_call, exit_code, outcome, output, failing, at) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (run_id, phase_id, attempt, command, after_call, exit_code, outcome, output[-8000:], json.dumps(failing), time.time()),
+        )
+
+    def verifications(self, run_id: str, phase_id: str | None = None) -> list[dict[str, Any]]:
+        query = "SELECT * FROM verifications WHERE run_id=?" + (" AND phase_id=?" if phase_id else "") + " ORDER BY seq"
+        rows = [dict(r) for r in self.db.execute(query, (run_id, phase_id) if phase_id else (run_id,))]
+        for row in rows:
+            row["failing"] = json.loads(row["failing"])
+        return rows
+
+    # Gates, ledger, defects, audit.
+
+    def record_gate(self, run_id: str, gate: GateRecord, *, summary: str | None = None, defects: tuple[str, ...] = (), audit: dict[str, Any] | None = None, phase_status: str | None = None) -> None:
+        """One gate decision and everything that follows from it, atomically."""
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO gates VALUES (?,?,?,?,?,?,?,?,?)",
+                (run_id, gate.phase_id, gate.attempt, gate.decision, gate.tier, gate.verdict, json.dumps(list(gate.outstanding)), json.dumps(gate.detail), now),
+            )
+            if summary is not None:
+                db.execute("INSERT OR REPLACE INTO ledger VALUES (?,?,?,?)", (run_id, gate.phase_id, summary, now))
+            db.executemany("INSERT INTO defects VALUES (?,?,?,?)", [(run_id, gate.phase_id, text, now) for text in defects])
+            if audit is not None:
+                self._audit(db, run_id, gate.phase_id, audit, now)
+            if phase_status:
+                db.execute("UPDATE phases SET status=?, closed_at=? WHERE run_id=? AND phase_id=?", (phase_status, now if phase_status == "closed" else None, run_id, gate.phase_id))
+
+    def gates(self, run_id: str, phase_id: str | None = None) -> list[GateRecord]:
+        query = "SELECT * FROM gates WHERE run_id=?" + (" AND phase_id=?" if phase_id else "") + " ORDER BY at, attempt"
+        rows = self.db.execute(query, (run_id, phase_id) if phase_id else (run_id,))
+        return [GateRecord(r["phase_id"], r["attempt"], r["decision"], r["tier"], r["verdict"], tuple(json.loads(r["outstanding"])), json.loads(r["detail"])) for r in rows]
+
+    def ledger(self, run_id: str) -> list[tuple[str, str]]:
+        rows = self.db.execute("SELECT l.phase_id, l.summary FROM ledger l JOIN phases p ON p.run_id=l.run_id AND p.phase_id=l.phase_id WHERE l.run_id=? ORDER BY p.position", (run_id,))
+        return [(r[0], r[1]) for r in rows]
+
+    def defects(self, run_id: str) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self.db.execute("SELECT phase_id, text FROM defects WHERE run_id=? ORDER BY rowid", (run_id,))]
+
+    def add_audit(self, run_id: str, phase_id: str | None, entry: dict[str, Any]) -> None:
+        self._audit(self.db, run_id, phase_id, entry, time.time())
+
+    @staticmethod
+    def _audit(db: sqlite3.Connection, run_id: str, phase_id: str | None, entry: dict[str, Any], now: float) -> None:
+        db.execute(
+            "INSERT INTO audit (run_id, phase_id, kind, tier, verdict, evidence, defects, detail, at) VALUES (?,?,?,?,?,?,?,?,?)",
+            (run_id, phase_id, entry["kind"], entry.get("tier"), entry.get("verdict"), json.dumps(entry.get("evidence", [])), json.dumps(entry.get("defects", [])), json.dumps(entry.get("detail", {})), now),
+        )
+
+    def audit(self, run_id: str) -> list[dict[str, Any]]:
+        rows = [dict(r) for r in self.db.execute("SELECT * FROM audit WHERE run_id=? ORDER BY seq", (run_id,))]
+        for row in rows:
+            for key in ("evidence", "defects", "detail"):
+                row[key] = json.loads(row[key])
+        return rows
+
+    # The report, in pieces.
+
+    def put_section(self, run_id: str, key: str, position: int, markdown: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO report_sections VALUES (?,?,?,?,?)", (run_id, key, position, markdown, time.time()))
+
+    def sections(self, run_id: str) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in self.db.execute("SELECT key, markdown FROM report_sections WHERE run_id=? ORDER BY position, key", (run_id,))]

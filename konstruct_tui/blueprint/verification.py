@@ -1,0 +1,108 @@
+"""A phase's `verify` commands, run through the command layer after every settled phase turn.
+
+The commands are the person's own (they wrote them into the blueprint, like a project script), so
+they need no trust grant; the policy's refusals and the hard deny list still apply, and a refused
+command is reported when the blueprint is loaded, before anything runs (`refused_commands`). They run
+without a shell, in their own process group, with the phase's timeout and the providers' keys
+scrubbed from the environment, exactly as `run_command` runs a command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..commands import (
+    Cancellation,
+    ProcessOutcome,
+    PolicyConfig,
+    decide,
+    discover_scripts,
+    run_process,
+    scrubbed_environment,
+)
+from ..commands.wrappers import is_assignment
+from ..sandbox import Confinement, project_plan
+from ..workspace import Workspace
+from .failures import FailureImplication, failing_paths, implication
+
+OUTPUT_CAP_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    command: str
+    outcome: str  # ok, failed, timeout, killed, not_found, refused
+    exit_code: int | None
+    output: str
+    implication: FailureImplication
+    after_call: int  # the last recorded tool call when it started
+    counts: bool  # it started after the phase's last write; an earlier pass proves nothing
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "ok" and self.counts
+
+
+def refused_commands(commands: Sequence[str], workspace: Workspace) -> list[tuple[str, str]]:
+    """(command, reason) for each command the policy refuses."""
+    config = PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root)
+    refused = []
+    for command in commands:
+        decision = decide(command, config)
+        if decision.decision == "refuse":
+            refused.append((command, decision.reason))
+    return refused
+
+
+async def run_verification(
+    commands: Sequence[str],
+    workspace: Workspace,
+    touched: Sequence[str],
+    *,
+    timeout_s: float,
+    last_call: Callable[[], int],
+    last_write: int,
+) -> list[VerifyResult]:
+    results = []
+    for command in commands:
+        started_after = last_call()
+        outcome, code, output = await _run_one(command, workspace, timeout_s)
+        failing = failing_paths(output, str(workspace.root)) if outcome != "ok" else []
+        results.append(VerifyResult(
+            command, outcome, code, workspace.scrub(output), implication(failing, touched),
+            started_after, started_after >= last_write,
+        ))
+    return results
+
+
+async def _run_one(command: str, workspace: Workspace, timeout_s: float) -> tuple[str, int | None, str]:
+    decision = decide(command, PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root))
+    if decision.decision == "refuse":
+        return "refused", None, f"refused by the command policy ({decision.rule}): {decision.reason}"
+    argv = list(decision.argv)
+    assignments: dict[str, str] = {}
+    while argv and is_assignment(argv[0]):
+        name, value = argv.pop(0).split("=", 1)
+        assignments[name] = value
+    plan = project_plan(workspace.root)  # the project's sandbox (issue 9), as run_command uses it
+    if plan.refusal:
+        return "refused", None, f"refused by the sandbox: {plan.refusal}"
+    cancellation = Cancellation()
+
+    def confined() -> ProcessOutcome:
+        with Confinement(plan) as confinement:
+            return run_process(argv, workspace.root, timeout_s=timeout_s, env=scrubbed_environment(extra=assignments),
+                               cap_bytes=OUTPUT_CAP_BYTES, cancellation=cancellation, confinement=confinement)
+
+    work = asyncio.create_task(asyncio.to_thread(confined))
+    try:
+        done = await asyncio.shield(work)
+    except asyncio.CancelledError:
+        cancellation.cancel()  # the run is being stopped: the command's whole process group dies now
+        raise
+    output = (done.stdout + ("\n" if done.stdout and done.stderr else "") + done.stderr).strip()
+    if done.reason and done.status != "ok":
+        output = f"{output}\n[{done.reason}]".strip()
+    return done.status, done.exit_code, output

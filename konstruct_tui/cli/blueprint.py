@@ -1,0 +1,334 @@
+"""`konstruct blueprint run|status|resume|report`: unattended plans of phases (DESIGN.md §9).
+
+    konstruct blueprint run FILE [--root DIR] [model flags] [--headless] [--yes]
+    konstruct blueprint status [RUN] [--json]      (no RUN: every run, newest first)
+    konstruct blueprint resume RUN [--headless] [model flags]
+    konstruct blueprint report RUN                 (Markdown on stdout)
+
+Exit codes of run/resume: 0 every phase closed, 1 parked on an error (an unreachable model or
+adjudicator: resumable), 3 stalled (parked, resumable), 130 killed; 2 bad input, with nothing
+written. `--headless` prints one JSON event per line; without it, one readable line per step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fcntl
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..agent.events import Finished, TextDelta, event_json
+from ..agent.killswitch import KillSwitch
+from ..blueprint import (
+    BlueprintInvalid,
+    Orchestrator,
+    RunOptions,
+    RunStore,
+    model_source,
+    new_run_id,
+    parse_blueprint,
+    render_report,
+)
+from ..blueprint.models import describe
+from ..blueprint.verification import refused_commands
+from ..providers import ConfigInvalid, ScriptInvalid, resolve
+from ..userdirs import data_dir, private_dir
+from .common import UsageError, open_workspace, print_json
+
+EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
+
+
+def register(commands: Any) -> None:
+    group = commands.add_parser("blueprint", help="run a plan of phases unattended, behind a completion gate")
+    sub = group.add_subparsers(dest="blueprint_command", metavar="ACTION", parser_class=type(group))
+    group.set_defaults(handler=lambda args: (group.print_help(), 0)[1])
+
+    run = sub.add_parser("run", help="start a run of a blueprint file")
+    run.add_argument("file", metavar="FILE", help="the blueprint (TOML)")
+    run.add_argument("--root", default=".", metavar="DIR", help="the project root (default: the current directory)")
+    _model_flags(run)
+    run.set_defaults(handler=start_run)
+
+    status = sub.add_parser("status", help="a run's phases, verdicts and state (no RUN: list the runs)")
+    status.add_argument("run", nargs="?", metavar="RUN")
+    status.add_argument("--json", action="store_true", help="print JSON")
+    status.set_defaults(handler=show_status)
+
+    resume = sub.add_parser("resume", help="continue a parked, stalled or interrupted run")
+    resume.add_argument("run", metavar="RUN")
+    _model_flags(resume)
+    resume.set_defaults(handler=resume_run)
+
+    rep = sub.add_parser("report", help="the run's report and audit trail, as Markdown")
+    rep.add_argument("run", metavar="RUN")
+    rep.set_defaults(handler=show_report)
+
+
+def _model_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--provider", choices=("openai", "anthropic", "scripted"), help="model provider")
+    parser.add_argument("--model", metavar="M", help="model name")
+    parser.add_argument("--base-url", metavar="URL", help="server base URL (any OpenAI-compatible server)")
+    parser.add_argument("--script", metavar="PATH", help="scripted provider: a script file, or a folder of ROLE-PHASE[-ATTEMPT].json")
+    parser.add_argument("--turn-timeout", type=_positive, metavar="S", help="deadline for one model turn (default 300)")
+    parser.add_argument("--headless", action="store_true", help="print events as JSON lines")
+    parser.add_argument("--yes", action="store_true", help="also let the executor run arbitrary command lines (edits and project scripts are granted for the run)")
+    parser.add_argument("--max-retries", type=_at_least(0), default=3, metavar="N", help="retries per phase (default 3)")
+    parser.add_argument("--max-turns", type=_at_least(1), default=40, metavar="N", help="model turns per executor session (default 40)")
+    parser.add_argument("--max-tokens", type=_at_least(1), metavar="N", help="token budget for the whole run (input + output, every session)")
+    parser.add_argument("--max-cost", type=_positive, metavar="USD", help="cost budget for the whole run, US dollars")
+    parser.add_argument("--watchdog-tick", type=_positive, metavar="S",
+                        help="how often the watchdog looks (default 30, or $KONSTRUCT_WATCHDOG_TICK_S)")
+    parser.add_argument("--silent-after", type=_positive, metavar="S",
+                        help="stop a session silent this long (default 300, or $KONSTRUCT_SILENT_AFTER_S)")
+
+
+def _at_least(low: int) -> Any:
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text!r} must be {low} or more")
+        return value
+
+    return read
+
+
+def _env_seconds(name: str, default: float) -> float:
+    """A default from the environment (tests shorten the watchdog this way); unusable values are
+    reported when the command runs, as a bad flag would be."""
+    text = os.environ.get(name)
+    if not text:
+        return default
+    try:
+        return _positive(text)
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"${name}: {error}") from None
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
+def start_run(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read blueprint {args.file!r}: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        blueprint = parse_blueprint(text, path.name)
+    except BlueprintInvalid as invalid:
+        raise UsageError(str(invalid)) from None
+    settings = _settings(args, None)
+    workspace = open_workspace(args.root)
+    for phase in blueprint.phases:
+        refused = refused_commands(phase.verify, workspace)
+        if refused:
+            command, reason = refused[0]
+            raise UsageError(f"{path.name}: phase {phase.id}: verify command {command!r} is refused by the command policy: {reason}")
+    options = _options(args, settings)
+    models = _models(settings)
+    store = RunStore()
+    run_id = new_run_id()
+    store.create_run(run_id, blueprint.title, path.name, text, str(workspace.root), describe(settings), [p.id for p in blueprint.phases])
+    with _RunLock(run_id):
+        return _drive(store, run_id, blueprint, workspace, models, settings, options, args, resumed=False)
+
+
+def resume_run(args: argparse.Namespace) -> int:
+    store = _store()
+    run = _run(store, args.run)
+    if run.status == "done":
+        raise UsageError(f"run {run.id} is done; nothing to resume")
+    blueprint = parse_blueprint(run.blueprint, run.source)
+    settings = _settings(args, run.model)
+    if not os.path.isdir(run.root):
+        raise UsageError(f"run {run.id}'s project folder no longer exists")
+    workspace = open_workspace(run.root)
+    options = _options(args, settings)
+    models = _models(settings)
+    with _RunLock(run.id):
+        return _drive(store, run.id, blueprint, workspace, models, settings, options, args, resumed=True)
+
+
+def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
+    stored = stored or {}
+    provider = args.provider or stored.get("provider")
+    same = provider == stored.get("provider")
+    script = args.script or (stored.get("script") if same and provider == "scripted" else None)
+    try:
+        return resolve(
+            provider=provider,
+            model=args.model or (stored.get("model") if same and provider != "scripted" else None),
+            base_url=args.base_url or (stored.get("base_url") if same else None),
+            script=script,
+            turn_deadline_s=args.turn_timeout or stored.get("turn_deadline_s"),
+        )
+    except ConfigInvalid as error:
+        raise UsageError(str(error)) from None
+
+
+def _models(settings: Any) -> Any:
+    try:
+        return model_source(settings)
+    except (ScriptInvalid, ConfigInvalid) as error:
+        raise UsageError(str(error)) from None
+
+
+class _RunLock:
+    """One process drives a run at a time: `resume` of a run that is still going is refused."""
+
+    def __init__(self, run_id: str) -> None:
+        self.path = private_dir(data_dir() / "blueprint" / "locks") / f"{run_id}.lock"
+
+    def __enter__(self) -> None:
+        self.handle = open(self.path, "w")
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.handle.close()
+            raise UsageError(f"run {self.path.stem} is running in another process") from None
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()  # the kernel drops the lock; a SIGKILLed run drops it too
+
+
+def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
+    tick = args.watchdog_tick or _env_seconds("KONSTRUCT_WATCHDOG_TICK_S", 30.0)
+    silent = args.silent_after or _env_seconds("KONSTRUCT_SILENT_AFTER_S", 300.0)
+    return RunOptions(max_retries=args.max_retries, tick_s=tick, silent_after_s=silent, turn_deadline_s=settings.turn_deadline_s,
+                      executor_max_turns=args.max_turns, grant_commands=args.yes, max_tokens=args.max_tokens, max_cost_usd=args.max_cost)
+
+
+def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
+           args: argparse.Namespace, *, resumed: bool) -> int:
+    reporter = JsonLines() if args.headless else Readable()
+    switch = KillSwitch()
+    with workspace:
+        orchestrator = Orchestrator(store, run_id, blueprint, workspace, models, reporter, options, switch, settings.price())
+        finished = asyncio.run(_with_signals(orchestrator, switch, resumed))
+    if not args.headless:
+        print(f"run {run_id}: {finished.reason}: {finished.message}\nreport: konstruct blueprint report {run_id}")
+    return EXIT_CODES.get(finished.reason, 1)
+
+
+async def _with_signals(orchestrator: Orchestrator, switch: KillSwitch, resumed: bool) -> Finished:
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, switch.kill, "killed")
+    try:
+        return await orchestrator.run(resumed=resumed)
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+
+
+class JsonLines:
+    def report(self, event: Any) -> None:
+        try:
+            sys.stdout.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass  # the reader went away; the run goes on and its state is in the store
+
+
+class Readable:
+    """One line per step a person watching a terminal cares about (text deltas are left out)."""
+
+    def report(self, event: Any) -> None:
+        if isinstance(event, TextDelta):
+            return
+        data = event_json(event)
+        kind = data.pop("event")
+        line = {
+            "session_started": lambda: f"run {data['session_id']} started ({data['provider']} {data['model']})",
+            "phase_started": lambda: f"phase {data['phase']} attempt {data['attempt']}: {data['title']}",
+            "tool_finished": lambda: f"  {data['tool']}: {'ok' if data['ok'] else data.get('error')}",
+            "verdict": lambda: f"  gate: {data['decision']} ({data['tier']}, verdict {data['verdict']})"
+                               + (f" outstanding: {', '.join(data['outstanding'])}" if data["outstanding"] else "")
+                               + (f"\n    {data['message'][:300]}" if data["message"] else ""),
+            "phase_closed": lambda: f"phase {data['phase']} closed: {data['verdict']}",
+            "watchdog": lambda: f"  watchdog: {data['kind']} ({data['action']})",
+        }.get(kind)
+        if line is not None:
+            print(line(), flush=True)
+
+
+def show_status(args: argparse.Namespace) -> int:
+    if args.run is None:
+        existing = RunStore.existing()
+        runs = [{"run_id": r.id, "title": r.title, "status": r.status, "reason": r.reason, "source": r.source}
+                for r in (existing.runs() if existing else [])]
+        if args.json:
+            print_json({"runs": runs})
+        else:
+            for r in runs:
+                print(f"{r['run_id']}  {r['status']:<8} {r['title']}")
+        return 0
+    store = _store()
+    payload = status_of(store, _run(store, args.run).id)
+    if args.json:
+        print_json(payload)
+        return 0
+    print(f"{payload['title']} ({payload['run_id']}): {payload['status']}" + (f" — {payload['message']}" if payload["message"] else ""))
+    for phase in payload["phases"]:
+        outstanding = f" outstanding: {', '.join(phase['outstanding'])}" if phase["outstanding"] else ""
+        print(f"  {phase['id']:<12} {phase['status']:<8} attempts {phase['attempts']}  verdict {phase['verdict'] or '-'}{outstanding}")
+    for defect in payload["defects"]:
+        print(f"  defect [{defect['phase']}]: {defect['text']}")
+    return 0
+
+
+def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
+    run = store.run(run_id)
+    assert run is not None
+    blueprint = parse_blueprint(run.blueprint, run.source)
+    phases = []
+    for record in store.phases(run_id):
+        gates = store.gates(run_id, record.phase_id)
+        last = gates[-1] if gates else None
+        phases.append({
+            "id": record.phase_id, "title": blueprint.phase(record.phase_id).title, "status": record.status,
+            "attempts": max([g.attempt for g in gates] + [store.attempts(run_id, record.phase_id)]),
+            "verdict": last.verdict if last else None, "decision": last.decision if last else None,
+            "outstanding": list(last.outstanding) if last and last.decision != "close" else [],
+        })
+    return {
+        "run_id": run.id, "title": run.title, "source": run.source, "status": run.status, "reason": run.reason,
+        "message": run.message, "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
+        "defects": [{"phase": pid, "text": text} for pid, text in store.defects(run_id)],
+        "created": run.created, "updated": run.updated,
+    }
+
+
+def show_report(args: argparse.Namespace) -> int:
+    store = _store()
+    sys.stdout.write(render_report(store, _run(store, args.run).id))
+    return 0
+
+
+def _store() -> RunStore:
+    store = RunStore.existing()
+    if store is None:
+        raise UsageError("no blueprint run has been started yet (see `konstruct blueprint run`)")
+    return store
+
+
+def _run(store: RunStore, run_id: str) -> Any:
+    run = store.run(run_id)
+    if run is None:
+        raise UsageError(f"no blueprint run {run_id!r} (see `konstruct blueprint status`)")
+    return run

@@ -1,0 +1,99 @@
+"""`konstruct mcp [--root DIR]`: the same tools as `konstruct tool`, served over MCP stdio with the
+official SDK (2.x, `MCPServer`), so other agents can search, read, edit and ask the code graph.
+
+Each registry tool is published with its own input model's JSON schema; arguments pass through to
+the registry unchanged, so validation, `ToolError` messages and results are exactly those of
+`konstruct tool`. Calls run one at a time (the edit guards of one run are not meant for
+interleaving). Results come back as structured content and as the same JSON in a text block.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from typing import Any
+
+from .. import __version__
+from ..graph.code_graph import CodeGraph
+from ..tools import TOOLS, ToolContext, ToolError, call
+from ..tools.graph_access import GraphAccess
+from ..tools.served_graph import ServedGraph
+from ..workspace import Workspace, WriteJournal
+from .common import UsageError, add_root, open_workspace
+
+INSTRUCTIONS = (
+    "Konstruct's tools for one project. Paths are relative to the project root. Start with search "
+    "or traverse_graph, read with read_code (each entry has a revision), change files with write_code "
+    "passing that revision. Graph answers carry a status: no_references means nothing refers to it; "
+    "not_indexed means ask another way; undeterminable means draw no conclusion."
+)
+
+
+def register(commands: Any) -> None:
+    serve = commands.add_parser("mcp", help="serve the tools over MCP (stdio)")
+    add_root(serve)
+    serve.add_argument("--read-only", action="store_true", help="serve only the tools that change nothing")
+    serve.set_defaults(handler=run_mcp)
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    try:
+        import mcp.server.mcpserver  # noqa: F401 - only this command needs the SDK
+    except ImportError:
+        raise UsageError("konstruct mcp needs the MCP SDK: pip install 'mcp>=2,<3'") from None
+    workspace = open_workspace(args.root)
+    with workspace:
+        graph = ServedGraph(CodeGraph(workspace))  # starts indexing while the client connects
+        try:
+            build_server(workspace, graph, read_only=args.read_only).run("stdio")
+        finally:
+            graph.close()
+    return 0
+
+
+def build_server(workspace: Workspace, graph: GraphAccess, *, read_only: bool = False) -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    context = ToolContext(workspace, journal=WriteJournal(workspace.root), graph=graph)
+    lock = threading.Lock()
+    names = [name for name, tool in TOOLS.items() if not (read_only and tool.mutating)]
+    tools = [_published(name, context, lock) for name in names]
+    return MCPServer(name="konstruct", version=__version__, instructions=INSTRUCTIONS, tools=tools,
+                     log_level="WARNING")
+
+
+def _published(name: str, context: ToolContext, lock: threading.Lock) -> Any:
+    """One registry tool as an SDK tool: our schema, arguments passed through untouched."""
+    from mcp.server.mcpserver.exceptions import ToolError as MCPToolError
+    from mcp.server.mcpserver.tools.base import Tool as SDKTool
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+    from mcp_types import CallToolResult, TextContent, ToolAnnotations
+    from pydantic import ConfigDict
+
+    class Arguments(ArgModelBase):
+        model_config = ConfigDict(extra="allow")
+
+        def model_dump_one_level(self) -> dict[str, Any]:
+            return {"arguments": dict(self.model_extra or {})}
+
+    tool = TOOLS[name]
+
+    def handler(arguments: dict[str, Any]) -> CallToolResult:
+        with lock:
+            try:
+                payload = call(name, arguments, context).to_json()
+            except ToolError as error:
+                raise MCPToolError(context.workspace.scrub(str(error))) from None
+        text = json.dumps(payload, ensure_ascii=False)
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
+
+    return SDKTool(
+        fn=handler,
+        name=name,
+        description=tool.description,
+        parameters=tool.schema(),
+        fn_metadata=FuncMetadata(arg_model=Arguments),
+        is_async=False,
+        annotations=ToolAnnotations(read_only_hint=not tool.mutating, destructive_hint=tool.mutating),
+    )

@@ -1,0 +1,140 @@
+"""`konstruct policy check [--root DIR] [--preset NAME] [--allow PREFIX]... -- COMMAND`, and
+`konstruct policy show|set|clear [--root DIR]` for the policy run_command uses in a project.
+
+`check` judges COMMAND with the flags given only (the stored project policy does not apply to it).
+
+Prints `{"decision": "allow"|"ask"|"refuse", "rule": ..., "reason": ...}` and exits 0
+whatever the decision; bad input (no command, an unknown preset, an unusable prefix) exits 2.
+
+COMMAND is normally one argument holding the whole command line. Given as several arguments (a
+driver that split the line with a shell or shlex), they are joined back into one line: a word that
+still looks like shell syntax (`&&`, `ls;`, `>out`, `2>/dev/null`, `$(id)`, `(ls)`) stays syntax,
+every other word is quoted, so `grep -rn 'a|b' src` keeps its literal `a|b`. When in doubt the
+word stays syntax: a refusal too many beats a compound command let through.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+from typing import Any
+
+from ..commands import BadPrefix, PolicyConfig, decide, discover_scripts
+from ..trust import TrustStore
+from ..workspace import Workspace
+from .common import UsageError, add_root, open_workspace, print_json
+
+_EDGE = frozenset(";&|<>(){}")
+_OPERATOR_WORD = re.compile(r"^(\d*(>>?|<<?<?|>&|<&|>\||<>)\d*|&>>?|&&|\|\|?|\|&|;;?|&|\(|\)|\{|\}|`.*|\$\(.*)$")
+
+
+def register(commands: Any) -> None:
+    policy = commands.add_parser("policy", help="ask the command policy about a command")
+    actions = policy.add_subparsers(dest="policy_command", metavar="ACTION", parser_class=type(policy))
+    check = actions.add_parser("check", help="print the policy decision for COMMAND (exit 0 whatever it is)")
+    add_root(check)
+    check.add_argument("--preset", action="append", default=[], metavar="NAME",
+                       help="a toolchain preset (python, node, go, java); turns allowlist mode on")
+    check.add_argument("--allow", action="append", default=[], metavar="PREFIX",
+                       help="an allowed command prefix, matched on whole words; turns allowlist mode on")
+    check.add_argument("--chains", action="store_true",
+                       help="allow a, b chained with &&, || or ; when each is allowed alone (pipes stay refused)")
+    check.add_argument("command", nargs="*", metavar="COMMAND", help="the command line (after --)")
+    check.set_defaults(handler=run_check)
+    show = actions.add_parser("show", help="the command policy run_command uses in this project")
+    add_root(show)
+    show.set_defaults(handler=run_show)
+    change = actions.add_parser("set", help="set this project's command policy (replaces it)")
+    add_root(change)
+    change.add_argument("--preset", action="append", default=[], metavar="NAME", help="a toolchain preset")
+    change.add_argument("--allow", action="append", default=[], metavar="PREFIX", help="an allowed command prefix")
+    change.add_argument("--chains", action="store_true", help="allow &&, || and ; chains of allowed commands")
+    change.set_defaults(handler=run_set)
+    clear = actions.add_parser("clear", help="back to the default policy (allowlist off, no chains)")
+    add_root(clear)
+    clear.set_defaults(handler=run_clear)
+    policy.set_defaults(handler=lambda args: _missing_action())
+
+
+def _missing_action() -> int:
+    raise UsageError("policy needs an action: check, show, set or clear")
+
+
+def command_line(words: list[str]) -> str:
+    """One command line from COMMAND given as one or several arguments (see the module docstring)."""
+    if len(words) == 1:
+        return words[0]
+    joined: list[str] = []
+    for k, word in enumerate(words):
+        find_end = word in (";", "+") and k > 0 and words[k - 1] == "{}"
+        joined.append(word if _looks_like_syntax(word) and not find_end else shlex.quote(word))
+    return " ".join(joined)
+
+
+def _looks_like_syntax(word: str) -> bool:
+    """A word that was shell syntax before someone split the line (`ls;`, `&&`, `>out`, `$(id)`),
+    not a quoted literal (`a|b`, `a && b`): judged by where the operator characters sit."""
+    if not word or any(c.isspace() for c in word):
+        return False  # only a quoted word can hold a blank
+    if _OPERATOR_WORD.match(word) or "$(" in word or "`" in word or "<(" in word or ">(" in word:
+        return True
+    stripped = word.lstrip("0123456789")
+    closing = word[-1] in _EDGE and not (word[-1] == ")" and "(" in word)  # `print(1)` is a literal call
+    return word[0] in _EDGE or closing or stripped[:1] in ("<", ">")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    words = [w for w in args.command]
+    if words[:1] == ["--"]:
+        words = words[1:]
+    if not words or not "".join(words).strip():
+        raise UsageError("policy check needs a COMMAND after --")
+    workspace = open_workspace(args.root)
+    with workspace:
+        try:
+            config = PolicyConfig.build(args.preset, args.allow, discover_scripts(workspace), workspace.root, args.chains)
+        except BadPrefix as error:
+            raise UsageError(str(error)) from None
+        decision = decide(command_line(words), config)
+        # Exactly the contract's three keys (DESIGN.md §10); the grant needed is named in the reason.
+        answer = {"decision": decision.decision, "rule": decision.rule, "reason": decision.reason}
+        print_json(_scrubbed(answer, workspace))
+    return 0
+
+
+def _scrubbed(payload: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """The payload with the workspace's absolute location taken out of every string."""
+    return json.loads(workspace.scrub(json.dumps(payload)))
+
+
+def _settings_json(settings: dict[str, Any] | None) -> dict[str, Any]:
+    settings = settings or {"presets": [], "allow": [], "chains": False}
+    return {**settings, "allowlist_mode": bool(settings["presets"] or settings["allow"])}
+
+
+def run_show(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    with workspace:
+        print_json(_settings_json(TrustStore().command_settings(workspace.root)))
+    return 0
+
+
+def run_set(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    with workspace:
+        try:
+            PolicyConfig.build(args.preset, args.allow)  # validate before anything is written
+        except BadPrefix as error:
+            raise UsageError(str(error)) from None
+        stored = TrustStore().set_command_settings(workspace.root, tuple(args.preset), tuple(args.allow), args.chains)
+        print_json(_settings_json(stored))
+    return 0
+
+
+def run_clear(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    with workspace:
+        print_json(_settings_json(TrustStore().set_command_settings(workspace.root)))
+    return 0

@@ -1,0 +1,128 @@
+"""`konstruct sandbox check|set|clear [--root DIR]`: what confinement this machine offers, and the
+mode this project's commands run in (kept in the user's config, outside the project).
+
+check   {"landlock": {...}, "filesystem": {...}, "project": {...}, "self_test": {...}}
+set     [--mode read-only|workspace-write|full] [--network allow|block] [--unsandboxed run|refuse]
+clear   back to the defaults (workspace-write, network blocked, unsandboxed runs reported as such)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ..sandbox import (
+    MODES,
+    BadSetting,
+    SandboxConfig,
+    SandboxPlan,
+    effective_abi,
+    kernel_abi,
+    plan_for,
+)
+from ..sandbox import landlock as landlock_rights
+from ..sandbox.plan import ABI_OVERRIDE, TOOLCHAIN_CACHES, describe_writable
+from ..sandbox.privileges import DROPPED
+from ..sandbox.probe import probe
+from ..sandbox.seccomp import seccomp_filter
+from .common import UsageError, add_root, open_workspace, print_json
+
+
+def register(commands: Any) -> None:
+    sandbox = commands.add_parser("sandbox", help="the kernel sandbox commands run in (Landlock)")
+    actions = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", parser_class=type(sandbox))
+    check = actions.add_parser("check", help="what this machine supports and what mode this project uses")
+    add_root(check)
+    check.set_defaults(handler=run_check)
+    change = actions.add_parser("set", help="change this project's sandbox settings")
+    add_root(change)
+    change.add_argument("--mode", choices=MODES, help="read-only, workspace-write (default) or full (no sandbox)")
+    change.add_argument("--network", choices=("allow", "block"), help="network access from commands (TCP, UDP, raw sockets)")
+    change.add_argument("--unsandboxed", choices=("run", "refuse"),
+                        help="on a kernel without Landlock: run unconfined (reported) or refuse")
+    change.set_defaults(handler=run_set)
+    clear = actions.add_parser("clear", help="back to the defaults for this project")
+    add_root(clear)
+    clear.set_defaults(handler=run_clear)
+    sandbox.set_defaults(handler=lambda args: _missing_action())
+
+
+def _missing_action() -> int:
+    raise UsageError("sandbox needs an action: check, set or clear")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    config = SandboxConfig()
+    settings = config.settings(workspace.root)
+    abi = effective_abi()
+    plan = plan_for(workspace.root, settings, abi)
+    landlock: dict[str, Any] = {
+        "available": abi > 0, "abi": abi, "network_rules": abi >= 4, "scopes": abi >= 6,
+    }
+    if abi != kernel_abi():
+        landlock["kernel_abi"] = kernel_abi()
+        landlock["note"] = f"lowered by ${ABI_OVERRIDE}"
+    payload = {
+        "mode": settings.mode,  # the project's mode; `applied` below is what its commands get here
+        "applied": plan.report(),
+        "landlock": landlock,
+        "filesystem": {
+            "reads": "unchanged: a command reads and executes what it could before",
+            "restricted_rights": landlock_rights.right_names(landlock_rights.write_rights(abi)) if plan.confined else [],
+            "never_granted": landlock_rights.right_names(landlock_rights.NEVER_GRANTED) if plan.confined else [],
+            "writable": describe_writable(plan, workspace.root),
+            "toolchain_caches_if_present": list(TOOLCHAIN_CACHES) if settings.mode == "workspace-write" and plan.confined else [],
+            "symlinks": "judged on the resolved target: a link in the workspace cannot be written through to outside",
+        },
+        "network": _network(plan),
+        "capabilities_dropped": sorted(DROPPED) if plan.confined and os.geteuid() == 0 else [],
+        "project": {
+            **settings.to_json(),
+            "configured_in": settings.source if settings.source != "default"
+            else f"default (nothing set for this project in {config.path})",
+            "refuses": plan.refusal,
+        },
+        "applies_to": "every command run_command starts and all its descendants; never the workbench itself",
+        "self_test": probe(abi) if abi > 0 else None,
+    }
+    if config.warnings:
+        payload["warnings"] = config.warnings
+    print_json(payload)
+    return 0
+
+
+def _network(plan: SandboxPlan) -> dict[str, Any]:
+    if plan.network != "blocked":
+        return {"applied": plan.network, "refused": []}
+    refused = ["tcp connect", "tcp bind"]
+    if seccomp_filter() is not None:
+        refused += ["udp, raw, packet and sctp sockets (seccomp)", "io_uring (seccomp)"]
+    if plan.abi >= 6:
+        refused.append("abstract unix sockets outside the sandbox")
+    return {"applied": "blocked", "refused": refused, "still_allowed": ["unix sockets by path"]}
+
+
+def run_set(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    if args.mode is None and args.network is None and args.unsandboxed is None:
+        raise UsageError("sandbox set needs at least one of --mode, --network, --unsandboxed")
+    try:
+        settings = SandboxConfig().update(
+            workspace.root, mode=args.mode,
+            allow_network=None if args.network is None else args.network == "allow",
+            refuse_unsandboxed=None if args.unsandboxed is None else args.unsandboxed == "refuse",
+        )
+    except BadSetting as error:
+        raise UsageError(str(error)) from None
+    print_json({**settings.to_json(), "configured_in": settings.source})
+    return 0
+
+
+def run_clear(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    config = SandboxConfig()
+    config.clear(workspace.root)
+    print_json({**config.settings(workspace.root).to_json(), "configured_in": "default"})
+    return 0

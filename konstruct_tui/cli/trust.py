@@ -1,0 +1,98 @@
+"""`konstruct trust list|grant|revoke [--root DIR]`: the person's view of what the agent may do here.
+
+list    {"grants": [{"capability", "scope", "paths", "granted_at"}, ...]}   the `always` grants
+grant   CAPABILITY [--path GLOB]...  remember an `always` grant (edit may be narrowed to globs)
+revoke  [CAPABILITY] [--path GLOB]...  forget this project's grants (all, one capability, one edit scope)
+
+Only `always` grants live on disk; `once` and `session` grants end with their session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from typing import Any
+
+from ..trust import CAPABILITIES, BadGrant, TrustStore, TrustStoreWarning
+from ..workspace import Workspace
+from .common import UsageError, add_root, open_workspace, print_json
+
+
+def register(commands: Any) -> None:
+    trust = commands.add_parser("trust", help="list, grant or revoke what the agent may do in this project")
+    actions = trust.add_subparsers(dest="trust_command", metavar="ACTION", parser_class=type(trust))
+    listing = actions.add_parser("list", help="the grants remembered for this project")
+    add_root(listing)
+    listing.set_defaults(handler=run_list)
+    grant = actions.add_parser("grant", help="remember a grant for this project (always)")
+    add_root(grant)
+    grant.add_argument("capability", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
+    grant.add_argument("--path", action="append", default=[], metavar="GLOB", help="edit only: limit to files matching GLOB")
+    grant.set_defaults(handler=run_grant)
+    revoke = actions.add_parser("revoke", help="forget this project's grants (all, or one capability)")
+    add_root(revoke)
+    revoke.add_argument("capability", nargs="?", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
+    revoke.add_argument("--path", action="append", default=None, metavar="GLOB", help="edit only: the grant's globs")
+    revoke.set_defaults(handler=run_revoke)
+    trust.set_defaults(handler=_missing_action)
+
+
+def _missing_action(args: argparse.Namespace) -> int:
+    raise UsageError("trust needs an action: list, grant or revoke")
+
+
+def _store() -> TrustStore:
+    return TrustStore()
+
+
+def _report_warnings(store: TrustStore) -> None:
+    for message in store.warnings:
+        print(f"konstruct: warning: {message}", file=sys.stderr)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    store = _store()
+    with workspace, warnings.catch_warnings():
+        warnings.simplefilter("ignore", TrustStoreWarning)  # shown once, below, as a CLI warning
+        grants = store.grants(workspace.root)
+        _report_warnings(store)
+        print_json(_scrubbed({"grants": [g.to_json() for g in grants]}, workspace))
+    return 0
+
+
+def run_grant(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    store = _store()
+    with workspace, warnings.catch_warnings():
+        warnings.simplefilter("ignore", TrustStoreWarning)
+        try:
+            granted = store.grant(workspace.root, args.capability, tuple(args.path))
+        except BadGrant as error:
+            raise UsageError(str(error)) from None
+        _report_warnings(store)
+        print_json(_scrubbed({"granted": granted.to_json()}, workspace))
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    store = _store()
+    if args.path is not None and args.capability != "edit":
+        raise UsageError("--path goes with the edit capability only")
+    with workspace, warnings.catch_warnings():
+        warnings.simplefilter("ignore", TrustStoreWarning)
+        try:
+            removed = store.revoke(workspace.root, args.capability, tuple(args.path) if args.path is not None else None)
+        except BadGrant as error:
+            raise UsageError(str(error)) from None
+        _report_warnings(store)
+        print_json(_scrubbed({"revoked": [g.to_json() for g in removed]}, workspace))
+    return 0
+
+
+def _scrubbed(payload: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
+    """The payload with the workspace's absolute location taken out of every string."""
+    return json.loads(workspace.scrub(json.dumps(payload)))

@@ -1,0 +1,32 @@
+"""The command layer: the policy for command lines, the project's own scripts, and running a
+command as a child process group that can be killed at once.
+
+Public names: `decide` / `PolicyConfig` / `PolicyDecision` (the policy), `PRESETS` / `BadPrefix`
+(allowlists), `discover_scripts` / `find_script` / `ProjectScript` (project scripts),
+`run_process` / `run_process_async` / `ProcessOutcome` / `Cancellation` / `running_groups` /
+`kill_all_running` / `scrubbed_environment` (execution).
+"""
+
+from .allowlist import PRESETS, BadPrefix
+from .environment import scrubbed_environment
+from .execution import Cancellation, ProcessOutcome, kill_all_running, run_process, run_process_async, running_groups
+from .policy import PolicyConfig, PolicyDecision, decide
+from .scripts import ProjectScript, discover_scripts, find_script
+
+__all__ = [
+    "PRESETS",
+    "BadPrefix",
+    "Cancellation",
+    "PolicyConfig",
+    "PolicyDecision",
+    "ProcessOutcome",
+    "ProjectScript",
+    "decide",
+    "discover_scripts",
+    "find_script",
+    "kill_all_running",
+    "run_process",
+    "run_process_async",
+    "running_groups",
+    "scrubbed_environment",
+]

@@ -1,0 +1,71 @@
+"""Chains the user allowed (`a && b`, `a || b`, `a; b`), run without a shell.
+
+Only the three list operators (and newlines, which act like `;`) are ever chained; pipes,
+redirections and substitutions stay refused. Each step is its own argv, judged by the policy on its
+own, and run as its own process group; the steps share one timeout and one cancel. Skipping follows
+the shell: `&&` runs the next step after a success, `||` after a failure, `;` always, and a skipped
+step keeps the status of the last step that ran (so `a && b || c` runs `c` when `a` fails).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .execution import ProcessOutcome
+
+CONNECTORS = frozenset({"&&", "||", ";", "\n"})
+
+
+@dataclass(frozen=True)
+class ChainStep:
+    connector: str | None  # how this step joins the one before; None for the first
+    argv: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ChainOutcome:
+    """The chain's result: the last step that ran decides status and exit code; output is joined."""
+
+    outcome: ProcessOutcome
+    steps: tuple[dict[str, Any], ...]
+
+
+Launch = Callable[[tuple[str, ...], float], ProcessOutcome]
+
+
+def run_chain(steps: Sequence[ChainStep], launch: Launch, timeout_s: float) -> ChainOutcome:
+    """Run `steps` in order with `launch(argv, seconds_left)`; stop at a timeout or a kill."""
+    started = time.monotonic()
+    records: list[dict[str, Any]] = []
+    outcomes: list[ProcessOutcome] = []
+    succeeded: bool | None = None
+    for step in steps:
+        if (step.connector == "&&" and succeeded is False) or (step.connector == "||" and succeeded is True):
+            records.append({"argv": list(step.argv), "status": "skipped"})
+            continue
+        left = timeout_s - (time.monotonic() - started)
+        if left <= 0:
+            records.append({"argv": list(step.argv), "status": "skipped", "reason": "the chain's time ran out"})
+            break
+        outcome = launch(step.argv, left)
+        outcomes.append(outcome)
+        records.append({"argv": list(step.argv), "status": outcome.status, "exit_code": outcome.exit_code,
+                        "duration_s": outcome.duration_s})
+        if outcome.status in ("timeout", "killed"):
+            break
+        succeeded = outcome.status == "ok"
+    return ChainOutcome(_joined(outcomes, time.monotonic() - started), tuple(records))
+
+
+def _joined(outcomes: list[ProcessOutcome], duration: float) -> ProcessOutcome:
+    if not outcomes:
+        return ProcessOutcome("failed", None, round(duration, 3), "", "", reason="no step ran")
+    last = outcomes[-1]
+    return ProcessOutcome(
+        last.status, last.exit_code, round(duration, 3),
+        "".join(o.stdout for o in outcomes), "".join(o.stderr for o in outcomes),
+        any(o.stdout_truncated for o in outcomes), any(o.stderr_truncated for o in outcomes), last.signal, last.reason,
+    )

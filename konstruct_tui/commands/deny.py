@@ -1,0 +1,342 @@
+"""The hard deny list and the other refusals judged on one program's argv (wrappers already peeled).
+
+A `Finding` names the rule that refused and why. Rule `deny` is the hard deny list: nothing lifts it,
+not a preset, not an allowlist entry, not a grant. The others (`destructive`, `outside_workspace`,
+`secrets`, `env_injection`) refuse what a careful person would not let an agent do unasked either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .environment import is_secret_name
+from .targets import Place, is_device, place_of
+from .wrappers import program_name
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    reason: str
+
+
+DENY = "deny"
+_MKFS = re.compile(r"^(mkfs(\..*)?|mke2fs|mkswap|mkntfs|mkdosfs|mkexfatfs|newfs(_.*)?|wipefs|blkdiscard|sfdisk|sgdisk|zpool)$")
+_PARTITION = frozenset({"fdisk", "gdisk", "parted", "cfdisk"})
+_POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "kexec"})
+_SECRETS = re.compile(
+    r"(^|/)\.ssh(/|$)|(^|/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$|\.aws/(credentials|config)|(^|/)\.netrc$"
+    r"|/etc/(shadow|gshadow|sudoers)|(^|/)\.gnupg(/|$)|\.kube/config|\.docker/config\.json"
+    r"|(^|/)\.git-credentials$|\.password-store|\.config/gcloud|konstruct/trust\.json|(^|/)\.pgpass$"
+    r"|(^|/)\.(bash|zsh|python|mysql|psql)_history$|^/proc/(self|\d+)/environ$"
+)
+# Sending a project's env file somewhere: `curl -d @.env`, `curl -T .env`, `wget --post-file=.env`.
+_UPLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "scp", "rsync", "nc", "ncat", "netcat", "socat", "ftp", "sftp"})
+_ENV_FILE = re.compile(r"(^|[@=/])\.env(\.[\w.-]+)?$")
+# Variables that make the next program load code of the caller's choosing.
+_INJECTING = re.compile(
+    r"^(LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PATH|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_FUNC_.*"
+    r"|GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_ASKPASS|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$"
+)
+
+_VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def options_and_operands(words: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Split a program's arguments (after argv[0]) into options and operands; `--` ends options."""
+    options: list[str] = []
+    operands: list[str] = []
+    ended = False
+    for word in words:
+        if not ended and word == "--":
+            ended = True
+        elif not ended and word.startswith("-") and word != "-":
+            options.append(word)
+        else:
+            operands.append(word)
+    return options, operands
+
+
+def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
+    """The first refusal for this program's argv, hard deny list first."""
+    if not argv:
+        return None
+    name = program_name(argv[0])
+    args = list(argv[1:])
+    for check in (_deny_words, _deny_program):
+        found = check(name, list(argv) if check is _deny_words else args, root)
+        if found:
+            return found
+    if _changes_own_trust(name, args):
+        return Finding("self_grant", "the agent may not grant itself trust or loosen the command policy")
+    secret = next((w for w in argv if _SECRETS.search(w)), None)
+    if secret is not None:
+        return Finding("secrets", f"{secret!r} is a credential file; the agent may not read or touch it")
+    if name in _UPLOADERS:
+        sent = next((w for w in args if _ENV_FILE.search(w) and not w.endswith((".example", ".sample", ".template"))), None)
+        if sent is not None:
+            return Finding("secrets", f"{name} would send the project's env file ({sent}) off this machine")
+        outside = next((p for p in _sent_files(name, args) if place_of(p, root) not in (Place.INSIDE, Place.TEMP)), None)
+        if outside is not None:
+            return Finding("secrets", f"{name} would send {outside!r}, a file from outside the project, off this machine")
+    variable = next((m.group(1) for w in argv for m in _VARIABLE.finditer(w) if is_secret_name(m.group(1))), None)
+    if variable is None and name == "printenv":
+        variable = next((w for w in args if is_secret_name(w)), None)
+    if variable is not None:
+        return Finding("secrets", f"{variable} names a credential; commands never see the providers' keys")
+    return _destructive(name, args, root)
+
+
+def _changes_own_trust(name: str, args: list[str]) -> bool:
+    """`konstruct trust grant|revoke`, `konstruct policy set|clear` (also as `python -m konstruct_tui`)."""
+    if name != "konstruct":
+        if not (re.match(r"^python(\d+(\.\d+)*)?$", name) and args[:1] == ["-m"] and args[1:2]
+                and args[1].startswith("konstruct_tui")):
+            return False
+        args = args[2:]
+    words = [w for w in args if not w.startswith("-")]
+    return words[:1] == ["trust"] and words[1:2] != ["list"] or words[:1] == ["policy"] and words[1:2] in (["set"], ["clear"])
+
+
+def judge_assignments(assignments: Sequence[str]) -> Finding | None:
+    for assignment in assignments:
+        name = assignment.split("=", 1)[0]
+        if _INJECTING.match(name):
+            return Finding("env_injection", f"setting {name} makes the program load code of the caller's choosing")
+    return None
+
+
+def is_secret(text: str) -> bool:
+    return bool(_SECRETS.search(text))
+
+
+def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None:
+    for word in args:
+        if "/dev/tcp/" in word or "/dev/udp/" in word:
+            return Finding(DENY, "a /dev/tcp or /dev/udp path opens a network connection for a shell (a reverse shell)")
+    return None
+
+
+def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | None:
+    options, operands = options_and_operands(args)
+    if name.lower() in _WINDOWS_WIPE:
+        return _deny_windows(name, args)
+    if name in ("rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio", "rimraf", "del-cli"):
+        if "--no-preserve-root" in options:
+            return Finding(DENY, "--no-preserve-root exists only to delete the filesystem root")
+        for target in operands:
+            place = place_of(target, root)
+            if place.fatal:
+                return Finding(DENY, f"{name} {target!r} would destroy {place.value}")
+    elif _MKFS.match(name):
+        return Finding(DENY, f"{name} formats or wipes a disk")
+    elif name in _PARTITION and not ({"-l", "--list", "-p"} & set(options) or "print" in operands):
+        return Finding(DENY, f"{name} rewrites a disk's partition table")
+    elif name == "dd":
+        if any(w.startswith(("if=", "of=")) for w in args):
+            return Finding(DENY, "dd with if=/of= copies raw bytes over files or disks")
+    elif name in _POWER or (name in ("init", "telinit") and operands[:1] in (["0"], ["6"])):
+        return Finding(DENY, f"{name} stops or restarts the machine")
+    elif name == "systemctl" and operands[:1] and operands[0] in ("poweroff", "reboot", "halt", "kexec", "emergency", "rescue"):
+        return Finding(DENY, f"systemctl {operands[0]} stops or restarts the machine")
+    elif name == "kill":
+        return _deny_kill(args)
+    elif name in ("killall5",):
+        return Finding(DENY, "killall5 signals every process on the machine")
+    elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
+        for target in operands[1:] if not any(o.startswith("--reference") for o in options) else operands:
+            place = place_of(target, root)
+            if place.fatal:
+                return Finding(DENY, f"{name} on {target!r} would change the permissions of {place.value}")
+    elif name in ("mv", "cp", "install", "ln", "rsync", "tee", "truncate", "touch", "scp"):
+        return _deny_write(name, options, operands, root)
+    elif name in ("sed", "perl") and any(o.startswith(("-i", "--in-place")) or _perl_in_place(name, o) for o in options):
+        for target in operands[1:]:
+            if place_of(target, root).fatal:
+                return Finding(DENY, f"{name} -i would rewrite {target!r} ({place_of(target, root).value})")
+    elif name in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
+        if any(o in ("--exec", "--sh-exec", "--lua-exec") or (not o.startswith("--") and ("e" in o[1:] or "c" in o[1:])) for o in options):
+            return Finding(DENY, f"{name} -e/-c hands a shell to a network peer (a reverse shell)")
+    elif name == "socat":
+        if any(re.match(r"(?i)^(exec|system):", w) or re.search(r"(?i)[,!]\s*(exec|system):", w) for w in operands):
+            return Finding(DENY, "socat EXEC/SYSTEM connects a program to a network peer (a reverse shell)")
+    elif name in ("docker", "podman", "nerdctl") and operands[:1] in (["run"], ["create"], ["exec"]):
+        return _deny_container(args)
+    elif name in _DISK_TOOLS and _DISK_TOOLS[name](options, operands):
+        return Finding(DENY, f"{name} {' '.join(args[:2])} erases or destroys a disk or volume")
+    elif name == "crontab" and "-r" in options:
+        return Finding(DENY, "crontab -r deletes your crontab")
+    return None
+
+
+def _sent_files(name: str, args: list[str]) -> list[str]:
+    """Local files an upload names: `-d @f`, `-F x=@f`, `-T f`, `--post-file=f`, scp/rsync sources."""
+    sent: list[str] = []
+    for k, word in enumerate(args):
+        value = word.split("=", 1)[1] if word.startswith("--") and "=" in word else word
+        if "@" in value and not value.startswith(("http://", "https://")) and (value.startswith("@") or "=@" in value):
+            sent.append(value.rsplit("@", 1)[1])
+        elif word in ("-T", "--upload-file", "--post-file", "--body-file") and k + 1 < len(args):
+            sent.append(args[k + 1])
+        elif word.startswith(("--post-file=", "--body-file=", "--upload-file=")):
+            sent.append(value)
+    if name in ("scp", "rsync", "sftp"):
+        _, operands = options_and_operands(args)
+        if len(operands) > 1 and re.match(r"^[\w.@-]+:", operands[-1]):
+            sent.extend(o for o in operands[:-1] if not re.match(r"^[\w.@-]+:", o))
+    return [p for p in sent if p and p != "-"]
+
+
+def _perl_in_place(name: str, option: str) -> bool:
+    """`perl -pi -e ...` edits files in place; `-Mstrict` merely contains an i."""
+    return name == "perl" and bool(re.match(r"^-[a-zA-Z]*i", option)) and not option.startswith(("-M", "-m"))
+
+
+def _deny_container(args: list[str]) -> Finding | None:
+    for k, word in enumerate(args):
+        mount = args[k + 1] if word in ("-v", "--volume", "--mount") and k + 1 < len(args) else word.split("=", 1)[-1]
+        if word in ("--privileged", "--pid=host", "--userns=host") or (
+            (word in ("-v", "--volume", "--mount") or word.startswith(("--volume=", "--mount=", "-v")))
+            and re.match(r"^(/|source=/|src=/|type=bind,(source|src)=/)(:|,|$)", mount.removeprefix("-v"))
+        ):
+            shown = f"{word} {mount}" if word in ("-v", "--volume", "--mount") else word
+            return Finding(DENY, f"{shown} hands the container the host machine: a root escape")
+    return None
+
+
+_WINDOWS_WIPE = frozenset({"format", "format.com", "diskpart", "del", "erase", "rd", "remove-item", "ri", "cipher"})
+
+
+def _deny_windows(name: str, args: list[str]) -> Finding | None:
+    """The same catastrophes in Windows spelling, for a corpus or a model that reaches for them."""
+    lowered = name.lower()
+    if lowered in ("format", "format.com", "diskpart"):
+        return Finding(DENY, f"{name} formats or repartitions a disk")
+    if any(re.match(r"^([A-Za-z]:[\\/]*\*?|%(USERPROFILE|HOMEPATH|SYSTEMROOT|WINDIR)%[\\/]*\*?|\$env:USERPROFILE)$", a) for a in args):
+        return Finding(DENY, f"{name} on a drive root or a home folder wipes it")
+    return None
+
+
+def _deny_kill(args: list[str]) -> Finding | None:
+    i = 0
+    if args[:1] and args[0] in ("-s", "-n"):
+        i = 2
+    elif args[:1] and args[0].startswith("-") and args[0] != "--" and len(args) > 1:
+        i = 1  # the signal
+    if args[i:i + 1] == ["--"]:
+        i += 1
+    if any(p in ("-1", "1") for p in args[i:]):
+        return Finding(DENY, "kill -1 (or pid 1) signals every process you own, or init")
+    return None
+
+
+_DISK_TOOLS = {
+    "hdparm": lambda options, operands: any(o.startswith(("--security-erase", "--write-sector", "--trim-sector",
+                                                           "--fwdownload", "--make-bad-sector")) for o in options),
+    "nvme": lambda options, operands: operands[:1] in (["format"], ["sanitize"], ["delete-ns"]),
+    "cryptsetup": lambda options, operands: bool(operands[:1]) and operands[0].lower() in ("luksformat", "erase", "lukserase"),
+    "sg_format": lambda options, operands: True,
+    "lvremove": lambda options, operands: True, "vgremove": lambda options, operands: True,
+    "pvremove": lambda options, operands: True,
+    "mdadm": lambda options, operands: "--zero-superblock" in options,
+}
+
+_HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+def _deny_write(name: str, options: list[str], operands: list[str], root: Path | None) -> Finding | None:
+    if name in ("tee", "truncate", "touch"):
+        targets = operands
+    elif name == "mv":
+        targets = operands
+    else:
+        targets = operands[-1:] if len(operands) > 1 else []
+    for target in targets:
+        if target in _HARMLESS_SINKS:
+            continue  # `tee /dev/null`, `cp x /dev/stdout`: nothing is overwritten
+        if is_device(target):
+            return Finding(DENY, f"{name} onto {target!r} overwrites a disk device")
+        place = place_of(target, root)
+        if place.fatal:
+            return Finding(DENY, f"{name} {target!r} would overwrite or remove {place.value}")
+    return None
+
+
+def _destructive(name: str, args: list[str], root: Path | None) -> Finding | None:
+    """Not on the hard list, still refused: wiping the whole project, deleting outside it."""
+    options, operands = options_and_operands(args)
+    if name in ("rm", "shred", "rmdir", "unlink", "srm", "trash", "trash-put"):
+        targets = operands
+    elif name == "mv":
+        if operands[-1:] == ["/dev/null"]:
+            return Finding("destructive", "mv onto /dev/null destroys the file")
+        targets = operands[:-1]
+    elif name == "find" and "-delete" in args:
+        return _find_delete(args, root)
+    else:
+        return None
+    for target in targets:
+        place = place_of(target, root)
+        if place is Place.PROJECT:
+            return Finding("destructive", f"{name} {target!r} would delete the whole project")
+        if place is Place.PARENT or (place is Place.ELSEWHERE and not _CACHE.search(target)):
+            return Finding("outside_workspace", f"{name} {target!r} deletes outside the project")
+        if place is Place.INSIDE and re.sub(r"[*?]+$", "", target).strip("/").removeprefix("./").rstrip("/") == ".git":
+            return Finding("destructive", f"{name} {target!r} would delete the project's git history")
+    return None
+
+
+# Caches outside the project that a build or test may reasonably clear.
+_CACHE = re.compile(
+    r"(^|/)(\.cache|\.npm|\.yarn|\.pnpm-store|\.gradle/caches|\.m2/repository|Library/Caches|\.cargo/registry"
+    r"|go/pkg/mod|\.pytest_cache|__pycache__|\.mypy_cache|\.ruff_cache|node_modules)(/|$)"
+)
+
+
+def find_starts(args: Sequence[str]) -> list[str]:
+    starts: list[str] = []
+    for word in args:
+        if word.startswith(("-", "(", "!", ")")) or word == ",":
+            break
+        starts.append(word)
+    return starts or ["."]
+
+
+def _find_delete(args: list[str], root: Path | None) -> Finding | None:
+    for start in find_starts(args):
+        place = place_of(start, root)
+        if place.fatal:
+            return Finding(DENY, f"find {start!r} -delete would destroy {place.value}")
+        if place is Place.PARENT or (place is Place.ELSEWHERE and not _CACHE.search(start)):
+            return Finding("outside_workspace", f"find {start!r} -delete reaches outside the project")
+        if place is Place.PROJECT and not find_is_filtered(args):
+            return Finding("destructive", f"find {start!r} -delete with no filter would delete the whole project")
+    return None
+
+
+_FIND_FILTERS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-newer",
+                           "-mtime", "-mmin", "-empty", "-size", "-user", "-perm", "-lname"})
+
+
+def find_is_filtered(args: Sequence[str]) -> bool:
+    """Whether a find expression narrows what it matches (a name, a path, an age...)."""
+    return any(w in _FIND_FILTERS for w in args)
+
+
+def find_exec_commands(args: Sequence[str]) -> list[tuple[list[str], list[str]]]:
+    """The commands `find ... -exec CMD ;` runs, each with the start paths its `{}` stands for."""
+    starts = find_starts(args)
+    found: list[tuple[list[str], list[str]]] = []
+    i = 0
+    while i < len(args):
+        if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j] not in (";", "+"):
+                j += 1
+            found.append((list(args[i + 1:j]), starts))
+            i = j
+        i += 1
+    return found

@@ -1,0 +1,244 @@
+"""The project's own scripts: what `run_command {"script": "test"}` can run without an arbitrary
+command string. Found from package.json scripts, Makefile targets, pyproject scripts and the usual
+test conventions (pytest when tests exist, `go test ./...` with go.mod, Maven, Gradle).
+
+Every project file is read through the workspace layer. A script's body (the package.json line, the
+Makefile recipe) is kept so the policy can hold it to the hard deny list too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..workspace import NotAFile, PathMissing, PathRefused, Workspace
+
+
+@dataclass(frozen=True)
+class ProjectScript:
+    """One runnable script. `argv` is what runs; `spellings` are the other argv prefixes that mean
+    the same script (`npm test`, `npm run test`, `pytest`, `python -m pytest`)."""
+
+    name: str
+    kind: str  # npm, make, python, go, maven, gradle
+    source: str  # the file it came from
+    argv: tuple[str, ...]
+    spellings: tuple[tuple[str, ...], ...] = ()
+    body: str | None = None
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.kind}:{self.name}"
+
+    def matches(self, argv: Sequence[str]) -> bool:
+        """True when `argv` runs this script, possibly with extra arguments that do not redirect it
+        to another project, file or shell (`make -f`, `npm --prefix`, `pytest -p` do)."""
+        words = tuple(argv)
+        if self.kind in ("maven", "gradle"):
+            words = (words[0],) + tuple(w for w in words[1:] if not _BUILD_FLAG.match(w)) if words else words
+        for spelling in (self.argv, *self.spellings):
+            if words[: len(spelling)] == spelling:
+                extra = words[len(spelling):]
+                if self.kind in ("maven", "gradle"):
+                    return not extra
+                return not any(_REDIRECTING.match(w) or "SHELL=" in w for w in extra)
+        return False
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "qualified": self.qualified, "source": self.source, "argv": list(self.argv)}
+
+
+_REDIRECTING = re.compile(
+    r"^(--prefix|-C|--cwd|--dir|--workspace|-w|--filter|-f|--file|--makefile|--directory|-E|--eval|-I"
+    r"|--include-dir|--userconfig|--globalconfig|--rootdir|-c|--config|--config-file|-p|--settings|-s"
+    r"|--init-script|--project-dir|-b|--build-file|--import-mode)(=|$)"
+)
+_BUILD_FLAG = re.compile(
+    r"^(-q|-B|-e|-X|-o|-U|--quiet|--batch-mode|--errors|--offline|--no-transfer-progress|--info|--stacktrace"
+    r"|--no-daemon|--parallel|-D[\w.-]+=[^\s]*|-P[\w.-]+=[^\s]*|-T\d+C?)$"
+)
+_MAKE_TARGET = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_./-]*(?:\s+[A-Za-z0-9_][A-Za-z0-9_./-]*)*)\s*::?(?!=)")
+
+
+def discover_scripts(workspace: Workspace) -> list[ProjectScript]:
+    """Every script found, in lookup order: explicit scripts first, then conventions."""
+    found: list[ProjectScript] = []
+    for finder in (_npm, _make, _pyproject, _python_tests, _go, _maven, _gradle):
+        try:
+            found.extend(finder(workspace))
+        except (OSError, ValueError):
+            continue  # an unreadable manifest means no scripts from it, never a failed command
+    return found
+
+
+def find_script(scripts: Sequence[ProjectScript], name: str) -> ProjectScript | None:
+    """By plain name (first in lookup order) or qualified name (`make:test`)."""
+    for script in scripts:
+        if name in (script.qualified, script.name):
+            return script
+    return None
+
+
+def _text(workspace: Workspace, path: str) -> str | None:
+    try:
+        return workspace.read(path).data.decode("utf-8", "replace")
+    except (PathMissing, PathRefused, NotAFile):
+        return None
+
+
+def _exists(workspace: Workspace, path: str) -> bool:
+    try:
+        with workspace.locate(path) as where:
+            return where.exists
+    except (PathMissing, PathRefused, NotAFile, OSError):
+        return False
+
+
+def _npm(workspace: Workspace) -> list[ProjectScript]:
+    text = _text(workspace, "package.json")
+    if text is None:
+        return []
+    try:
+        scripts = json.loads(text).get("scripts") or {}
+    except (json.JSONDecodeError, AttributeError):
+        return []
+    if not isinstance(scripts, dict):
+        return []
+    manager = "npm"
+    for lock, name in (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"), ("bun.lock", "bun")):
+        if _exists(workspace, lock):
+            manager = name
+            break
+    found = []
+    for name, body in scripts.items():
+        if not isinstance(name, str) or not isinstance(body, str) or not name:
+            continue
+        spellings: list[tuple[str, ...]] = []
+        for tool in {manager, "npm"}:
+            spellings.append((tool, "run", name))
+            spellings.append((tool, "run-script", name))
+            if name in ("test", "start", "stop", "restart"):
+                spellings.append((tool, name))
+            if name == "test":
+                spellings.append((tool, "t"))
+        if manager in ("yarn", "pnpm", "bun") and name not in ("install", "add", "remove"):
+            spellings.append((manager, name))
+        argv = (manager, "test") if name == "test" else (manager, "run", name)
+        found.append(ProjectScript(name, "npm", "package.json", argv, tuple(spellings), body))
+    return found
+
+
+def _make(workspace: Workspace) -> list[ProjectScript]:
+    for filename in ("GNUmakefile", "makefile", "Makefile"):
+        text = _text(workspace, filename)
+        if text is not None:
+            break
+    else:
+        return []
+    found: dict[str, ProjectScript] = {}
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        match = _MAKE_TARGET.match(line)
+        if not match:
+            continue
+        recipe = []
+        for following in lines[k + 1:]:
+            if not following.startswith("\t"):
+                break
+            recipe.append(following.strip())
+        for target in match.group(1).split():
+            if target.startswith(".") or "%" in target or target in found:
+                continue
+            found[target] = ProjectScript(target, "make", filename, ("make", target), (), "\n".join(recipe))
+    return list(found.values())
+
+
+def _pyproject(workspace: Workspace) -> list[ProjectScript]:
+    text = _text(workspace, "pyproject.toml")
+    if text is None:
+        return []
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return []
+    found = []
+    project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
+    tool = data.get("tool", {}) if isinstance(data.get("tool"), dict) else {}
+    for name in _keys(project.get("scripts")):
+        found.append(ProjectScript(name, "python", "pyproject.toml", (name,)))
+    for runner in ("poetry", "pdm"):
+        section = tool.get(runner, {}) if isinstance(tool.get(runner), dict) else {}
+        for name in _keys(section.get("scripts")):
+            found.append(ProjectScript(name, "python", "pyproject.toml", (runner, "run", name)))
+    return found
+
+
+def _keys(table: object) -> list[str]:
+    return [k for k in table if isinstance(k, str) and k] if isinstance(table, dict) else []
+
+
+_PYTHON_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "pytest.ini", "tox.ini", "noxfile.py", "conftest.py",
+                   "tests", "test")
+
+
+def _python_tests(workspace: Workspace) -> list[ProjectScript]:
+    if not any(_exists(workspace, marker) for marker in _PYTHON_MARKERS):
+        return []  # listing every file of a big non-Python tree would be slow for nothing
+    files = _files(workspace)
+    has_tests = any(
+        f.rsplit("/", 1)[-1].startswith("test_") and f.endswith(".py")
+        or f.endswith("_test.py") or f.endswith("conftest.py") for f in files
+    )
+    found = []
+    if has_tests or "pytest.ini" in files:
+        python = "python" if shutil.which("python") else "python3"
+        spellings = (("pytest",), ("py.test",), ("python", "-m", "pytest"), ("python3", "-m", "pytest"))
+        found.append(ProjectScript("test", "python", "tests", (python, "-m", "pytest"), spellings))
+    if "tox.ini" in files:
+        found.append(ProjectScript("tox", "python", "tox.ini", ("tox",)))
+    if "noxfile.py" in files:
+        found.append(ProjectScript("nox", "python", "noxfile.py", ("nox",)))
+    return found
+
+
+def _files(workspace: Workspace) -> set[str]:
+    try:
+        return set(workspace.files())
+    except OSError:
+        return set()
+
+
+def _go(workspace: Workspace) -> list[ProjectScript]:
+    if not _exists(workspace, "go.mod"):
+        return []
+    return [
+        ProjectScript(name, "go", "go.mod", ("go", name, "./..."), (("go", name),))
+        for name in ("test", "build", "vet")
+    ]
+
+
+def _maven(workspace: Workspace) -> list[ProjectScript]:
+    if not _exists(workspace, "pom.xml"):
+        return []
+    tool = "./mvnw" if _exists(workspace, "mvnw") else "mvn"
+    spellings = lambda goal: (("mvn", goal), ("./mvnw", goal))  # noqa: E731
+    return [
+        ProjectScript("test", "maven", "pom.xml", (tool, "test"), spellings("test")),
+        ProjectScript("build", "maven", "pom.xml", (tool, "package"), spellings("package")),
+    ]
+
+
+def _gradle(workspace: Workspace) -> list[ProjectScript]:
+    markers = ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts")
+    if not any(_exists(workspace, m) for m in markers):
+        return []
+    tool = "./gradlew" if _exists(workspace, "gradlew") else "gradle"
+    spellings = lambda task: (("gradle", task), ("./gradlew", task))  # noqa: E731
+    return [
+        ProjectScript("test", "gradle", "build.gradle", (tool, "test"), spellings("test")),
+        ProjectScript("build", "gradle", "build.gradle", (tool, "build"), spellings("build")),
+    ]

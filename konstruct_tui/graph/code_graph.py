@@ -1,0 +1,99 @@
+"""The graph as the rest of Konstruct holds it: one per workspace, for a session or one CLI call.
+
+`CodeGraph` starts the reconciler (which builds or warm-starts the index in the background) and
+answers queries from whatever snapshot is current; `build_index` is the synchronous build the CLI
+runs in the foreground.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..workspace import Workspace
+from .facts import LanguageSupport
+from .freshness import Freshness
+from .indexer import Indexer, IndexReport, Progress
+from .languages import languages
+from .neighborhoods import Neighborhood, rank_neighborhoods
+from .query import GraphQuery
+from .reconciler import FAILED, Reconciler
+from .snapshot import GraphSnapshot
+from .store import IndexStore
+
+
+class CodeGraph:
+    def __init__(self, workspace: Workspace, *, start: bool = True, **reconciler_options: Any) -> None:
+        self.workspace = workspace
+        self.reconciler = Reconciler(workspace, **reconciler_options)
+        self.freshness = Freshness(workspace)
+        self.query = GraphQuery(lambda: self.reconciler.snapshot, self.freshness, self._why_not_ready)
+        if start:
+            self.reconciler.start()
+
+    @property
+    def snapshot(self) -> GraphSnapshot | None:
+        return self.reconciler.snapshot
+
+    @property
+    def state(self) -> str:
+        """starting (first build running), ready, failed or stopped."""
+        return self.reconciler.state
+
+    def wait_until_current(self, timeout: float | None = None) -> bool:
+        """Block until every notified change is queryable (headless runs, tests; never a tool)."""
+        return self.reconciler.wait_until_current(timeout)
+
+    def notify(self, paths: Iterable[str]) -> None:
+        """Tools that write call this with the workspace-relative paths they changed."""
+        self.freshness.invalidate()
+        self.reconciler.notify(paths)
+
+    def rank_neighborhoods(self, request_text: str, limit: int = 5) -> list[tuple[Neighborhood, float]]:
+        snapshot = self.snapshot
+        return [] if snapshot is None else rank_neighborhoods(snapshot, request_text, limit)
+
+    def close(self) -> None:
+        self.reconciler.stop()
+
+    def _why_not_ready(self) -> str:
+        if self.reconciler.state == FAILED:
+            return f"the code graph could not be built ({self.reconciler.error}); draw no conclusion"
+        return "the code graph is still being built; draw no conclusion, ask again shortly"
+
+
+def build_index(
+    workspace: Workspace,
+    *,
+    progress: Progress | None = None,
+    workers: int = 2,
+    supports: dict[str, LanguageSupport] | None = None,
+) -> tuple[GraphSnapshot, IndexReport]:
+    """Build or refresh the index in the foreground (cold, warm or anything in between)."""
+    supports = supports if supports is not None else languages()
+    store = IndexStore.for_root(workspace.root, supports)
+    try:
+        indexer = Indexer(workspace, store, supports=supports, workers=workers)
+        snapshot = indexer.refresh(None, progress)
+        return snapshot, indexer.report
+    finally:
+        store.close()
+
+
+def stored_snapshot(
+    workspace: Workspace, supports: dict[str, LanguageSupport] | None = None
+) -> GraphSnapshot | None:
+    """The index as the last build left it, without looking at the tree (answers then carry
+    `ahead_of_index` for whatever moved since). None when there is no complete index: never built,
+    interrupted mid cold build, or built by other extraction code (that one is dropped)."""
+    from .store import index_path
+
+    if not index_path(workspace.root).exists():
+        return None
+    store = IndexStore.for_root(workspace.root, supports if supports is not None else languages())
+    try:
+        if store.rebuilt or store.meta("complete") != "1":
+            return None
+        return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"))
+    finally:
+        store.close()

@@ -1,0 +1,371 @@
+"""Building and updating the index: stat, read what moved, extract, resolve, store, snapshot.
+
+Change detection is stat first (size and mtime_ns against the stored row), hash only when the stat
+moved, parse only when the hash moved. Extraction of many files runs in a process pool (tree-sitter
+holds the GIL for the parse, so threads would gain nothing); a handful of files is extracted in-line
+because starting processes costs more than parsing them. Resolution runs here, on one side, because
+every resolver needs the whole project in view.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import posixpath
+import stat
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+
+from ..workspace import PathMissing, PathRefused, Workspace
+from ..workspace.listing import SKIPPED_DIRS
+from . import gitstate
+from .extraction import Task, chunked, read_chunk, read_file, start_worker
+from .facts import FileFacts, LanguageSupport
+from .languages import languages
+from .project import ProjectFacts, UsageIndex, affected_by, is_config
+from .records import TEXT, FileEntry, FileRecord, facts_from_json
+from .resolution import Resolution, no_facts
+from .snapshot import GraphSnapshot
+from .store import IndexStore
+
+log = logging.getLogger(__name__)
+
+
+class IndexCancelled(Exception):
+    """The owner asked the indexer to stop (the app is closing); nothing half-done was published."""
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+@dataclass
+class IndexReport:
+    """What the last refresh or update did, for the CLI summary and the tests."""
+
+    files: Counter[str] = field(default_factory=Counter)  # language -> indexed files
+    parsed: int = 0
+    parsed_bytes: int = 0
+    reused: int = 0
+    removed: int = 0
+    resolved: int = 0
+    edges: int = 0
+    seconds: float = 0.0
+    cold: bool = False
+
+
+class Indexer:
+    """Owned by one thread at a time (the CLI, or the reconciler's thread)."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        store: IndexStore,
+        *,
+        supports: dict[str, LanguageSupport] | None = None,
+        support_factory: Callable[[], dict[str, LanguageSupport]] | None = None,
+        workers: int = 2,
+        inline_limit: int = 48,
+        low_priority: bool = False,
+        should_stop: Callable[[], bool] = lambda: False,
+    ) -> None:
+        self.workspace = workspace
+        self.store = store
+        self.supports = supports if supports is not None else (support_factory or languages)()
+        self._support_factory = support_factory
+        self._by_extension = {ext: s.name for s in self.supports.values() for ext in s.extensions}
+        self.workers = max(1, workers)
+        self.inline_limit = inline_limit
+        self.low_priority = low_priority
+        self.should_stop = should_stop
+        self.parses = 0  # files handed to a language's extract, ever: tests count re-parses with it
+        self.report = IndexReport()
+        self._facts: dict[str, FileFacts | None] = {}
+        self._usage: UsageIndex | None = None
+        self._all_facts_loaded = False  # after a cold build every file's facts are already here
+        self._resolution = Resolution(self.supports)
+
+    def language_of(self, path: str) -> str:
+        name = path.rpartition("/")[2]
+        dot = name.rfind(".")
+        return self._by_extension.get(name[dot:].lower(), TEXT) if dot > 0 else TEXT
+
+    # --- entry points --------------------------------------------------------------------------
+
+    def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None) -> GraphSnapshot:
+        """A full sweep of the workspace: the cold build, the warm start, or a rescan."""
+        started = time.perf_counter()
+        self.report = IndexReport()
+        if current is None and self.store.meta("complete") != "1":
+            self.store.clear()  # a cold build that never finished: its rows have no edges yet
+        entries = dict(current.files) if current is not None else self.store.entries()
+        cold = not entries
+        listed = self.workspace.files()
+        tasks: list[Task] = []
+        removed = set(entries) - set(listed)
+        for path in listed:
+            found = self._stat(path, trusted=True)
+            if not isinstance(found, tuple):
+                removed.add(path)
+                continue
+            task = self._task(path, entries.get(path), *found)
+            if task is not None:
+                tasks.append(task)
+        commit = gitstate.head(self.workspace.root)
+        if current is None and not cold:
+            current = GraphSnapshot.build(entries, self.store.edges(), commit=self.store.meta("commit"))
+        if current is None:
+            current = GraphSnapshot.build({}, (), commit=commit)
+        snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress)
+        self.report.seconds = time.perf_counter() - started
+        return snapshot
+
+    def update(
+        self, current: GraphSnapshot, paths: Iterable[str], interim: Callable[[GraphSnapshot], None] | None = None
+    ) -> GraphSnapshot:
+        """Re-index just `paths` (files or folders; created, changed or deleted). When a resolver
+        must be rebuilt first (slow), `interim` receives a snapshot with the changed files' own
+        edges resolved by the current resolvers, so a query sees the edit before the rebuild ends."""
+        started = time.perf_counter()
+        self.report = IndexReport()
+        tasks: list[Task] = []
+        removed: set[str] = set()
+        for path in sorted(filter(None, map(_relative, paths))):
+            found = self._stat(path, trusted=False)
+            if found is None:
+                removed.update(current.files_under(path))
+                if path in current.files:
+                    removed.add(path)
+                continue
+            if found == "dir":
+                listed = [p for p in self.workspace.files() if p.startswith(path + "/")]
+                removed.update(set(current.files_under(path)) - set(listed))
+                for inner in listed:
+                    inner_stat = self._stat(inner, trusted=True)
+                    if isinstance(inner_stat, tuple):
+                        task = self._task(inner, current.files.get(inner), *inner_stat)
+                        if task is not None:
+                            tasks.append(task)
+                continue
+            assert isinstance(found, tuple)
+            entry = current.files.get(path)
+            if entry is None and self._ignored(path):
+                continue
+            task = self._task(path, entry, *found)
+            if task is not None:
+                tasks.append(task)
+        snapshot = self._apply(current, tasks, removed, commit=current.commit, cold=False, progress=None,
+                               interim=interim)
+        self.report.seconds = time.perf_counter() - started
+        return snapshot
+
+    def prepare_incremental(self) -> None:
+        """Load every file's facts and the usage index, so the first small change is as fast as the
+        rest. The reconciler calls this when it is otherwise idle."""
+        if self._usage is not None:
+            return
+        if not self._all_facts_loaded:
+            for facts in self.store.all_facts():
+                self._facts.setdefault(facts.path, facts)
+            self._all_facts_loaded = True
+        usage = UsageIndex()
+        for path, facts in self._facts.items():
+            usage.update(path, facts)
+        self._usage = usage
+
+    # --- the pipeline --------------------------------------------------------------------------
+
+    def _apply(
+        self,
+        current: GraphSnapshot,
+        tasks: list[Task],
+        removed: set[str],
+        *,
+        commit: str | None,
+        cold: bool,
+        progress: Progress | None,
+        interim: Callable[[GraphSnapshot], None] | None = None,
+    ) -> GraphSnapshot:
+        report = self.report
+        report.cold = cold
+        if not tasks and not removed and not cold:  # nothing moved: the same graph, maybe a new commit
+            report.files = Counter(e.language for e in current.files.values())
+            report.edges = current.edge_count()
+            if commit and commit != current.commit:
+                self.store.set_meta(commit=commit)
+                return current.replace({}, (), (), (), commit=commit)
+            return current
+        if not cold and (tasks or removed):
+            self.prepare_incremental()  # old facts must be known before new ones replace them
+        if cold:
+            self.store.set_meta(complete="0")
+        old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
+        records, vanished = self._extract(tasks, progress, store_as_you_go=cold)
+        removed |= vanished
+        changed = {r.entry.path: r for r in records if not r.unchanged}
+        self._all_facts_loaded |= cold
+        report.reused = len(tasks) - len(changed) - len(vanished)
+        for path in removed:
+            self._facts.pop(path, None)
+        for path, record in changed.items():
+            self._facts[path] = record.facts
+        files = dict(current.files)
+        files.update({r.entry.path: r.entry for r in records})
+        for path in removed:
+            files.pop(path, None)
+        config_moved = any(is_config(p) for p in [*changed, *removed])
+        resolution = self._resolution
+        if (resolution.view is None or cold or config_moved or removed
+                or any(r.entry.path not in current.files for r in records)):
+            # Once every file's facts are in memory a miss means "no facts", not "ask the store".
+            load = no_facts if self._all_facts_loaded else self.store.facts
+            resolution.reset(ProjectFacts(self.workspace, files, self._facts, load))
+        else:
+            outdated = resolution.outdated({p: (old_facts.get(p), r.facts) for p, r in changed.items()}, files)
+            if outdated and interim is not None:
+                own = resolution.resolve(sorted(p for p in changed if files[p].parsed), files)
+                current = current.replace({r.entry.path: r.entry for r in records}, (), set(changed), own,
+                                          commit=commit)
+                interim(current)
+            resolution.forget(outdated)
+        if cold or config_moved:
+            affected = {p for p, e in files.items() if e.parsed}
+        else:
+            moved = {p: (old_facts.get(p), r.facts) for p, r in changed.items()}
+            moved.update({p: (old_facts.get(p), None) for p in removed})
+            affected = affected_by(moved, lambda p: [e.source for e in current.in_edges.get(p, ())], self._usage)
+            affected = {p for p in affected if p in files and files[p].parsed}
+        if progress:
+            progress("resolving", 0, len(affected))
+        if cold and threading.active_count() == 1:
+            edges = resolution.resolve_forked(sorted(affected), files, self.workers)
+        else:
+            edges = resolution.resolve(sorted(affected), files)
+        report.resolved = len(affected)
+        if progress:
+            progress("resolving", len(affected), len(affected))
+        meta = {"commit": commit, "complete": "1"} if commit else {"complete": "1"}
+        # A changed file that is no longer parsed (now binary, too large) keeps no edges either.
+        sources = affected | removed | set(changed)
+        self.store.write(
+            records=[] if cold else records, removed=removed, edge_sources=sources, edges=edges, **meta
+        )
+        if self._usage is not None:
+            for path in removed:
+                self._usage.update(path, None)
+            for path, record in changed.items():
+                self._usage.update(path, record.facts)
+        report.removed = len(removed)
+        report.files = Counter(e.language for e in files.values())
+        if cold:
+            snapshot = GraphSnapshot.build(files, edges, commit=commit)
+        else:
+            snapshot = current.replace(
+                {r.entry.path: r.entry for r in records}, removed, sources, edges, commit=commit
+            )
+        report.edges = snapshot.edge_count()
+        return snapshot
+
+    def _known_facts(self, path: str) -> FileFacts | None:
+        if path not in self._facts:
+            self._facts[path] = self.store.facts(path)
+        return self._facts[path]
+
+    def _extract(
+        self, tasks: list[Task], progress: Progress | None, *, store_as_you_go: bool
+    ) -> tuple[list[FileRecord], set[str]]:
+        records: list[FileRecord] = []
+        vanished: set[str] = set()
+        total = len(tasks)
+        if progress:
+            progress("reading", 0, total)
+
+        def take(batch: list[FileRecord | Task]) -> None:
+            got = []
+            for item in batch:
+                if isinstance(item, Task):
+                    vanished.add(item.path)
+                else:
+                    if item.facts is None and item.facts_json is not None:
+                        item = FileRecord(item.entry, facts_from_json(item.facts_json), item.facts_json)
+                    got.append(item)
+                    if item.facts is not None:
+                        self.parses += 1
+                        self.report.parsed += 1
+                        self.report.parsed_bytes += item.entry.size
+            records.extend(got)
+            if store_as_you_go:
+                self.store.write(records=got)  # overlaps with the workers still parsing
+            if progress:
+                progress("reading", len(records) + len(vanished), total)
+
+        if len(tasks) <= self.inline_limit or self.workers == 1:
+            for start in range(0, len(tasks), 64):
+                chunk = tasks[start : start + 64]
+                take([read_file(self.workspace, t, self.supports) or t for t in chunk])
+            return records, vanished
+        # fork is cheapest, but forking a process that runs other threads can inherit a held lock.
+        method = "fork" if threading.active_count() == 1 else "forkserver"
+        with ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=start_worker,
+            initargs=(str(self.workspace.root), self.low_priority, self._support_factory),
+        ) as pool:
+            futures = [pool.submit(read_chunk, chunk) for chunk in chunked(tasks, self.workers)]
+            for future in as_completed(futures):
+                if self.should_stop():
+                    pool.shutdown(wait=False, cancel_futures=True)  # running chunks are short
+                    raise IndexCancelled
+                take(future.result())
+        return records, vanished
+
+    # --- stat ----------------------------------------------------------------------------------
+
+    def _task(self, path: str, entry: FileEntry | None, size: int, mtime_ns: int) -> Task | None:
+        language = self.language_of(path)
+        if entry is not None and entry.same_stat(size, mtime_ns) and entry.language == language:
+            return None
+        known = entry.hash if entry is not None and entry.language == language and entry.hash else None
+        return Task(path, language, size, mtime_ns, known)
+
+    def _stat(self, path: str, *, trusted: bool) -> tuple[int, int] | str | None:
+        """(size, mtime_ns) of a regular file, "dir", or None. `trusted`: the path came from the
+        workspace listing, which never goes through a symlink, so a plain lstat is safe."""
+        try:
+            if trusted:
+                info = os.lstat(os.path.join(self.workspace.root, path))
+            else:
+                with self.workspace.locate(path, follow_last=False) as where:
+                    if not where.exists:
+                        return None
+                    if not where.name:
+                        return "dir"
+                    info = os.stat(where.name, dir_fd=where.parent_fd, follow_symlinks=False)
+        except (OSError, PathMissing, PathRefused):
+            return None
+        if stat.S_ISDIR(info.st_mode):
+            return "dir"
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        return info.st_size, info.st_mtime_ns
+
+    def _ignored(self, path: str) -> bool:
+        parts = path.split("/")
+        if any(part in SKIPPED_DIRS for part in parts[:-1]):
+            return True
+        return gitstate.is_ignored(self.workspace.root, path)
+
+
+def _relative(path: str) -> str | None:
+    """A notified path in the index's spelling (`a/b.py`), or None for one that cannot name a file
+    of the workspace (absolute, leaving the root, the root itself)."""
+    if not isinstance(path, str) or not path or path.startswith("/") or "\0" in path:
+        return None
+    normal = posixpath.normpath(path.replace("\\", "/")).rstrip("/")
+    if normal in (".", "..") or normal.startswith("../"):
+        return None
+    return normal

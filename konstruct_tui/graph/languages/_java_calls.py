@@ -1,0 +1,217 @@
+"""The project types a Java file depends on without naming them: the types in the signatures of
+the methods and fields its call chains reach, and its supertypes (see `_java_signatures.py` for
+why). Returns fqn -> the member names through which each type is reached."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..facts import FileFacts
+from ._java_signatures import PRIMITIVE
+from ._java_types import TypeWorld, qualify
+
+_BOXES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"})
+
+
+def _arguments(text: str) -> tuple[int | None, list[str]]:
+    """`3(#p,String,?)` -> (3, hints); `*` (a method reference) -> (None, [])."""
+    if text == "*":
+        return None, []
+    count, _, hints = text.partition("(")
+    return int(count), hints.rstrip(")").split(",") if hints else []
+
+
+def _fits(signature: list[Any], count: int | None) -> bool:
+    if signature[0] < 0:
+        return False  # a field
+    if count is None:
+        return True
+    declared, varargs = signature[0], signature[1]
+    return count == declared or bool(varargs and count >= declared - 1)
+
+
+def _short(types: list[str]) -> list[str]:
+    return [t.rsplit(".", 1)[-1] for t in types]
+
+
+def _primitives_agree(theirs: list[str], ours: list[str]) -> bool:
+    return all((a == PRIMITIVE) == (b == PRIMITIVE) for a, b in zip(theirs, ours))
+
+
+class _Chains:
+    def __init__(self, world: TypeWorld, facts: FileFacts) -> None:
+        self.world = world
+        self.facts = facts
+        self.path = facts.path
+        self.variables: dict[str, list[str]] = facts.extra.get("variables", {})
+        self.found: dict[str, set[str]] = defaultdict(set)
+
+    def _apply(self, hits: list[tuple[str, str, list[Any]]], label: str, agreed: bool = False) -> list[str]:
+        """Record the types in the matched signatures; return the result types (the next
+        receiver). `agreed`: the hits are overloads one call may bind to, and only the types they
+        all name are certain, so only those count (`put(int, char)` vs `put(int, Cell)`)."""
+        per_hit: list[list[str | None]] = [
+            [self.world.resolve_name(path, owner, written) if written else None for written in signature[2:]]
+            for path, owner, signature in hits
+        ]
+        certain = set.intersection(*({t for t in types if t} for types in per_hit)) if agreed and per_hit else None
+        results: list[str] = []
+        for types in per_hit:
+            for index, resolved in enumerate(types):
+                if resolved is None or (certain is not None and resolved not in certain):
+                    continue
+                self.found[resolved].add(label)
+                if index == 0 and resolved not in results:
+                    results.append(resolved)
+        return results
+
+    def _compatible(self, context: str, hint: str, hit: tuple[str, str, list[Any]], index: int) -> bool:
+        declaring_path, declaring_type, signature = hit
+        params = signature[3:]
+        if not params or hint == "?":
+            return True
+        param = params[min(index, len(params) - 1)]
+        if param == "":
+            return True  # Object or an unbounded type variable takes anything
+        if param == PRIMITIVE:
+            return hint == PRIMITIVE or hint in _BOXES
+        param_type = self.world.resolve_name(declaring_path, declaring_type, param)
+        if hint in (PRIMITIVE, "String", "λ"):
+            return param_type is None and not (hint == "λ" and param == "String")
+        if param_type is None:
+            return True  # a library type: we cannot tell
+        hint_type = self.world.resolve_name(self.path, context, hint)
+        return hint_type is not None and (
+            hint_type == param_type or param_type in self.world.supertypes(hint_type, self.path)
+        )
+
+    def _matching(self, context: str, receiver: str, name: str, arguments: str) -> list[tuple[str, str, list[Any]]]:
+        """The overloads of `name` a call with `arguments` may bind to: by count, then by the
+        argument hints (falling back to count alone when no overload fits the hints)."""
+        count, hints = _arguments(arguments)
+        hits = [h for h in self.world.members(receiver, name, self.path) if _fits(h[2], count)]
+        if len(hits) < 2 or not hints:
+            return hits
+        typed = [h for h in hits if all(self._compatible(context, hint, h, i) for i, hint in enumerate(hints))]
+        return typed or hits
+
+    def _step(self, context: str, receivers: list[str], step: str) -> list[str]:
+        following: list[str] = []
+        for receiver in receivers:
+            if step.startswith("."):
+                hits = [h for h in self.world.members(receiver, step[1:], self.path) if h[2][0] == -1]
+                label = step[1:]
+            else:
+                label, _, arguments = step.partition("/")
+                hits = self._matching(context, receiver, label, arguments)
+            following += [t for t in self._apply(hits, label, agreed=True) if t not in following]
+        return following
+
+    def _unqualified(self, context: str, step: str) -> list[str]:
+        label, _, arguments = step.partition("/")
+        scope = context
+        while scope:
+            hits = self._matching(context, qualify(self.facts, scope), label, arguments)
+            if hits:
+                return self._apply(hits, label, agreed=True)
+            scope = scope.rpartition(".")[0]
+        for ref in self.facts.imports:
+            if ref.kind == "static" and ref.names[0] in (label, "*"):
+                owner = self.world.longest_type_prefix(ref.target)
+                hits = self._matching(context, owner, label, arguments) if owner else []
+                if hits:
+                    return self._apply(hits, label, agreed=True)
+        return []
+
+    def _head(self, context: str, head: str, rest: list[str]) -> tuple[list[str], list[str]]:
+        """The receiver types the head denotes, and the steps left to apply."""
+        world, path = self.world, self.path
+        if head in ("@this", "@super"):
+            return [qualify(self.facts, context)], rest
+        if head == "@":
+            return (self._unqualified(context, rest[0]), rest[1:]) if rest else ([], [])
+        if head.startswith("new:"):
+            written, _, arguments = head[4:].partition("/")
+            created = world.resolve_name(path, context, written)
+            if created is None:
+                return [], []
+            self.found[created].add("<init>")
+            hits = self._matching(context, created, "<init>", arguments)
+            self._apply(hits, created.rsplit(".", 1)[-1], agreed=True)
+            return [created], rest
+        if head.startswith("cast:"):
+            cast = world.resolve_name(path, context, head[5:])
+            return ([cast] if cast else []), rest
+        if head in self.variables:
+            typed = [world.resolve_name(path, context, written) for written in self.variables[head]]
+            return [t for t in typed if t], rest
+        if head[:1].isupper():
+            named = world.resolve_name(path, context, head)
+            if named is not None:
+                return [named], rest
+        field = self._step(context, [qualify(self.facts, context)], "." + head) if context else []
+        if field:
+            return field, rest
+        # A package path: `com.acme.Util.run()` consumes `.acme` and `.Util` to reach the type.
+        dotted, index = head, 0
+        while index < len(rest) and rest[index].startswith("."):
+            dotted += rest[index]
+            index += 1
+            if world.is_type(dotted):
+                return [dotted], rest[index:]
+        return [], []
+
+    def overridden(self, fqn: str, members: dict[str, list[Any]]) -> None:
+        """A method overriding one whose erased signature differs gets a bridge method with the
+        overridden descriptor (covariant returns, generic parameters); its types are ours too."""
+        for supertype in self.world.supertypes(fqn, self.path):
+            for member, signatures in members.items():
+                if member == "<init>":
+                    continue
+                hits = []
+                for own in (s for s in signatures if s[0] >= 0):
+                    same_arity = [h for h in self.world.members(supertype, member, self.path) if h[2][0] == own[0]]
+                    # The overridden method is the overload whose parameters read the same; failing
+                    # that (generic parameters), any overload that a primitive does not rule out.
+                    exact = [h for h in same_arity if _short(h[2][3:]) == _short(own[3:])]
+                    hits += exact or [h for h in same_arity if _primitives_agree(h[2][3:], own[3:])]
+                self._apply(hits, member)
+
+    def visibility_bridges(self, fqn: str) -> None:
+        """A public class extending a non-public one gets bridges for that class's public
+        methods (javac does this so reflection can call them), with their descriptors."""
+        for supertype in self.world.supertypes(fqn, self.path):
+            info = self.world.info(supertype, self.path)
+            if info is None:
+                continue
+            _, name, extra = info
+            for member in extra.get("bridged", {}).get(name, ()):
+                hits = [h for h in self.world.members(supertype, member, self.path) if h[1] == name]
+                self._apply(hits, member)
+
+    def evaluate(self, context: str, chain: str) -> None:
+        head, *rest = chain.split(" ")
+        receivers, rest = self._head(context, head, rest)
+        for step in rest:
+            if not receivers:
+                return
+            receivers = self._step(context, receivers, step)
+
+
+def descriptor_types(world: TypeWorld, facts: FileFacts) -> dict[str, set[str]]:
+    chains = _Chains(world, facts)
+    for context, written_chains in facts.extra.get("calls", {}).items():
+        for chain in written_chains:
+            chains.evaluate(context, chain)
+    for name, members in facts.extra.get("members", {}).items():
+        chains.overridden(qualify(facts, name), members)
+    for name in facts.extra.get("public_types", ()):
+        chains.visibility_bridges(qualify(facts, name))
+    for name, written_supertypes in facts.extra.get("supertypes", {}).items():
+        outer = name.rpartition(".")[0]
+        for written in written_supertypes:
+            resolved = world.resolve_name(facts.path, outer, written)
+            if resolved is not None:
+                chains.found[resolved].add(written.rsplit(".", 1)[-1])
+    return chains.found

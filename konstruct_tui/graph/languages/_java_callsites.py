@@ -1,0 +1,123 @@
+"""Java call sites as chains the resolver can type (`_java_calls.py`), grouped by the innermost
+named type around them (what `this` means there).
+
+A chain is "head step step ...": the head is an identifier or dotted path, "@this", "@super",
+"@" (an unqualified call), "new:T/ARGS" or "cast:T"; a step is ".field", "name/ARGS" or
+"name/*" (a method reference: any overload). ARGS is the argument count followed by a rough type
+per argument, `3(#p,String,?)`, enough to tell `put(int, int, char)` from
+`put(Position, String, Style...)`: "#p" a primitive, "String", "λ" a lambda or method
+reference, a type name from a declaration, `new` or a cast, "?" unknown.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+
+from .. import treesitter as ts
+from ._java_signatures import PRIMITIVE, erased
+
+_PRIMITIVE_LITERALS = frozenset(
+    {
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+        "character_literal",
+        "true",
+        "false",
+    }
+)
+
+
+class _Reader:
+    def __init__(self, variables: dict[str, list[str]]) -> None:
+        self.variables = variables
+
+    def hint(self, node: ts.Node) -> str:
+        kind = node.type
+        if kind in _PRIMITIVE_LITERALS:
+            return PRIMITIVE
+        if kind in ("string_literal", "text_block"):
+            return "String"
+        if kind in ("lambda_expression", "method_reference"):
+            return "λ"
+        if kind == "identifier":
+            declared = self.variables.get(ts.text(node), ())
+            return declared[0] if len(declared) == 1 else "?"
+        if kind in ("object_creation_expression", "cast_expression"):
+            return erased(node.child_by_field_name("type")) or "?"
+        if kind == "parenthesized_expression" and node.named_child_count == 1:
+            return self.hint(node.named_children[0])
+        return "?"
+
+    def arguments(self, arguments: ts.Node | None) -> str:
+        if arguments is None or arguments.named_child_count == 0:
+            return "0"
+        hints = [self.hint(a) for a in arguments.named_children]
+        return f"{len(hints)}({','.join(hints)})"
+
+    def receiver(self, node: ts.Node | None, depth: int = 0) -> list[str] | None:
+        """The receiver expression as steps, or None when it is not something we can type."""
+        if node is None or depth > 12:
+            return None
+        kind = node.type
+        if kind == "identifier":
+            return [ts.text(node)]
+        if kind == "this":
+            return ["@this"]
+        if kind == "super":
+            return ["@super"]
+        if kind == "field_access":
+            inner = self.receiver(node.child_by_field_name("object"), depth + 1)
+            field = node.child_by_field_name("field")
+            return None if inner is None or field is None else [*inner, "." + ts.text(field)]
+        if kind == "method_invocation":
+            return self.call(node, depth + 1)
+        if kind == "object_creation_expression":
+            created = erased(node.child_by_field_name("type"))
+            return [f"new:{created}/{self.arguments(node.child_by_field_name('arguments'))}"] if created else None
+        if kind == "parenthesized_expression" and node.named_child_count == 1:
+            return self.receiver(node.named_children[0], depth + 1)
+        if kind == "cast_expression":
+            cast = erased(node.child_by_field_name("type"))
+            return [f"cast:{cast}"] if cast and cast != PRIMITIVE else None
+        if kind in ("type_identifier", "scoped_type_identifier", "generic_type"):
+            return [erased(node)] if erased(node) else None
+        return None
+
+    def call(self, node: ts.Node, depth: int = 0) -> list[str] | None:
+        name = ts.text(node.child_by_field_name("name"))
+        receiver = node.child_by_field_name("object")
+        head = ["@"] if receiver is None else self.receiver(receiver, depth)
+        return None if head is None else [*head, f"{name}/{self.arguments(node.child_by_field_name('arguments'))}"]
+
+    def reference(self, node: ts.Node) -> list[str] | None:
+        parts = node.named_children
+        if len(parts) < 2 or parts[-1].type != "identifier":
+            return None  # `Foo::new` is a constructor reference: its type is already a use
+        head = self.receiver(parts[0])
+        return None if head is None else [*head, f"{ts.text(parts[-1])}/*"]
+
+
+def calls(
+    groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]], variables: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    reader = _Reader(variables)
+    starts = [t[0] for t in types]
+    found: dict[str, set[str]] = defaultdict(set)
+    sites = [(n, reader.call(n)) for n in groups.get("call", ())]
+    sites += [(n, reader.reference(n)) for n in groups.get("reference", ())]
+    sites += [(n, reader.receiver(n)) for n in groups.get("new", ())]
+    for node, chain in sites:
+        if not chain:
+            continue
+        position = node.start_byte
+        index = bisect_right(starts, position) - 1
+        while index >= 0 and types[index][1] <= position:
+            index -= 1  # a type ending before the call is a sibling; its enclosing type comes earlier
+        if index >= 0:
+            found[types[index][2]].add(" ".join(chain))
+    return {owner: sorted(chains) for owner, chains in found.items()}

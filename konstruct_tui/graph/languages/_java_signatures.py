@@ -1,0 +1,200 @@
+"""What a Java file says about types beyond their names: member signatures, supertypes, variable
+types and call chains. Kept in `FileFacts.extra` for `_java_types.py`.
+
+Why: a compiled class depends on every type in the descriptor of each method it calls
+(`a.builder().get()` depends on the builder's class even though no source line names it), which
+is what jdeps and the JVM see. A name-only graph misses those edges; this is the little type
+information needed to find most of them, without a compiler. Everything is erased (generics,
+arrays, annotations dropped) because descriptors are erased.
+
+Shapes (all JSON):
+- members:    {"Outer.Inner": {"name": [[arity, varargs, type, param types...], ...]}};
+  a field has arity -1 and its type; a constructor is named "<init>" with type "".
+- supertypes: {"Outer.Inner": ["Base", "a.b.Iface"]} as written.
+- public_types: ["Outer", ...]; bridged: {"Hidden": ["method", ...]}: the public instance
+  methods of a non-public class, which javac copies as bridges into each public subclass.
+- variables:  {"name": ["Type", ...]} over the whole file (locals, parameters, fields).
+- calls:      {"Outer": ["head step step ..."]} (see `_java_callsites.py`).
+Primitive types are written "#p".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from .. import treesitter as ts
+
+_GENERICS = re.compile(r"<[^<>]*>")
+_ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")
+_PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double"})
+PRIMITIVE = "#p"  # a primitive type: no class, but it rules out overloads taking a reference
+_PARAMETER_TYPES = ("formal_parameter", "spread_parameter")
+
+
+def erased(node: ts.Node | None) -> str:
+    """The erased type a type node names (`Map<K, V>[]` -> `Map`), PRIMITIVE, or "" (void, `var`)."""
+    if node is None:
+        return ""
+    text = ts.text(node)
+    if node.type == "type_identifier" or node.type == "scoped_type_identifier" and " " not in text:
+        return text  # the common case needs no rewriting
+    text = _ANNOTATION.sub("", text)
+    previous = None
+    while previous != text:
+        previous, text = text, _GENERICS.sub("", text)
+    text = "".join(text.split()).replace("[]", "").replace("...", "")
+    if text in _PRIMITIVES:
+        return PRIMITIVE
+    return "" if text in ("void", "var") else text
+
+
+def _parameter_type(node: ts.Node) -> str:
+    if node.type == "spread_parameter":
+        return erased(
+            next((c for c in node.named_children if c.type not in ("modifiers", "variable_declarator")), None)
+        )
+    return erased(node.child_by_field_name("type"))
+
+
+def _type_parameters(node: ts.Node, outer: dict[str, str]) -> dict[str, str]:
+    """Type variables in scope -> their erasure (the first bound, or "" for Object): a descriptor
+    names `BaseNCodec` where the source wrote `C extends BaseNCodec`."""
+    declared = node.child_by_field_name("type_parameters")
+    if declared is None:
+        return outer
+    scope = dict(outer)
+    for parameter in declared.named_children:
+        if parameter.type != "type_parameter":
+            continue
+        name = next((ts.text(c) for c in parameter.named_children if c.type in ("type_identifier", "identifier")), "")
+        bound = next((c for c in parameter.named_children if c.type == "type_bound"), None)
+        first = bound.named_children[0] if bound is not None and bound.named_child_count else None
+        scope[name] = scope.get(erased(first), erased(first)) if first is not None else ""
+    return scope
+
+
+def _signature(node: ts.Node, variables: dict[str, str]) -> tuple[str, list[Any]]:
+    variables = _type_parameters(node, variables)
+
+    def kind(type_node: ts.Node | None) -> str:
+        written = erased(type_node)
+        return variables.get(written, written)
+
+    parameters = node.child_by_field_name("parameters")
+    params = [c for c in parameters.named_children if c.type in _PARAMETER_TYPES] if parameters is not None else []
+    varargs = 1 if params and params[-1].type == "spread_parameter" else 0
+    param_types = [variables.get(t, t) for t in (_parameter_type(p) for p in params)]
+    if node.type in ("constructor_declaration", "compact_constructor_declaration"):
+        return "<init>", [len(params), varargs, "", *param_types]
+    name = ts.text(node.child_by_field_name("name"))
+    return name, [len(params), varargs, kind(node.child_by_field_name("type")), *param_types]
+
+
+def _supertypes(node: ts.Node) -> list[str]:
+    found = []
+    for child in node.named_children:
+        if child.type == "superclass":
+            found += [erased(c) for c in child.named_children]
+        elif child.type in ("super_interfaces", "extends_interfaces"):
+            for type_list in child.named_children:
+                found += [erased(c) for c in type_list.named_children]
+    return [f for f in found if f]
+
+
+def _record_members(node: ts.Node, members: dict[str, list[Any]]) -> None:
+    parameters = node.child_by_field_name("parameters")
+    components = [c for c in parameters.named_children if c.type == "formal_parameter"] if parameters else []
+    types = [erased(c.child_by_field_name("type")) for c in components]
+    members["<init>"].append([len(types), 0, "", *types])
+    for component, kind in zip(components, types):
+        name = ts.text(component.child_by_field_name("name"))
+        members[name].append([0, 0, kind])
+        members[name].append([-1, 0, kind])
+
+
+def type_info(types: list[tuple[int, int, str, ts.Node]], members_of: list[tuple[str, ts.Node]]) -> dict[str, Any]:
+    """Members and supertypes per type. `types`: (start, end, qualified name, node) of declared
+    types; `members_of`: (qualified name of the owning type, member node) pairs."""
+    members: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
+    supertypes: dict[str, list[str]] = {}
+    type_variables: dict[str, dict[str, str]] = {}
+    public_types: list[str] = []
+    hidden_classes: set[str] = set()
+    bridged: dict[str, list[str]] = defaultdict(list)
+    for _, _, name, node in types:  # outer types come first: document order
+        type_variables[name] = _type_parameters(node, type_variables.get(name.rpartition(".")[0], {}))
+        supertypes[name] = _supertypes(node)
+        if "public" in _modifiers(node):
+            public_types.append(name)
+        elif node.type == "class_declaration":
+            hidden_classes.add(name)
+        if node.type == "record_declaration":
+            _record_members(node, members[name])
+        if node.type == "enum_declaration":
+            members[name]["valueOf"].append([1, 0, name.rsplit(".", 1)[-1], "String"])
+            members[name]["values"].append([0, 0, name.rsplit(".", 1)[-1]])
+    for owner, node in members_of:
+        variables = type_variables.get(owner, {})
+        if node.type in ("field_declaration", "constant_declaration"):
+            written = erased(node.child_by_field_name("type"))
+            for declarator in node.children_by_field_name("declarator"):
+                members[owner][ts.text(declarator.child_by_field_name("name"))].append(
+                    [-1, 0, variables.get(written, written)]
+                )
+        elif node.type == "enum_constant":
+            members[owner][ts.text(node.child_by_field_name("name"))].append([-1, 0, owner.rsplit(".", 1)[-1]])
+        else:
+            name, signature = _signature(node, variables)
+            members[owner][name].append(signature)
+            if owner in hidden_classes and node.type == "method_declaration" and _is_public_instance(node):
+                bridged[owner].append(name)
+    return {
+        "members": {t: dict(m) for t, m in members.items()},
+        "supertypes": {t: s for t, s in supertypes.items() if s},
+        "public_types": public_types,
+        "bridged": {t: sorted(set(names)) for t, names in bridged.items()},
+    }
+
+
+def _modifiers(node: ts.Node) -> set[str]:
+    modifiers = next((c for c in node.children if c.type == "modifiers"), None)
+    return {c.type for c in modifiers.children} if modifiers is not None else set()
+
+
+def _is_public_instance(node: ts.Node) -> bool:
+    words = _modifiers(node)
+    return "public" in words and "static" not in words
+
+
+def variables(groups: dict[str, list[ts.Node]]) -> dict[str, list[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+
+    def add(name_node: ts.Node | None, kind: str) -> None:
+        if name_node is not None and kind:
+            found[ts.text(name_node)].add(kind)
+
+    for node in groups.get("variable", ()):
+        if node.type in ("local_variable_declaration", "field_declaration", "constant_declaration"):
+            kind = erased(node.child_by_field_name("type"))
+            for declarator in node.children_by_field_name("declarator"):
+                value = declarator.child_by_field_name("value")
+                if not kind and value is not None and value.type == "object_creation_expression":
+                    add(
+                        declarator.child_by_field_name("name"), erased(value.child_by_field_name("type"))
+                    )  # `var x = new T()`
+                else:
+                    add(declarator.child_by_field_name("name"), kind)
+        elif node.type == "spread_parameter":
+            declarator = next((c for c in node.named_children if c.type == "variable_declarator"), None)
+            add(declarator.child_by_field_name("name") if declarator else None, _parameter_type(node))
+        elif node.type == "catch_formal_parameter":
+            catch_type = next((c for c in node.named_children if c.type == "catch_type"), None)
+            for alternative in catch_type.named_children if catch_type else ():
+                add(node.child_by_field_name("name"), erased(alternative))
+        elif node.type == "instanceof_expression":
+            add(node.child_by_field_name("name"), erased(node.child_by_field_name("right")))
+        else:  # formal_parameter, enhanced_for_statement, resource
+            add(node.child_by_field_name("name"), erased(node.child_by_field_name("type")))
+    return {name: sorted(kinds) for name, kinds in found.items()}

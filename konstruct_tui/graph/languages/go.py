@@ -1,0 +1,120 @@
+"""Go: package-level definitions, imports (with `.`/`_`/named aliases), and the identifiers a file
+uses, bare (same package or dot import) and qualified (`pkg.Name`).
+
+Resolution (`_go_resolve`) maps an import path to a package directory through the project's go.mod
+files and then each `pkg.Name` to the file of that package that defines `Name`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import treesitter as ts
+from ..facts import FileFacts, ImportRef, ProjectView, Symbol
+from ._go_resolve import GoResolver
+
+LANGUAGE = "go"
+_BODIES = frozenset({"function_declaration", "method_declaration", "func_literal"})
+
+
+def extract(path: str, source: bytes) -> FileFacts:
+    root = ts.parse("go", source).root_node
+    found = ts.captures(ts.query("go", "go"), root)
+    package_nodes = ts.in_order(found.get("package", ()))
+    package = ts.text(package_nodes[0]) if package_nodes else None
+
+    imports: list[ImportRef] = []
+    for spec in ts.in_order(found.get("import", ())):
+        path_node, alias_node = spec.child_by_field_name("path"), spec.child_by_field_name("name")
+        if path_node is None:
+            continue
+        alias = ts.text(alias_node) if alias_node is not None else None
+        kind = "wildcard" if alias == "." else "import"
+        target = ts.text(path_node)[1:-1]  # "quoted" or `raw`
+        imports.append(ImportRef(target=target, line=path_node.start_point[0] + 1, kind=kind, alias=alias))
+
+    return FileFacts(
+        path=path,
+        language=LANGUAGE,
+        symbols=tuple(_symbols(found)),
+        imports=tuple(imports),
+        uses=_uses(found, source),
+        package=package,
+    )
+
+
+def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
+    symbols: list[Symbol] = []
+    for capture, nodes in found.items():
+        if not capture.startswith("definition."):
+            continue
+        for node in nodes:
+            if _inside_body(node):
+                continue
+            kind = capture.split(".", 1)[1]
+            if kind == "type":
+                kind = _type_kind(node)
+            prefix = ""
+            if node.type == "method_declaration":
+                receiver = _receiver_type(node)
+                prefix = f"{receiver}." if receiver else ""
+            for name in node.children_by_field_name("name"):  # `const a, b = 1, 2`
+                symbols.append(Symbol(prefix + ts.text(name), kind, node.start_point[0] + 1, node.end_point[0] + 1))
+    symbols.sort(key=lambda symbol: (symbol.start_line, symbol.end_line, symbol.name))
+    return symbols
+
+
+def _inside_body(node: Any) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _BODIES:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _receiver_type(method: Any) -> str | None:
+    receiver = method.child_by_field_name("receiver")
+    stack = [receiver] if receiver is not None else []
+    while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
+        node = stack.pop(0)
+        if node.type == "type_identifier":
+            return ts.text(node)
+        stack.extend(node.named_children)
+    return None
+
+
+def _type_kind(spec: Any) -> str:
+    body = spec.child_by_field_name("type")
+    if body is not None and body.type == "struct_type":
+        return "struct"
+    if body is not None and body.type == "interface_type":
+        return "interface"
+    return "type"
+
+
+def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
+    # Slicing the source and decoding each distinct name once is much cheaper than `node.text`.
+    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ())}
+    # A qualifier is always immediately followed by its member, so the capture lists, in document
+    # order, pair up.
+    qualifiers, members = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))
+    for qualifier, member in zip(qualifiers, members, strict=False):
+        raw.add(source[qualifier.start_byte : qualifier.end_byte] + b"." + source[member.start_byte : member.end_byte])
+    return tuple(sorted(name.decode("utf-8", "replace") for name in raw))
+
+
+@dataclass(frozen=True)
+class GoSupport:
+    name: str = LANGUAGE
+    extensions: tuple[str, ...] = (".go",)
+
+    def extract(self, path: str, source: bytes) -> FileFacts:
+        return extract(path, source)
+
+    def resolver(self, project: ProjectView) -> GoResolver:
+        return GoResolver(project)
+
+
+SUPPORT = GoSupport()

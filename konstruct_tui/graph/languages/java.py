@@ -1,0 +1,132 @@
+"""Java: what a file declares (package, types, members), imports and uses (extraction), and the
+files those name (resolution, in `_java_resolve.py`).
+
+Uses are every identifier and type name written in code (`Helper`, `@Audited`, `compute`), and
+dotted paths (`java.util.List`, `Outer.Inner`). Resolution only looks up capitalised names as
+types; the rest still matter to the index, which tells a method used in its own file from a dead
+one by them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .. import treesitter as ts
+from ..facts import FileFacts, ImportRef, ProjectView, Symbol
+from . import _java_callsites as callsites
+from . import _java_signatures as signatures
+from ._java_resolve import TYPE_KINDS, JavaResolver
+
+_DOTTED_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
+_MEMBER_KINDS = ("method", "constructor", "constant")
+
+
+def _dotted(node: ts.Node) -> str:
+    return "".join(ts.text(node).split())
+
+
+def _imports(groups: dict[str, list[ts.Node]]) -> tuple[ImportRef, ...]:
+    refs = []
+    for node in groups.get("import", ()):
+        path = next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None)
+        if path is None:
+            continue
+        target = _dotted(path)
+        line = node.start_point[0] + 1
+        is_static = any(c.type == "static" for c in node.children)
+        on_demand = any(c.type == "asterisk" for c in node.children)
+        if is_static and on_demand:
+            refs.append(ImportRef(target, ("*",), line, "static"))
+        elif is_static:
+            owner, _, member = target.rpartition(".")
+            refs.append(ImportRef(owner, (member,), line, "static"))
+        elif on_demand:
+            refs.append(ImportRef(target, ("*",), line, "wildcard"))
+        else:
+            refs.append(ImportRef(target, (), line, "import"))
+    refs.sort(key=lambda r: (r.line, r.target, r.names))
+    return tuple(refs)
+
+
+def _definitions(groups: dict[str, list[ts.Node]]) -> list[tuple[int, int, str, str, ts.Node]]:
+    """(start byte, -end byte, kind, name, node) for every definition, in document order."""
+    found = []
+    for kind in (*sorted(TYPE_KINDS), *_MEMBER_KINDS):
+        for node in groups.get(f"definition.{kind}", ()):
+            name = ts.text(node.child_by_field_name("name"))
+            found.append((node.start_byte, -node.end_byte, kind, name, node))
+    for name_node in groups.get("field", ()):
+        declaration = name_node.parent.parent
+        name = ts.text(name_node)
+        constant = declaration.type == "constant_declaration" or (name.isupper() and len(name) > 1)
+        # Sort key uses the declarator so `int a, b;` yields two fields at distinct positions.
+        found.append(
+            (name_node.start_byte, -declaration.end_byte, "constant" if constant else "field", name, declaration)
+        )
+    found.sort(key=lambda item: (item[0], item[1]))
+    return found
+
+
+def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict[str, Any]]:
+    """Symbols with qualified names (one sweep in byte order with a stack of enclosing scopes),
+    and the type information `_java_signatures` derives from the same definitions."""
+    symbols = []
+    scopes: list[tuple[int, str, str]] = []  # (end byte, name, kind) of enclosing types and methods
+    types: list[tuple[int, int, str, ts.Node]] = []
+    members_of: list[tuple[str, ts.Node]] = []
+    seen_declarations: set[int] = set()
+    for start, negative_end, kind, name, node in _definitions(groups):
+        while scopes and scopes[-1][0] <= start:
+            scopes.pop()
+        qualified = ".".join([*(s[1] for s in scopes), name])
+        symbols.append(Symbol(qualified, kind, node.start_point[0] + 1, node.end_point[0] + 1))
+        if kind in TYPE_KINDS:
+            types.append((node.start_byte, node.end_byte, qualified, node))
+        elif scopes and scopes[-1][2] in TYPE_KINDS and node.start_byte not in seen_declarations:
+            seen_declarations.add(node.start_byte)  # `int a, b;` is one declaration node
+            members_of.append((".".join(s[1] for s in scopes), node))
+        if kind in TYPE_KINDS or kind in ("method", "constructor"):
+            scopes.append((-negative_end, name, kind))
+    extra = signatures.type_info(types, members_of)
+    extra["variables"] = signatures.variables(groups)
+    extra["calls"] = callsites.calls(groups, types, extra["variables"])
+    return tuple(symbols), extra
+
+
+def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
+    # Package and import lines are not uses: the imports carry them.
+    header_end = max((n.end_byte for key in ("package", "import") for n in groups.get(key, ())), default=0)
+    used = {ts.text(n) for n in groups.get("type", ()) if n.start_byte >= header_end}
+    used.update(ts.text(n) for n in groups.get("name", ()) if n.start_byte >= header_end)
+    for node in groups.get("chain", ()):
+        if node.start_byte >= header_end and _DOTTED_PATH.fullmatch(dotted := _dotted(node)):
+            used.add(dotted)
+    return tuple(sorted(used))
+
+
+@dataclass(frozen=True)
+class JavaSupport:
+    name: str = "java"
+    extensions: tuple[str, ...] = (".java",)
+
+    def extract(self, path: str, source: bytes) -> FileFacts:
+        groups = ts.captures(ts.query("java", "java"), ts.parse("java", source).root_node)
+        packages = groups.get("package", ())
+        symbols, extra = _symbols(groups)
+        return FileFacts(
+            path=path,
+            language=self.name,
+            symbols=symbols,
+            extra=extra,
+            imports=_imports(groups),
+            uses=_uses(groups),
+            package=_dotted(packages[0]) if packages else None,
+        )
+
+    def resolver(self, project: ProjectView) -> JavaResolver:
+        return JavaResolver(project)
+
+
+SUPPORT = JavaSupport()

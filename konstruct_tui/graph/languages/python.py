@@ -1,0 +1,177 @@
+"""Python: what a file defines, imports and uses (extraction), and the files those imports name
+(resolution, in `_python_resolve.py`).
+
+Extraction reads only the file's bytes, so it runs in worker processes. Every import is kept
+wherever it sits (inside a function, under `if TYPE_CHECKING:`) because each is a real dependency
+that a change can break, the same way grimp counts them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import compress, count, repeat, starmap
+from operator import attrgetter, neg
+
+from .. import treesitter as ts
+from ..facts import FileFacts, ImportRef, ProjectView, Symbol
+from ._python_resolve import PythonResolver
+
+_DOTTED_PATH = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+_DEFINITION_KINDS = (
+    ("definition.class", "class"),
+    ("definition.function", "function"),
+    ("definition.type", "type"),
+    ("definition.variable", "variable"),
+)
+# C-level attribute access: `map` over these avoids a Python frame per captured node, which is most
+# of extraction's own cost (a file has hundreds of identifier captures).
+_START = attrgetter("start_byte")
+_END = attrgetter("end_byte")
+_TEXT = attrgetter("text")
+
+
+def _definition_name(node: ts.Node, kind: str) -> str:
+    if kind == "variable":
+        return ts.text(node.child(0).child_by_field_name("left"))  # child 0: the assignment
+    if kind == "type":
+        return ts.text(node.child_by_field_name("left"))
+    return ts.text(node.child_by_field_name("name"))
+
+
+def _span_start(node: ts.Node, kind: str) -> int:
+    # A decorated definition's span starts at its first decorator: editing the span keeps them.
+    # Only a class or function can be decorated, so the (costly) parent lookup is skipped otherwise.
+    if kind in ("class", "function"):
+        parent = node.parent
+        if parent is not None and parent.type == "decorated_definition":
+            return parent.start_point[0] + 1
+    return node.start_point[0] + 1
+
+
+def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
+    """Definitions with qualified names. One sweep in byte order keeps a stack of the enclosing
+    classes and functions (cheaper than walking up from every node: assignments are many)."""
+    # (start, -end, capture order, kind, node): the capture order keeps ties in a stable order and
+    # spares the sort from ever comparing nodes.
+    found: list[tuple[int, int, int, str, ts.Node]] = []
+    order = count()
+    for label, kind in _DEFINITION_KINDS:
+        nodes = groups.get(label, ())
+        found.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), order, repeat(kind), nodes))
+    found.sort()
+    rows: list[tuple[str, str, int, int]] = []
+    scopes: list[tuple[int, str, str]] = []  # (end byte, qualified name, kind) of the open scopes
+    for start, negative_end, _, kind, node in found:
+        while scopes and scopes[-1][0] <= start:
+            scopes.pop()
+        innermost = scopes[-1][2] if scopes else None
+        if kind == "variable" and innermost == "function":
+            continue  # a local variable is not a definition anyone else can reach
+        name = _definition_name(node, kind)
+        qualified = f"{scopes[-1][1]}.{name}" if scopes else name
+        line = _span_start(node, kind)
+        if kind in ("class", "function"):
+            scopes.append((-negative_end, qualified, kind))
+        if kind == "variable":
+            if innermost == "class":
+                kind = "attribute"
+            elif name.isupper() and len(name) > 1:
+                kind = "constant"
+        elif kind == "function" and innermost == "class":
+            kind = "method"
+        rows.append((qualified, kind, line, node.end_point[0] + 1))
+    return tuple(starmap(Symbol, dict.fromkeys(rows)))  # `x = 1` twice on one line is one symbol
+
+
+def _dotted(node: ts.Node | None) -> str:
+    return "" if node is None else ts.text(node).replace(" ", "")
+
+
+def _imports(groups: dict[str, list[ts.Node]]) -> tuple[ImportRef, ...]:
+    refs: list[ImportRef] = []
+    for node in groups.get("import", ()):
+        refs.extend(_plain_import(node, node.start_point[0] + 1))
+    for node in groups.get("from", ()):
+        refs.extend(_from_import(node, node.start_point[0] + 1))
+    refs.sort(key=lambda r: (r.line, r.target, r.names))
+    return tuple(refs)
+
+
+def _plain_import(node: ts.Node, line: int) -> list[ImportRef]:
+    refs = []
+    for child in node.children_by_field_name("name"):
+        if child.type == "aliased_import":
+            target = _dotted(child.child_by_field_name("name"))
+            refs.append(ImportRef(target, (), line, "import", 0, _dotted(child.child_by_field_name("alias"))))
+        else:
+            refs.append(ImportRef(_dotted(child), (), line, "import"))
+    return refs
+
+
+def _from_import(node: ts.Node, line: int) -> list[ImportRef]:
+    module = node.child_by_field_name("module_name")
+    level = 0
+    target = _dotted(module)
+    if module is not None and module.type == "relative_import":
+        prefix = next((c for c in module.children if c.type == "import_prefix"), None)
+        level = len(ts.text(prefix).strip()) if prefix is not None else 0
+        target = _dotted(next((c for c in module.children if c.type == "dotted_name"), None))
+    if target == "__future__" and level == 0:
+        return []  # compiler directives, not a dependency
+    if any(child.type == "wildcard_import" for child in node.children):
+        return [ImportRef(target, ("*",), line, "wildcard", level)]
+    refs = []
+    for child in node.children_by_field_name("name"):
+        if child.type == "aliased_import":
+            name = _dotted(child.child_by_field_name("name"))
+            alias = _dotted(child.child_by_field_name("alias"))
+            refs.append(ImportRef(target, (name,), line, "from", level, alias))
+        else:
+            refs.append(ImportRef(target, (_dotted(child),), line, "from", level))
+    return refs
+
+
+def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
+    # Identifiers are filtered by start byte, not by node: a zero-width MISSING identifier (error
+    # recovery) can share its start with a real one, and both are then left out.
+    names = groups.get("name", ())
+    starts = list(map(_START, names))
+    skipped = {key: groups.get(key, ()) for key in ("member", "keyword", "imported")}
+    kept = set(starts).difference(*(map(_START, nodes) for nodes in skipped.values()))
+    # Texts are deduplicated as bytes and decoded once each: most identifiers repeat.
+    # (`text` is never None: trees are always parsed from bytes.)
+    raw_names = set(map(_TEXT, compress(names, map(kept.__contains__, starts))))
+    used = {raw.decode("utf-8", "replace") for raw in raw_names}
+    for raw in set(map(_TEXT, groups.get("chain", ()))):
+        if raw and _DOTTED_PATH.fullmatch(raw):
+            used.add(raw.decode("ascii", "replace"))
+    return tuple(sorted(used))
+
+
+@dataclass(frozen=True)
+class PythonSupport:
+    name: str = "python"
+    extensions: tuple[str, ...] = (".py", ".pyi")
+    # The resolver's module table comes from paths and packaging config alone, and it reads other
+    # files' facts through the view on each call, so an edit to a file's imports or symbols does
+    # not outdate it (the index rebuilds resolvers anyway when a path or config file changes).
+    reusable_resolver: bool = True
+
+    def extract(self, path: str, source: bytes) -> FileFacts:
+        groups = ts.captures(ts.query("python", "python"), ts.parse("python", source).root_node)
+        return FileFacts(
+            path=path,
+            language=self.name,
+            symbols=_symbols(groups),
+            imports=_imports(groups),
+            uses=_uses(groups),
+        )
+
+    def resolver(self, project: ProjectView) -> PythonResolver:
+        return PythonResolver(project)
+
+
+SUPPORT = PythonSupport()

@@ -1,0 +1,167 @@
+"""TypeScript, TSX and JavaScript (one language to the graph: they import each other freely).
+
+`.ts/.mts/.cts` (and `.d.ts`) parse with the TypeScript grammar; `.tsx` and every JavaScript flavour
+with the TSX grammar, a superset of JavaScript with JSX (the TypeScript grammar would misread JSX,
+the TSX one only `<T>expr` casts, which JavaScript has not).
+
+Edges: `imports` for each import, re-export, dynamic `import()`, `require()` and triple-slash
+reference that resolves to a project file, named by what it imports; `references` for the imported
+bindings the file really uses (an import whose names are never used has no `references` edge), to
+the module that provides them, or with `follow_reexports` through barrels to the defining file.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import Any
+
+from ..facts import Edge, FileFacts, ProjectView
+from ._ts_extract import extract as _extract
+from ._ts_resolve import SpecifierResolver, facts_or_none
+
+LANGUAGE = "typescript"
+_TYPESCRIPT_GRAMMAR = (".ts", ".mts", ".cts")
+
+
+class TypeScriptResolver:
+    """`follow_reexports`: a `references` edge goes to the file that finally defines the used name
+    (through barrels) instead of the module the import names. Off by default: the file graph then
+    matches what module-level tools (dependency-cruiser) call a dependency, and a barrel's own
+    `imports` edges still lead on to the definers.
+
+    `workspace_packages`: a bare specifier naming a package.json inside the project (`@acme/ui`,
+    `zod/v4` in the zod monorepo) resolves to that package's source. Off by default for the same
+    reason: module-level tools resolve those only through an installed node_modules (and then to
+    build output), so with it on the file graph disagrees with them on every cross-package import.
+    """
+
+    def __init__(self, project: ProjectView, follow_reexports: bool = False, workspace_packages: bool = False) -> None:
+        self._project = project
+        self._follow = follow_reexports
+        self._specifiers = SpecifierResolver(project, project.paths(), workspace_packages)
+        self._definers: dict[tuple[str, str], tuple[str, str] | None] = {}
+        self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
+
+    def resolve(self, facts: FileFacts) -> list[Edge]:
+        found: dict[tuple[str, str], set[str]] = {}
+
+        def add(target: str, names: Any, kind: str) -> None:
+            if target != facts.path:
+                found.setdefault((target, kind), set()).update(names)
+
+        targets: dict[int, str] = {}
+        for index, ref in enumerate(facts.imports):
+            target = self._specifiers.resolve(facts.path, ref.target)
+            if target is None:
+                continue
+            targets[index] = target
+            add(target, (ref.alias or name if name == "*" else name for name in ref.names), "imports")
+
+        uses = set(facts.uses)
+        members = _members_by_qualifier(uses)
+        for local, index, imported in facts.extra.get("bindings", ()):
+            target = targets.get(index)
+            if target is None:
+                continue
+            if imported == "*":
+                for member in members.get(local, ()):
+                    add(*self._referenced(target, member), "references")
+                if local in uses and not members.get(local):
+                    add(target, [local], "references")
+            elif local in uses:
+                add(*self._referenced(target, imported), "references")
+        return [
+            Edge(facts.path, target, kind, tuple(sorted(names)))
+            for (target, kind), names in sorted(found.items())
+        ]
+
+    def _referenced(self, target: str, name: str) -> tuple[str, list[str]]:
+        if self._follow:
+            definer, defined_as = self._definer(target, name) or (target, name)
+            return definer, [defined_as]
+        return target, [name]
+
+    def _definer(self, path: str, name: str, depth: int = 0) -> tuple[str, str] | None:
+        """The file (and name there) that defines what `path` exports as `name`: its own top-level
+        declaration, or whatever it re-exports under that name, followed through barrels."""
+        key = (path, name)
+        if key in self._definers:
+            return self._definers[key]
+        self._definers[key] = None  # a re-export cycle resolves to nothing, not to a loop
+        result = self._find_definer(path, name, depth) if depth < 32 else None
+        self._definers[key] = result
+        return result
+
+    def _find_definer(self, path: str, name: str, depth: int) -> tuple[str, str] | None:
+        facts, top_level = self._facts_of(path)
+        if facts is None:
+            return None
+        extra = facts.extra
+        if name == "default" and extra.get("default_export"):
+            return path, name
+        if name in top_level:
+            return path, name
+        bindings = {local: (index, imported) for local, index, imported in extra.get("bindings", ())}
+        for exported, index, local in extra.get("exports", ()):
+            if exported != name:
+                continue
+            if index < 0:  # export {local as name}: declared here, or an imported binding
+                if local in bindings:
+                    index, local = bindings[local]
+                else:
+                    return path, name
+            target = self._target(facts, index)
+            if target is None:
+                return None
+            if local == "*":
+                return target, name
+            return self._definer(target, local, depth + 1) or (target, local)
+        for index, ref in enumerate(facts.imports):
+            if ref.kind == "reexport" and ref.names == ("*",) and ref.alias is None:
+                target = self._target(facts, index)
+                if target is not None and name != "default":
+                    found = self._definer(target, name, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def _facts_of(self, path: str) -> tuple[FileFacts | None, frozenset[str]]:
+        if path not in self._facts:
+            facts = facts_or_none(self._project, path)
+            top_level = frozenset(s.name for s in facts.symbols if "." not in s.name) if facts else frozenset()
+            self._facts[path] = (facts, top_level)
+        return self._facts[path]
+
+    def _target(self, facts: FileFacts, index: int) -> str | None:
+        if not 0 <= index < len(facts.imports):
+            return None
+        return self._specifiers.resolve(facts.path, facts.imports[index].target)
+
+
+def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
+    members: dict[str, set[str]] = {}
+    for use in uses:
+        qualifier, dot, member = use.partition(".")
+        if dot:
+            members.setdefault(qualifier, set()).add(member)
+    return members
+
+
+@dataclass(frozen=True)
+class TypeScriptSupport:
+    name: str = LANGUAGE
+    extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+    def extract(self, path: str, source: bytes) -> FileFacts:
+        extension = posixpath.splitext(path)[1].lower()
+        grammar = "typescript" if extension in _TYPESCRIPT_GRAMMAR else "tsx"
+        return _extract(path, source, grammar, LANGUAGE)
+
+    def resolver(
+        self, project: ProjectView, follow_reexports: bool = False, workspace_packages: bool = False
+    ) -> TypeScriptResolver:
+        return TypeScriptResolver(project, follow_reexports, workspace_packages)
+
+
+SUPPORT = TypeScriptSupport()

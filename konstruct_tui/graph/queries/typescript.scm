@@ -1,0 +1,43 @@
+;; TypeScript / TSX / JavaScript: one query, so each file's tree is walked once; the extractor
+;; dispatches on capture names. Compiled for both the `typescript` and the `tsx` grammar.
+
+;; --- Definitions: the capture name after `definition.` is the symbol kind; the defined name is
+;; the node's `name` field. Nesting (`Class.method`) is computed from the enclosing definitions,
+;; and definitions local to a function body are dropped, in Python.
+(function_declaration name: (identifier)) @definition.function
+(generator_function_declaration name: (identifier)) @definition.function
+(function_signature name: (identifier)) @definition.function
+(class_declaration name: (_)) @definition.class
+(abstract_class_declaration name: (_)) @definition.class
+(interface_declaration name: (_)) @definition.interface
+(type_alias_declaration name: (_)) @definition.type
+(enum_declaration name: (_)) @definition.enum
+(internal_module name: (_)) @definition.namespace
+(method_definition name: (_)) @definition.method
+(method_signature name: (_)) @definition.method
+(abstract_method_signature name: (_)) @definition.method
+(variable_declarator name: [(identifier) (object_pattern) (array_pattern)]) @definition.variable
+
+;; --- Module dependencies: static imports (incl. `import x = require()`), re-exports with a
+;; source, local export lists, dynamic `import("...")` and `require("...")` with a literal string
+;; (a template literal without substitutions counts), triple-slash `<reference path>` directives.
+(import_statement) @import
+(export_statement source: (_)) @reexport
+(export_statement !source) @export
+(call_expression
+  function: (import)
+  arguments: (arguments . [(string (string_fragment) @specifier)
+                           (template_string . (string_fragment) @specifier .)]))
+(call_expression
+  function: (identifier) @function
+  arguments: (arguments . [(string (string_fragment) @specifier)
+                           (template_string . (string_fragment) @specifier .)])
+  (#eq? @function "require"))
+((comment) @reference
+  (#match? @reference "^///[ \t]*<reference[ \t]+path="))
+
+;; --- Uses: plain names, and `qualifier.Name` pairs for namespace imports (`ns.fn()`, `ns.Type`,
+;; `<ns.Component/>`).
+[(identifier) (type_identifier) (shorthand_property_identifier)] @use
+(member_expression object: (identifier) @qualifier property: (property_identifier) @member)
+(nested_type_identifier module: (identifier) @qualifier name: (type_identifier) @member)

@@ -1,0 +1,257 @@
+"""The query facade `traverse_graph` and enrichment build on: every answer is a `GraphAnswer`.
+
+Each method takes one snapshot for its whole answer (never waits for the reconciler), turns the
+target into files, and says plainly when it cannot answer: no snapshot yet -> `undeterminable`, a
+text-only file -> `unsupported_language`, an unknown file or symbol -> `not_indexed`. Relation
+questions with nothing to report answer `no_references`; "find problems" questions (cycles,
+unreferenced) with nothing to report answer `ok` with a reason.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .answers import (
+    NO_REFERENCES,
+    NOT_INDEXED,
+    OK,
+    UNDETERMINABLE,
+    UNSUPPORTED_LANGUAGE,
+    GraphAnswer,
+    answer,
+)
+from .facts import Symbol
+from .freshness import Freshness
+from .records import TEXT
+from .snapshot import KINDS, GraphSnapshot
+from .traversal import cycles_through, reach, shortest_paths
+
+_TEST_FILE = re.compile(
+    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
+    r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
+)
+_NAMES_SHOWN = 20
+
+
+def is_test_file(path: str) -> bool:
+    return bool(_TEST_FILE.search(path))
+
+
+class GraphQuery:
+    def __init__(self, snapshot: Callable[[], GraphSnapshot | None], freshness: Freshness | None = None,
+                 building: Callable[[], str] = lambda: "the code graph is still being built") -> None:
+        self._snapshot = snapshot
+        self._freshness = freshness
+        self._building = building
+
+    # --- file relations ------------------------------------------------------------------------
+
+    def dependents(self, target: str, *, depth: int | None = 1, limit: int = 200,
+                   kinds: tuple[str, ...] = KINDS, tests_only: bool = False) -> GraphAnswer:
+        """Files that use `target` (a file or a folder: then only files outside it), nearest first."""
+        return self._reach(target, inbound=True, depth=depth, limit=limit, kinds=kinds, tests_only=tests_only)
+
+    def dependencies(self, target: str, *, depth: int | None = 1, limit: int = 200,
+                     kinds: tuple[str, ...] = KINDS) -> GraphAnswer:
+        return self._reach(target, inbound=False, depth=depth, limit=limit, kinds=kinds, tests_only=False)
+
+    def tests_reaching(self, target: str, *, depth: int = 5, limit: int = 100) -> GraphAnswer:
+        return self.dependents(target, depth=depth, limit=limit, tests_only=True)
+
+    def _reach(self, target: str, *, inbound: bool, depth: int | None, limit: int,
+               kinds: tuple[str, ...], tests_only: bool) -> GraphAnswer:
+        snap, files, refusal = self._target(target)
+        if refusal:
+            return refusal
+        found = reach(snap, files, inbound=inbound, kinds=kinds, depth=depth)
+        if tests_only:
+            found = [r for r in found if is_test_file(r.path)]
+        results = [
+            {"path": r.path, "distance": r.distance, "via": r.via, "kinds": list(r.kinds),
+             "names": list(r.names[:_NAMES_SHOWN])}
+            for r in found[:limit]
+        ]
+        if not results:
+            what = "no test reaches it" if tests_only else ("nothing uses it" if inbound else "it uses no indexed file")
+            return self._finish(snap, NO_REFERENCES, [], files, reason=f"{_shown(target)}: {what}")
+        return self._finish(snap, OK, results, files, truncated=len(found) > limit)
+
+    # --- symbols -------------------------------------------------------------------------------
+
+    def definitions(self, symbol: str, *, file: str | None = None, limit: int = 20) -> GraphAnswer:
+        snap, found, refusal = self._definitions(symbol, file)
+        if refusal:
+            return refusal
+        results = [
+            {"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line, "end_line": s.end_line}
+            for path, s in found[:limit]
+        ]
+        return self._finish(snap, OK, results, [p for p, _ in found[:limit]], truncated=len(found) > limit)
+
+    def references(self, symbol: str, *, file: str | None = None, limit: int = 200) -> GraphAnswer:
+        """Files whose imports or uses resolve to a definition of `symbol` (the callers)."""
+        snap, found, refusal = self._definitions(symbol, file)
+        if refusal:
+            return refusal
+        short = symbol.rsplit(".", 1)[-1]
+        defining = sorted({path for path, _ in found})
+        users: dict[str, dict[str, set[str]]] = {}
+        for path in defining:
+            for edge in snap.predecessors(path):
+                if any(_names_symbol(n, short) for n in edge.names):
+                    slot = users.setdefault(edge.source, {"targets": set(), "kinds": set()})
+                    slot["targets"].add(path)
+                    slot["kinds"].add(edge.kind)
+        results = [
+            {"path": p, "targets": sorted(v["targets"]), "kinds": sorted(v["kinds"])}
+            for p, v in sorted(users.items())
+        ]
+        if not results:
+            local = [p for p in defining if short in snap.files[p].used_here.split()]
+            note = f" (used only inside {', '.join(local)})" if local else ""
+            return self._finish(snap, NO_REFERENCES, [], defining,
+                                reason=f"{symbol} is defined in {', '.join(defining)}; "
+                                       f"no other file refers to it{note}")
+        return self._finish(snap, OK, results[:limit], [*defining, *users], truncated=len(results) > limit)
+
+    def _definitions(self, symbol: str, file: str | None
+                     ) -> tuple[GraphSnapshot, list[tuple[str, Symbol]], GraphAnswer | None]:
+        snap = self._snapshot()
+        if snap is None:
+            return snap, [], answer(UNDETERMINABLE, self._building())  # type: ignore[return-value]
+        scope: set[str] | None = None
+        if file:
+            _, files, refusal = self._target(file, snap)
+            if refusal:
+                return snap, [], refusal
+            scope = set(files)
+        found = list(snap.symbol_index.get(symbol, ()))
+        if not found and "." in symbol:  # `pkg.mod.func` or `Class.method` spelled from outside
+            short = symbol.rsplit(".", 1)[-1]
+            found = [(p, s) for p, s in snap.symbol_index.get(short, ()) if symbol.endswith(s.name)]
+        if scope is not None:
+            found = [(p, s) for p, s in found if p in scope]
+        if not found:
+            where = f" in {_shown(file)}" if file else ""
+            return snap, [], answer(NOT_INDEXED, f"no indexed file defines {symbol!r}{where}; try a text search")
+        return snap, found, None
+
+    # --- structure -----------------------------------------------------------------------------
+
+    def shortest_paths(self, source: str, target: str, *, depth: int = 12, limit: int = 3,
+                       kinds: tuple[str, ...] = KINDS) -> GraphAnswer:
+        snap, sources, refusal = self._target(source)
+        if refusal:
+            return refusal
+        _, targets, refusal = self._target(target, snap)
+        if refusal:
+            return refusal
+        paths = shortest_paths(snap, sources, set(targets), kinds=kinds, depth=depth, limit=limit)
+        if not paths:
+            return self._finish(snap, NO_REFERENCES, [], [*sources, *targets],
+                                reason=f"no dependency chain from {_shown(source)} to {_shown(target)} "
+                                       f"within {depth} hops")
+        results = [{"path": p, "length": len(p) - 1} for p in paths]
+        return self._finish(snap, OK, results, [f for p in paths for f in p])
+
+    def cycles(self, target: str, *, depth: int = 8, limit: int = 50,
+               kinds: tuple[str, ...] = ("imports",)) -> GraphAnswer:
+        snap, files, refusal = self._target(target)
+        if refusal:
+            return refusal
+        found, truncated = cycles_through(snap, files, kinds=kinds, depth=depth, limit=limit)
+        results = [{"cycle": c, "length": len(c) - 1} for c in found]
+        reason = "" if found else f"no {'/'.join(kinds)} cycle of at most {depth} files goes through {_shown(target)}"
+        return self._finish(snap, OK, results, [f for c in found for f in c] or files,
+                            truncated=truncated, reason=reason)
+
+    def neighborhood(self, target: str, *, limit: int = 100) -> GraphAnswer:
+        snap, files, refusal = self._target(target)
+        if refusal:
+            return refusal
+        hoods = snap.neighborhoods
+        chosen = sorted({hoods.by_file[f] for f in files if f in hoods.by_file})
+        if not chosen:
+            return self._finish(snap, NO_REFERENCES, [], files,
+                                reason=f"{_shown(target)} has no edges, so it belongs to no neighborhood")
+        results = [hoods.items[i].to_json(limit) for i in chosen]
+        shown = [m for r in results for m in r["members"]]
+        return self._finish(snap, OK, results, shown, truncated=any(r["truncated"] for r in results))
+
+    def unreferenced(self, target: str = ".", *, limit: int = 200) -> GraphAnswer:
+        """Files nothing refers to, and top-level symbols no other file names and their own file does
+        not use. Test files are skipped (nothing is supposed to import them)."""
+        snap, files, refusal = self._target(target)
+        if refusal:
+            return refusal
+        results: list[dict[str, Any]] = []
+        for path in files:
+            if is_test_file(path):
+                continue
+            inbound = snap.predecessors(path)
+            if not inbound:
+                results.append({"path": path, "kind": "file"})
+            named = {n.rsplit(".", 1)[-1] for e in inbound for n in e.names}
+            named.update(snap.files[path].used_here.split())
+            for s in snap.files[path].symbols():
+                if "." in s.name or s.name.startswith("__") or s.name in named:
+                    continue
+                results.append({"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line})
+        reason = "" if results else f"everything in {_shown(target)} is referenced"
+        return self._finish(snap, OK, results[:limit], [r["path"] for r in results[:limit]],
+                            truncated=len(results) > limit, reason=reason)
+
+    # --- shared --------------------------------------------------------------------------------
+
+    def _target(self, target: str, snap: GraphSnapshot | None = None
+                ) -> tuple[GraphSnapshot, list[str], GraphAnswer | None]:
+        """The parsed files a target names, or the answer that explains why there are none."""
+        snap = snap or self._snapshot()
+        if snap is None:
+            return snap, [], answer(UNDETERMINABLE, self._building())  # type: ignore[return-value]
+        path = _normal(target)
+        entry = snap.files.get(path)
+        if entry is not None:
+            if entry.language == TEXT:
+                return snap, [], answer(UNSUPPORTED_LANGUAGE,
+                                        f"{path} is indexed as text only; the graph knows no structure for it")
+            if not entry.parsed:
+                return snap, [], answer(UNDETERMINABLE, f"{path} was not parsed ({entry.note.replace('_', ' ')})")
+            return snap, [path], None
+        under = snap.files_under(path)
+        if under:
+            parsed = [p for p in under if snap.files[p].parsed]
+            if parsed:
+                return snap, parsed, None
+            if all(snap.files[p].language == TEXT for p in under):
+                return snap, [], answer(UNSUPPORTED_LANGUAGE, f"{path or '.'} holds no file in a supported language")
+            return snap, [], answer(UNDETERMINABLE, f"no file under {path} could be parsed")
+        return snap, [], answer(NOT_INDEXED, f"{path or '.'} is not in the index (new, ignored or missing)")
+
+    def _finish(self, snap: GraphSnapshot, status: str, results: list[dict[str, Any]], files: Iterable[str],
+                *, truncated: bool = False, reason: str = "") -> GraphAnswer:
+        named = {r["path"] for r in results if isinstance(r.get("path"), str)}
+        files = sorted(named | set(files))
+        stale = self._freshness.stale(snap, files) if self._freshness else ()
+        ahead = self._freshness.ahead_of_index(snap, files) if self._freshness else ()
+        return GraphAnswer(status, tuple(results), stale, ahead, truncated, reason)
+
+
+def _names_symbol(name: str, short: str) -> bool:
+    return name == short or name.endswith("." + short)
+
+
+def _normal(target: str) -> str:
+    """The index's spelling of a target: `./pkg//a/../b.py` -> `pkg/b.py`, the root -> ""."""
+    path = target.strip().replace("\\", "/")
+    if not path:
+        return ""
+    path = posixpath.normpath(path).rstrip("/")
+    return "" if path == "." else path
+
+
+def _shown(target: str | None) -> str:
+    return _normal(target or "") or "."

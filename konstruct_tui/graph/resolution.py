@@ -1,0 +1,111 @@
+"""Turning facts into edges through each language's resolver, with the whole project in view.
+
+Resolvers (and the `ProjectView` they hold) live across updates until a path appears or goes, a
+config file changes, or a file's shape changes: building one can cost 100 ms on a big project,
+twice the budget for showing a one-file edit.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+
+from .facts import Edge, FileFacts, LanguageSupport, Resolver
+from .project import ProjectFacts, shape
+from .records import FileEntry
+
+log = logging.getLogger(__name__)
+
+_FORK_MIN_FILES = 256  # below this, forking costs more than it saves
+
+
+def no_facts(path: str) -> None:
+    """The loader once every file's facts are in memory: a miss means "no facts"."""
+    return
+
+
+class Resolution:
+    def __init__(self, supports: dict[str, LanguageSupport]) -> None:
+        self.supports = supports
+        self.view: ProjectFacts | None = None
+        self.resolvers: dict[str, Resolver] = {}
+
+    def reset(self, view: ProjectFacts) -> None:
+        self.view, self.resolvers = view, {}
+
+    def outdated(
+        self, changed: dict[str, tuple[FileFacts | None, FileFacts | None]], files: dict[str, FileEntry]
+    ) -> set[str]:
+        """The languages whose resolver tables a change ({path: (old, new)}) may have outdated. A
+        resolver is kept across changes that keep every file's shape, or always when its language
+        says its tables come from paths and config files alone (`reusable_resolver = True`, an
+        optional attribute of a LanguageSupport)."""
+        found = set()
+        for path, (old, new) in changed.items():
+            language = files[path].language
+            support = self.supports.get(language)
+            if language not in self.resolvers or getattr(support, "reusable_resolver", False):
+                continue
+            if old is None or new is None or shape(old) != shape(new):
+                found.add(language)
+        return found
+
+    def forget(self, languages: set[str]) -> None:
+        for language in languages:
+            self.resolvers.pop(language, None)
+
+    def resolve(self, paths: list[str], files: dict[str, FileEntry]) -> list[Edge]:
+        """Edges leaving `paths`: no self loops, only to indexed files, one per (source, target,
+        kind) with the union of the names that justify it."""
+        view = self.view
+        assert view is not None, "reset() first"
+        merged: dict[tuple[str, str, str], set[str]] = {}
+        for path in paths:
+            facts = view.facts_of(path)
+            support = self.supports.get(files[path].language)
+            if facts is None or support is None:
+                continue
+            resolver = self.resolvers.get(support.name)
+            if resolver is None:
+                resolver = self.resolvers[support.name] = support.resolver(view)
+            try:
+                found = resolver.resolve(facts)
+            except Exception:  # one file's resolver bug must not cost the whole graph
+                log.exception("resolving %s failed", path)
+                continue
+            for edge in found:
+                if edge.target == path or edge.target not in files:
+                    continue
+                merged.setdefault((path, edge.target, edge.kind), set()).update(edge.names)
+        return [Edge(s, t, k, tuple(sorted(n))) for (s, t, k), n in sorted(merged.items())]
+
+    def resolve_forked(self, paths: list[str], files: dict[str, FileEntry], workers: int) -> list[Edge]:
+        """`resolve`, split over forked children: they inherit every file's facts without a byte
+        of IPC, so the serial tail after a cold build's parsing shrinks by the number of cores.
+        Only where fork is safe (no other thread running) and every fact is in memory (a child
+        must never touch the parent's SQLite connection)."""
+        if (len(paths) < _FORK_MIN_FILES or workers < 2 or threading.active_count() > 1
+                or not hasattr(os, "fork") or self.view is None or self.view.loads_from_store):
+            return self.resolve(paths, files)
+        global _forked
+        _forked = (self, files)
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                shares = pool.map(_resolve_share, [paths[i::workers] for i in range(workers)])
+                edges = [Edge(*row) for share in shares for row in share]
+        finally:
+            _forked = None
+        return sorted(edges, key=lambda e: (e.source, e.target, e.kind))
+
+
+_forked: tuple[Resolution, dict[str, FileEntry]] | None = None
+
+
+def _resolve_share(paths: list[str]) -> list[tuple[str, str, str, tuple[str, ...]]]:
+    """In a forked child: resolve `paths` with the parent's resolution state as it was at the fork."""
+    assert _forked is not None
+    resolution, files = _forked
+    return [(e.source, e.target, e.kind, e.names) for e in resolution.resolve(paths, files)]

@@ -1,0 +1,190 @@
+"""The index store: one SQLite file per workspace in the user cache dir (WAL, so readers never wait
+for the reconciler's writes).
+
+A change of `SCHEMA_VERSION` or of the extraction fingerprint (the language modules and their `.scm`
+queries) drops every table and starts over: facts written by other extraction code would be wrong,
+and an honest cold build is cheaper than a subtle mismatch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Iterator
+from importlib import resources
+from pathlib import Path
+
+from ..userdirs import cache_dir, private_dir, workspace_key
+from .facts import Edge, FileFacts, LanguageSupport
+from .records import FileEntry, FileRecord, facts_from_json
+
+SCHEMA_VERSION = 3
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- files keeps its rowid: WITHOUT ROWID suits small rows, and facts run to tens of kilobytes.
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, note TEXT NOT NULL, symbols TEXT NOT NULL, used_here TEXT NOT NULL,
+    facts TEXT
+);
+CREATE TABLE IF NOT EXISTS edges (
+    source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL, names TEXT NOT NULL,
+    PRIMARY KEY (source, target, kind)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edges_by_target ON edges (target);
+"""
+
+
+def index_path(root: str | Path) -> Path:
+    return cache_dir() / "index" / f"{workspace_key(root)}.sqlite"
+
+
+def extraction_fingerprint(languages: dict[str, LanguageSupport]) -> str:
+    """Changes whenever the code or queries that produce facts change (or a language appears)."""
+    digest = hashlib.sha256(f"schema={SCHEMA_VERSION}".encode())
+    for name in sorted(languages):
+        support = languages[name]
+        digest.update(f"|{name}:{getattr(support, 'version', '1')}".encode())
+        module = __import__(type(support).__module__, fromlist=["_"])
+        source = getattr(module, "__file__", None)
+        if source:
+            digest.update(Path(source).read_bytes())
+    queries = resources.files(__package__).joinpath("queries")
+    if queries.is_dir():
+        for item in sorted(queries.iterdir(), key=lambda i: i.name):
+            if item.name.endswith(".scm"):
+                digest.update(item.name.encode() + item.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+class IndexStore:
+    """Rows in, rows out. One connection per store object; give each thread its own store."""
+
+    def __init__(self, path: Path, fingerprint: str) -> None:
+        private_dir(path.parent)
+        self.path = path
+        self.rebuilt = False
+        try:
+            self._db = self._open(path)
+        except sqlite3.DatabaseError:  # a damaged cache file: it is only a cache, start a new one
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            self._db = self._open(path)
+        if self.meta("fingerprint") != fingerprint:
+            self._reset(fingerprint)
+
+    @staticmethod
+    def _open(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            # No fsync: the index is a cache. A crash can at worst lose or damage it, and a damaged
+            # file is replaced above; fsyncs would cost a cold build a second of waiting.
+            db.execute("PRAGMA synchronous=OFF")
+            db.executescript(_TABLES)
+            db.execute("SELECT value FROM meta LIMIT 1").fetchall()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    @classmethod
+    def for_root(cls, root: str | Path, languages: dict[str, LanguageSupport]) -> IndexStore:
+        return cls(index_path(root), extraction_fingerprint(languages))
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _reset(self, fingerprint: str) -> None:
+        self.rebuilt = True
+        with self._transaction():
+            self._db.execute("DROP TABLE IF EXISTS files")
+            self._db.execute("DROP TABLE IF EXISTS edges")
+            self._db.execute("DELETE FROM meta")
+        self._db.executescript(_TABLES)
+        self.set_meta(fingerprint=fingerprint, schema=str(SCHEMA_VERSION))
+
+    def clear(self) -> None:
+        """Forget every file and edge (an interrupted cold build), keeping the fingerprint."""
+        with self._transaction():
+            self._db.execute("DELETE FROM files")
+            self._db.execute("DELETE FROM edges")
+            self._db.execute("DELETE FROM meta WHERE key NOT IN ('fingerprint', 'schema')")
+
+    def _transaction(self) -> sqlite3.Connection:
+        self._db.execute("BEGIN")
+        return _Commit(self._db)  # type: ignore[return-value]
+
+    def meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, **values: str) -> None:
+        self._db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
+
+    def is_empty(self) -> bool:
+        return self._db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
+
+    def entries(self) -> dict[str, FileEntry]:
+        rows = self._db.execute("SELECT path, language, hash, size, mtime_ns, note, symbols, used_here FROM files")
+        return {row[0]: FileEntry(*row) for row in rows}
+
+    def edges(self) -> Iterator[Edge]:
+        """Every edge, in (source, target, kind) order."""
+        rows = self._db.execute("SELECT source, target, kind, names FROM edges ORDER BY source, target, kind")
+        for source, target, kind, names in rows:
+            yield Edge(source, target, kind, tuple(names.split()) if names else ())
+
+    def facts(self, path: str) -> FileFacts | None:
+        row = self._db.execute("SELECT facts FROM files WHERE path = ?", (path,)).fetchone()
+        return facts_from_json(row[0]) if row and row[0] else None
+
+    def all_facts(self) -> Iterator[FileFacts]:
+        for (text,) in self._db.execute("SELECT facts FROM files WHERE facts IS NOT NULL"):
+            yield facts_from_json(text)
+
+    def write(
+        self,
+        records: Iterable[FileRecord] = (),
+        removed: Iterable[str] = (),
+        edge_sources: Iterable[str] = (),
+        edges: Iterable[Edge] = (),
+        **meta: str,
+    ) -> None:
+        """One transaction: upsert `records`, drop `removed` files, replace every edge leaving
+        `edge_sources` with `edges`, set `meta`. A crash leaves the previous state whole."""
+        with self._transaction():
+            self.put_records(records)
+            gone = [(p,) for p in removed]
+            self._db.executemany("DELETE FROM files WHERE path = ?", gone)
+            self._db.executemany("DELETE FROM edges WHERE source = ?", gone)
+            self._db.executemany("DELETE FROM edges WHERE source = ?", [(p,) for p in edge_sources])
+            self._db.executemany(
+                "INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?)",
+                [(e.source, e.target, e.kind, " ".join(e.names)) for e in edges],
+            )
+            self.set_meta(**meta)
+
+    def put_records(self, records: Iterable[FileRecord]) -> None:
+        full, stat_only = [], []
+        for record in records:
+            e = record.entry
+            if record.unchanged:
+                stat_only.append((e.size, e.mtime_ns, e.path))
+            else:
+                full.append((e.path, e.language, e.hash, e.size, e.mtime_ns, e.note, e.symbols_json, e.used_here,
+                             record.facts_json))
+        self._db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", full)
+        self._db.executemany("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", stat_only)
+
+
+class _Commit:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        return self._db
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        self._db.execute("ROLLBACK" if kind else "COMMIT")

@@ -1,0 +1,55 @@
+"""Model providers over httpx: OpenAI-compatible chat completions, Anthropic messages, and a
+scripted replay. Each implements the agent's `ModelCallPort`."""
+
+from __future__ import annotations
+
+import httpx
+
+from ..agent.ports import ModelCallPort
+from .anthropic import Anthropic
+from .errors import (
+    ProviderError,
+    ProviderRefused,
+    ScriptExhausted,
+    TurnDeadlineExceeded,
+)
+from .openai import OpenAICompatible
+from .retry import DEFAULT_RETRY, RetryPolicy
+from .scripted import ScriptedProvider, ScriptInvalid
+from .settings import ConfigInvalid, Price, ProviderSettings, resolve
+
+__all__ = [
+    "Anthropic",
+    "ConfigInvalid",
+    "OpenAICompatible",
+    "Price",
+    "ProviderError",
+    "ProviderRefused",
+    "ProviderSettings",
+    "RetryPolicy",
+    "ScriptExhausted",
+    "ScriptInvalid",
+    "ScriptedProvider",
+    "TurnDeadlineExceeded",
+    "open_provider",
+    "resolve",
+]
+
+
+def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None = None, retry: RetryPolicy = DEFAULT_RETRY) -> ModelCallPort:
+    """The provider the settings name. HTTP providers get `client` (or a new one whose read timeout
+    is the turn deadline, so a silent server cannot outlast it)."""
+    if settings.provider == "scripted":
+        assert settings.script is not None
+        return ScriptedProvider(settings.script, turn_deadline_s=settings.turn_deadline_s)
+    client = client or httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=settings.turn_deadline_s))
+    kind = OpenAICompatible if settings.provider == "openai" else Anthropic
+    return kind(
+        client,
+        model=settings.model,
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        retry=retry,
+        turn_deadline_s=settings.turn_deadline_s,
+        max_output_tokens=settings.max_output_tokens,
+    )

@@ -1,0 +1,156 @@
+"""Which sandbox a project's commands run in: the user's setting, kept outside the project.
+
+One JSON file, `config_dir()/sandbox.json` (mode 0600 in a 0700 folder), keyed by each project's
+real root:
+
+    {"version": 1, "projects": {"/real/root": {"mode": "read-only", "network": "allow",
+                                               "unsandboxed": "refuse"}}}
+
+Why not a file in the project: the agent edits project files, and a sandbox it could loosen by
+writing `mode = "full"` into the repository would confine nothing. (A confined command cannot
+write this file either: it is outside every folder a sandbox lets it write.)
+
+A file that does not parse is ignored with a warning and means the defaults, which are the safe
+ones: `workspace-write`, network blocked, unsandboxed runs allowed but reported as unsandboxed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ..userdirs import config_dir, private_dir
+
+MODES = ("read-only", "workspace-write", "full")
+DEFAULT_MODE = "workspace-write"
+VERSION = 1
+
+
+class BadSetting(ValueError):
+    """A mode or switch value that is not one of ours."""
+
+
+class SandboxSettingsWarning(UserWarning):
+    """The sandbox settings file was unreadable; the defaults apply."""
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    mode: str = DEFAULT_MODE
+    allow_network: bool = False  # outbound TCP connect, where the kernel can refuse it (Landlock ABI >= 4)
+    refuse_unsandboxed: bool = False  # on a kernel without Landlock: refuse to run instead of running unconfined
+    source: str = "default"  # where these came from: "default" or the settings file
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise BadSetting(f"unknown sandbox mode {self.mode!r}; known: {', '.join(MODES)}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "network": "allow" if self.allow_network else "block",
+                "unsandboxed": "refuse" if self.refuse_unsandboxed else "run"}
+
+    @classmethod
+    def from_json(cls, data: Any, source: str) -> SandboxSettings:
+        if not isinstance(data, dict):
+            raise BadSetting("a project entry is not an object")
+        network, unsandboxed = data.get("network", "block"), data.get("unsandboxed", "run")
+        if network not in ("allow", "block"):
+            raise BadSetting(f"network must be allow or block, not {network!r}")
+        if unsandboxed not in ("run", "refuse"):
+            raise BadSetting(f"unsandboxed must be run or refuse, not {unsandboxed!r}")
+        return cls(str(data.get("mode", DEFAULT_MODE)), network == "allow", unsandboxed == "refuse", source)
+
+
+def _key(root: str | os.PathLike[str]) -> str:
+    return os.path.realpath(os.fspath(root))
+
+
+class SandboxConfig:
+    """The settings file. Reads never fail (a damaged file means the defaults, with a warning)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or config_dir() / "sandbox.json"
+        self.warnings: list[str] = []
+
+    def settings(self, root: str | os.PathLike[str]) -> SandboxSettings:
+        entry = self._load().get(_key(root))
+        if entry is None:
+            return SandboxSettings()
+        try:
+            return SandboxSettings.from_json(entry, str(self.path))
+        except BadSetting as problem:
+            self._warn(f"the sandbox setting for this project in {self.path} is unusable ({problem}); using the defaults")
+            return SandboxSettings()
+
+    def update(self, root: str | os.PathLike[str], *, mode: str | None = None, allow_network: bool | None = None,
+               refuse_unsandboxed: bool | None = None) -> SandboxSettings:
+        """Change some of the project's settings; the others keep their value. Raises BadSetting."""
+        current = self.settings(root)
+        changed = replace(
+            current,
+            mode=current.mode if mode is None else mode,
+            allow_network=current.allow_network if allow_network is None else allow_network,
+            refuse_unsandboxed=current.refuse_unsandboxed if refuse_unsandboxed is None else refuse_unsandboxed,
+            source=str(self.path),
+        )
+        with self._locked():
+            projects = self._load()
+            projects[_key(root)] = changed.to_json()
+            self._write(projects)
+        return changed
+
+    def clear(self, root: str | os.PathLike[str]) -> None:
+        with self._locked():
+            projects = self._load()
+            if projects.pop(_key(root), None) is not None:
+                self._write(projects)
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as problem:
+            self._warn(f"the sandbox settings file {self.path} is unreadable ({problem}); using the defaults")
+            return {}
+        if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
+            self._warn(f"the sandbox settings file {self.path} has no projects table; using the defaults")
+            return {}
+        return dict(data["projects"])
+
+    def _warn(self, message: str) -> None:
+        self.warnings.append(message)
+        warnings.warn(message, SandboxSettingsWarning, stacklevel=3)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        private_dir(self.path.parent)
+        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def _write(self, projects: dict[str, Any]) -> None:
+        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump({"version": VERSION, "projects": projects}, out, indent=2, sort_keys=True)
+                out.write("\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+            raise

@@ -1,0 +1,168 @@
+"""run_command: run one of the project's scripts (`{"script": "test"}`) or, with its own grant, a
+command line (`{"command": "pytest -q tests/test_x.py"}`). Never through a shell.
+
+Who needs a grant: the agent. `konstruct tool run_command` is the person's own action and needs none;
+the policy's refusals and the hard deny list apply to both, and so does the project's command policy
+as the user set it with `konstruct policy set` (allowlist presets and prefixes, chains). The agent loop hands its grants in as
+`context.trust` (anything with `use(capability) -> bool`, e.g. `TrustSession`) and its kill switch as
+`context.cancellation` (a `Cancellation`); without them the call is the person's own. A call that
+lacks a grant comes back `needs_grant` with the `trust_request` to put to the person; the loop asks
+(through its `TrustBroker`) and calls again.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from pydantic import Field, model_validator
+
+from ..commands import (
+    BadPrefix,
+    Cancellation,
+    PolicyConfig,
+    PolicyDecision,
+    ProcessOutcome,
+    decide,
+    discover_scripts,
+    find_script,
+    run_process,
+    scrubbed_environment,
+)
+from ..commands.chain import run_chain
+from ..commands.wrappers import is_assignment
+from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan
+from ..trust import TrustStore
+from .base import Tool, ToolContext, ToolInput, ToolResult
+
+DEFAULT_TIMEOUT_S = 600.0
+OUTPUT_CAP_BYTES = 64 * 1024
+
+
+def stored_policy(root: Path) -> PolicyConfig:
+    """The project's command policy as the user set it (`konstruct policy set`), else the default.
+    A stored policy that no longer parses falls back to the default, which still asks for grants."""
+    settings = TrustStore().command_settings(root) or {}
+    try:
+        return PolicyConfig.build(settings.get("presets", ()), settings.get("allow", ()), chains=settings.get("chains", False))
+    except BadPrefix:
+        return PolicyConfig()
+
+
+class GrantCheck(Protocol):
+    def use(self, capability: str, path: str | None = None) -> bool: ...
+
+
+class RunCommandInput(ToolInput):
+    script: str | None = Field(default=None, description="a project script by name: test, build, make:lint, npm:dev ...")
+    command: str | None = Field(default=None, description="a single command line (no ;, &&, |, redirections); needs the commands grant")
+    timeout_s: float = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=3600, description="seconds before the command is killed")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> RunCommandInput:
+        if (self.script is None) == (self.command is None):
+            raise ValueError("give exactly one of script or command")
+        if self.script is not None and not self.script.strip():
+            raise ValueError("script is empty")
+        return self
+
+
+class RunCommand(Tool[RunCommandInput]):
+    name: ClassVar[str] = "run_command"
+    description: ClassVar[str] = (
+        "Run the project's own script ({\"script\": \"test\"}; see enumerate collection=scripts) or one "
+        "command line ({\"command\": \"pytest -q tests/test_x.py\"}). No shell: no pipes, ;, &&, redirections "
+        "or $(...). Statuses: ok, failed (non-zero exit), timeout, killed, not_found, refused, needs_grant. "
+        "Output keeps its head and tail when long."
+    )
+    Input = RunCommandInput
+    mutating: ClassVar[bool] = True
+
+    def run(self, params: RunCommandInput, context: ToolContext) -> ToolResult:
+        workspace = context.workspace
+        scripts = discover_scripts(workspace)
+        base: PolicyConfig = getattr(context, "command_policy", None) or stored_policy(workspace.root)
+        config = PolicyConfig(base.allowlist, base.allowlist_mode, tuple(scripts), workspace.root, base.chains)
+        if params.script is not None:
+            script = find_script(scripts, params.script.strip())
+            if script is None:
+                known = ", ".join(s.qualified for s in scripts) or "none found"
+                return self._result(context, {"status": "not_found", "script": params.script,
+                                              "reason": f"no project script named {params.script!r}; known scripts: {known}"})
+            command = shlex.join(script.argv)
+        else:
+            command = params.command or ""
+        decision = decide(command, config)
+        payload: dict[str, Any] = {"command": command, "policy": decision.to_json()}
+        if params.script is not None:
+            payload["script"] = params.script
+        if decision.decision == "refuse":
+            return self._result(context, {"status": "refused", "reason": decision.reason, **payload})
+        grants: GrantCheck | None = getattr(context, "trust", None)
+        if grants is not None and decision.capability and not grants.use(decision.capability):
+            return self._result(context, {
+                "status": "needs_grant", **payload,
+                "reason": f"running this needs the {decision.capability!r} grant, which is not in force",
+                "trust_request": {"capability": decision.capability, "detail": command, "paths": []},
+            })
+        # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
+        # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
+        plan = project_plan(workspace.root, getattr(context, "sandbox", None), getattr(context, "sandbox_abi", None))
+        payload["sandbox"] = plan.report()
+        if plan.refusal:
+            return self._result(context, {"status": "refused", "reason": plan.refusal, **payload})
+        if plan.mode == "full" and grants is not None and not grants.use("full_access"):
+            return self._result(context, {
+                "status": "needs_grant", **payload,
+                "reason": "this project runs commands without the sandbox (mode full), which needs the "
+                          "'full_access' grant for this session",
+                "trust_request": {"capability": "full_access", "detail": f"run without the sandbox: {command}", "paths": []},
+            })
+        return self._result(context, {**payload, **self._execute(decision, params.timeout_s, context, plan)})
+
+    def _execute(self, decision: PolicyDecision, timeout_s: float, context: ToolContext,
+                 plan: SandboxPlan) -> dict[str, Any]:
+        if context.killed():
+            return {"status": "killed", "exit_code": None, "duration_s": 0.0, "stdout": "", "stderr": "",
+                    "stdout_truncated": False, "stderr_truncated": False, "reason": "the run was killed before it started"}
+        cancellation: Cancellation | None = getattr(context, "cancellation", None)
+
+        def launch(words: tuple[str, ...], seconds: float) -> ProcessOutcome:
+            argv = list(words)
+            assignments: dict[str, str] = {}
+            while argv and is_assignment(argv[0]):  # `CI=1 npm test`: no shell, so we set them ourselves
+                name, value = argv.pop(0).split("=", 1)
+                assignments[name] = value
+            try:
+                with Confinement(plan) as confinement:
+                    return run_process(argv, context.workspace.root, timeout_s=seconds, cancellation=cancellation,
+                                       env=scrubbed_environment(extra=assignments), cap_bytes=OUTPUT_CAP_BYTES,
+                                       confinement=confinement)
+            except LandlockError as error:  # never run unconfined because confining failed
+                return ProcessOutcome("failed", None, 0.0, "", "",
+                                      reason=f"the sandbox could not be set up, so the command did not run: {error.strerror}")
+
+        steps: tuple[dict[str, Any], ...] = ()
+        if decision.steps:
+            chained = run_chain(decision.steps, launch, timeout_s)
+            outcome, steps = chained.outcome, chained.steps
+        else:
+            outcome = launch(decision.argv, timeout_s)
+        result: dict[str, Any] = {
+            "status": outcome.status, "exit_code": outcome.exit_code, "duration_s": outcome.duration_s,
+            "stdout": outcome.stdout, "stderr": outcome.stderr,
+            "stdout_truncated": outcome.stdout_truncated, "stderr_truncated": outcome.stderr_truncated,
+        }
+        if outcome.signal is not None:
+            result["signal"] = outcome.signal
+        if outcome.reason:
+            result["reason"] = outcome.reason
+        if steps:
+            result["steps"] = list(steps)
+        return result
+
+    def _result(self, context: ToolContext, payload: dict[str, Any]) -> ToolResult:
+        scrub = context.workspace.scrub
+        clean = {k: scrub(v) if isinstance(v, str) else v for k, v in payload.items()}
+        return ToolResult(self.name, clean)

@@ -1,0 +1,136 @@
+"""Trust records: what the user granted, what the agent asks for, what the user answered.
+
+Capabilities: `edit` (change project files, optionally only those matching path globs), `scripts`
+(run the project's own scripts), `commands` (run an arbitrary command line the policy allows).
+`commands` is the wider capability, so a `commands` grant also covers `scripts`. `full_access` (run
+commands unconfined, in a project whose sandbox mode is `full`) is granted per session at most.
+
+Scopes: `once` (one use), `session` (this session or headless run), `always` (this project on this
+machine, kept in the trust store until revoked). Only `always` grants are written to disk.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import Any
+
+CAPABILITIES = ("edit", "scripts", "commands", "full_access")
+SCOPES = ("once", "session", "always")
+# `full_access`: run commands without the sandbox (a project whose sandbox mode is `full`). It is
+# asked every session: never stored, an `always` answer lasts the session (see TrustSession.record).
+SESSION_ONLY = frozenset({"full_access"})
+
+
+class BadGrant(ValueError):
+    """A capability, scope or path glob that is not one of ours."""
+
+
+def check_capability(capability: str) -> str:
+    if capability not in CAPABILITIES:
+        raise BadGrant(f"unknown capability {capability!r}; known: {', '.join(CAPABILITIES)}")
+    return capability
+
+
+def check_scope(scope: str) -> str:
+    if scope not in SCOPES:
+        raise BadGrant(f"unknown scope {scope!r}; known: {', '.join(SCOPES)}")
+    return scope
+
+
+def check_globs(paths: tuple[str, ...], capability: str) -> tuple[str, ...]:
+    if paths and capability != "edit":
+        raise BadGrant("path globs scope only the edit capability")
+    for glob in paths:
+        if not glob or glob.startswith("/") or "\0" in glob or ".." in glob.split("/"):
+            raise BadGrant(f"path glob {glob!r} must be workspace-relative (no leading /, no ..)")
+    return paths
+
+
+@lru_cache(maxsize=256)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out) + "(?:/.*)?$")  # a folder glob covers what is inside it
+
+
+def glob_matches(glob: str, path: str) -> bool:
+    """`src/**` matches `src/a/b.py`; `*.md` matches `README.md` only at the top; `docs` covers `docs/x`."""
+    return bool(_glob_regex(glob.rstrip("/")).match(path.removeprefix("./")))
+
+
+def now_utc() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True)
+class TrustGrant:
+    capability: str
+    scope: str
+    paths: tuple[str, ...] = ()  # edit only; empty means the whole project
+    granted_at: str = ""
+
+    def covers(self, capability: str, path: str | None = None) -> bool:
+        if self.capability != capability and not (self.capability == "commands" and capability == "scripts"):
+            return False
+        if capability != "edit" or not self.paths:
+            return True
+        return path is not None and any(glob_matches(glob, path) for glob in self.paths)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"capability": self.capability, "scope": self.scope, "paths": list(self.paths), "granted_at": self.granted_at}
+
+    @classmethod
+    def from_json(cls, data: Any) -> TrustGrant:
+        """Raises BadGrant for anything that is not a well-formed grant."""
+        if not isinstance(data, dict):
+            raise BadGrant("a grant is not an object")
+        paths = data.get("paths", [])
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            raise BadGrant("a grant's paths are not a list of strings")
+        capability = check_capability(str(data.get("capability")))
+        granted_at = data.get("granted_at", "")
+        return cls(capability, check_scope(str(data.get("scope"))), check_globs(tuple(paths), capability),
+                   granted_at if isinstance(granted_at, str) else "")
+
+
+@dataclass(frozen=True)
+class TrustRequest:
+    """What the agent asks for. `detail` is shown to the person: the command line, the script, the files."""
+
+    capability: str
+    detail: str
+    paths: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"capability": self.capability, "detail": self.detail, "paths": list(self.paths)}
+
+
+@dataclass(frozen=True)
+class TrustDecision:
+    """The person's answer. A granted `edit` may narrow the paths to globs (empty: the whole project)."""
+
+    granted: bool
+    scope: str | None = None
+    paths: tuple[str, ...] = ()
+
+    @classmethod
+    def deny(cls) -> TrustDecision:
+        return cls(False)

@@ -1,0 +1,317 @@
+"""The workbench: composes the panes, routes the loop's events to them, and runs the loop in a worker.
+
+Attributes down, messages up: panes get events through `show(event)`; they send `RequestSubmitted`
+and `KillRequested` up. Work happens in workers (the loop, the graph overview, the sessions list);
+their failures are routed in one `Worker.StateChanged` handler and shown in one place, the transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.css.query import NoMatches
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from ..agent import SessionGate, load_session
+from ..trust import TrustSession, TrustStore
+from ..workspace import Workspace
+from .graph_overview import GraphOverview, graph_overview
+from .messages import KillRequested, Reported, RequestSubmitted
+from .panes.batches import BatchTable
+from .panes.budgets import BudgetsPane
+from .panes.gate import GatePane
+from .panes.neighborhoods import NeighborhoodsPane
+from .panes.request_input import RequestInput
+from .panes.transcript import Transcript
+from .reporter import MessageReporter, Streamed
+from .request_history import append_history, load_history
+from .run_events import Notice
+from .session_list import SessionSummary, list_sessions, replay_events
+from .session_runs import SessionRuns, WorkbenchSetup, graph_ranker
+from .sessions_screen import SessionsScreen
+from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
+from .trust_broker import CallLedger, ModalTrustBroker, PreviewingGate
+from .trust_prompt import DENY, TrustPrompt
+
+
+class Workbench(App[None]):
+    CSS_PATH = "workbench.tcss"
+    TITLE = "Konstruct"
+    BINDINGS = [
+        # priority: the kill key must work whatever has focus (the request input binds ctrl+k too).
+        Binding("ctrl+k", "kill", "Kill run", priority=True),
+        Binding("ctrl+n", "new_session", "New session"),
+        Binding("ctrl+o", "sessions", "Sessions"),
+        Binding("ctrl+g", "toggle_calls", "Expand calls"),
+        Binding("ctrl+t", "next_theme", "Theme"),
+        Binding("ctrl+l", "focus_request", "Request", show=False),
+    ]
+
+    def __init__(self, setup: WorkbenchSetup, *, themes: ThemeSet | None = None) -> None:
+        self.setup = setup
+        self.themes = themes or load_themes()
+        super().__init__()
+        for theme in self.themes.loaded:
+            self.register_theme(theme)
+        wanted = setup.theme or DEFAULT_THEME
+        self.theme = wanted if wanted in self.available_themes else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
+        self.workspace = Workspace(setup.root)
+        self.ledger = CallLedger()
+        self.broker = ModalTrustBroker(self, self.workspace, self.ledger, self.syntax_theme)
+        reporter: Any = MessageReporter(self, also=self.ledger.note)
+        if setup.demo:
+            from .demo.director import DemoDirector
+
+            reporter = DemoDirector(reporter, self.workspace)
+        self.runs = SessionRuns(setup, self.workspace, reporter, self._fresh_gate, graph_ranker())
+        self._calls_expanded = False
+        self._after_blueprint: str | None = None
+
+    # -- composition -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        # The app keeps its panes by reference: a modal on top (trust prompt, sessions) is the
+        # active screen, and events keep arriving for the panes underneath it.
+        self.transcript = Transcript(syntax_theme=self.syntax_theme(), id="transcript")
+        self.budgets = BudgetsPane(id="budgets")
+        self.neighborhoods = NeighborhoodsPane(id="neighborhoods")
+        self.gate = GatePane(id="gate")
+        self.batches = BatchTable(id="batches")
+        self.request = RequestInput(id="request")
+        yield Static(self._banner(), id="banner")
+        with Horizontal(id="main"):
+            yield self.transcript
+            with Vertical(id="side"):
+                yield self.budgets
+                yield self.neighborhoods
+                yield self.gate
+        yield self.batches
+        yield self.request
+        yield Footer()
+
+    def _banner(self) -> Content:
+        s = self.setup
+        model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured"
+        label = "  [reverse $scripted-label] SCRIPTED DEMO — no model is called, no network [/]" if s.demo else ""
+        return Content.from_markup(f"[b]Konstruct[/b]  {escape(s.root.name)}  [dim]{escape(model)}[/dim]{label}")
+
+    def on_mount(self) -> None:
+        self.batches.border_title = "Batches"
+        self.transcript.border_title = "Transcript"
+        self.gate.scripted = self.setup.demo
+        self.theme_changed_signal.subscribe(self, lambda _theme: self._retheme())
+        transcript = self.transcript
+        for problem in self.themes.failed:
+            transcript.add_problem(f"theme {problem.path} not loaded: {problem.reason}")
+        if self.setup.model_problem:
+            transcript.add_problem(f"no model: {self.setup.model_problem}")
+        self.request.focus()
+        # Index after the first frame: the indexer holds the GIL in bursts and would delay it.
+        self.call_after_refresh(self._load_graph)
+        self._load_history()
+
+    def get_css_variables(self) -> dict[str, str]:
+        # A user theme may leave Konstruct's tokens out: each falls back to the base color it stands for.
+        self.theme_variables = fill_app_variables(super().get_css_variables())
+        return self.theme_variables
+
+    def syntax_theme(self) -> str:
+        current = self.current_theme
+        return self.themes.syntax.get(current.name, "monokai" if current.dark else "friendly")
+
+    def _retheme(self) -> None:
+        self.transcript.syntax_theme = self.syntax_theme()
+
+    def _fresh_gate(self) -> PreviewingGate:
+        return PreviewingGate(SessionGate(TrustSession(self.workspace.root, TrustStore(), self.broker)), self.broker)
+
+    # -- events from the core ----------------------------------------------------------------
+
+    def on_reported(self, message: Reported) -> None:
+        event = message.event
+        if isinstance(event, Notice):
+            self.transcript.add_note(f"[$scripted-label]{escape(event.text)}[/]")
+            return
+        for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
+            pane.show(event)
+
+    def on_streamed(self, message: Streamed) -> None:
+        # The hot path of a stream: coalesced deltas, and only the transcript cares.
+        self.transcript.show(message.take())
+
+    # -- requests and the run worker -----------------------------------------------------------
+
+    @on(RequestSubmitted)
+    def _submit(self, message: RequestSubmitted) -> None:
+        self.submit(message.text)
+
+    def submit(self, text: str) -> None:
+        if self.runs.running:
+            self.notify("A run is in progress: wait for it, or kill it with ctrl+k.", severity="warning")
+            return
+        self._save_history(text)
+        self.transcript.add_request(text)
+        self.budgets.set_running(True)
+        self._run_agent(text)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="agent run")
+    def _run_agent(self, request: str) -> object:
+        return self.runs.run(request)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="blueprint run")
+    def _run_blueprint(self, path: Path) -> object:
+        return self.runs.run_blueprint(path)
+
+    @work(thread=True, exit_on_error=False, group="graph", name="graph overview")
+    def _load_graph(self) -> GraphOverview:
+        return graph_overview(self.workspace)
+
+    @work(thread=True, exit_on_error=False, group="history", name="request history")
+    def _load_history(self) -> list[str]:
+        return load_history(self.workspace.root)
+
+    @work(thread=True, exit_on_error=False, group="history-save", name="saving request history")
+    def _save_history(self, text: str) -> None:
+        append_history(self.workspace.root, text)
+
+    @work(thread=True, exit_on_error=False, group="sessions", name="sessions list")
+    def _list_sessions(self) -> list[SessionSummary]:
+        return list_sessions(self.workspace.root)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one place worker outcomes land. Errors become a line in the transcript, never a traceback."""
+        try:
+            self._worker_done(event.worker, event.state)
+        except NoMatches:  # the app is closing and its panes are gone: nothing left to show it on
+            pass
+
+    def _worker_done(self, worker: Worker[Any], state: WorkerState) -> None:
+        if state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        if worker.group == "agent":
+            self.budgets.set_running(False, ended="error" if state == WorkerState.ERROR else "stopped")
+            queued, self._after_blueprint = self._after_blueprint, None
+            if queued:
+                self.call_later(self.submit, queued)
+        if state == WorkerState.ERROR:
+            error = worker.error
+            self.transcript.add_problem(f"{worker.name} failed: {self.workspace.scrub(str(error)) or type(error).__name__}")
+            if worker.group == "graph":
+                self.neighborhoods.set_graph_status("graph: unavailable")
+                self._first_request()
+            return
+        if worker.group == "graph":
+            overview: GraphOverview = worker.result  # type: ignore[assignment]
+            panel = self.neighborhoods
+            panel.set_graph_status(overview.status)
+            if not panel.hoods:
+                panel.set_neighborhoods(list(overview.neighborhoods))
+            self._first_request()
+        elif worker.group == "history":
+            self.request.remember(worker.result)  # type: ignore[arg-type]
+        elif worker.group == "replay":
+            self._show_replay(*worker.result)  # type: ignore[misc]
+        elif worker.group == "sessions":
+            self.push_screen(SessionsScreen(worker.result), self._resume)  # type: ignore[arg-type]
+
+    def _first_request(self) -> None:
+        # The demo's request (or a blueprint run) goes once the graph is indexed, so its
+        # neighborhoods are ranked.
+        first, blueprint = self.setup.first_request, self.setup.blueprint
+        self.setup = replace(self.setup, first_request=None, blueprint=None)
+        if blueprint is not None and not self.runs.running:
+            self.transcript.add_note(f"[$primary]▶ blueprint run: {escape(blueprint.name)}[/] [dim](unattended: edits and project scripts are granted for this run)[/dim]")
+            self.budgets.set_running(True)
+            self._after_blueprint = first  # the demo's request follows its blueprint run
+            self._run_blueprint(blueprint)
+        elif first:
+            self.submit(first)
+
+    # -- actions (each one also in the command palette) ------------------------------------------
+
+    @on(KillRequested)
+    def _kill_pressed(self) -> None:
+        self.action_kill()
+
+    def action_kill(self) -> None:
+        if not self.runs.kill():
+            self.notify("Nothing is running.")
+            return
+        self.budgets.set_killing()
+        if isinstance(self.screen, TrustPrompt):
+            self.screen.dismiss(DENY)  # a run killed mid-question is not a yes
+
+    def action_new_session(self) -> None:
+        if self.runs.running:
+            self.notify("Kill the run first (ctrl+k).", severity="warning")
+            return
+        self.runs.new_session()
+        self.transcript.clear()
+        self.batches.reset()
+        self.gate.reset()
+        self.transcript.add_note("[dim]new session: the next request starts fresh[/dim]")
+
+    def action_sessions(self) -> None:
+        self._list_sessions()
+
+    def _resume(self, session_id: str | None) -> None:
+        if session_id is None:
+            return
+        if self.runs.running:
+            self.notify("Kill the run first (ctrl+k).", severity="warning")
+            return
+        self.runs.continue_session(session_id)
+        self.transcript.clear()
+        self.batches.reset()
+        self._replay(session_id)
+
+    @work(thread=True, exit_on_error=False, group="replay", name="session replay")
+    def _replay(self, session_id: str) -> tuple[str, list[tuple[str | None, object]]]:
+        return session_id, replay_events(load_session(session_id))
+
+    def _show_replay(self, session_id: str, shown: list[tuple[str | None, object]]) -> None:
+        for request, event in shown:
+            if request is not None:
+                self.transcript.add_request(request)
+            elif event is not None:
+                self.transcript.show(event)  # type: ignore[arg-type]
+                self.batches.show(event)  # type: ignore[arg-type]
+        self.transcript.add_note(f"[$primary]↻ the next request continues session {escape(session_id)}[/]")
+
+    def action_toggle_calls(self) -> None:
+        self._calls_expanded = not self._calls_expanded
+        self.transcript.set_all_collapsed(not self._calls_expanded)
+
+    def action_next_theme(self) -> None:
+        names = [t.name for t in self.themes.loaded] or [self.theme]
+        position = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(position + 1) % len(names)]
+        self.notify(f"Theme: {self.theme}")
+
+    def action_focus_request(self) -> None:
+        self.request.focus()
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Kill run", "Stop the agent run mid-flight (ctrl+k)", self.action_kill)
+        yield SystemCommand("New session", "Start afresh: the next request opens a new session (ctrl+n)", self.action_new_session)
+        yield SystemCommand("Sessions", "List this project's sessions and continue one (ctrl+o)", self.action_sessions)
+        yield SystemCommand("Expand or collapse tool calls", "Show every call's arguments and results (ctrl+g)", self.action_toggle_calls)
+        yield SystemCommand("Next Konstruct theme", "Cycle dark, light and high contrast (ctrl+t)", self.action_next_theme)
+        yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
+
+    def on_unmount(self) -> None:
+        self.runs.kill()
+        self.workspace.close()
+

@@ -1,0 +1,241 @@
+"""The transcript pane: the person's requests, the assistant's streaming text, and each tool call
+as one line that expands to its arguments, its result and, for writes, the diffs."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from rich.syntax import Syntax
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.markup import escape
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+from ...agent.events import (
+    Finished,
+    SessionStarted,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TrustRequested,
+    TurnStarted,
+)
+from ..messages import Reportable
+from ..summaries import describe_call, describe_outcome, diffs_of
+
+# A streamed reply repaints at most this often: a fast model sends hundreds of deltas a second and
+# repainting on each would make the screen fall behind the stream (bench/bench_ui.py measures it).
+_REPAINT_S = 1 / 30
+_MAX_SHOWN_LINES = 200
+_FREEZE_AT = 1500
+
+
+class AssistantText(Vertical):
+    """One assistant reply as it streams in, as plain text (no markup: a model can write `[`).
+
+    Repainting a long reply costs time in proportion to its length, so finished lines are frozen into
+    their own widgets once the live part grows past `_FREEZE_AT` characters: a repaint then only
+    re-wraps the tail. Splitting at a newline changes nothing on screen."""
+
+    def __init__(self) -> None:
+        super().__init__(classes="assistant-text")
+        self._parts: list[str] = []
+        self._frozen = 0  # characters already moved into frozen widgets
+        self._shown = 0  # characters on screen (frozen + live)
+        self._live = Static("", classes="assistant-live")
+        self._painted_at = 0.0
+        self._pending = False
+
+    def compose(self) -> ComposeResult:
+        yield self._live
+
+    def append(self, text: str) -> None:
+        self._parts.append(text)
+        if self._pending:
+            return
+        self._pending = True
+        since = time.monotonic() - self._painted_at
+        if since >= _REPAINT_S:
+            self.call_later(self.flush)  # after the deltas already queued: one repaint for the lot
+        else:
+            self.set_timer(_REPAINT_S - since, self.flush)
+
+    def flush(self) -> None:
+        self._pending = False
+        self._painted_at = time.monotonic()
+        text = self.text
+        tail = text[self._frozen :]
+        if len(tail) > _FREEZE_AT and "\n" in tail:
+            cut = tail.rfind("\n")
+            self.mount(Static(Content(tail[:cut]), classes="assistant-frozen"), before=self._live)
+            self._frozen += cut + 1
+            tail = tail[cut + 1 :]
+        self._live.update(Content(tail))
+        self._shown = len(text)
+
+    @property
+    def text(self) -> str:
+        """Everything received so far."""
+        return "".join(self._parts)
+
+    @property
+    def shown(self) -> str:
+        """What is on screen now (the repaint throttle may hold back the newest few deltas)."""
+        return self.text[: self._shown]
+
+
+class ToolCallEntry(Collapsible):
+    """One tool call: a single line while collapsed; arguments, result and diffs when expanded.
+    The expanded body is built on first expansion, so a long session stays cheap to show."""
+
+    def __init__(self, event: ToolStarted, syntax_theme: str) -> None:
+        self.started = event
+        self.finished: ToolFinished | None = None
+        self._syntax_theme = syntax_theme
+        self._built = False
+        # No DOM id: call ids repeat across sessions (scripted ones always do); `_calls` holds the entry.
+        super().__init__(title=self._heading(), collapsed=True, classes="tool-call -running")
+
+    def finish(self, event: ToolFinished) -> None:
+        self.finished = event
+        self.set_class(False, "-running")
+        self.set_class(event.ok, "-ok")
+        self.set_class(not event.ok, "-failed")
+        self.title = self._heading()
+        if self._built:
+            self._build_body(rebuild=True)
+
+    def _heading(self) -> Content:
+        # The outcome goes before the subject: a long list of paths is what gets clipped, not the verdict.
+        subject = describe_call(self.started.tool, self.started.arguments)
+        if self.finished is None:
+            mark, outcome = "[$tool-running]●[/]", "[$tool-running]running…[/]"
+        elif self.finished.ok:
+            mark, outcome = "[$tool-ok]✓[/]", escape(describe_outcome(self.finished))
+        else:
+            mark, outcome = "[$tool-failed]✗[/]", f"[$tool-failed]{escape(describe_outcome(self.finished))}[/]"
+        about = f" [dim]·[/dim] {escape(subject)}" if subject else ""
+        return Content.from_markup(f"{mark} [b]{escape(self.started.tool)}[/b] {outcome}{about}")
+
+    def on_collapsible_expanded(self, event: Collapsible.Expanded) -> None:
+        if event.collapsible is self and not self._built:
+            self._build_body()
+
+    def _build_body(self, rebuild: bool = False) -> None:
+        contents = self.query_one(Collapsible.Contents)
+        if rebuild:
+            contents.remove_children()
+        self._built = True
+        parts: list[Static] = [Static(Content.from_markup("[b]arguments[/b]")), Static(_json(self.started.arguments, self._syntax_theme))]
+        if self.finished is not None:
+            diffs = diffs_of(self.finished.result)
+            for path, diff in diffs:
+                parts.append(Static(Content.from_markup(f"[b]diff[/b] {escape(path)}")))
+                parts.append(Static(Syntax(diff, "diff", theme=self._syntax_theme, word_wrap=True), classes="diff"))
+            shown = _without_diffs(self.finished.result) if diffs else self.finished.result
+            parts.append(Static(Content.from_markup("[b]result[/b]")))
+            parts.append(Static(_json(shown, self._syntax_theme)))
+        contents.mount_all(parts)
+
+
+class Transcript(VerticalScroll):
+    """Everything said and done in the session, newest at the bottom; stays pinned to the bottom
+    until the person scrolls up."""
+
+    def __init__(self, *, syntax_theme: str = "monokai", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.syntax_theme = syntax_theme
+        self._reply: AssistantText | None = None
+        self._calls: dict[str, ToolCallEntry] = {}
+        self._follow = False  # anchored to the bottom (see _start_following)
+
+    def _mount_entry(self, widget: Widget) -> None:
+        self.mount(widget)
+        if not self._follow:
+            self.call_after_refresh(self._start_following)
+
+    def _start_following(self) -> None:
+        # Anchor only once the content overflows: an anchored scroll view bottom-aligns short
+        # content, and a fresh transcript should read from the top.
+        if not self._follow and self.max_scroll_y > 0:
+            self._follow = True
+            self.anchor()
+
+    def add_request(self, text: str) -> None:
+        self._reply = None
+        self._mount_entry(Static(Content.from_markup(f"[b $primary]›[/] {escape(text)}"), classes="request"))
+
+    def add_note(self, markup: str, classes: str = "note") -> None:
+        self._reply = None
+        self._mount_entry(Static(Content.from_markup(markup), classes=classes))
+
+    def add_problem(self, text: str) -> None:
+        """The one place run errors are shown: a line in the transcript, never a traceback."""
+        self.add_note(f"[$error]⚠ {escape(text)}[/]", classes="problem")
+
+    def show(self, event: Reportable) -> None:
+        if isinstance(event, TextDelta):
+            if self._reply is None:
+                self._reply = AssistantText()
+                self._mount_entry(self._reply)
+            self._reply.append(event.text)
+            if not self._follow:
+                self.call_after_refresh(self._start_following)
+        elif isinstance(event, ToolStarted):
+            self._end_reply()
+            entry = ToolCallEntry(event, self.syntax_theme)
+            self._calls[event.call_id] = entry
+            self._mount_entry(entry)
+        elif isinstance(event, ToolFinished):
+            entry = self._calls.get(event.call_id)
+            if entry is not None:
+                entry.finish(event)
+        elif isinstance(event, TurnStarted):
+            self._end_reply()
+        elif isinstance(event, SessionStarted):
+            resumed = "resumed " if event.resumed else ""
+            note = f" — [$scripted-label]{escape(event.note)}[/]" if event.note else ""
+            self.add_note(f"[dim]{resumed}session {escape(event.session_id)} · {escape(event.provider)} {escape(event.model)}[/dim]{note}")
+        elif isinstance(event, TrustRequested):
+            self._end_reply()
+            decision = f" → {event.decision}" if event.decision else ""
+            self.add_note(f"[$warning]⚑ trust[/] {escape(event.capability)}: {escape(event.detail)}{decision}")
+        elif isinstance(event, Finished):
+            self._end_reply()
+            colour = "$success" if event.reason == "done" else "$warning" if event.reason == "killed" else "$error"
+            message = f": {escape(event.message)}" if event.message else ""
+            self.add_note(f"[{colour}]■ finished ({event.reason}) after {event.turns} turn(s)[/]{message}", classes="finished")
+
+    def _end_reply(self) -> None:
+        if self._reply is not None:
+            self._reply.flush()
+        self._reply = None
+
+    def set_all_collapsed(self, collapsed: bool) -> None:
+        for entry in self._calls.values():
+            entry.collapsed = collapsed
+
+    def clear(self) -> None:
+        self._follow = False
+        self.anchor(False)
+        self._reply = None
+        self._calls.clear()
+        self.remove_children()
+
+
+def _json(value: Any, theme: str) -> Syntax:
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    lines = text.splitlines()
+    if len(lines) > _MAX_SHOWN_LINES:
+        text = "\n".join([*lines[:_MAX_SHOWN_LINES], f"… {len(lines) - _MAX_SHOWN_LINES} more lines"])
+    return Syntax(text, "json", theme=theme, word_wrap=True)
+
+
+def _without_diffs(result: dict[str, Any]) -> dict[str, Any]:
+    entries = [{k: v for k, v in entry.items() if k != "diff"} if isinstance(entry, dict) else entry for entry in result.get("results", [])]
+    return {**result, "results": entries}
+

@@ -1,0 +1,148 @@
+"""Scripted blueprint scenarios: a blueprint, one script per session (the scripted provider replays
+them; no network), and a helper that runs the orchestrator in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from konstruct_tui.agent.events import CollectingReporter, Finished
+from konstruct_tui.blueprint import (
+    Orchestrator,
+    RunOptions,
+    RunStore,
+    ScriptBook,
+    new_run_id,
+    parse_blueprint,
+)
+from konstruct_tui.workspace import Workspace
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
+CHECK = "import calc\n\nassert calc.add(2, 3) == 5, 'add is wrong'\nprint('ok')\n"
+
+
+def blueprint_text(*phases: str, title: str = "Calc fixes") -> str:
+    return f'title = "{title}"\n\n' + "\n".join(textwrap.dedent(p) for p in phases)
+
+
+PHASE_FIX = """
+[[phases]]
+id = "p1"
+title = "Fix add"
+goal = "add() returns the sum"
+relevant = ["calc.py"]
+verify = ["python check_calc.py"]
+
+[[phases.tasks]]
+id = "t1"
+text = "make add return a + b"
+"""
+
+EVIDENCE = "calc.py line 2: add() now returns a + b, so add(2, 3) gives 5 as required"
+
+
+def read(*paths: str) -> dict[str, Any]:
+    return {"text": "Reading.", "tool_calls": [{"name": "read_code", "arguments": {"paths": list(paths)}}]}
+
+
+def edit(path: str, old: str, new: str, *, done: str | None = "fixed it", marks: tuple[str, ...] = ("t1",)) -> dict[str, Any]:
+    calls: list[dict[str, Any]] = [{"name": "write_code", "arguments": {"edits": [{"path": path, "revision": f"$revision:{path}", "replacements": [{"old": old, "new": new}]}]}}]
+    calls += [{"name": "mark_task", "arguments": {"id": task, "status": "done", "note": "done"}} for task in marks]
+    if done is not None:
+        calls.append({"name": "phase_done", "arguments": {"summary": done}})
+    return {"text": "Editing.", "tool_calls": calls}
+
+
+def claim_done(summary: str = "all done", marks: tuple[str, ...] = ("t1",)) -> dict[str, Any]:
+    calls = [{"name": "mark_task", "arguments": {"id": task, "status": "done"}} for task in marks]
+    return {"text": "Done.", "tool_calls": calls + [{"name": "phase_done", "arguments": {"summary": summary}}]}
+
+
+def verdict(kind: str, evidence: dict[str, str], outstanding: tuple[str, ...] = (), defects: tuple[str, ...] = ()) -> dict[str, Any]:
+    arguments = {"verdict": kind, "tasks": [{"id": k, "evidence": v} for k, v in evidence.items()], "outstanding": list(outstanding), "defects": list(defects)}
+    return {"text": "Verdict.", "tool_calls": [{"name": "submit_verdict", "arguments": arguments}]}
+
+
+def write_scripts(folder: Path, scripts: dict[str, list[dict[str, Any]]]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, turns in scripts.items():
+        (folder / f"{name}.json").write_text(json.dumps({"turns": turns}))
+    return folder
+
+
+@dataclass
+class RunResult:
+    finished: Finished
+    reporter: CollectingReporter
+    store: RunStore
+    run_id: str
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        from konstruct_tui.agent.events import event_json
+
+        return [event_json(e) for e in self.reporter.events if e.name == name]
+
+
+def run_blueprint(root: Path, text: str, scripts: Path, **kwargs: Any) -> RunResult:
+    return run_with(root, text, ScriptBook(scripts, 20), **kwargs)
+
+
+class RecordingBook(ScriptBook):
+    """A ScriptBook that keeps what each session was told: (role, phase, attempt) -> the first user
+    message of each model turn's transcript, and optionally fails one role's model calls."""
+
+    def __init__(self, path: Path, *, unreachable: str | None = None) -> None:
+        super().__init__(path, 20)
+        self.seen: dict[tuple[str, str, int], list[str]] = {}
+        self.unreachable = unreachable
+
+    def open(self, role: str, phase_id: str, attempt: int) -> Any:
+        if role == self.unreachable:
+            return _Unreachable()
+        port = super().open(role, phase_id, attempt)
+        seen = self.seen.setdefault((role, phase_id, attempt), [])
+        original = port.stream_turn
+
+        def stream_turn(system: str, transcript: Any, tools: Any) -> Any:
+            from konstruct_tui.agent.ports import UserMessage
+
+            seen.append("\n".join(m.text for m in transcript if isinstance(m, UserMessage)))
+            return original(system, transcript, tools)
+
+        port.stream_turn = stream_turn  # type: ignore[method-assign]
+        return port
+
+
+class _Unreachable:
+    provider = "openai"
+    model = "unreachable"
+
+    def stream_turn(self, system: str, transcript: Any, tools: Any) -> Any:
+        from konstruct_tui.providers import ProviderError
+
+        async def fail() -> Any:
+            raise ProviderError("openai: cannot connect to http://127.0.0.1:9/v1 (connection refused) after 3 attempts")
+            yield  # pragma: no cover
+
+        return fail()
+
+    async def aclose(self) -> None:
+        return None
+
+
+def run_with(root: Path, text: str, book: ScriptBook, *, store: RunStore | None = None, run_id: str | None = None,
+             options: RunOptions | None = None, resumed: bool = False) -> RunResult:
+    blueprint = parse_blueprint(text)
+    store = store or RunStore(root.parent / "runs.sqlite3")
+    if run_id is None:
+        run_id = new_run_id()
+        store.create_run(run_id, blueprint.title, "blueprint.toml", text, str(root), {"provider": "scripted"}, [p.id for p in blueprint.phases])
+    reporter = CollectingReporter()
+    options = options or RunOptions(turn_deadline_s=20, adjudicator_deadline_s=30)
+    with Workspace(root) as workspace:
+        finished = asyncio.run(Orchestrator(store, run_id, blueprint, workspace, book, reporter, options).run(resumed=resumed))
+    return RunResult(finished, reporter, store, run_id)

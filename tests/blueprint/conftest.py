@@ -1,0 +1,26 @@
+"""Fixtures for the blueprint scenarios: private user dirs for every test, and a tiny project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from blueprint_harness import CALC, CHECK
+
+
+@pytest.fixture(autouse=True)
+def private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("bp-userdirs")
+    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, str(home / name.lower()))
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC)
+    (root / "check_calc.py").write_text(CHECK)
+    (root / "notes.md").write_text("# notes\n")
+    return root

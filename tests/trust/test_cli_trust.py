@@ -1,0 +1,60 @@
+"""`konstruct trust list|grant|revoke`: every grant is listed and revocable; bad input exits 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from konstruct_tui.cli import main
+from konstruct_tui.trust import TrustStore
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict | None, str]:
+    code = main(["trust", *argv])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out.strip() else None), err
+
+
+def test_grant_list_revoke(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    assert _run(capsys, "list", *root)[1] == {"grants": []}
+    assert _run(capsys, "grant", *root, "edit", "--path", "src/**")[0] == 0
+    assert _run(capsys, "grant", *root, "commands")[0] == 0
+    listed = _run(capsys, "list", *root)[1]["grants"]
+    assert [(g["capability"], g["scope"], g["paths"]) for g in listed] == [("edit", "always", ["src/**"]), ("commands", "always", [])]
+    code, payload, _ = _run(capsys, "revoke", *root, "commands")
+    assert code == 0 and [g["capability"] for g in payload["revoked"]] == ["commands"]
+    assert [g["capability"] for g in _run(capsys, "list", *root)[1]["grants"]] == ["edit"]
+    assert len(_run(capsys, "revoke", *root)[1]["revoked"]) == 1
+    assert _run(capsys, "list", *root)[1] == {"grants": []}
+
+
+def test_grants_from_another_process_show_up(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    TrustStore().grant(tmp_path, "scripts")
+    assert [g["capability"] for g in _run(capsys, "list", "--root", str(tmp_path))[1]["grants"]] == ["scripts"]
+
+
+def test_a_corrupt_store_warns_and_lists_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    store = TrustStore()
+    store.grant(tmp_path, "commands")
+    store.path.write_text("{oops")
+    code, payload, err = _run(capsys, "list", "--root", str(tmp_path))
+    assert code == 0 and payload == {"grants": []}
+    assert "warning" in err and "corrupt-" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["grant", "root"], ["grant", "commands", "--path", "src/**"], ["revoke", "sudo"], ["revoke", "scripts", "--path", "x"],
+     ["list", "--root", "/no/such/dir"], []],
+)
+def test_bad_input_exits_2_and_changes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]) -> None:
+    TrustStore().grant(tmp_path, "scripts")
+    before = TrustStore().path.read_bytes()
+    extra = ["--root", str(tmp_path)] if argv and "--root" not in argv else []
+    code, payload, err = _run(capsys, *argv, *extra)
+    assert code == 2 and payload is None
+    assert err.startswith("konstruct: error:") and err.count("\n") == 1
+    assert TrustStore().path.read_bytes() == before
