@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -195,14 +196,36 @@ class GraphQuery:
             if not inbound:
                 results.append({"path": path, "kind": "file"})
             named = {n.rsplit(".", 1)[-1] for e in inbound for n in e.names}
-            named.update(snap.files[path].used_here.split())
-            for s in snap.files[path].symbols():
-                if "." in s.name or s.name.startswith("__") or s.name in named:
-                    continue
-                results.append({"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line})
+            candidates = [s for s in snap.files[path].symbols()
+                          if "." not in s.name and not s.name.startswith("__") and s.name not in named]
+            used_locally = self._used_in_own_file(path, candidates, snap)
+            for s in candidates:
+                if s.name not in used_locally:
+                    results.append({"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line})
         reason = "" if results else f"everything in {_shown(target)} is referenced"
         return self._finish(snap, OK, results[:limit], [r["path"] for r in results[:limit]],
                             truncated=len(results) > limit, reason=reason)
+
+    def _used_in_own_file(self, path: str, candidates: list[Any], snap: GraphSnapshot) -> set[str]:
+        """Names among `candidates` that their own file mentions beyond their definitions.
+
+        The extractors' `uses` also hold the name at its definition site, so they cannot tell a
+        helper that is called from one that is not; counting the name's occurrences in the file's
+        text can (a mention in a comment or string counts as a use: it errs towards "referenced").
+        Without the workspace (or the file) at hand, the index's own record is used."""
+        if not candidates:
+            return set()
+        workspace = getattr(self._freshness, "workspace", None)
+        try:
+            text = workspace.read(path).data.decode("utf-8", "replace") if workspace else None
+        except Exception:  # noqa: BLE001 - gone or unreadable: fall back to the index's record
+            text = None
+        if text is None:
+            return set(snap.files[path].used_here.split())
+        names = sorted({s.name for s in candidates}, key=len, reverse=True)
+        found = Counter(re.findall(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])", text))
+        defined = Counter(s.name for s in snap.files[path].symbols())
+        return {name for name in names if found[name] > defined[name]}
 
     # --- shared --------------------------------------------------------------------------------
 

@@ -76,7 +76,21 @@ def describe_outcome(event: ToolFinished) -> str:
         counts = Counter(event.statuses)
         return ", ".join(f"{count} {status}" for status, count in counts.items())
     status = event.result.get("status")
-    return str(status) if isinstance(status, str) else "done"
+    text = str(status) if isinstance(status, str) else "done"
+    return text + _confinement(event.result.get("sandbox"))
+
+
+def _confinement(sandbox: Any) -> str:
+    """How a command ran: ` · workspace-write · Landlock 7`, or ` · unsandboxed` — never more than
+    the tool result says was in force."""
+    if not isinstance(sandbox, dict):
+        return ""
+    mode = str(sandbox.get("mode", "unknown"))
+    abi = sandbox.get("abi")
+    if mode in ("unsandboxed", "full") or not abi:
+        return f" · {mode}"
+    network = " · network blocked" if sandbox.get("network") == "blocked" else ""
+    return f" · {mode} · Landlock {abi}{network}"
 
 
 def batch_rows(event: ToolFinished) -> list[tuple[str, str, str]]:

@@ -115,6 +115,8 @@ def test_cycles_neighborhood_unreferenced_tests(tool) -> None:
     _bounds(unreferenced, "inbound", 1, 200)
     assert {"path": "app/__init__.py", "kind": "file"} in unreferenced["results"]
     assert "app/util.py" not in [r["path"] for r in unreferenced["results"] if r["kind"] == "file"]
+    dead = {r["symbol"] for r in unreferenced["results"] if r.get("symbol")}
+    assert "unused_helper" in dead  # defined, named by no other file and never called in its own
     tests = tool("traverse_graph", mode="tests", target="app/util.py")
     _bounds(tests, "inbound, tests only", 5, 100)
     assert _paths(tests) == ["tests/test_orders.py"]

@@ -68,6 +68,19 @@ async def test_transcript_streams_text_and_collapses_tool_calls(tmp_path: Path) 
         assert "arguments" in shown and "result" in shown
 
 
+async def test_transcript_says_how_each_command_was_confined(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        confined = {"status": "ok", "exit_code": 0, "sandbox": {"mode": "workspace-write", "abi": 7, "network": "blocked"}}
+        bare = {"status": "ok", "exit_code": 0, "sandbox": {"mode": "unsandboxed", "abi": 0, "network": "unrestricted"}}
+        post(app, ToolStarted(1, "r1", "run_command", {"script": "test"}), ToolFinished(1, "r1", "run_command", True, confined),
+             ToolStarted(1, "r2", "run_command", {"script": "test"}), ToolFinished(1, "r2", "run_command", True, bare))
+        await wait_for(pilot, lambda: len(app.query(ToolCallEntry)) == 2 and all(e.finished for e in app.query(ToolCallEntry)))
+        first, second = (entry.title.plain for entry in app.query(ToolCallEntry))
+        assert "ok · workspace-write · Landlock 7 · network blocked" in first
+        assert "ok · unsandboxed" in second
+
+
 async def test_transcript_shows_write_diffs_highlighted(tmp_path: Path) -> None:
     app = workbench(make_project(tmp_path))
     diff = "--- a/calc/core.py\n+++ b/calc/core.py\n@@ -1,2 +1,2 @@\n-    return a - b\n+    return a + b\n"
