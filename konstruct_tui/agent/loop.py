@@ -83,8 +83,8 @@ class AgentLoop:
         self.context = ToolContext(self.workspace, run=EditRun(), journal=self.journal, killed=self.switch)
         # run_command reads these two by name: the grants it spends, and the handle whose cancel
         # kills its process group from the killing thread itself.
-        self.context.trust = getattr(self.gate, "grants", None)  # type: ignore[attr-defined]
-        self.context.cancellation = cancellation = Cancellation()  # type: ignore[attr-defined]
+        self.context.trust = getattr(self.gate, "grants", None)
+        self.context.cancellation = cancellation = Cancellation()
         self.switch.on_kill(cancellation.cancel)
         self.runner = ToolRunner(self.context, self.gate, self.switch, self.reporter, self.workspace.scrub)
         self.system = system_prompt(tools)

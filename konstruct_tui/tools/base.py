@@ -12,6 +12,9 @@ from pydantic import BaseModel, ConfigDict
 from ..workspace import EditRun, Workspace, WriteJournal
 
 if TYPE_CHECKING:
+    from ..commands import Cancellation, PolicyConfig
+    from ..sandbox.settings import SandboxSettings
+    from .run_command import GrantCheck
     from .graph_access import GraphAccess
 
 
@@ -33,6 +36,12 @@ class ToolContext:
     journal: WriteJournal | None = None
     killed: Callable[[], bool] = lambda: False  # the kill switch, asked between the entries of a batch
     graph: GraphAccess | None = None  # the session's CodeGraph; None: a headless call (see graph_access)
+    # What run_command consults; all None for the person's own call (`konstruct tool`):
+    trust: GrantCheck | None = None  # the run's grants (a TrustSession)
+    cancellation: Cancellation | None = None  # the kill switch's handle on child process groups
+    command_policy: PolicyConfig | None = None  # None: the project's stored command policy
+    sandbox: SandboxSettings | None = None  # settings for this run only; None: the project's own
+    sandbox_abi: int | None = None  # lowers the Landlock ABI used (tests, `KONSTRUCT_SANDBOX_ABI`)
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,7 @@ class RunCommand(Tool[RunCommandInput]):
     def run(self, params: RunCommandInput, context: ToolContext) -> ToolResult:
         workspace = context.workspace
         scripts = discover_scripts(workspace)
-        base: PolicyConfig = getattr(context, "command_policy", None) or stored_policy(workspace.root)
+        base: PolicyConfig = context.command_policy or stored_policy(workspace.root)
         config = PolicyConfig(base.allowlist, base.allowlist_mode, tuple(scripts), workspace.root, base.chains)
         if params.script is not None:
             script = find_script(scripts, params.script.strip())
@@ -99,7 +99,7 @@ class RunCommand(Tool[RunCommandInput]):
             payload["script"] = params.script
         if decision.decision == "refuse":
             return self._result(context, {"status": "refused", "reason": decision.reason, **payload})
-        grants: GrantCheck | None = getattr(context, "trust", None)
+        grants: GrantCheck | None = context.trust
         if grants is not None and decision.capability and not grants.use(decision.capability):
             return self._result(context, {
                 "status": "needs_grant", **payload,
@@ -108,7 +108,7 @@ class RunCommand(Tool[RunCommandInput]):
             })
         # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
         # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
-        plan = project_plan(workspace.root, getattr(context, "sandbox", None), getattr(context, "sandbox_abi", None))
+        plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
         payload["sandbox"] = plan.report()
         if plan.refusal:
             return self._result(context, {"status": "refused", "reason": plan.refusal, **payload})
@@ -126,7 +126,7 @@ class RunCommand(Tool[RunCommandInput]):
         if context.killed():
             return {"status": "killed", "exit_code": None, "duration_s": 0.0, "stdout": "", "stderr": "",
                     "stdout_truncated": False, "stderr_truncated": False, "reason": "the run was killed before it started"}
-        cancellation: Cancellation | None = getattr(context, "cancellation", None)
+        cancellation: Cancellation | None = context.cancellation
 
         def launch(words: tuple[str, ...], seconds: float) -> ProcessOutcome:
             argv = list(words)

@@ -52,7 +52,7 @@ def test_a_chain_of_allowlisted_steps_is_allowed_and_needs_no_grant() -> None:
 def _run(root: Path, command: str) -> dict[str, Any]:
     with Workspace(root) as workspace:
         context = ToolContext(workspace)
-        context.command_policy = CHAINS  # type: ignore[attr-defined]
+        context.command_policy = CHAINS
         return call("run_command", {"command": command}, context).to_json()
 
 
@@ -74,7 +74,7 @@ def test_the_steps_share_one_timeout(tmp_path: Path) -> None:
     sleep = f"{sys.executable} -c 'import time; time.sleep(5)'"
     with Workspace(tmp_path) as workspace:
         context = ToolContext(workspace)
-        context.command_policy = CHAINS  # type: ignore[attr-defined]
+        context.command_policy = CHAINS
         result = call("run_command", {"command": f"{sleep}; {sleep}", "timeout_s": 0.5}, context).to_json()
     assert result["status"] == "timeout"
     assert result["duration_s"] < 3
