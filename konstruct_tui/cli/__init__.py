@@ -7,6 +7,7 @@ Bad input anywhere: one line on stderr, exit 2, nothing on disk changed.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -70,6 +71,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug: one line for the person, the traceback on request
+        if os.environ.get("KONSTRUCT_DEBUG"):
+            raise
+        print(f"konstruct: internal error: {type(error).__name__}: {error} (KONSTRUCT_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -83,6 +83,7 @@ class RootedDirectory:
         missing directories on the way (they are listed in `created_dirs`, outermost first).
         """
         pending = deque(split_relative(path))
+        must_be_dir = path.endswith("/")
         stack: list[str] = []
         fds: list[int] = [os.dup(self.fd)]
         created: list[str] = []
@@ -120,6 +121,8 @@ class RootedDirectory:
                     pending.extendleft(reversed([p for p in target.split("/") if p not in ("", ".")]))
                     continue
                 if last:
+                    if must_be_dir and kind in ("file", "special"):
+                        raise PathMissing(f"{'/'.join([*stack, name])!r} is not a directory")
                     return Location(fds.pop(), name, "/".join([*stack, name]), kind != "missing", created)
                 if kind == "missing" and make_parents:
                     os.mkdir(name, 0o777, dir_fd=fds[-1])
@@ -137,13 +140,24 @@ class RootedDirectory:
                         if hops > MAX_SYMLINK_HOPS:
                             raise PathRefused(f"{path!r} keeps changing while it is opened") from None
                         continue
-                    raise
+                    raise _os_refusal(name, error) from None
                 stack.append(name)
             # No components left: the path names the root (or a directory reached through '..').
             return Location(fds.pop(), "", "/".join(stack), True, created)
+        except BaseException:
+            self._remove_created(created)  # a walk that fails leaves no folders behind
+            raise
         finally:
             for fd in fds:
                 os.close(fd)
+
+    def _remove_created(self, created: list[str]) -> None:
+        for folder in reversed(created):
+            try:
+                with self.walk(folder, follow_last=False) as where:
+                    os.rmdir(where.name, dir_fd=where.parent_fd)
+            except (OSError, PathRefused, PathMissing):
+                return
 
     def _inside_part(self, absolute_target: str) -> str | None:
         """The root-relative part of an absolute symlink target, or None when it points outside."""
@@ -158,10 +172,10 @@ class RootedDirectory:
 def _kind_of(dir_fd: int, name: str) -> str:
     try:
         mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return "missing"
-    except NotADirectoryError:
-        return "missing"
+    except OSError as error:  # a name too long, an I/O error: this path names nothing readable
+        raise _os_refusal(name, error) from None
     if stat.S_ISLNK(mode):
         return "link"
     if stat.S_ISDIR(mode):
@@ -169,6 +183,13 @@ def _kind_of(dir_fd: int, name: str) -> str:
     if stat.S_ISREG(mode):
         return "file"
     return "special"
+
+
+def _os_refusal(name: str, error: OSError) -> Exception:
+    """The operating system's own "no" for one component, as a path error a person can act on."""
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return PathRefused(f"{name[:80]!r} cannot be opened: {error.strerror}")
+    return PathMissing(f"{name[:80]!r} cannot be used as a path component: {error.strerror}")
 
 
 def _read_link(dir_fd: int, name: str) -> str | None:

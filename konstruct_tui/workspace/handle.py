@@ -70,9 +70,7 @@ class Workspace:
                     if error.errno == errno.EISDIR:
                         kind = "a directory" if _is_dir(where) else "not a regular file"
                         raise NotAFile(f"{where.relative!r} is {kind}") from None
-                    if error.errno in (errno.ENXIO, errno.EACCES, errno.EPERM):
-                        raise NotAFile(f"{where.relative!r} cannot be opened: {error.strerror}") from None
-                    raise
+                    raise NotAFile(f"{where.relative!r} cannot be read: {error.strerror}") from None
                 return FileSnapshot(where.relative, data, info.st_mode, revision_of(data))
         raise PathRefused(f"{path!r} keeps changing into a symbolic link while it is opened")
 

@@ -83,3 +83,13 @@ def test_fifo_and_directory_are_not_read(tool, project: Path) -> None:
     result = tool("read_code", {"paths": ["pipe", "pkg"]})
     assert statuses(result) == ["not_found", "not_found"]
     assert "directory" in result["results"][1]["reason"]
+
+
+def test_names_the_os_cannot_take_are_per_entry_errors_and_leave_nothing_behind(tool, project: Path) -> None:
+    long_name = "n" * 300
+    read = tool("read_code", {"paths": [long_name, f"pkg/{long_name}/x.py", "README.md/", "README.md"]})
+    assert [e["status"] for e in read["results"]] == ["not_found", "not_found", "not_found", "ok"]
+    before = sorted(p.relative_to(project).as_posix() for p in project.rglob("*"))
+    written = tool("write_code", {"edits": [{"path": f"new/deeper/{long_name}/x.py", "create": True, "content": "x = 1\n"}]})
+    assert written["results"][0]["status"] == "rejected"
+    assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*")) == before
