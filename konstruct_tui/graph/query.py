@@ -111,7 +111,8 @@ class GraphQuery:
             for p, v in sorted(users.items())
         ]
         if not results:
-            local = [p for p in defining if short in snap.files[p].used_here.split()]
+            local = [p for p in defining
+                     if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
             note = f" (used only inside {', '.join(local)})" if local else ""
             return self._finish(snap, NO_REFERENCES, [], defining,
                                 reason=f"{symbol} is defined in {', '.join(defining)}; "
@@ -222,9 +223,9 @@ class GraphQuery:
             text = None
         if text is None:
             return set(snap.files[path].used_here.split())
-        names = sorted({s.name for s in candidates}, key=len, reverse=True)
+        names = sorted({s.name.rsplit(".", 1)[-1] for s in candidates}, key=len, reverse=True)
         found = Counter(re.findall(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])", text))
-        defined = Counter(s.name for s in snap.files[path].symbols())
+        defined = Counter(s.name.rsplit(".", 1)[-1] for s in snap.files[path].symbols())
         return {name for name in names if found[name] > defined[name]}
 
     # --- shared --------------------------------------------------------------------------------
