@@ -26,44 +26,19 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from konstruct_tui.graph.facts import FileFacts
+import accuracy_common as common
+
 from konstruct_tui.graph.languages.go import SUPPORT
 
 
-class CheckoutProject:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True)
-        self._paths = sorted(listed.stdout.split())
-        self.facts: dict[str, FileFacts] = {}
-
-    def paths(self) -> list[str]:
-        return self._paths
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        try:
-            return (self.root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
-
-
 def konstruct_edges(root: Path, tests: bool) -> set[tuple[str, str]]:
-    project = CheckoutProject(root)
-    for path in project.paths():
-        if path.endswith(".go") and (root / path).is_file():
-            project.facts[path] = SUPPORT.extract(path, (root / path).read_bytes())
-    resolver = SUPPORT.resolver(project)
+    """Our file edges lifted to the folders of their two files, self-loops dropped; without
+    `tests`, edges from `_test.go` files are left out (those files are still indexed)."""
     edges: set[tuple[str, str]] = set()
-    for facts in project.facts.values():
-        if not tests and facts.path.endswith("_test.go"):
-            continue
-        for edge in resolver.resolve(facts):
-            source, target = posixpath.dirname(edge.source), posixpath.dirname(edge.target)
-            if source != target:
-                edges.add((source, target))
+    for edge in common.resolved_edges(root, SUPPORT, resolve_from=lambda path: tests or not path.endswith("_test.go")):
+        source, target = posixpath.dirname(edge.source), posixpath.dirname(edge.target)
+        if source != target:
+            edges.add((source, target))
     return edges
 
 
@@ -120,18 +95,6 @@ def go_list_edges(root: Path, tests: bool) -> tuple[set[str], set[tuple[str, str
     return set(dirs.values()), edges
 
 
-def exported_edges(root: Path, level: str) -> set[tuple[str, str]]:
-    """The edges `konstruct index` + `konstruct graph export` give (the end-to-end path)."""
-    indexed = subprocess.run(["konstruct", "index", "--root", str(root)], capture_output=True, text=True)
-    if indexed.returncode != 0:
-        raise SystemExit(f"konstruct index failed: {indexed.stderr[-2000:]}")
-    done = subprocess.run(
-        ["konstruct", "graph", "export", "--root", str(root), "--level", level, "--format", "json"],
-        check=True, capture_output=True, text=True,
-    )
-    return {(a, b) for a, b in json.loads(done.stdout)["edges"]}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("checkout", type=Path)
@@ -140,26 +103,19 @@ def main() -> None:
         "--imports-field-only", action="store_true",
         help="go list side: Imports only (no TestImports/XTestImports) while Konstruct keeps its test files",
     )
-    parser.add_argument("--via-cli", action="store_true", help="take Konstruct's edges from `konstruct graph export`")
-    parser.add_argument("--show", type=int, default=15, help="mismatches to print")
+    common.add_via_cli_argument(parser)
+    common.add_show_argument(parser)
     args = parser.parse_args()
     tests = not args.no_tests
     nodes, expected = go_list_edges(args.checkout, tests and not args.imports_field_only)
     if args.via_cli:  # the export names the root folder "."
-        found = {tuple("" if d == "." else d for d in pair) for pair in exported_edges(args.checkout, "directory")}
+        exported = common.exported_edges(args.checkout, "directory")
+        found = {tuple("" if d == "." else d for d in pair) for pair in exported}
     else:
         found = konstruct_edges(args.checkout, tests)
-    ours = {(a, b) for a, b in found if a in nodes and b in nodes}
-    hits = len(ours & expected)
-    precision = hits / len(ours) if ours else 1.0
-    recall = hits / len(expected) if expected else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    print(f"packages={len(nodes)} go_list_edges={len(expected)} konstruct_edges={len(ours)} common={hits}")
-    print(f"precision={precision:.4f} recall={recall:.4f} F1={f1:.4f}")
-    for label, edges in (("extra (konstruct only)", ours - expected), ("missed (go list only)", expected - ours)):
-        print(f"{label}: {len(edges)}")
-        for a, b in sorted(edges)[: args.show]:
-            print(f"  {a} -> {b}")
+    ours = common.within(found, nodes)
+    common.print_score(common.score(ours, expected), unit="packages", units=len(nodes), reference="go_list")
+    common.print_differences(ours, expected, reference="go list", show=args.show)
 
 
 if __name__ == "__main__":

@@ -13,13 +13,13 @@ compared: precision, recall, F1. Edges of both kinds (imports, references) count
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import subprocess
 import tempfile
 from pathlib import Path
 
-from konstruct_tui.graph.facts import FileFacts
+import accuracy_common as common
+
 from konstruct_tui.graph.languages.java import SUPPORT
 
 _JDEPS_LINE = re.compile(r"^\s+(\S+)\s+->\s+(\S+)\s+(\S+)\s*$")
@@ -27,28 +27,9 @@ _COMPILED_FROM = re.compile(r'^Compiled from "([^"]+)"')
 _CLASS_HEADER = re.compile(r"\b(?:class|interface|enum|record)\s+([\w.$]+)")
 
 
-class CheckoutProject:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self._paths = sorted(str(p.relative_to(root)) for p in root.rglob("*.java"))
-        self.facts: dict[str, FileFacts] = {}
-
-    def paths(self) -> list[str]:
-        return self._paths
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        return None
-
-
-def konstruct_edges(root: Path) -> set[tuple[str, str]]:
-    project = CheckoutProject(root)
-    for path in project.paths():
-        project.facts[path] = SUPPORT.extract(path, (root / path).read_bytes())
-    resolver = SUPPORT.resolver(project)
-    return {(e.source, e.target) for facts in project.facts.values() for e in resolver.resolve(facts)}
+def java_files(root: Path) -> list[str]:
+    """Every .java file under the checkout, whether or not git tracks it."""
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.java"))
 
 
 def class_sources(out: Path, classes: list[str], root: Path, source_dirs: list[str]) -> dict[str, str]:
@@ -111,25 +92,17 @@ def main() -> None:
     parser.add_argument("--classpath", help="jars the sources need (kept out of the comparison)")
     parser.add_argument("--release", help="javac --release N, for sources that need an older JDK API")
     parser.add_argument("--exclude", action="append", default=[], help="skip sources whose path contains this")
-    parser.add_argument("--export", type=Path, help="read our edges from `konstruct graph export` JSON instead")
-    parser.add_argument("--show", type=int, default=15, help="mismatches to print")
+    common.add_export_argument(parser)
+    common.add_show_argument(parser)
     args = parser.parse_args()
     nodes, expected = jdeps_edges(args.checkout, args.source_dirs, args.classpath, args.exclude, args.release)
     if args.export:
-        exported = {tuple(edge) for edge in json.loads(args.export.read_text())["edges"]}
+        exported = common.export_file_edges(args.export)
     else:
-        exported = konstruct_edges(args.checkout)
-    ours = {(a, b) for a, b in exported if a in nodes and b in nodes}
-    hits = len(ours & expected)
-    precision = hits / len(ours) if ours else 1.0
-    recall = hits / len(expected) if expected else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    print(f"files={len(nodes)} jdeps_edges={len(expected)} konstruct_edges={len(ours)} common={hits}")
-    print(f"precision={precision:.4f} recall={recall:.4f} F1={f1:.4f}")
-    for label, edges in (("extra (konstruct only)", ours - expected), ("missed (jdeps only)", expected - ours)):
-        print(f"{label}: {len(edges)}")
-        for a, b in sorted(edges)[: args.show]:
-            print(f"  {a} -> {b}")
+        exported = common.konstruct_edges(args.checkout, SUPPORT, java_files(args.checkout))
+    ours = common.within(exported, nodes)
+    common.print_score(common.score(ours, expected), unit="files", units=len(nodes), reference="jdeps")
+    common.print_differences(ours, expected, reference="jdeps", show=args.show)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,12 @@ Edges of both kinds (imports, references) count, as `konstruct graph export` lis
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 from pathlib import Path
 
-from konstruct_tui.graph.facts import FileFacts
+import accuracy_common as common
+
 from konstruct_tui.graph.languages.python import SUPPORT
 
 _GRIMP_SCRIPT = """
@@ -27,38 +27,6 @@ for module in sorted(graph.modules):
         print(module, imported)
     print(module, "-")
 """
-
-
-class CheckoutProject:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        listed = subprocess.run(["git", "ls-files"], check=False, cwd=root, capture_output=True, text=True)
-        names = listed.stdout.split() if listed.returncode == 0 and listed.stdout else None
-        if names is None:
-            names = [str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and ".git" not in p.parts]
-        self._paths = sorted(names)
-        self.facts: dict[str, FileFacts] = {}
-
-    def paths(self) -> list[str]:
-        return self._paths
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        try:
-            return (self.root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
-
-
-def konstruct_edges(root: Path) -> set[tuple[str, str]]:
-    project = CheckoutProject(root)
-    for path in project.paths():
-        if path.endswith(SUPPORT.extensions):
-            project.facts[path] = SUPPORT.extract(path, (root / path).read_bytes())
-    resolver = SUPPORT.resolver(project)
-    return {(e.source, e.target) for facts in project.facts.values() for e in resolver.resolve(facts)}
 
 
 def module_file(root: Path, module: str, package_roots: dict[str, str]) -> str:
@@ -91,26 +59,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("checkout", type=Path)
     parser.add_argument("packages", nargs="+", help="PACKAGE or PACKAGE=ROOT (folder holding it)")
-    parser.add_argument("--export", type=Path, help="read our edges from `konstruct graph export` JSON instead")
-    parser.add_argument("--show", type=int, default=15, help="mismatches to print")
+    common.add_export_argument(parser)
+    common.add_show_argument(parser)
     args = parser.parse_args()
     package_roots = dict(p.split("=", 1) if "=" in p else (p, "") for p in args.packages)
     nodes, expected = grimp_edges(args.checkout, package_roots)
-    if args.export:
-        exported = {tuple(edge) for edge in json.loads(args.export.read_text())["edges"]}
-    else:
-        exported = konstruct_edges(args.checkout)
-    ours = {(a, b) for a, b in exported if a in nodes and b in nodes}
-    hits = len(ours & expected)
-    precision = hits / len(ours) if ours else 1.0
-    recall = hits / len(expected) if expected else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    print(f"files={len(nodes)} grimp_edges={len(expected)} konstruct_edges={len(ours)} common={hits}")
-    print(f"precision={precision:.4f} recall={recall:.4f} F1={f1:.4f}")
-    for label, edges in (("extra (konstruct only)", ours - expected), ("missed (grimp only)", expected - ours)):
-        print(f"{label}: {len(edges)}")
-        for a, b in sorted(edges)[: args.show]:
-            print(f"  {a} -> {b}")
+    exported = common.export_file_edges(args.export) if args.export else common.konstruct_edges(args.checkout, SUPPORT)
+    ours = common.within(exported, nodes)
+    common.print_score(common.score(ours, expected), unit="files", units=len(nodes), reference="grimp")
+    common.print_differences(ours, expected, reference="grimp", show=args.show)
 
 
 if __name__ == "__main__":

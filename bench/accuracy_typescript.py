@@ -25,7 +25,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from konstruct_tui.graph.facts import FileFacts
+import accuracy_common as common
+
 from konstruct_tui.graph.languages._ts_config import parse_lenient
 from konstruct_tui.graph.languages.typescript import SUPPORT
 
@@ -40,36 +41,10 @@ _CONFIG = """module.exports = {
 """
 
 
-class CheckoutProject:
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        listed = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True)
-        self._paths = sorted(listed.stdout.split())
-        self.facts: dict[str, FileFacts] = {}
-
-    def paths(self) -> list[str]:
-        return self._paths
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        try:
-            return (self.root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
-
-
 def konstruct_edges(root: Path, imports_only: bool) -> set[tuple[str, str]]:
-    project = CheckoutProject(root)
-    for path in project.paths():
-        if path.lower().endswith(SUPPORT.extensions) and (root / path).is_file():
-            project.facts[path] = SUPPORT.extract(path, (root / path).read_bytes())
-    resolver = SUPPORT.resolver(project)
     return {
         (e.source, e.target)
-        for facts in project.facts.values()
-        for e in resolver.resolve(facts)
+        for e in common.resolved_edges(root, SUPPORT)
         if not imports_only or e.kind == "imports"
     }
 
@@ -155,18 +130,6 @@ def depcruise_per_config(root: Path, tool: Path) -> tuple[set[str], set[tuple[st
     return nodes, edges
 
 
-def exported_edges(root: Path, level: str) -> set[tuple[str, str]]:
-    """The edges `konstruct index` + `konstruct graph export` give (the end-to-end path)."""
-    indexed = subprocess.run(["konstruct", "index", "--root", str(root)], capture_output=True, text=True)
-    if indexed.returncode != 0:
-        raise SystemExit(f"konstruct index failed: {indexed.stderr[-2000:]}")
-    done = subprocess.run(
-        ["konstruct", "graph", "export", "--root", str(root), "--level", level, "--format", "json"],
-        check=True, capture_output=True, text=True,
-    )
-    return {(a, b) for a, b in json.loads(done.stdout)["edges"]}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("checkout", type=Path)
@@ -182,8 +145,8 @@ def main() -> None:
         "--per-config", action="store_true",
         help="cruise each folder that has a tsconfig.json with its own config (default: the root config for all)",
     )
-    parser.add_argument("--via-cli", action="store_true", help="take Konstruct's edges from `konstruct graph export`")
-    parser.add_argument("--show", type=int, default=15, help="mismatches to print")
+    common.add_via_cli_argument(parser)
+    common.add_show_argument(parser)
     args = parser.parse_args()
     tsconfig = args.tsconfig or ("tsconfig.json" if (args.checkout / "tsconfig.json").exists() else None)
     if args.per_config:
@@ -192,19 +155,14 @@ def main() -> None:
         nodes, expected = depcruise_edges(args.checkout, args.depcruise, tsconfig, args.dirs)
     if not args.all_modules:  # the graph's nodes are code files; assets are not nodes of it
         nodes = {n for n in nodes if n.lower().endswith(SUPPORT.extensions)}
-    expected = {(a, b) for a, b in expected if a in nodes and b in nodes}
-    found = exported_edges(args.checkout, "file") if args.via_cli else konstruct_edges(args.checkout, args.imports_only)
-    ours = {(a, b) for a, b in found if a in nodes and b in nodes}
-    hits = len(ours & expected)
-    precision = hits / len(ours) if ours else 1.0
-    recall = hits / len(expected) if expected else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    print(f"files={len(nodes)} depcruise_edges={len(expected)} konstruct_edges={len(ours)} common={hits}")
-    print(f"precision={precision:.4f} recall={recall:.4f} F1={f1:.4f}")
-    for label, edges in (("extra (konstruct only)", ours - expected), ("missed (depcruise only)", expected - ours)):
-        print(f"{label}: {len(edges)}")
-        for a, b in sorted(edges)[: args.show]:
-            print(f"  {a} -> {b}")
+    expected = common.within(expected, nodes)
+    if args.via_cli:
+        found = common.exported_edges(args.checkout, "file")
+    else:
+        found = konstruct_edges(args.checkout, args.imports_only)
+    ours = common.within(found, nodes)
+    common.print_score(common.score(ours, expected), unit="files", units=len(nodes), reference="depcruise")
+    common.print_differences(ours, expected, reference="depcruise", show=args.show)
 
 
 if __name__ == "__main__":

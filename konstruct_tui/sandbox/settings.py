@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..trust import project_key
 from ..userdirs import config_dir, private_dir
 
 MODES = ("read-only", "workspace-write", "full")
@@ -69,10 +70,6 @@ class SandboxSettings:
         return cls(str(data.get("mode", DEFAULT_MODE)), network == "allow", unsandboxed == "refuse", source)
 
 
-def _key(root: str | os.PathLike[str]) -> str:
-    return os.path.realpath(os.fspath(root))
-
-
 class SandboxConfig:
     """The settings file. Reads never fail (a damaged file means the defaults, with a warning)."""
 
@@ -81,7 +78,7 @@ class SandboxConfig:
         self.warnings: list[str] = []
 
     def settings(self, root: str | os.PathLike[str]) -> SandboxSettings:
-        entry = self._load().get(_key(root))
+        entry = self._load().get(project_key(root))
         if entry is None:
             return SandboxSettings()
         try:
@@ -103,14 +100,14 @@ class SandboxConfig:
         )
         with self._locked():
             projects = self._load()
-            projects[_key(root)] = changed.to_json()
+            projects[project_key(root)] = changed.to_json()
             self._write(projects)
         return changed
 
     def clear(self, root: str | os.PathLike[str]) -> None:
         with self._locked():
             projects = self._load()
-            if projects.pop(_key(root), None) is not None:
+            if projects.pop(project_key(root), None) is not None:
                 self._write(projects)
 
     def _load(self) -> dict[str, Any]:
