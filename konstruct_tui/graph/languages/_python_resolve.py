@@ -113,15 +113,20 @@ class PythonResolver:
     def _references(self, facts: FileFacts, bindings: list[_Binding], wildcards: list[str]) -> dict[str, set[str]]:
         referenced: dict[str, set[str]] = defaultdict(set)
         plain = {u for u in facts.uses if "." not in u}
-        dotted = [u for u in facts.uses if "." in u]
-        heads = plain | {u.split(".", 1)[0] for u in dotted}
+        # Dotted uses by their first name: a module binding only looks at the uses that start
+        # with its own first name, not at all of them (a file has hundreds).
+        dotted: dict[str, list[str]] = defaultdict(list)
+        for use in facts.uses:
+            if "." in use:
+                dotted[use.split(".", 1)[0]].append(use)
+        heads = plain | dotted.keys()
         for binding in bindings:
             if binding.symbol is not None:
                 if binding.chain in heads:
                     referenced[binding.target].add(binding.symbol)
                 continue
             prefix = binding.chain + "."
-            for use in dotted:
+            for use in dotted.get(binding.chain.split(".", 1)[0], ()):
                 if use.startswith(prefix):
                     referenced[binding.target].add(use[len(prefix) :].split(".", 1)[0])
         for target in wildcards:

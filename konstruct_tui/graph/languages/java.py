@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from .. import treesitter as ts
@@ -21,6 +23,8 @@ from ._java_resolve import TYPE_KINDS, JavaResolver
 
 _DOTTED_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _MEMBER_KINDS = ("method", "constructor", "constant")
+_START = attrgetter("start_byte")
+_TEXT = attrgetter("text")  # never None: trees are parsed from bytes
 
 
 def _dotted(node: ts.Node) -> str:
@@ -98,10 +102,16 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict
 def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
     # Package and import lines are not uses: the imports carry them.
     header_end = max((n.end_byte for key in ("package", "import") for n in groups.get(key, ())), default=0)
-    used = {ts.text(n) for n in groups.get("type", ()) if n.start_byte >= header_end}
-    used.update(ts.text(n) for n in groups.get("name", ()) if n.start_byte >= header_end)
-    for node in groups.get("chain", ()):
-        if node.start_byte >= header_end and _DOTTED_PATH.fullmatch(dotted := _dotted(node)):
+    in_code = header_end.__le__  # start byte -> after the header?
+
+    def texts(key: str) -> set[bytes]:
+        # C-level `map`s, and each distinct text decoded once: names repeat a lot in a file.
+        nodes = groups.get(key, ())
+        return set(map(_TEXT, compress(nodes, map(in_code, map(_START, nodes)))))
+
+    used = {raw.decode("utf-8", "replace") for raw in texts("type") | texts("name")}
+    for raw in texts("chain"):
+        if _DOTTED_PATH.fullmatch(dotted := "".join(raw.decode("utf-8", "replace").split())):
             used.add(dotted)
     return tuple(sorted(used))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import compress, count, repeat, starmap
+from itertools import compress, count, filterfalse, repeat, starmap
 from operator import attrgetter, neg
 
 from .. import treesitter as ts
@@ -33,22 +33,12 @@ _END = attrgetter("end_byte")
 _TEXT = attrgetter("text")
 
 
-def _definition_name(node: ts.Node, kind: str) -> str:
+def _name_node(node: ts.Node, kind: str) -> ts.Node:
     if kind == "variable":
-        return ts.text(node.child(0).child_by_field_name("left"))  # child 0: the assignment
+        return node.child(0).child_by_field_name("left")  # child 0: the assignment
     if kind == "type":
-        return ts.text(node.child_by_field_name("left"))
-    return ts.text(node.child_by_field_name("name"))
-
-
-def _span_start(node: ts.Node, kind: str) -> int:
-    # A decorated definition's span starts at its first decorator: editing the span keeps them.
-    # Only a class or function can be decorated, so the (costly) parent lookup is skipped otherwise.
-    if kind in ("class", "function"):
-        parent = node.parent
-        if parent is not None and parent.type == "decorated_definition":
-            return parent.start_point[0] + 1
-    return node.start_point[0] + 1
+        return node.child_by_field_name("left")
+    return node.child_by_field_name("name")
 
 
 def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
@@ -70,19 +60,24 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
         innermost = scopes[-1][2] if scopes else None
         if kind == "variable" and innermost == "function":
             continue  # a local variable is not a definition anyone else can reach
-        name = _definition_name(node, kind)
+        name = (_name_node(node, kind).text or b"").decode("utf-8", "replace")
         qualified = f"{scopes[-1][1]}.{name}" if scopes else name
-        line = _span_start(node, kind)
-        if kind in ("class", "function"):
+        first = node
+        if kind == "class" or kind == "function":
             scopes.append((-negative_end, qualified, kind))
-        if kind == "variable":
+            # A decorated definition's span starts at its first decorator: editing the span keeps
+            # them. Only a class or function can be decorated (the parent lookup is not free).
+            parent = node.parent
+            if parent is not None and parent.type == "decorated_definition":
+                first = parent
+            if kind == "function" and innermost == "class":
+                kind = "method"
+        elif kind == "variable":
             if innermost == "class":
                 kind = "attribute"
             elif name.isupper() and len(name) > 1:
                 kind = "constant"
-        elif kind == "function" and innermost == "class":
-            kind = "method"
-        rows.append((qualified, kind, line, node.end_point[0] + 1))
+        rows.append((qualified, kind, first.start_point[0] + 1, node.end_point[0] + 1))
     return tuple(starmap(Symbol, dict.fromkeys(rows)))  # `x = 1` twice on one line is one symbol
 
 
@@ -134,19 +129,25 @@ def _from_import(node: ts.Node, line: int) -> list[ImportRef]:
     return refs
 
 
-def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
-    # Identifiers are filtered by start byte, not by node: a zero-width MISSING identifier (error
-    # recovery) can share its start with a real one, and both are then left out.
+def _uses(groups: dict[str, list[ts.Node]], has_error: bool) -> tuple[str, ...]:
     names = groups.get("name", ())
-    starts = list(map(_START, names))
-    skipped = {key: groups.get(key, ()) for key in ("member", "keyword", "imported")}
-    kept = set(starts).difference(*(map(_START, nodes) for nodes in skipped.values()))
+    not_uses = [groups.get(key, ()) for key in ("member", "keyword", "imported")]
+    if has_error:
+        # Filtered by start byte: a zero-width MISSING identifier (error recovery) can share its
+        # start with a real one, and both are then left out.
+        starts = list(map(_START, names))
+        kept = set(starts).difference(*(map(_START, nodes) for nodes in not_uses))
+        names = compress(names, map(kept.__contains__, starts))
+    else:
+        # Without errors every identifier has its own start byte, so comparing the nodes
+        # themselves (hashed in C) leaves out exactly the same ones, and costs less. Kept in
+        # document order: reading the texts then walks the tree's memory in order.
+        names = filterfalse(set().union(*not_uses).__contains__, names)
     # Texts are deduplicated as bytes and decoded once each: most identifiers repeat.
     # (`text` is never None: trees are always parsed from bytes.)
-    raw_names = set(map(_TEXT, compress(names, map(kept.__contains__, starts))))
-    used = {raw.decode("utf-8", "replace") for raw in raw_names}
+    used = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, names))}
     for raw in set(map(_TEXT, groups.get("chain", ()))):
-        if raw and _DOTTED_PATH.fullmatch(raw):
+        if _DOTTED_PATH.fullmatch(raw):
             used.add(raw.decode("ascii", "replace"))
     return tuple(sorted(used))
 
@@ -161,13 +162,14 @@ class PythonSupport:
     reusable_resolver: bool = True
 
     def extract(self, path: str, source: bytes) -> FileFacts:
-        groups = ts.captures(ts.query("python", "python"), ts.parse("python", source).root_node)
+        root = ts.parse("python", source).root_node
+        groups = ts.captures(ts.query("python", "python"), root)
         return FileFacts(
             path=path,
             language=self.name,
             symbols=_symbols(groups),
             imports=_imports(groups),
-            uses=_uses(groups),
+            uses=_uses(groups, root.has_error),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:
