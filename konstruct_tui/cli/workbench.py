@@ -122,13 +122,11 @@ def _theme(name: str | None) -> str | None:
     name = name or os.environ.get("KONSTRUCT_THEME") or None  # a standing choice without a config file
     if name is None:
         return None
-    from textual.theme import BUILTIN_THEMES
+    from ..ui.themes import unknown_theme
 
-    from ..ui.themes import load_themes
-
-    ours = load_themes().names()
-    if name not in ours and name not in BUILTIN_THEMES:
-        raise UsageError(f"unknown theme {name!r}; known: {', '.join(ours)}, or one of Textual's own (e.g. nord, gruvbox)")
+    problem = unknown_theme(name)
+    if problem:
+        raise UsageError(problem)
     return name
 
 

@@ -167,3 +167,14 @@ def fill_app_variables(variables: dict[str, str]) -> dict[str, str]:
         if token not in filled and base in filled:
             filled[token] = filled[base]
     return filled
+
+
+def unknown_theme(name: str) -> str | None:
+    """Why `name` cannot be used as a theme, or None when it can (ours, a user's, or Textual's own)."""
+    from textual.theme import BUILTIN_THEMES
+
+    ours = load_themes().names()
+    if name in ours or name in BUILTIN_THEMES:
+        return None
+    return f"unknown theme {name!r}; known: {', '.join(ours)}, or one of Textual's own (e.g. nord, gruvbox)"
+
