@@ -1,34 +1,13 @@
-"""Fixtures for the sandbox tests: private user dirs, a workspace, and a way to run a child
-process confined in a given mode through the command layer (argv, never a shell string of ours)."""
+"""Fixtures for the sandbox tests: private user dirs, a workspace, and fresh paths outside it.
+Plain helpers (markers, running a confined child) are in sandbox_helpers.py."""
 
 from __future__ import annotations
 
-import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from konstruct_tui.commands import ProcessOutcome, run_process
-from konstruct_tui.sandbox import Confinement, SandboxSettings, kernel_abi, plan_for
-
-needs_landlock = pytest.mark.skipif(kernel_abi() == 0, reason="this kernel has no Landlock")
-needs_network_rules = pytest.mark.skipif(kernel_abi() < 4, reason="Landlock network rules need ABI 4")
-
-# A child that tries to write each path given and prints one verdict per path.
-WRITER = """
-import sys
-for target in sys.argv[1:]:
-    try:
-        with open(target, "w") as out:
-            out.write("written")
-        print("wrote", target)
-    except PermissionError:
-        print("denied", target)
-    except OSError as error:
-        print("error", target, error.errno)
-"""
 
 
 @pytest.fixture(autouse=True)
@@ -60,23 +39,3 @@ def outside_paths() -> Callable[[str], Path]:
     yield make
     for path in made:
         path.unlink(missing_ok=True)
-
-
-def run_confined(root: Path, argv: list[str], mode: str = "workspace-write", allow_network: bool = False,
-                 timeout_s: float = 60) -> ProcessOutcome:
-    plan = plan_for(root, SandboxSettings(mode=mode, allow_network=allow_network))
-    with Confinement(plan) as confinement:
-        return run_process(argv, root, timeout_s=timeout_s, confinement=confinement)
-
-
-def verdicts(outcome: ProcessOutcome) -> dict[str, str]:
-    """{path: "wrote" | "denied" | "error"} from the WRITER child's output."""
-    out = {}
-    for line in outcome.stdout.splitlines():
-        verdict, _, rest = line.partition(" ")
-        out[rest.split(" ")[0]] = verdict
-    return out
-
-
-def writer(*targets: str | Path) -> list[str]:
-    return [sys.executable, "-I", "-c", WRITER, *map(str, targets)]

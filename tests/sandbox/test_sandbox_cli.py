@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import needs_landlock
+from sandbox_helpers import needs_landlock
 
 from konstruct_tui.sandbox import SandboxConfig, kernel_abi
 

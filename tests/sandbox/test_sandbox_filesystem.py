@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import needs_landlock, run_confined, verdicts, writer
+from sandbox_helpers import needs_landlock, run_confined, verdicts, writer
 
 pytestmark = needs_landlock
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import needs_landlock, run_process, verdicts, writer
+from sandbox_helpers import needs_landlock, run_process, verdicts, writer
 
 from konstruct_tui.sandbox import Confinement, SandboxSettings, landlock, plan_for
 

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import needs_landlock, run_confined
+from sandbox_helpers import needs_landlock, run_confined
 
 from konstruct_tui.commands import run_process
 from konstruct_tui.sandbox import Confinement, LandlockError, SandboxSettings, plan_for

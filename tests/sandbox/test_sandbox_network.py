@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import needs_network_rules, run_confined
+from sandbox_helpers import needs_network_rules, run_confined
 
 from konstruct_tui.sandbox.seccomp import seccomp_filter
 

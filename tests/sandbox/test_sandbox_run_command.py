@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import needs_landlock
+from sandbox_helpers import needs_landlock
 
 from konstruct_tui.sandbox import SandboxConfig, SandboxSettings, kernel_abi
 from konstruct_tui.tools import ToolContext, call
