@@ -7,40 +7,21 @@ measured against); at file level they point at the file that defines each used n
 
 from __future__ import annotations
 
-import textwrap
 
-from konstruct_tui.graph.facts import Edge, FileFacts
+from memory_project import edge_pairs, edges_from
+
+from konstruct_tui.graph.facts import Edge
 from konstruct_tui.graph.languages.go import SUPPORT
 
 GO_MOD = "module example.com/shop\n\ngo 1.22\n\nrequire github.com/google/uuid v1.6.0\n"
 
 
-class MemoryProject:
-    """A `ProjectView` over {path: text}: what the indexer would hand a resolver."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = {path: textwrap.dedent(text) for path, text in files.items()}
-        self.facts = {path: SUPPORT.extract(path, text.encode()) for path, text in self.files.items() if path.endswith(".go")}
-
-    def paths(self) -> list[str]:
-        return sorted(self.files)
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
+def edges(files: dict[str, str], kind: str = "imports", **options: bool) -> set[tuple[str, str]]:
+    return edge_pairs(SUPPORT, files, kind, **options)
 
 
-def edges(files: dict[str, str], kind: str = "imports") -> set[tuple[str, str]]:
-    project = MemoryProject(files)
-    resolver = SUPPORT.resolver(project)
-    return {(e.source, e.target) for f in project.facts.values() for e in resolver.resolve(f) if e.kind == kind}
-
-
-def edges_of(files: dict[str, str], path: str) -> list[Edge]:
-    project = MemoryProject(files)
-    return SUPPORT.resolver(project).resolve(project.facts[path])
+def edges_of(files: dict[str, str], path: str, **options: bool) -> list[Edge]:
+    return edges_from(SUPPORT, files, path, **options)
 
 
 def test_qualified_uses_point_at_the_file_defining_each_name() -> None:

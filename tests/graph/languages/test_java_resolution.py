@@ -8,27 +8,12 @@ from __future__ import annotations
 
 import textwrap
 
-from konstruct_tui.graph.facts import Edge, FileFacts
+from memory_project import MemoryProject, all_edges, edges_from
+
+from konstruct_tui.graph.facts import Edge
 from konstruct_tui.graph.languages.java import SUPPORT
 
 MAIN = "src/main/java"
-
-
-class MemoryProject:
-    """A `ProjectView` over {path: text}: what the indexer would hand a resolver."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = {path: textwrap.dedent(text) for path, text in files.items()}
-        self.facts = {p: SUPPORT.extract(p, t.encode()) for p, t in self.files.items() if p.endswith(".java")}
-
-    def paths(self) -> list[str]:
-        return sorted(self.files)
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
 
 
 def java(package: str, body: str, imports: str = "") -> str:
@@ -36,18 +21,12 @@ def java(package: str, body: str, imports: str = "") -> str:
 
 
 def edges(files: dict[str, str]) -> set[tuple[str, str]]:
-    project = MemoryProject(files)
-    resolver = SUPPORT.resolver(project)
-    return {
-        (e.source.rsplit("/", 1)[-1], e.target.rsplit("/", 1)[-1])
-        for f in project.facts.values()
-        for e in resolver.resolve(f)
-    }
+    """Every edge, by file name (Java paths are long and say nothing the class name does not)."""
+    return {(e.source.rsplit("/", 1)[-1], e.target.rsplit("/", 1)[-1]) for e in all_edges(SUPPORT, files)}
 
 
 def edges_of(files: dict[str, str], path: str) -> list[Edge]:
-    project = MemoryProject(files)
-    return SUPPORT.resolver(project).resolve(project.facts[path])
+    return edges_from(SUPPORT, files, path)
 
 
 def test_single_type_import_links_to_the_declaring_file_with_the_type_name() -> None:
@@ -150,7 +129,7 @@ def test_source_roots_share_packages_and_a_twin_class_resolves_to_the_nearest_mo
         "web/src/main/java/x/Config.java": java("x", "public class Config {}"),
         "web/src/main/java/x/Server.java": java("x", "class Server { Config config; }"),
     }
-    project = MemoryProject(files)
+    project = MemoryProject(SUPPORT, files)
     resolver = SUPPORT.resolver(project)
     assert {e.target for e in resolver.resolve(project.facts["core/src/test/java/x/ConfigTest.java"])} == {
         "core/src/main/java/x/Config.java"

@@ -7,42 +7,19 @@ against); anything outside the project (node_modules, built-ins) has no edge.
 
 from __future__ import annotations
 
-import textwrap
 
-from konstruct_tui.graph.facts import Edge, FileFacts
+from memory_project import MemoryProject, edge_pairs, edges_from
+
+from konstruct_tui.graph.facts import Edge
 from konstruct_tui.graph.languages.typescript import SUPPORT
 
 
-class MemoryProject:
-    """A `ProjectView` over {path: text}: what the indexer would hand a resolver."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = {path: textwrap.dedent(text) for path, text in files.items()}
-        self.facts = {
-            path: SUPPORT.extract(path, text.encode())
-            for path, text in self.files.items()
-            if path.endswith(SUPPORT.extensions)
-        }
-
-    def paths(self) -> list[str]:
-        return sorted(self.files)
-
-    def facts_of(self, path: str) -> FileFacts | None:
-        return self.facts.get(path)
-
-    def read_text(self, path: str) -> str | None:
-        return self.files.get(path)
-
-
 def edges(files: dict[str, str], kind: str = "imports", **options: bool) -> set[tuple[str, str]]:
-    project = MemoryProject(files)
-    resolver = SUPPORT.resolver(project, **options)
-    return {(e.source, e.target) for f in project.facts.values() for e in resolver.resolve(f) if e.kind == kind}
+    return edge_pairs(SUPPORT, files, kind, **options)
 
 
 def edges_of(files: dict[str, str], path: str, **options: bool) -> list[Edge]:
-    project = MemoryProject(files)
-    return SUPPORT.resolver(project, **options).resolve(project.facts[path])
+    return edges_from(SUPPORT, files, path, **options)
 
 
 def test_relative_specifiers_probe_extensions_in_node_resolver_order() -> None:
@@ -240,7 +217,7 @@ def test_type_only_imports_are_dependencies_too() -> None:
         "src/api.ts": 'import type { User } from "./model";\nexport type { User as Person } from "./model";\n'
         "export function load(): User { return null!; }\n",
     }
-    project = MemoryProject(files)
+    project = MemoryProject(SUPPORT, files)
     assert [ref.kind for ref in project.facts["src/api.ts"].imports] == ["type", "reexport"]
     assert edges_of(files, "src/api.ts") == [
         Edge("src/api.ts", "src/model.ts", "imports", ("User",)),
