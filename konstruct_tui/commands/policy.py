@@ -80,6 +80,9 @@ class PolicyDecision:
     capability: str | None = None  # the grant the agent needs: "commands", "scripts", or None
     script: ProjectScript | None = field(default=None, compare=False)
     steps: tuple[ChainStep, ...] = ()  # an allowed chain: run step by step (then `argv` is empty)
+    # "read-only": allowed without a grant only because it runs under the kernel sandbox in read-only
+    # mode with no network; whoever runs it must confine it so, or ask instead.
+    confinement: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"decision": self.decision, "rule": self.rule, "reason": self.reason, "capability": self.capability}
