@@ -1,0 +1,131 @@
+"""What a phase changed, as the disk shows it: a snapshot when the phase began (kept in the run
+store, so a resumed run measures from the same start), diffed against the disk at every gate.
+
+The changed set is that diff, whatever made it: `write_code`, `delete_code`, `run_command`, a project
+script, a formatter. Each change is labelled with how it came about where that is known: a rolling
+snapshot is taken before and after every executor call that can change files, and a path that
+moved across a `write_code`/`delete_code` call whose result names it is a `tool` change, across a
+`run_command` a `command` change, and anything else (between calls, outside the run) `unknown`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from ..workspace import Workspace
+from ..workspace.snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
+from .pinning import is_config, pinned_files, task_targets
+from .plan import Phase
+from .store import RunStore
+
+WRITE_TOOLS = frozenset({"write_code", "delete_code"})
+LANDED = frozenset({"written", "created", "deleted"})
+WATCHED_TOOLS = WRITE_TOOLS | {"run_command"}
+_DIFF_CHARS = 6000
+
+
+@dataclass(frozen=True)
+class Change:
+    path: str
+    kind: str  # added, modified, deleted
+    how: str  # tool, command, unknown
+    detail: str  # the tool, or the command line
+
+    def json(self) -> dict[str, str]:
+        return {"path": self.path, "kind": self.kind, "how": self.how, "detail": self.detail}
+
+
+class PhaseDisk:
+    """One phase's view of the disk: its start, the pinned files' bytes then, and the changes since."""
+
+    def __init__(self, store: RunStore, run_id: str, workspace: Workspace) -> None:
+        self.store = store
+        self.run_id = run_id
+        self.workspace = workspace
+        self.phase: Phase | None = None
+        self.start = TreeSnapshot({})
+        self.pinned: dict[str, bytes] = {}
+        self.latest: TreeSnapshot | None = None
+
+    def begin(self, phase: Phase) -> None:
+        """At the phase's first attempt: snapshot and pin. On resume: the recorded start."""
+        self.phase = phase
+        recorded = self.store.phase_start(self.run_id, phase.id)
+        if recorded is not None:
+            taken, files, pinned = recorded
+            self.start = TreeSnapshot({p: FileState(*state) for p, state in files.items()}, taken)
+            self.pinned = pinned
+            self.latest = None
+            self.refresh()  # whatever moved while no process watched: not attributable
+            return
+        self.start = take_snapshot(self.workspace.root)
+        pins = pinned_files(phase, self.start.files, self._bytes)
+        self.pinned = {p: data for p in sorted(pins) if (data := self._bytes(p)) is not None}
+        self.store.put_phase_start(self.run_id, phase.id, self.start.taken_ns,
+                                   {p: (s.size, s.mtime_ns, s.inode, s.revision) for p, s in self.start.files.items()}, self.pinned)
+        self.latest = self.start
+
+    def refresh(self, how: str = "unknown", detail: str = "", tool_paths: frozenset[str] = frozenset()) -> TreeSnapshot:
+        """The disk now; what moved since the last look is labelled `how` (`tool` for `tool_paths`)."""
+        assert self.phase is not None
+        now = take_snapshot(self.workspace.root, self.latest or self.start)
+        for path in changes_between(self.latest or self.start, now).paths:
+            label = "tool" if path in tool_paths else how
+            self.store.record_change(self.run_id, self.phase.id, path, label, detail if label != "unknown" else "")
+        self.latest = now
+        return now
+
+    def before_call(self, tool: str) -> None:
+        if tool in WATCHED_TOOLS and self.phase is not None:
+            self.refresh()
+
+    def after_call(self, tool: str, arguments: dict[str, Any], result: dict[str, Any]) -> None:
+        if tool not in WATCHED_TOOLS or self.phase is None:
+            return
+        if tool == "run_command":
+            detail = str(arguments.get("command") or f"script {arguments.get('script')}")
+            self.refresh("command", detail[:300])
+            return
+        landed = frozenset(p for entry in result.get("results", []) if isinstance(entry, dict) and entry.get("status") in LANDED
+                           and isinstance(entry.get("path"), str) and (p := normalise(entry["path"])))
+        self.refresh("unknown", tool, landed)
+
+    def changes(self, now: TreeSnapshot) -> list[Change]:
+        assert self.phase is not None
+        origins = self.store.change_origins(self.run_id, self.phase.id)
+        return [Change(path, kind, *origins.get(path, ("unknown", "")))
+                for path, kind in changes_between(self.start, now).kinds.items()]
+
+    def reversion(self, now: TreeSnapshot) -> dict[str, bytes | None]:
+        """What the scratch copy must hold instead of the disk: pinned files the phase edited (or
+        deleted) as they stood when it began, and no verification configuration the phase added."""
+        assert self.phase is not None
+        revert: dict[str, bytes | None] = {}
+        for path, data in self.pinned.items():
+            if now.revision(path) != self.start.revision(path):
+                revert[path] = data
+        targets = task_targets(self.phase)
+        for path in now.files:
+            if path not in self.start.files and is_config(path) and path not in targets:
+                revert[path] = None
+        return revert
+
+    def ignored_diff(self, revert: dict[str, bytes | None]) -> str:
+        """The phase's edits to its verification, as a unified diff (for the adjudicator)."""
+        out = []
+        for path, before in sorted(revert.items()):
+            after = self._bytes(path)
+            old = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+            new = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
+            out += difflib.unified_diff(old, new, f"a/{path}" if before is not None else "/dev/null",
+                                        f"b/{path}" if after is not None else "/dev/null")
+        text = "".join(out)
+        return text if len(text) <= _DIFF_CHARS else text[:_DIFF_CHARS] + "\n[... diff cut]\n"
+
+    def _bytes(self, path: str) -> bytes | None:
+        try:
+            return self.workspace.read(path).data
+        except Exception:  # noqa: BLE001 - gone, refused or unreadable: nothing to pin
+            return None
