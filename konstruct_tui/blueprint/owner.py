@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import Any
 
 
 def start_ticks(pid: int) -> int | None:
@@ -53,3 +54,11 @@ def owner_alive(token: str | None) -> bool | None:
     if now is None:
         return False
     return ticks == 0 or now == ticks  # 0: recorded where /proc was unreadable; the pid is all there is
+
+
+def effective_status(run: Any) -> str:
+    """A run's recorded status, except that one recorded as `running` whose process is gone (pid and
+    start time no longer match a live process) is `interrupted`: resumable, and nothing runs it."""
+    if run.status == "running" and owner_alive(run.owner) is False:
+        return "interrupted"
+    return str(run.status)

@@ -7,6 +7,7 @@ read mid-run, or after a crash, is a half-written report and says which pieces a
 from __future__ import annotations
 
 from .ledger import executor_claims, recorded_changes
+from .owner import effective_status
 from .plan import Blueprint, Phase
 from .store import RunStore
 
@@ -96,7 +97,7 @@ def render(store: RunStore, run_id: str) -> str:
     run = store.run(run_id)
     assert run is not None
     sections = dict(store.sections(run_id))
-    out = [f"# {run.title}", "", f"Blueprint run `{run.id}` from `{run.source}`: {run.status}" + (f" ({run.reason})" if run.reason not in (None, run.status, "done") else ""), ""]
+    out = [f"# {run.title}", "", f"Blueprint run `{run.id}` from `{run.source}`: {effective_status(run)}" + (f" ({run.reason})" if run.reason not in (None, run.status, "done") else ""), ""]
     missing = []
     for phase in store.phases(run_id):
         key = f"phase:{phase.phase_id}"

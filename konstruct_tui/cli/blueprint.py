@@ -15,10 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import functools
 import json
 import os
 import signal
+import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +38,31 @@ from ..blueprint import (
     render_report,
 )
 from ..blueprint.models import describe
+from ..blueprint.owner import effective_status
+from ..blueprint.store import StoreDamaged, StoreUnusable, damaged_message, default_path
+from ..blueprint.store_repair import open_for_run
 from ..blueprint.verification import refused_commands
 from ..providers import ConfigInvalid, ScriptInvalid, resolve
 from ..userdirs import data_dir, private_dir
 from .common import UsageError, open_workspace, print_json
 
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
+
+
+def _store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A damaged or foreign run store is one line naming the file and what to do (exit 2), never an
+    internal error; the reading commands change nothing on disk."""
+
+    @functools.wraps(handler)
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except (StoreDamaged, StoreUnusable) as error:
+            raise UsageError(str(error)) from None
+        except sqlite3.DatabaseError as error:
+            raise UsageError(damaged_message(default_path(), str(error))) from None
+
+    return guarded
 
 
 def register(commands: Any) -> None:
@@ -52,21 +74,21 @@ def register(commands: Any) -> None:
     run.add_argument("file", metavar="FILE", help="the blueprint (TOML)")
     run.add_argument("--root", default=".", metavar="DIR", help="the project root (default: the current directory)")
     _model_flags(run)
-    run.set_defaults(handler=start_run)
+    run.set_defaults(handler=_store_errors(start_run))
 
     status = sub.add_parser("status", help="a run's phases, verdicts and state (no RUN: list the runs)")
     status.add_argument("run", nargs="?", metavar="RUN")
     status.add_argument("--json", action="store_true", help="print JSON")
-    status.set_defaults(handler=show_status)
+    status.set_defaults(handler=_store_errors(show_status))
 
     resume = sub.add_parser("resume", help="continue a parked, stalled or interrupted run")
     resume.add_argument("run", metavar="RUN")
     _model_flags(resume)
-    resume.set_defaults(handler=resume_run)
+    resume.set_defaults(handler=_store_errors(resume_run))
 
     rep = sub.add_parser("report", help="the run's report and audit trail, as Markdown")
     rep.add_argument("run", metavar="RUN")
-    rep.set_defaults(handler=show_report)
+    rep.set_defaults(handler=_store_errors(show_report))
 
 
 def _model_flags(parser: argparse.ArgumentParser) -> None:
@@ -141,7 +163,9 @@ def start_run(args: argparse.Namespace) -> int:
             raise UsageError(f"{path.name}: phase {phase.id}: verify command {command!r} is refused by the command policy: {reason}")
     options = _options(args, settings)
     models = _models(settings)
-    store = RunStore()
+    store, warning = open_for_run()
+    if warning:
+        print(f"konstruct: warning: {warning}", file=sys.stderr)
     run_id = new_run_id()
     store.create_run(run_id, blueprint.title, path.name, text, str(workspace.root), describe(settings), [p.id for p in blueprint.phases])
     with _RunLock(run_id):
@@ -153,7 +177,7 @@ def resume_run(args: argparse.Namespace) -> int:
     run = _run(store, args.run)
     if run.status == "done":
         raise UsageError(f"run {run.id} is done; nothing to resume")
-    blueprint = parse_blueprint(run.blueprint, run.source)
+    blueprint = _blueprint(store, run)
     settings = _settings(args, run.model)
     if not os.path.isdir(run.root):
         raise UsageError(f"run {run.id}'s project folder no longer exists")
@@ -270,7 +294,7 @@ class Readable:
 def show_status(args: argparse.Namespace) -> int:
     if args.run is None:
         existing = RunStore.existing()
-        runs = [{"run_id": r.id, "title": r.title, "status": r.status, "reason": r.reason, "source": r.source}
+        runs = [{"run_id": r.id, "title": r.title, "status": effective_status(r), "reason": r.reason, "source": r.source}
                 for r in (existing.runs() if existing else [])]
         if args.json:
             print_json({"runs": runs})
@@ -295,23 +319,39 @@ def show_status(args: argparse.Namespace) -> int:
 def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
     run = store.run(run_id)
     assert run is not None
-    blueprint = parse_blueprint(run.blueprint, run.source)
+    blueprint = _blueprint(store, run)
+    status, message = effective_status(run), run.message
+    if status == "interrupted":
+        message = f"the process that ran it is gone; `konstruct blueprint resume {run.id}` continues it"
     phases = []
     for record in store.phases(run_id):
         gates = store.gates(run_id, record.phase_id)
         last = gates[-1] if gates else None
+        try:
+            title = blueprint.phase(record.phase_id).title
+        except KeyError:
+            raise StoreDamaged(f"run {run.id}'s record in {store.path} is damaged (phase {record.phase_id} is not in its blueprint); "
+                               f"start the blueprint again with `konstruct blueprint run FILE`") from None
         phases.append({
-            "id": record.phase_id, "title": blueprint.phase(record.phase_id).title, "status": record.status,
+            "id": record.phase_id, "title": title, "status": record.status,
             "attempts": max([g.attempt for g in gates] + [store.attempts(run_id, record.phase_id)]),
             "verdict": last.verdict if last else None, "decision": last.decision if last else None,
             "outstanding": list(last.outstanding) if last and last.decision != "close" else [],
         })
     return {
-        "run_id": run.id, "title": run.title, "source": run.source, "status": run.status, "reason": run.reason,
-        "message": run.message, "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
+        "run_id": run.id, "title": run.title, "source": run.source, "status": status, "reason": run.reason,
+        "message": message, "resumable": status != "done", "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
         "defects": [{"phase": pid, "text": text} for pid, text in store.defects(run_id)],
         "created": run.created, "updated": run.updated,
     }
+
+
+def _blueprint(store: RunStore, run: Any) -> Any:
+    try:
+        return parse_blueprint(run.blueprint, run.source)
+    except BlueprintInvalid as invalid:
+        raise StoreDamaged(f"run {run.id}'s blueprint text in {store.path} is damaged ({invalid}); it cannot be shown or resumed: "
+                           f"start the blueprint again with `konstruct blueprint run FILE`") from None
 
 
 def show_report(args: argparse.Namespace) -> int:
