@@ -113,7 +113,7 @@ def preexisting(results: Sequence[VerifyResult], baseline: Mapping[str, Sequence
     """Failures that were there before the phase began, in files it never touched: recorded as
     defects (carried forward and reported), not held against the phase."""
     return [f"`{r.command}` already failed before phase work began, in files the phase did not touch: {', '.join(r.implication.failing)}"
-            for r in results if r.outcome != "ok" and _preexisting(r, baseline)]
+            for r in results if r.outcome != "ok" and not r.weakened and _preexisting(r, baseline)]
 
 
 def _preexisting(result: VerifyResult, baseline: Mapping[str, Sequence[str]] | None) -> bool:
