@@ -20,12 +20,13 @@ import hashlib
 import os
 import posixpath
 import stat
+import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .listing import SKIPPED_DIRS, list_files
+from .listing import SKIPPED_DIRS
 
 _RACY_NS = 2_000_000_000  # coarse filesystem clocks and same-second mtimes: hash again if this recent
 _SKIPPED_SUFFIXES = (".pyc", ".pyo")
@@ -110,9 +111,10 @@ def changes_between(before: TreeSnapshot, after: TreeSnapshot) -> TreeChanges:
 
 
 def _listing(base: str) -> Iterator[tuple[str, os.stat_result]]:
-    if os.path.exists(os.path.join(base, ".git")):
+    names = _git_names(base) if os.path.exists(os.path.join(base, ".git")) else None
+    if names is not None:
         # A git tree: what git would track (.gitignore honored), so build output never counts.
-        for relative in list_files(Path(base)):
+        for relative in names:
             if _skipped(relative):
                 continue
             try:
@@ -123,6 +125,19 @@ def _listing(base: str) -> Iterator[tuple[str, os.stat_result]]:
                 yield relative, info
         return
     yield from _walk(base, "")
+
+
+def _git_names(base: str) -> list[str] | None:
+    """`git ls-files` (tracked and untracked, ignored left out); None when git cannot say. The same
+    listing as listing.py, without its per-file checks: every name is lstat'ed here anyway."""
+    try:
+        done = subprocess.run(["git", "-C", base, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                              capture_output=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return list(dict.fromkeys(os.fsdecode(n) for n in done.stdout.split(b"\0") if n))
 
 
 def _walk(base: str, prefix: str) -> Iterator[tuple[str, os.stat_result]]:
