@@ -16,7 +16,7 @@ from typing import Any
 
 from ..workspace import Workspace
 from ..workspace.snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
-from .pinning import is_config, pinned_files, task_targets
+from .pinning import is_config, is_test_like, pinned_files, task_targets
 from .plan import Phase
 from .store import RunStore
 
@@ -111,6 +111,13 @@ class PhaseDisk:
             if path not in self.start.files and is_config(path) and path not in targets:
                 revert[path] = None
         return revert
+
+    def added_tests(self, now: TreeSnapshot) -> tuple[str, ...]:
+        """Test files (and files in test folders) the phase added that no task names as a target."""
+        assert self.phase is not None
+        targets = task_targets(self.phase)
+        return tuple(p for p in sorted(now.files) if p not in self.start.files and p not in targets
+                     and is_test_like(p) and not is_config(p))
 
     def ignored_diff(self, revert: dict[str, bytes | None]) -> str:
         """The phase's edits to its verification, as a unified diff (for the adjudicator)."""

@@ -97,8 +97,8 @@ def executable(results: Sequence[VerifyResult], baseline: Mapping[str, Sequence[
             # Plain code, whatever the adjudicator says: a pass that exists only because the phase
             # edited its own verification is no pass (a fix is judged by the original checks).
             vetoes.append(Veto("executable", "verify_weakened",
-                               f"`{result.command}` {result.outcome} (exit {result.exit_code}) on the verification as it stood when the phase began; "
-                               f"it passes only with this phase's own edits to {', '.join(result.ignored)}, which the gate ignores"))
+                               f"`{result.command}` passes only with this phase's own edits to {', '.join(result.ignored)}, which the gate "
+                               "does not count: a fix is judged by the checks as they stood when the phase began"))
         elif result.outcome == "ok" and not result.counts:
             vetoes.append(Veto("executable", "verify_stale", f"`{result.command}` passed before the phase's last change, so it proves nothing"))
         elif result.outcome != "ok" and not _preexisting(result, baseline):

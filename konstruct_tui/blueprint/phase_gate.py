@@ -101,13 +101,22 @@ class PhaseGate:
         (pinned) bytes put back, and record them (attempt 0: the baseline before any change)."""
         revert = dict(revert or {})
         results = await self._run(phase.verify, phase, touched, revert)
+        results = [replace(r, ignored=tuple(sorted(revert))) for r in results]
         failed = tuple(r.command for r in results if r.outcome != "ok")
         if revert and failed:
             # Would it pass on the phase's own edits to its verification? Then that is all it passes on.
             loose = {r.command for r in await self._run(failed, phase, touched, {}) if r.outcome == "ok"}
             results = [replace(r, weakened=r.command in loose) for r in results]
+        added = self.disk.added_tests(now) if now is not None else ()
+        passed = tuple(r.command for r in results if r.outcome == "ok")
+        if added and passed:
+            # New tests run, but the original ones must pass without them: a new test file that
+            # ends the run early (os._exit(0)) or patches the code under test rigs the verdict.
+            strict = {r.command for r in await self._run(passed, phase, touched, revert | dict.fromkeys(added))
+                      if r.outcome != "ok" and not _ran_no_tests(r)}
+            results = [replace(r, weakened=True, ignored=r.ignored + added) if r.command in strict else r for r in results]
         moved = changes_between(now, self.disk.refresh()).paths if now is not None else ()
-        results = [replace(r, ignored=tuple(sorted(revert)), counts=not moved) for r in results]
+        results = [replace(r, counts=not moved) for r in results]
         for r in results:
             self.store.record_verification(self.run_id, phase.id, attempt, r.command, r.after_call, r.exit_code, r.outcome, r.output, list(r.implication.failing))
         return results
@@ -161,3 +170,11 @@ class PhaseGate:
                                             tuple(evidence), decision.defects, tuple(v.message for v in decision.vetoes), message,
                                             tuple(changed), self.ignored))
         return record
+
+
+_NO_TESTS = ("no tests ran", "Ran 0 tests", "No tests found", "collected 0 items")
+
+
+def _ran_no_tests(result: VerifyResult) -> bool:
+    """Without the phase's new tests there were none to run (pytest exits 5): nothing was rigged."""
+    return any(marker in result.output for marker in _NO_TESTS)

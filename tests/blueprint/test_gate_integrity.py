@@ -186,3 +186,18 @@ def test_a_path_spelt_through_dot_dot_is_the_path_it_names(project: Path, tmp_pa
     assert [c["path"] for c in gate["changed"]] == ["notes.md"]
     assert gate["changed"][0]["how"] == "tool"
     assert result.events("phase_closed") == []
+
+
+def test_a_new_test_file_that_ends_the_run_early_does_not_rig_the_verdict(project: Path, tmp_path: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_add.py").write_text(TEST_SUM)
+    rig = {"text": "Adding a test.", "tool_calls": [{"name": "write_code", "arguments": {"edits": [
+        {"path": "tests/test_aaa.py", "create": True, "content": "import os\n\nos._exit(0)\n"}]}}]}
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [read("calc.py"), rig, edit("calc.py", *COSMETIC)],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+    })
+    result = run_blueprint(project, blueprint_text(PYTEST_PHASE), scripts, options=ONE_TRY)
+    [gate] = result.events("verdict")
+    assert "veto:verify_weakened" in gate["outstanding"] and "tests/test_aaa.py" in gate["vetoes"][0]
+    assert result.events("phase_closed") == []
