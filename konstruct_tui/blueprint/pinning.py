@@ -51,6 +51,9 @@ _RUNNERS = {
 }
 _PY_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))", re.M)
 _DEPTH = 3
+_INTERPRETERS = frozenset({"python", "pypy", "sh", "bash", "zsh", "dash", "node", "deno", "bun", "ruby", "perl", "php",
+                           "tsx", "ts-node", "Rscript", "lua"})
+_CHECK_PREFIXES = ("check", "verify", "test")
 
 
 def is_config(path: str) -> bool:
@@ -109,6 +112,9 @@ class _Finder:
         if posixpath.basename(words[0]) in ("sh", "bash", "zsh", "dash") and len(words) > 2 and words[1] == "-c":
             self.command(words[2], depth + 1)
             return
+        script = self._script(words)
+        if script is not None:  # the program that runs is the verification itself, whatever `relevant` says
+            self.pin(script, depth)
         for index, word in enumerate(words):
             base = posixpath.basename(word)
             runner = _RUNNERS.get(word) or _RUNNERS.get(base)
@@ -117,6 +123,25 @@ class _Finder:
                 self.runner(runner[0], words[index + 1:], depth)
             self.word(word, depth)
 
+    def _script(self, words: list[str]) -> str | None:
+        """The workspace file a command line runs: `./check.sh`, `python check.py`, `python -m check`,
+        `bash ci/check.sh`, `node test.js`."""
+        first = normalise(words[0].removeprefix("./"))
+        if first in self.present:
+            return first
+        if posixpath.basename(words[0]).rstrip("0123456789.") not in _INTERPRETERS:
+            return None
+        rest = iter(words[1:])
+        for word in rest:
+            if word == "-m":
+                module = next(rest, "").replace(".", "/")
+                return next((p for p in (f"{module}.py", f"{module}/__main__.py") if p in self.present), None)
+            if word.startswith("-"):
+                continue
+            path = normalise(word.removeprefix("./"))
+            return path if path in self.present else None
+        return None
+
     def word(self, word: str, depth: int) -> None:
         path = normalise(word.split("::", 1)[0].removeprefix("./")) if not word.startswith("-") else None
         if path is None and "=" in word and word.startswith("-"):  # --config=ci.ini
@@ -124,7 +149,7 @@ class _Finder:
         if path is None:
             return
         if path in self.present:
-            if is_test_like(path) or not is_relevant(path, self.phase.relevant):
+            if self._defines_checks(path):
                 self.pin(path, depth)
             return
         prefix = path + "/"
@@ -182,12 +207,20 @@ class _Finder:
         text = self._text(path)
         if path.endswith(".py"):
             for module in self._imports(path, text):
-                if not is_relevant(module, self.phase.relevant) or is_test_like(module):
+                if self._defines_checks(module):
                     self.pin(module, depth + 1)
         elif path.endswith(".sh") or text.startswith("#!/bin/sh") or text.startswith("#!/bin/bash") or text.startswith("#!/usr/bin/env bash"):
             for line in text.splitlines():
                 if line.strip() and not line.lstrip().startswith("#"):
                     self.command(line.strip(), depth + 1)
+
+    def _defines_checks(self, path: str) -> bool:
+        """A file a check names or imports: part of the verification (a test, its configuration, a
+        check helper), or the code under test? Without a `relevant` list only the first kind is
+        known for sure; with one, whatever lies outside it is not the phase's to change either."""
+        if is_test_like(path) or posixpath.basename(path).startswith(_CHECK_PREFIXES):
+            return True
+        return bool(self.phase.relevant) and not is_relevant(path, self.phase.relevant)
 
     def _imports(self, path: str, text: str) -> list[str]:
         found = []

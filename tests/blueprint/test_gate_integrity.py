@@ -68,8 +68,9 @@ def test_a_phase_that_weakens_its_check_script_stays_open_whatever_the_reviewer_
     assert "check_calc.py" in render_report(result.store, result.run_id).split("pinned verification files")[1]
 
 
-def test_editing_only_the_check_script_never_closes_even_without_relevant_files(project: Path, tmp_path: Path) -> None:
-    text = blueprint_text(PHASE_FIX.replace('relevant = ["calc.py"]\n', ""))
+@pytest.mark.parametrize("relevant", ["", 'relevant = ["**/*.py"]\n', 'relevant = ["./check_calc.py", "calc.py"]\n'])
+def test_editing_only_the_check_script_never_closes_whatever_relevant_says(project: Path, tmp_path: Path, relevant: str) -> None:
+    text = blueprint_text(PHASE_FIX.replace('relevant = ["calc.py"]\n', relevant))
     scripts = write_scripts(tmp_path / "s", {
         "executor-p1": [read("check_calc.py"), edit("check_calc.py", *WEAKEN)],
         "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],

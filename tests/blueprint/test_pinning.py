@@ -52,3 +52,15 @@ def test_a_task_target_is_not_pinned_and_relevant_code_named_by_a_checker_is_not
     assert "tests/test_calc.py" not in _pins("python -m pytest -q", files=("tests/test_calc.py",))
     assert _pins("python -m mypy calc.py") == set()
     assert "tests/test_calc.py" in _pins("pytest tests/test_calc.py", relevant=("tests/",))  # tests stay pinned
+
+
+def test_the_script_a_command_runs_is_pinned_even_when_relevant_names_it() -> None:
+    assert "check_calc.py" in _pins("python check_calc.py", relevant=("**/*.py",))
+    assert "check_calc.py" in _pins("python3 -m check_calc", relevant=())
+    assert "run_checks.sh" in _pins("bash run_checks.sh", relevant=("*.sh",))
+    assert "check_helpers.py" in _pins("python check_calc.py", relevant=())  # a check helper, by its name
+
+
+def test_without_relevant_files_the_code_under_test_is_not_pinned() -> None:
+    assert "calc.py" not in _pins("python check_calc.py", relevant=())
+    assert _pins("python -m mypy calc.py", relevant=()) == set()
