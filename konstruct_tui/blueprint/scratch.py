@@ -39,8 +39,11 @@ class ScratchCopy:
     def __enter__(self) -> Path:
         self.folder = Path(tempfile.mkdtemp(prefix="konstruct-verify-")).resolve() / "workspace"
         try:
-            shutil.copytree(self.root, self.folder, symlinks=True, ignore=self._ignore, copy_function=shutil.copy2,
-                            ignore_dangling_symlinks=True)
+            try:
+                shutil.copytree(self.root, self.folder, symlinks=True, ignore=self._ignore, copy_function=shutil.copy2,
+                                ignore_dangling_symlinks=True)
+            except shutil.Error:
+                pass  # files we cannot read (or that vanished meanwhile) are left out; the rest is copied
             for source in self._links:
                 link = self.folder / source.relative_to(self.root)
                 if link.parent.is_dir() and not link.exists():

@@ -9,6 +9,7 @@ did not. Resume reads the run back from these rows alone.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -140,6 +141,9 @@ class RunStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         private_dir(self.path.parent)
+        if self.path.is_file() and self.path.stat().st_size == 0 and not os.path.exists(f"{self.path}-wal"):
+            # We never leave an empty store (the schema is written at once): this one was truncated.
+            raise StoreDamaged(damaged_message(self.path, "it is empty: truncated to nothing"))
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
         try:
@@ -198,11 +202,13 @@ class RunStore:
 
     # Runs and phases.
 
-    def create_run(self, run_id: str, title: str, source: str, blueprint: str, root: str, model: dict[str, Any], phase_ids: list[str]) -> None:
+    def create_run(self, run_id: str, title: str, source: str, blueprint: str, root: str, model: dict[str, Any], phase_ids: list[str],
+                   owner: str | None = None) -> None:
         now = time.time()
         with self.transaction() as db:
-            db.execute("INSERT INTO runs (id, title, source, blueprint, root, model, status, reason, message, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                       (run_id, title, source, blueprint, root, json.dumps(model), "running", None, None, now, now))
+            db.execute("INSERT INTO runs (id, title, source, blueprint, root, model, status, reason, message, created, updated, owner) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                       (run_id, title, source, blueprint, root, json.dumps(model), "running", None, None, now, now, owner))
             db.executemany("INSERT INTO phases VALUES (?,?,?,?,NULL)", [(run_id, pid, n, "pending") for n, pid in enumerate(phase_ids)])
 
     def run(self, run_id: str) -> RunRecord | None:

@@ -38,7 +38,7 @@ from ..blueprint import (
     render_report,
 )
 from ..blueprint.models import describe
-from ..blueprint.owner import effective_status
+from ..blueprint.owner import effective_status, owner_token
 from ..blueprint.store import StoreDamaged, StoreUnusable, damaged_message, default_path
 from ..blueprint.store_repair import open_for_run
 from ..blueprint.verification import refused_commands
@@ -167,7 +167,8 @@ def start_run(args: argparse.Namespace) -> int:
     if warning:
         print(f"konstruct: warning: {warning}", file=sys.stderr)
     run_id = new_run_id()
-    store.create_run(run_id, blueprint.title, path.name, text, str(workspace.root), describe(settings), [p.id for p in blueprint.phases])
+    store.create_run(run_id, blueprint.title, path.name, text, str(workspace.root), describe(settings), [p.id for p in blueprint.phases],
+                     owner=owner_token())
     with _RunLock(run_id):
         return _drive(store, run_id, blueprint, workspace, models, settings, options, args, resumed=False)
 

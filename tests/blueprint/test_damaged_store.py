@@ -42,7 +42,7 @@ def _one_line_error(code: int, err: str, path: Path) -> None:
     assert err.count("\n") == 1 and str(path) in err and "move it aside" in err
 
 
-@pytest.mark.parametrize("damage", ["overwritten", "truncated"])
+@pytest.mark.parametrize("damage", ["overwritten", "truncated", "emptied"])
 def test_a_damaged_store_is_a_one_line_error_and_a_fresh_run_still_starts(project: Path, tmp_path: Path, konstruct, damage: str) -> None:
     first = _run_once(project, tmp_path, konstruct)
     _run_once(project, tmp_path, konstruct)
@@ -50,6 +50,8 @@ def test_a_damaged_store_is_a_one_line_error_and_a_fresh_run_still_starts(projec
     _settle(path)
     if damage == "overwritten":
         path.write_text('{"runs": "someone saved a JSON file here"}\n' * 50)
+    elif damage == "emptied":
+        path.write_bytes(b"")
     else:
         path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     damaged = path.read_bytes()
@@ -64,7 +66,7 @@ def test_a_damaged_store_is_a_one_line_error_and_a_fresh_run_still_starts(projec
     code, listing, _ = konstruct("blueprint", "status", "--json")
     ids = [r["run_id"] for r in listing["runs"]]
     assert code == 0 and ids[0] == fresh
-    if damage == "overwritten":
+    if damage != "truncated":
         assert ids == [fresh]  # nothing was readable
     code, status, _ = konstruct("blueprint", "status", fresh, "--json")
     assert code == 0 and status["status"] == "done"
