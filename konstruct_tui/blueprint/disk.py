@@ -16,7 +16,7 @@ from typing import Any
 
 from ..workspace import Workspace
 from ..workspace.snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
-from .pinning import is_config, is_test_like, pinned_files, task_targets
+from .pinning import is_config, is_test_config, is_test_like, pinned_files, task_targets
 from .plan import Phase
 from .store import RunStore
 
@@ -24,6 +24,8 @@ WRITE_TOOLS = frozenset({"write_code", "delete_code"})
 LANDED = frozenset({"written", "created", "deleted"})
 WATCHED_TOOLS = WRITE_TOOLS | {"run_command"}
 _DIFF_CHARS = 6000
+_PIN_FILE_BYTES = 16 * 1024 * 1024  # a pinned file bigger than this (test data) is not kept: it runs as the disk has it
+_PIN_TOTAL_BYTES = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,16 @@ class PhaseDisk:
             return
         self.start = take_snapshot(self.workspace.root)
         pins = pinned_files(phase, self.start.files, self._bytes)
-        self.pinned = {p: data for p in sorted(pins) if (data := self._bytes(p)) is not None}
+        self.pinned = {}
+        total = 0
+        for path in sorted(pins):
+            state = self.start.files.get(path)
+            if state is None or state.size > _PIN_FILE_BYTES or total + state.size > _PIN_TOTAL_BYTES:
+                continue
+            data = self._bytes(path)
+            if data is not None:
+                self.pinned[path] = data
+                total += len(data)
         self.store.put_phase_start(self.run_id, phase.id, self.start.taken_ns,
                                    {p: (s.size, s.mtime_ns, s.inode, s.revision) for p, s in self.start.files.items()}, self.pinned)
         self.latest = self.start
@@ -100,7 +111,8 @@ class PhaseDisk:
 
     def reversion(self, now: TreeSnapshot) -> dict[str, bytes | None]:
         """What the scratch copy must hold instead of the disk: pinned files the phase edited (or
-        deleted) as they stood when it began, and no verification configuration the phase added."""
+        deleted) as they stood when it began, and no test configuration the phase added (conftest.py,
+        pytest.ini, jest.config.js, ...)."""
         assert self.phase is not None
         revert: dict[str, bytes | None] = {}
         for path, data in self.pinned.items():
@@ -108,7 +120,7 @@ class PhaseDisk:
                 revert[path] = data
         targets = task_targets(self.phase)
         for path in now.files:
-            if path not in self.start.files and is_config(path) and path not in targets:
+            if path not in self.start.files and is_test_config(path) and path not in targets:
                 revert[path] = None
         return revert
 

@@ -56,6 +56,19 @@ _INTERPRETERS = frozenset({"python", "pypy", "sh", "bash", "zsh", "dash", "node"
 _CHECK_PREFIXES = ("check", "verify", "test")
 
 
+TEST_CONFIG_NAMES = frozenset({"conftest.py", "pytest.ini", "tox.ini", "noxfile.py", ".coveragerc", ".mocharc.json",
+                               ".mocharc.yml", ".mocharc.js", ".mocharc.cjs"})
+_TEST_CONFIG_GLOBS = ("jest.config.*", "vitest.config.*", "karma.conf.*", "playwright.config.*")
+
+
+def is_test_config(path: str) -> bool:
+    """Configuration that exists only to configure tests (a new one is never the phase's to add
+    unless a task names it): unlike pyproject.toml, package.json or go.mod, which a phase may
+    legitimately create."""
+    name = posixpath.basename(path)
+    return name in TEST_CONFIG_NAMES or any(fnmatch.fnmatchcase(name, g) for g in _TEST_CONFIG_GLOBS)
+
+
 def is_config(path: str) -> bool:
     name = posixpath.basename(path)
     return name in CONFIG_NAMES or any(fnmatch.fnmatchcase(name, g) for g in CONFIG_GLOBS)

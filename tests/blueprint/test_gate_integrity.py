@@ -202,3 +202,18 @@ def test_a_new_test_file_that_ends_the_run_early_does_not_rig_the_verdict(projec
     [gate] = result.events("verdict")
     assert "veto:verify_weakened" in gate["outstanding"] and "tests/test_aaa.py" in gate["vetoes"][0]
     assert result.events("phase_closed") == []
+
+
+def test_a_phase_may_create_project_files_its_verification_reads(project: Path, tmp_path: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_add.py").write_text(TEST_SUM)
+    scaffold = {"text": "Packaging.", "tool_calls": [{"name": "write_code", "arguments": {"edits": [
+        {"path": "pyproject.toml", "create": True, "content": "[project]\nname = 'calc'\nversion = '0.1'\n"}]}}]}
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [read("calc.py"), scaffold, edit("calc.py", "a - b", "a + b")],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+    })
+    result = run_blueprint(project, blueprint_text(PYTEST_PHASE), scripts, options=ONE_TRY)
+    assert result.finished.reason == "done", result.finished.message
+    [gate] = result.events("verdict")
+    assert gate["pinned_edited"] == [] and sorted(c["path"] for c in gate["changed"]) == ["calc.py", "pyproject.toml"]
