@@ -141,7 +141,8 @@ class RunStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         private_dir(self.path.parent)
-        if self.path.is_file() and self.path.stat().st_size == 0 and not os.path.exists(f"{self.path}-wal"):
+        wal = f"{self.path}-wal"
+        if self.path.is_file() and self.path.stat().st_size == 0 and not (os.path.exists(wal) and os.path.getsize(wal) > 0):
             # We never leave an empty store (the schema is written at once): this one was truncated.
             raise StoreDamaged(damaged_message(self.path, "it is empty: truncated to nothing"))
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
