@@ -217,3 +217,38 @@ def test_a_phase_may_create_project_files_its_verification_reads(project: Path, 
     assert result.finished.reason == "done", result.finished.message
     [gate] = result.events("verdict")
     assert gate["pinned_edited"] == [] and sorted(c["path"] for c in gate["changed"]) == ["calc.py", "pyproject.toml"]
+
+
+def test_a_change_that_lands_while_verification_runs_makes_its_pass_stale(project: Path, tmp_path: Path) -> None:
+    import glob
+    import tempfile
+    import threading
+    import time
+    import uuid
+
+    marker = f"verifying-{uuid.uuid4().hex}"
+    (project / "check_calc.py").write_text(
+        "import calc, time\n\nassert calc.add(2, 3) == 5, 'add is wrong'\n"
+        f"open({marker!r}, 'w').close()\ntime.sleep(1.5)\n")
+
+    def late_edit() -> None:  # someone (a command left running, the person) edits while the check runs
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if glob.glob(f"{tempfile.gettempdir()}/konstruct-verify-*/workspace/{marker}"):
+                with open(project / "calc.py", "a") as handle:
+                    handle.write("# late\n")
+                return
+            time.sleep(0.02)
+
+    editor = threading.Thread(target=late_edit, daemon=True)
+    editor.start()
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+    })
+    result = run_blueprint(project, blueprint_text(PHASE_FIX), scripts, options=ONE_TRY)
+    editor.join(5)
+    [gate] = result.events("verdict")
+    assert "veto:verify_stale" in gate["outstanding"]
+    assert any("the disk changed after the verification ran (calc.py)" in v for v in gate["vetoes"])
+    assert result.events("phase_closed") == []
