@@ -371,5 +371,9 @@ def _store() -> RunStore:
 def _run(store: RunStore, run_id: str) -> Any:
     run = store.run(run_id)
     if run is None:
+        aside = sorted(store.path.parent.glob(store.path.name + ".damaged-*[0-9]"))
+        if aside:  # it may have been in a damaged store that `run` set aside
+            raise UsageError(f"no blueprint run {run_id!r} in {store.path}; a damaged store was set aside as {aside[-1]} "
+                             f"(every run that could still be read was carried over)")
         raise UsageError(f"no blueprint run {run_id!r} (see `konstruct blueprint status`)")
     return run

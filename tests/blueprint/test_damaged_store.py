@@ -68,6 +68,8 @@ def test_a_damaged_store_is_a_one_line_error_and_a_fresh_run_still_starts(projec
     assert code == 0 and ids[0] == fresh
     if damage != "truncated":
         assert ids == [fresh]  # nothing was readable
+        code, _, err = konstruct("blueprint", "status", first)
+        assert code == 2 and f"no blueprint run {first!r} in {path}; a damaged store was set aside as {aside}" in err
     code, status, _ = konstruct("blueprint", "status", fresh, "--json")
     assert code == 0 and status["status"] == "done"
 
