@@ -11,6 +11,8 @@ moved across a `write_code`/`delete_code` call whose result names it is a `tool`
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +52,7 @@ class PhaseDisk:
         self.start = TreeSnapshot({})
         self.pinned: dict[str, bytes] = {}
         self.latest: TreeSnapshot | None = None
+        self._last_moved: tuple[str, ...] = ()
 
     def begin(self, phase: Phase) -> None:
         """At the phase's first attempt: snapshot and pin. On resume: the recorded start."""
@@ -60,7 +63,11 @@ class PhaseDisk:
             self.start = TreeSnapshot({p: FileState(*state) for p, state in files.items()}, taken)
             self.pinned = pinned
             self.latest = None
-            self.refresh()  # whatever moved while no process watched: not attributable
+            origins = self.store.change_origins(self.run_id, phase.id)
+            # Whatever moved while no process watched is not attributable, except that a run killed
+            # mid-verification leaves what that command wrote: the verification's, not the phase's.
+            how = ("verification", origins[""][1]) if origins.get("", ("",))[0] == "verifying" else ("unknown", "")
+            self.refresh(*how, known=frozenset(origins))
             return
         self.start = take_snapshot(self.workspace.root)
         pins = pinned_files(phase, self.start.files, self._bytes)
@@ -78,11 +85,14 @@ class PhaseDisk:
                                    {p: (s.size, s.mtime_ns, s.inode, s.revision) for p, s in self.start.files.items()}, self.pinned)
         self.latest = self.start
 
-    def refresh(self, how: str = "unknown", detail: str = "", tool_paths: frozenset[str] = frozenset()) -> TreeSnapshot:
-        """The disk now; what moved since the last look is labelled `how` (`tool` for `tool_paths`)."""
+    def refresh(self, how: str = "unknown", detail: str = "", tool_paths: frozenset[str] = frozenset(),
+                known: frozenset[str] = frozenset()) -> TreeSnapshot:
+        """The disk now; what moved since the last look is labelled `how` (`tool` for `tool_paths`);
+        paths in `known` keep the label they have (a resume compares with the phase's start)."""
         assert self.phase is not None
         now = take_snapshot(self.workspace.root, self.latest or self.start)
-        for path in changes_between(self.latest or self.start, now).paths:
+        self._last_moved = tuple(p for p in changes_between(self.latest or self.start, now).paths if p not in known)
+        for path in self._last_moved:
             label = "tool" if path in tool_paths else how
             self.store.record_change(self.run_id, self.phase.id, path, label, detail if label != "unknown" else "")
         self.latest = now
@@ -104,10 +114,31 @@ class PhaseDisk:
         self.refresh("unknown", tool, landed)
 
     def changes(self, now: TreeSnapshot) -> list[Change]:
+        """The phase's changed set: the disk against its start, less what only verification wrote."""
         assert self.phase is not None
         origins = self.store.change_origins(self.run_id, self.phase.id)
         return [Change(path, kind, *origins.get(path, ("unknown", "")))
-                for path, kind in changes_between(self.start, now).kinds.items()]
+                for path, kind in changes_between(self.start, now).kinds.items()
+                if origins.get(path, ("",))[0] != "verification"]
+
+    def only_verification(self) -> frozenset[str]:
+        """Paths nothing but verification changed in this phase (its caches, reports, pid files)."""
+        assert self.phase is not None
+        return frozenset(p for p, (how, _) in self.store.change_origins(self.run_id, self.phase.id).items() if how == "verification")
+
+    @contextmanager
+    def verifying(self, command: str) -> Iterator[None]:
+        """A verify command run in the workspace itself: what it writes there (caches, reports, a pid
+        file) is labelled `verification` and is never the phase's change. The mark in the store lets
+        a resume after a kill mid-verification label what the killed command left."""
+        assert self.phase is not None
+        self.refresh()
+        self.store.record_change(self.run_id, self.phase.id, "", "verifying", command[:300])
+        try:
+            yield
+        finally:
+            self.refresh("verification", command[:300])
+            self.store.record_change(self.run_id, self.phase.id, "", "verified", "")
 
     def reversion(self, now: TreeSnapshot) -> dict[str, bytes | None]:
         """What the scratch copy must hold instead of the disk: pinned files the phase edited (or

@@ -4,15 +4,16 @@ the decision (gate row, ledger, defects, audit, the `verdict` event) written as 
 The rules themselves are plain code in gate.py; this module does the I/O around them.
 
 Everything is judged from the disk (disk.py): the changed set is the diff against the phase's
-start, the verify commands run in a scratch copy with the phase's edits to its pinned verification
-reverted (scratch.py, pinning.py), and a pass counts only if the disk still holds what was verified
-when the gate decides."""
+start, the verify commands run on the verification as it stood then (in a scratch copy with the
+phase's edits to pinned files reverted when there are any: scratch.py, pinning.py), and a pass counts
+only if the disk still holds what was verified when the gate decides."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from ..agent.events import ProgressReporterPort
@@ -90,7 +91,7 @@ class PhaseGate:
         if problem == "killed" or self.switch.killed:
             raise Outcome("killed", self.switch.reason or "killed")
         if phase.verify:
-            moved = changes_between(now, self.disk.refresh()).paths
+            moved = self._moved_since(now)
             if moved:  # something changed the disk after it was verified: that pass proves nothing
                 vetoes.append(Veto("executable", "verify_stale", f"the disk changed after the verification ran ({', '.join(moved[:10])}), so its pass proves nothing"))
         return decide(phase, vetoes, verdict, problem, notes)
@@ -115,23 +116,44 @@ class PhaseGate:
             strict = {r.command for r in await self._run(passed, phase, touched, revert | dict.fromkeys(added))
                       if r.outcome != "ok" and not _ran_no_tests(r)}
             results = [replace(r, weakened=True, ignored=r.ignored + added) if r.command in strict else r for r in results]
-        moved = changes_between(now, self.disk.refresh()).paths if now is not None else ()
+        moved = self._moved_since(now) if now is not None else ()
         results = [replace(r, counts=not moved) for r in results]
         for r in results:
             self.store.record_verification(self.run_id, phase.id, attempt, r.command, r.after_call, r.exit_code, r.outcome, r.output, list(r.implication.failing))
         return results
 
     async def _run(self, commands: Sequence[str], phase: Phase, touched: tuple[str, ...], revert: dict[str, bytes | None]) -> list[VerifyResult]:
+        """With nothing to revert the commands run in the workspace itself, as a person's would (what
+        they write there is labelled `verification`, never the phase's change); otherwise in a scratch
+        copy holding the reverted bytes, so the person's tree is never touched."""
         self.watchdog.busy(len(commands) * phase.verify_timeout_s + self.options.tick_s)
         try:
+            if not revert:
+                results = []
+                for command in commands:
+                    with self.disk.verifying(command):
+                        results += await self._verify_in(command, touched, phase, None)
+                return results
             with ScratchCopy(self.workspace.root, revert) as folder:
-                verifying = asyncio.ensure_future(run_verification(
-                    commands, self.workspace, touched, timeout_s=phase.verify_timeout_s,
-                    last_call=self.store.last_call_seq, folder=folder))
-                with self.switch.cancels(verifying):  # a kill stops the command's process group at once
-                    return await verifying
+                results = []
+                for command in commands:
+                    results += await self._verify_in(command, touched, phase, folder)
+                return results
         finally:
             self.watchdog.busy(None)
+
+    async def _verify_in(self, command: str, touched: tuple[str, ...], phase: Phase, folder: Path | None) -> list[VerifyResult]:
+        verifying = asyncio.ensure_future(run_verification(
+            [command], self.workspace, touched, timeout_s=phase.verify_timeout_s, last_call=self.store.last_call_seq, folder=folder))
+        with self.switch.cancels(verifying):  # a kill stops the command's process group at once
+            return await verifying
+
+    def _moved_since(self, then: TreeSnapshot) -> tuple[str, ...]:
+        """What changed on disk since `then`, leaving out what only in-place verification wrote (a
+        file the phase changed that moves while it is verified makes the pass stale all the same)."""
+        moved = changes_between(then, self.disk.refresh()).paths
+        mine = self.disk.only_verification()
+        return tuple(p for p in moved if p not in mine)
 
     async def baseline(self, phase: Phase) -> None:
         """Before the phase's first change: how the verify commands fare now, so a failure that was

@@ -1,5 +1,6 @@
 """A scratch copy of the workspace for the gate's verification: the disk as it is now, except that
-the phase's edits to its pinned verification files are reverted (pinning.py says which).
+the phase's edits to its pinned verification files are reverted (pinning.py says which). Used only
+when there is something to revert; otherwise the commands run in the workspace itself.
 
 Why a copy and not the workspace itself with the pinned files swapped back for the run: a run killed
 mid-verification would leave the person's tree with the executor's edits silently undone, and the

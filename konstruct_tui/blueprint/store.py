@@ -391,9 +391,14 @@ class RunStore:
                         (run_id, phase_id, path, how, detail, time.time()))
 
     def change_origins(self, run_id: str, phase_id: str) -> dict[str, tuple[str, str]]:
-        """path -> (how, detail) of the last thing seen changing it in this phase."""
+        """path -> (how, detail) of the last thing seen changing it in this phase; `verification` only
+        for a path nothing else changed. The row with the empty path marks verification in progress."""
         rows = self.db.execute("SELECT path, how, detail FROM changes WHERE run_id=? AND phase_id=? ORDER BY seq", (run_id, phase_id))
-        return {r[0]: (r[1], r[2]) for r in rows}
+        origins: dict[str, tuple[str, str]] = {}
+        for path, how, detail in rows:
+            if how != "verification" or origins.get(path, ("verification",))[0] == "verification":
+                origins[path] = (how, detail)
+        return origins
 
 
 def damaged_message(path: Path, why: str) -> str:

@@ -6,7 +6,8 @@ command is reported when the blueprint is loaded, before anything runs (`refused
 without a shell, in their own process group, with the phase's timeout and the providers' keys
 scrubbed from the environment, exactly as `run_command` runs a command.
 
-The gate runs them in a scratch copy of the workspace (scratch.py), under a leash: a tiny launcher
+The gate runs them in the workspace, or in a scratch copy of it (scratch.py) when the phase's edits
+to its pinned verification must be reverted, under a leash: a tiny launcher
 that leads the command's process group and kills the whole group the moment the run's process is
 gone, even by SIGKILL (it watches the run's process through a pidfd). Why not PR_SET_PDEATHSIG: it
 fires when the *thread* that started the child ends, and the sandbox starts every child from a

@@ -234,7 +234,7 @@ def test_a_change_that_lands_while_verification_runs_makes_its_pass_stale(projec
     def late_edit() -> None:  # someone (a command left running, the person) edits while the check runs
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            if glob.glob(f"{tempfile.gettempdir()}/konstruct-verify-*/workspace/{marker}"):
+            if (project / marker).exists() or glob.glob(f"{tempfile.gettempdir()}/konstruct-verify-*/workspace/{marker}"):
                 with open(project / "calc.py", "a") as handle:
                     handle.write("# late\n")
                 return
@@ -252,3 +252,15 @@ def test_a_change_that_lands_while_verification_runs_makes_its_pass_stale(projec
     assert "veto:verify_stale" in gate["outstanding"]
     assert any("the disk changed after the verification ran (calc.py)" in v for v in gate["vetoes"])
     assert result.events("phase_closed") == []
+
+
+def test_what_verification_writes_in_the_workspace_is_never_the_phases_change(project: Path, tmp_path: Path) -> None:
+    (project / "check_calc.py").write_text("open('verify-report.txt', 'w').write('ran')\n" + (project / "check_calc.py").read_text())
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [{"text": "Done.", "tool_calls": [{"name": "phase_done", "arguments": {"summary": "fixed"}}]}],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+    })
+    result = run_blueprint(project, blueprint_text(PHASE_FIX), scripts, options=ONE_TRY)
+    assert (project / "verify-report.txt").exists()  # it ran in the workspace, as a person's command would
+    [gate] = result.events("verdict")
+    assert gate["outstanding"][-1] == "veto:no_change" and gate["changed"] == []

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from blueprint_harness import EVIDENCE, PHASE_FIX, blueprint_text, edit, read, verdict, write_scripts
 
-# The check hangs (with a grandchild) once add is fixed, until the test lets it through. It runs in
-# the gate's scratch copy, the one place the sandbox lets it write: the pids go there.
+# The check hangs (with a grandchild) once add is fixed, until the test lets it through. The pids go
+# to its working folder (the workspace, or the gate's scratch copy when it reverts pinned files).
 SLOW_CHECK = """import calc, os, subprocess, sys, time
 if calc.add(2, 3) == 5 and not os.path.exists({release!r}):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
@@ -55,7 +55,8 @@ def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(
         deadline = time.monotonic() + 60
         found: list[str] = []
         while not found and time.monotonic() < deadline and child.poll() is None:
-            found = glob.glob(os.path.join(tempfile.gettempdir(), "konstruct-verify-*", "workspace", marker))
+            found = glob.glob(os.path.join(tempfile.gettempdir(), "konstruct-verify-*", "workspace", marker)) + \
+                glob.glob(str(project / marker))
             time.sleep(0.05)
         assert found, "the verification never started"
         check, grandchild = map(int, Path(found[0]).read_text().split())
@@ -84,6 +85,7 @@ def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(
     events = [json.loads(line) for line in resumed.stdout.splitlines()]
     assert events[-1]["event"] == "finished" and events[-1]["reason"] == "done"
     [closed] = [e for e in events if e["event"] == "phase_closed"]
-    assert closed["changed"] == ["calc.py"]  # measured from the phase's recorded start, across the kill
+    assert closed["changed"] == ["calc.py"]  # measured from the phase's recorded start, across the kill;
+    # what the killed verification wrote (its pid file) is the verification's, not the phase's
     code, status, _ = konstruct("blueprint", "status", run_id, "--json")
     assert status["status"] == "done"
