@@ -189,12 +189,11 @@ class _Reader:
             files = tuple(self.path(item, where + ("files",)) for item in self.strings(task.get("files", []), where + ("files",)))
             read_tasks.append(Task(task_id, self.text(task.get("text"), where + ("text",)), tuple(dict.fromkeys(files))))
         relevant = self.strings(entry.get("relevant", []), path + ("relevant",))
-        for item in relevant:
-            pure = PurePosixPath(item)
-            if pure.is_absolute() or ".." in pure.parts or "\x00" in item:
-                raise self.fail(path + ("relevant",), f"{item!r} must be a workspace-relative path inside the project")
-        # One spelling per path (`./src//a.py` is `src/a.py`; a folder keeps its trailing slash).
-        relevant = tuple(item if any(ch in item for ch in "*?[{") else posixpath.normpath(item) + ("/" if item.endswith("/") else "")
+        # One spelling per path (`./src//a.py` and `src/../src/a.py` are `src/a.py`; a folder keeps its
+        # trailing slash), so a change is matched against what the person meant, never the spelling.
+        relevant = tuple(item if any(ch in item for ch in "*?[{") and ".." not in PurePosixPath(item).parts
+                         else "**" if posixpath.normpath(item) == "." and not item.startswith("/")  # the whole project
+                         else self.path(item, path + ("relevant",)) + ("/" if item.endswith("/") else "")
                          for item in relevant)
         timeout = entry.get("verify_timeout_s", DEFAULT_VERIFY_TIMEOUT_S)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
