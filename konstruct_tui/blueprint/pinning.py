@@ -54,6 +54,7 @@ _DEPTH = 3
 _INTERPRETERS = frozenset({"python", "pypy", "sh", "bash", "zsh", "dash", "node", "deno", "bun", "ruby", "perl", "php",
                            "tsx", "ts-node", "Rscript", "lua"})
 _CHECK_PREFIXES = ("check", "verify", "test")
+_WRAPPERS = frozenset({"env", "timeout", "nice", "nohup", "time", "stdbuf", "xvfb-run", "command", "exec"})
 
 
 TEST_CONFIG_NAMES = frozenset({"conftest.py", "pytest.ini", "tox.ini", "noxfile.py", ".coveragerc", ".mocharc.json",
@@ -120,6 +121,13 @@ class _Finder:
 
     def words(self, words: list[str], depth: int) -> None:
         words = [w for w in words if "=" not in w or w.startswith("-")]  # VAR=value prefixes
+        while words and posixpath.basename(words[0]) in _WRAPPERS:  # `timeout 60 python check.py` runs check.py
+            skip = 2 if posixpath.basename(words[0]) == "timeout" else 1
+            words = words[skip:]
+            while words and words[0].startswith("-"):
+                words = words[1:]
+        if words[:2] in (["uv", "run"], ["poetry", "run"], ["pipenv", "run"], ["hatch", "run"], ["pdm", "run"]):
+            words = words[2:]
         if not words:
             return
         if posixpath.basename(words[0]) in ("sh", "bash", "zsh", "dash") and len(words) > 2 and words[1] == "-c":

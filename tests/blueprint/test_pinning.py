@@ -64,3 +64,9 @@ def test_the_script_a_command_runs_is_pinned_even_when_relevant_names_it() -> No
 def test_without_relevant_files_the_code_under_test_is_not_pinned() -> None:
     assert "calc.py" not in _pins("python check_calc.py", relevant=())
     assert _pins("python -m mypy calc.py", relevant=()) == set()
+
+
+def test_wrapped_and_respelt_commands_pin_the_same_script() -> None:
+    for line in ("timeout 60 python check_calc.py", "env PYTHONHASHSEED=0 python3 -B check_calc.py",
+                 "uv run python src/../check_calc.py", "nice -n 5 python ./check_calc.py"):
+        assert "check_calc.py" in _pins(line, relevant=("**",)), line
