@@ -18,14 +18,17 @@ from ..commands import Cancellation
 from ..tools import TOOLS, ToolContext
 from ..workspace import EditRun, Workspace, WriteJournal
 from .budgets import BudgetMeter, Limits, PricePort
+from .compaction import compact_near_limit
 from .context_window import DEFAULT_BUDGET_CHARS, fit
 from .events import (
     BudgetUpdate,
     Finished,
     ProgressReporterPort,
+    ProviderWarning,
     SessionStarted,
     TextDelta,
     TurnStarted,
+    finished_message,
 )
 from .execution import ToolCrashed, ToolRunner
 from .killswitch import KillSwitch
@@ -33,6 +36,8 @@ from .ports import (
     AssistantMessage,
     Message,
     ModelCallPort,
+    Notice,
+    Restart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -173,6 +178,7 @@ class AgentLoop:
                 self._report_budget()
                 return self._finish(self.switch.reason or "killed", "the model turn in flight was cut off")
             except Exception as error:  # noqa: BLE001 - ProviderError, or a wire format we could not read
+                self.meter.add(getattr(error, "usage", None) or Usage())  # a failed turn still cost what streamed
                 self._report_budget()
                 return self._finish("error", self.workspace.scrub(str(error)))
             self.meter.add(usage)
@@ -182,7 +188,7 @@ class AgentLoop:
             self.session.message(reply)
             self._report_budget()
             if not calls:
-                return self._finish("done", text.strip()[-500:])
+                return self._finish("done", finished_message(text))
             interrupted = await self._run_calls(calls, transcript)
             if interrupted is not None:
                 return self._finish(self.switch.reason or "killed", "killed while a tool ran", interrupted)
@@ -216,7 +222,9 @@ class AgentLoop:
     async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage]:
         text: list[str] = []
         calls: list[ToolCall] = []
-        usage = Usage()
+        # Near the context limit the older transcript becomes a summary plus code-built facts
+        # (agent/compaction.py); `fit` below still trims whatever remains too large.
+        usage = await compact_near_limit(transcript, self.model, self.workspace, self.context_chars, self.session, self.reporter, self.turn) or Usage()
         stream = self.model.stream_turn(self.system, fit(transcript, self.context_chars), self.tools)
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
             async for item in stream:
@@ -226,7 +234,11 @@ class AgentLoop:
                 elif isinstance(item, ToolCallChunk):
                     calls.append(item.call)
                 elif isinstance(item, UsageChunk):
-                    usage = Usage(usage.input_tokens + item.usage.input_tokens, usage.output_tokens + item.usage.output_tokens, usage.estimated or item.usage.estimated)
+                    usage = usage + item.usage
+                elif isinstance(item, Notice):
+                    self.reporter.report(ProviderWarning(self.turn, item.kind, item.text))
+                elif isinstance(item, Restart):
+                    text.clear()  # the provider asks again: what streamed so far is void (a warning said so)
                 elif isinstance(item, TurnEnd):
                     pass
         return "".join(text), tuple(calls), usage
