@@ -101,7 +101,7 @@ class OpenAICompatible(StreamingProvider):
                 continue
             error = error_of(chunk)
             if error is not None or event.event == "error":
-                error = error or {"message": event.data}
+                error = error or (chunk if "message" in chunk else {"message": event.data})  # llama.cpp's `error:` field
                 said = f"the server reported an error mid-stream: {describe_error(error)}"
                 raise RetryableFailure(said) if retryable(error) else ServerReported(said)
             usage = chunk.get("usage")
