@@ -1,0 +1,110 @@
+"""Real servers' errors and odd answers, replayed by a loopback server, through `konstruct run`: the
+person sees the server's own words in `finished.message` and on stderr, exit codes stay the contract
+(0 done, 1 error), and what can go on goes on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agent_harness import CALC
+from sse_server import Reply, SSEServer, openai_done
+
+from konstruct_tui.cli import main
+
+WIRE = Path(__file__).parent.parent / "providers" / "wire"
+
+
+def wire(name: str) -> bytes:
+    return (WIRE / name).read_bytes()
+
+
+def run(capsys: pytest.CaptureFixture[str], server: SSEServer, project: Path, *extra: str, provider: str = "openai") -> tuple[int, list[dict], str]:
+    base = server.url + ("/v1" if provider == "openai" else "")
+    code = main(["run", "--root", str(project), "--provider", provider, "--base-url", base, "--model", "m", "--yes", *extra, "fix add in calc.py"])
+    out, err = capsys.readouterr()
+    return code, [json.loads(line) for line in out.splitlines()], err
+
+
+@pytest.fixture(autouse=True)
+def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(key, raising=False)
+
+
+def test_a_vllm_error_mid_stream_reaches_finished_and_stderr(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with SSEServer([Reply(body=wire("vllm_error_mid_stream.sse"))]) as server:
+        code, events, err = run(capsys, server, project)
+    words = "The decoder prompt (length 33012) is longer than the maximum model length of 32768."
+    finished = events[-1]
+    assert code == 1 and finished["event"] == "finished" and finished["reason"] == "error"
+    assert words in finished["message"] and words in err
+    assert "stream ended" not in finished["message"]
+    budget = [e for e in events if e["event"] == "budget"][-1]
+    assert budget["output_tokens"] > 0 and budget["tokens_estimated"]  # "Let me" streamed before the error
+
+
+def test_a_llamacpp_error_event_reaches_finished(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with SSEServer([Reply(body=wire("llamacpp_error_event.sse"))]) as server:
+        code, events, _ = run(capsys, server, project)
+    assert code == 1 and "the request exceeds the available context size, try increasing it" in events[-1]["message"]
+
+
+def test_a_malformed_line_is_reported_once_and_the_run_completes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with SSEServer([Reply(body=wire("openai_malformed_line.sse"))]) as server:
+        code, events, err = run(capsys, server, project)
+    warnings = [e for e in events if e["event"] == "warning"]
+    assert code == 0 and events[-1]["reason"] == "done" and events[-1]["message"] == "The fix place."
+    assert len(warnings) == 1 and warnings[0]["kind"] == "malformed_line" and warnings[0]["turn"] == 1
+    assert err == ""
+
+
+def test_a_reply_cut_at_the_output_limit_names_the_call_and_runs_nothing(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with SSEServer([Reply(body=wire("openai_length_cut_tool_call.sse"))]) as server:
+        code, events, err = run(capsys, server, project)
+        sent = server.requests[0]["body"]
+    message = events[-1]["message"]
+    assert code == 1 and events[-1]["reason"] == "error"
+    assert 'finish_reason "length"' in message and "write_code tool call call_Wq1XbHhL0e8sYk2mN4pR7tUv" in message and message in err
+    assert not [e for e in events if e["event"] == "tool_started"]
+    assert (project / "calc.py").read_text() == CALC
+    assert sent["max_tokens"] == 4096  # the default output limit for OpenAI-compatible servers is sent
+
+
+def test_a_whole_json_answer_is_used_and_the_run_goes_on(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    replies = [Reply(headers={"content-type": "application/json"}, body=wire("openai_non_streamed_completion.json")),
+               Reply(body=openai_done("calc.py read; nothing else to do."))]
+    with SSEServer(replies) as server:
+        code, events, _ = run(capsys, server, project)
+    assert code == 0 and events[-1]["message"] == "calc.py read; nothing else to do."
+    assert [(e["tool"], e["statuses"]) for e in events if e["event"] == "tool_finished"] == [("read_code", ["ok"])]
+    assert [e["kind"] for e in events if e["event"] == "warning"] == ["non_streamed"]
+
+
+def test_an_html_page_answering_200_is_shown_in_its_words(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = b"<!doctype html><html><head><title>LM Studio</title></head><body><p>Model not loaded. Load a model first.</p></body></html>"
+    with SSEServer([Reply(headers={"content-type": "text/html"}, body=page)]) as server:
+        code, events, err = run(capsys, server, project)
+    assert code == 1 and "LM Studio: Model not loaded. Load a model first." in events[-1]["message"] and "<p>" not in err
+
+
+def test_an_anthropic_overload_after_text_is_retried_and_the_run_completes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    replies = [Reply(body=wire("anthropic_overloaded_after_text.sse")), Reply(body=wire("anthropic_cached_text.sse"))]
+    with SSEServer(replies) as server:
+        code, events, _ = run(capsys, server, project, provider="anthropic")
+    assert code == 0 and events[-1]["message"] == "Nothing to change: add() is correct."
+    retry = [e for e in events if e["event"] == "warning"]
+    assert [e["kind"] for e in retry] == ["retry"] and "Overloaded" in retry[0]["message"]
+    budget = [e for e in events if e["event"] == "budget"][-1]
+    assert budget["cache_read_tokens"] == 3000 and budget["cache_write_tokens"] == 1200
+    assert budget["input_tokens"] == 1400 + 4220  # the overloaded attempt's prompt is counted too
+
+
+def test_an_anthropic_overload_inside_a_tool_call_is_reported_once_prefixed(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with SSEServer([Reply(body=wire("anthropic_overloaded_in_tool_use.sse"))]) as server:
+        code, events, err = run(capsys, server, project, provider="anthropic")
+        asked = len(server.requests)
+    message = events[-1]["message"]
+    assert code == 1 and asked == 1
+    assert message.startswith("anthropic: Overloaded") and "anthropic: anthropic:" not in message and "write_code" in message
