@@ -46,8 +46,10 @@ from ..agent.ports import (
     TurnItem,
     Usage,
     UsageChunk,
+    UserMessage,
 )
 from ..agent.compaction import SUMMARY_SYSTEM, model_turns
+from ..agent.session_facts import carried_facts
 from .errors import ProviderError, ScriptExhausted
 from .streaming import END, parse_arguments, within_deadline
 
@@ -154,9 +156,13 @@ class ScriptedProvider:
 
 
 def _revisions(transcript: Sequence[Message]) -> dict[str, str]:
-    """path -> revision from the tool results so far, later results winning."""
+    """path -> revision from the tool results so far (and the facts of a compaction), later ones winning."""
     found: dict[str, str] = {}
     for message in transcript:
+        if isinstance(message, UserMessage):
+            facts = carried_facts(message.text)  # a compaction folded earlier results into its facts
+            found.update(facts.read if facts else {})
+            continue
         if not isinstance(message, ToolResultMessage):
             continue
         try:
