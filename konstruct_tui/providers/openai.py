@@ -166,17 +166,30 @@ def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: Tu
 
 def _index_of(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> int:
     """The call a fragment belongs to. Without `index` (some local servers leave it out) a fragment
-    joins the open call, unless it carries a different call's id: only a new id opens a new call,
-    so argument pieces never become phantom calls of their own."""
+    joins the open call, unless it carries a different call's id, or a name while the open call's
+    arguments are already a whole object: argument pieces never become phantom calls of their own."""
     if isinstance(fragment.get("index"), int):
         return fragment["index"]
     if not calls:
         return 0
     open_index = max(calls)
+    current = calls[open_index]
     new_id = fragment.get("id")
-    if new_id and calls[open_index]["id"] and new_id != calls[open_index]["id"]:
+    if new_id and current["id"] and new_id != current["id"]:
         return open_index + 1
+    name = (fragment.get("function") or {}).get("name")
+    if name and current["name"] and not new_id and _complete(current["arguments"]):
+        return open_index + 1  # whole calls sent one per fragment, with neither index nor id
     return open_index
+
+
+def _complete(arguments: object) -> bool:
+    if isinstance(arguments, dict):
+        return True
+    try:
+        return isinstance(json.loads(str(arguments)), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def _assemble(call: dict[str, Any], index: int) -> ToolCall:

@@ -237,3 +237,66 @@ async def test_anthropic_marks_the_system_prompt_and_the_last_tool_for_caching()
     await collect(anthropic(handler))
     assert sent[0]["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert "cache_control" in sent[0]["tools"][-1] and "cache_control" not in sent[0]["tools"][0]
+
+
+# Attacks on the defences above, in other spellings.
+
+
+async def test_whole_calls_without_index_or_id_stay_separate_calls() -> None:
+    frames = [{"choices": [{"index": 0, "delta": {"tool_calls": [{"function": {"name": "read_code", "arguments": '{"paths": ["a.py"]}'}}]}}]},
+              {"choices": [{"index": 0, "delta": {"tool_calls": [{"function": {"name": "search", "arguments": '{"query": "x"}'}}]}}]},
+              {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+    raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
+    items = await collect(openai(lambda r: sse_response(raw)))
+    calls = [i.call for i in items if isinstance(i, ToolCallChunk)]
+    assert [(c.name, c.arguments, c.problem) for c in calls] == [("read_code", {"paths": ["a.py"]}, None), ("search", {"query": "x"}, None)]
+
+
+async def test_a_name_repeated_on_every_fragment_does_not_split_the_call() -> None:
+    pieces = ['{"paths": ', '["a.py"]}']
+    frames = [{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": None, "function": {"name": "read_code", "arguments": p}}]}}]} for p in pieces]
+    frames.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
+    calls = [i.call for i in await collect(openai(lambda r: sse_response(raw))) if isinstance(i, ToolCallChunk)]
+    assert [(c.name, c.arguments) for c in calls] == [("read_code", {"paths": ["a.py"]})]
+
+
+async def test_a_whole_answer_without_a_content_type_is_still_read() -> None:
+    raw = wire("openai_non_streamed_completion.json")
+    items = await collect(openai(lambda r: httpx.Response(200, content=raw)))
+    assert text_of(items) == "I will read calc.py first." and items[-1] == TurnEnd("tool_calls")
+
+
+async def test_a_whole_answer_cut_at_length_is_reported_as_cut() -> None:
+    answer = json.loads(wire("openai_non_streamed_completion.json"))
+    answer["choices"][0]["finish_reason"] = "length"
+    answer["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"] = '{"paths": ["calc'
+    with pytest.raises(OutputCut, match="read_code tool call call_41a7"):
+        await collect(openai(lambda r: httpx.Response(200, json=answer)))
+
+
+async def test_a_server_error_after_tool_fragments_is_reported_not_retried() -> None:
+    frames = [{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "write_code", "arguments": '{"ed'}}]}}]},
+              {"error": {"message": "The server had an error while processing your request. Sorry about that!", "type": "server_error"}}]
+    raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames)
+    asked: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        asked.append(1)
+        return sse_response(raw)
+
+    with pytest.raises(ProviderError, match="^openai: the server reported an error mid-stream: The server had an error while processing your request. Sorry about that!"):
+        await collect(openai(handler))
+    assert len(asked) == 1
+
+
+async def test_an_error_event_without_an_error_key_is_still_shown() -> None:
+    raw = b'event: error\ndata: {"message": "Upstream model timed out after 120s"}\n\n'
+    with pytest.raises(ServerReported, match="Upstream model timed out after 120s"):
+        await collect(openai(lambda r: sse_response(raw)))
+
+
+async def test_a_pretty_printed_json_error_under_an_sse_type_is_shown() -> None:
+    raw = b'{\n  "error": {\n    "message": "Invalid model: gpt-5-codex-max",\n    "type": "invalid_request_error"\n  }\n}\n'
+    with pytest.raises(ServerReported, match="Invalid model: gpt-5-codex-max"):
+        await collect(openai(lambda r: sse_response(raw)))
