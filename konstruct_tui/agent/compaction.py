@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +43,7 @@ from .sessions import load as load_session
 NEAR_LIMIT = 0.85  # compact when the transcript reaches this share of the context budget
 KEEP_SHARE = 0.25  # ... and keep about this share of it verbatim (the most recent messages)
 ON_REQUEST_KEEP_CHARS = 12_000  # what `/compact` keeps verbatim
+RETRY_GROWTH = 0.25  # after a failed summary, ask again only once the transcript grew by this share
 HEADER = re.compile(r"^\[compacted: (\d+) earlier messages, (\d+) model turns")
 
 SUMMARY_SYSTEM = """\
@@ -162,18 +164,25 @@ async def compact_session(session_id: str, model: ModelCallPort, workspace: Work
     return result
 
 
+# Per model port, the transcript size at which its summary call last failed (weak: a port that is
+# gone takes its entry with it).
+_failed_at: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+
+
 async def compact_near_limit(transcript: list[Message], model: ModelCallPort, workspace: Workspace, budget_chars: int,
                              session: SessionLog, reporter: ProgressReporterPort, turn: int) -> Usage | None:
     """Before a model turn: when the transcript nears the context budget, compact it in place.
     Returns what the summary call cost (None when nothing was spent). A failed summary leaves the
     transcript as it was (the loop's trim still applies) and says so in a `warning` event."""
-    if chars_of(transcript) < NEAR_LIMIT * budget_chars:
+    size = chars_of(transcript)
+    if size < NEAR_LIMIT * budget_chars or size < _failed_at.get(model, 0) + RETRY_GROWTH * budget_chars:
         return None
     try:
         result = await compact(transcript, model, workspace, keep_chars=int(budget_chars * KEEP_SHARE), budget_chars=budget_chars)
     except NothingToCompact:
         return None
     except Exception as error:  # noqa: BLE001 - ProviderError or an unreadable answer: fall back to the trim
+        _failed_at[model] = size  # not again every turn: a server that refused once likely refuses again
         reporter.report(ProviderWarning(turn, "compaction_failed", f"compaction failed, older tool results are trimmed instead: {error}"))
         return getattr(error, "usage", None)
     transcript[:] = result.transcript
