@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from agent_harness import CALC
-from sse_server import Reply, SSEServer, openai_done
+from sse_server import Reply, SSEServer, openai_done, openai_text
 
 from konstruct_tui.cli import main
 
@@ -108,3 +108,12 @@ def test_an_anthropic_overload_inside_a_tool_call_is_reported_once_prefixed(proj
     message = events[-1]["message"]
     assert code == 1 and asked == 1
     assert message.startswith("anthropic: Overloaded") and "anthropic: anthropic:" not in message and "write_code" in message
+
+
+def test_a_turn_cut_by_its_deadline_after_text_still_counts_its_tokens(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = [f" word{n}" for n in range(40)]
+    with SSEServer([Reply(body=openai_text(*words), hang=True)]) as server:
+        code, events, err = run(capsys, server, project, "--turn-timeout", "0.5")
+    budget = [e for e in events if e["event"] == "budget"][-1]
+    assert code == 1 and "deadline of 0.5 s" in events[-1]["message"] and "deadline" in err
+    assert budget["output_tokens"] == len("".join(words)) // 4 and budget["tokens_estimated"]
