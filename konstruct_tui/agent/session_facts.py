@@ -139,7 +139,7 @@ def _result(facts: SessionFacts, message: ToolResultMessage, arguments: dict[str
         return
     key = f"{message.name}:{json.dumps(arguments, sort_keys=True)[:200]}"
     if message.is_error or "error" in payload and "results" not in payload:
-        facts.outstanding[key] = f"{message.name} failed: {str(payload.get('error', 'error'))[:300]}"
+        facts.outstanding[key] = f"{message.name} failed: {_short(payload.get('error', 'error'))}"
         return
     facts.outstanding.pop(key, None)  # the same call succeeded later
     for entry in payload.get("results") or ():
@@ -162,6 +162,15 @@ def _entry(facts: SessionFacts, tool: str, entry: dict[str, Any]) -> None:
         facts.conflicts.pop(path, None)
         facts.outstanding.pop(f"entry:{path}", None)
     elif status == "conflict":
-        facts.conflicts[path] = str(entry.get("reason") or "the file changed since the revision the edit was built on")[:300]
+        facts.conflicts[path] = _short(entry.get("reason") or "the file changed since the revision the edit was built on")
     elif status in NOT_APPLIED and tool in ("write_code", "delete_code"):
-        facts.outstanding[f"entry:{path}"] = f"{tool} on {path}: {status}: {str(entry.get('reason') or '')[:300]}".rstrip(": ")
+        facts.outstanding[f"entry:{path}"] = f"{tool} on {path}: {status}: {_short(entry.get('reason') or '')}".rstrip(": ")
+
+
+def _short(value: object) -> str:
+    """A reason on one line; a long one is cut at a word and says so (the full text is in the session)."""
+    flat = " ".join(str(value).split())
+    if len(flat) <= 300:
+        return flat
+    cut = flat.rfind(" ", 0, 300)
+    return f"{flat[:cut if cut > 150 else 300]} […]"

@@ -60,7 +60,7 @@ from .sse import looks_like_sse
 END = object()  # what a producer queues when the turn is complete
 Sleep = Callable[[float], Awaitable[None]]
 CUT_REASONS = frozenset({"length", "max_tokens"})
-_WHOLE_BODY_TYPES = ("json", "html", "text/plain", "xml")
+_WHOLE_BODY_TYPES = ("json", "html", "xml")  # anything else is read as a stream (stray lines still count)
 
 
 @dataclass
