@@ -77,7 +77,7 @@ class SessionFacts:
         if current == UNREADABLE:
             return "now missing or unreadable on disk"
         if current == seen:
-            return f"unchanged on disk ({current})"
+            return f"on disk now {current} (the same as you last saw)"
         return f"on disk now {current} (differs: read it again before editing it)"
 
 

@@ -62,7 +62,7 @@ async def test_the_summary_is_wrong_about_a_revision_and_the_facts_block_is_righ
     facts = facts_json(text)
     assert facts["changed"] == {"calc.py": {"status": "written", "revision": sha(FIXED)}}
     assert facts["read"]["calc.py"] == sha(FIXED) and facts["current"]["calc.py"] == sha(FIXED)
-    assert f"calc.py: written; unchanged on disk ({sha(FIXED)})" in text
+    assert f"calc.py: written; on disk now {sha(FIXED)} (the same as you last saw)" in text
     assert facts["request"] == "add() in calc.py subtracts; fix it"
     # The summary call carried no tools and the summarising instructions.
     assert "tools" not in seen[0] and "summarising" in seen[0]["messages"][0]["content"]
