@@ -18,7 +18,7 @@ from ..commands import Cancellation
 from ..tools import TOOLS, ToolContext
 from ..workspace import EditRun, Workspace, WriteJournal
 from .budgets import BudgetMeter, Limits, PricePort
-from .compaction import compact_near_limit
+from .compaction import compact_near_limit, model_turns
 from .context_window import DEFAULT_BUDGET_CHARS, fit
 from .events import (
     BudgetUpdate,
@@ -126,7 +126,7 @@ class AgentLoop:
         # A resumed session is a new run: its own budgets, its own 65% edit guard (the person chose
         # to go on); only the turn numbers continue, so events and the session file read in order.
         transcript = list(record.transcript)
-        self.turn = sum(isinstance(m, AssistantMessage) for m in transcript)
+        self.turn = model_turns(transcript)  # turns folded into a compaction count too
         follow_up = request or ("Continue." if transcript and isinstance(transcript[-1], AssistantMessage) else None)
         if follow_up:
             transcript.append(UserMessage(follow_up))

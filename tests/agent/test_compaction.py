@@ -158,3 +158,15 @@ async def test_compact_on_request_records_it_and_a_short_session_has_nothing_to_
             await compact([UserMessage("hi"), AssistantMessage("hello")], summary_server("x"), workspace)
     results = [m for m in load(finished.session_id).transcript if isinstance(m, ToolResultMessage)]
     assert results == []  # the kept tail is the final reply; every tool result went into the facts
+
+
+async def test_a_resumed_compacted_session_numbers_its_turns_on(project: Path, tmp_path: Path) -> None:
+    script = write_script(tmp_path, [READ_CALC, FIX_CALC, DONE, {"text": "Nothing else."}])
+    loop, _, _ = scripted_loop(project, script)
+    finished = await loop.run("fix add")
+    with Workspace(project) as workspace:
+        await compact_session(finished.session_id, summary_server("Fixed add."), workspace, keep_chars=0)
+    again, _, events = scripted_loop(project, script)
+    resumed = await again.run("anything else?", load(finished.session_id))
+    assert resumed.reason == "done" and resumed.message == "Nothing else."  # the script's 4th turn: folded turns counted
+    assert [e.turn for e in events.events if type(e).__name__ == "TurnStarted"] == [4]
