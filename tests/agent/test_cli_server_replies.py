@@ -117,3 +117,19 @@ def test_a_turn_cut_by_its_deadline_after_text_still_counts_its_tokens(project: 
     budget = [e for e in events if e["event"] == "budget"][-1]
     assert code == 1 and "deadline of 0.5 s" in events[-1]["message"] and "deadline" in err
     assert budget["output_tokens"] == len("".join(words)) // 4 and budget["tokens_estimated"]
+
+
+def test_as_a_process_the_server_words_reach_stderr_and_exit_1(project: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("OPENAI_API_KEY", None)
+    with SSEServer([Reply(body=wire("llamacpp_error_event.sse"))]) as server:
+        done = subprocess.run([sys.executable, "-m", "konstruct_tui", "run", "--root", str(project), "--provider", "openai",
+                               "--base-url", server.url, "--model", "m", "fix add"], capture_output=True, text=True, env=env, timeout=60)
+    last = json.loads(done.stdout.splitlines()[-1])
+    assert done.returncode == 1 and last["event"] == "finished" and last["reason"] == "error"
+    assert done.stderr.strip() == f"konstruct run: error: {last['message']}"
+    assert "the request exceeds the available context size, try increasing it" in done.stderr
