@@ -59,7 +59,9 @@ from .sse import looks_like_sse
 
 END = object()  # what a producer queues when the turn is complete
 Sleep = Callable[[float], Awaitable[None]]
-CUT_REASONS = frozenset({"length", "max_tokens"})
+CUT_REASONS = frozenset({"length", "max_tokens", "model_context_window_exceeded"})
+# Stop reasons that mean the server stopped the reply for its own reasons: said, never taken for "done".
+STOPPED_BY_SERVER = {"content_filter": "the server's content filter stopped the reply", "refusal": "the model declined to go on"}
 _WHOLE_BODY_TYPES = ("json", "html", "xml")  # anything else is read as a stream (stray lines still count)
 
 
@@ -245,6 +247,8 @@ class StreamingProvider:
             queue.put_nowait(item)
         if stop in CUT_REASONS:
             raise self._cut(stop, calls, state)
+        if stop in STOPPED_BY_SERVER:
+            raise ServerReported(f"{STOPPED_BY_SERVER[stop]} (stop reason {stop!r}); no tool call of this turn was run")
         if not state.usage_queued:
             # Some OpenAI-compatible servers send no usage: count 4 characters a token and say so.
             state.out_chars += sum(len(json.dumps(c.arguments)) for c in calls)
@@ -255,7 +259,7 @@ class StreamingProvider:
         queue.put_nowait(TurnEnd(stop))
 
     def _cut(self, stop: str, calls: list[ToolCall], state: TurnState) -> OutputCut:
-        word = 'finish_reason "length"' if stop == "length" else 'stop_reason "max_tokens"'
+        field = "finish_reason" if self.provider == "openai" else "stop_reason"
         cut = next((c for c in reversed(calls) if c.problem), calls[-1] if calls else None)
         if cut is not None:
             where = f"in the middle of the {cut.name or 'unnamed'} tool call {cut.id}; no tool call of this turn was run"
@@ -263,8 +267,11 @@ class StreamingProvider:
             where = f"in the middle of a {state.tool_started} tool call; no tool call of this turn was run"
         else:
             where = f"after {state.out_chars} characters of text"
+        if stop == "model_context_window_exceeded":
+            return OutputCut(f"the model's reply was cut because the conversation filled its context window ({field} \"{stop}\") {where}. "
+                             "Compact the session (/compact) or start a new one.")
         return OutputCut(
-            f"the model's reply was cut at its output limit ({word}, max_tokens {self.max_output_tokens}) {where}. "
+            f"the model's reply was cut at its output limit ({field} \"{stop}\", max_tokens {self.max_output_tokens}) {where}. "
             f"Raise max_output_tokens for {self.model!r} in config.toml, or ask for a smaller step."
         )
 

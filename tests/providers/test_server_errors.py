@@ -300,3 +300,25 @@ async def test_a_pretty_printed_json_error_under_an_sse_type_is_shown() -> None:
     raw = b'{\n  "error": {\n    "message": "Invalid model: gpt-5-codex-max",\n    "type": "invalid_request_error"\n  }\n}\n'
     with pytest.raises(ServerReported, match="Invalid model: gpt-5-codex-max"):
         await collect(openai(lambda r: sse_response(raw)))
+
+
+async def test_a_text_only_reply_cut_at_length_says_how_much_arrived() -> None:
+    frames = [{"choices": [{"index": 0, "delta": {"content": "The cause is the sign in"}}]},
+              {"choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}]
+    raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
+    with pytest.raises(OutputCut, match='finish_reason "length", max_tokens 4096. after 24 characters of text'):
+        await collect(openai(lambda r: sse_response(raw), max_output_tokens=4096))
+
+
+@pytest.mark.parametrize("stop, said", [("refusal", "the model declined to go on"), ("model_context_window_exceeded", "filled its context window")])
+async def test_anthropic_stops_that_are_not_done_are_said(stop: str, said: str) -> None:
+    raw = wire("anthropic_cached_text.sse").replace(b'"stop_reason":"end_turn"', f'"stop_reason":"{stop}"'.encode())
+    with pytest.raises(ProviderError, match=said):
+        await collect(anthropic(lambda r: sse_response(raw)))
+
+
+async def test_a_content_filter_stop_is_said() -> None:
+    frames = [{"choices": [{"index": 0, "delta": {"content": "Sure"}}]}, {"choices": [{"index": 0, "delta": {}, "finish_reason": "content_filter"}]}]
+    raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
+    with pytest.raises(ServerReported, match="content filter stopped the reply"):
+        await collect(openai(lambda r: sse_response(raw)))
