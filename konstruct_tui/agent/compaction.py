@@ -36,7 +36,7 @@ from .ports import (
     UsageChunk,
     UserMessage,
 )
-from .session_facts import SessionFacts, carried_facts, facts_of
+from .session_facts import SessionFacts, facts_of
 from .sessions import SessionLog, message_json
 from .sessions import load as load_session
 

@@ -149,7 +149,7 @@ def _result(facts: SessionFacts, message: ToolResultMessage, arguments: dict[str
 
 def _entry(facts: SessionFacts, tool: str, entry: dict[str, Any]) -> None:
     path, status = entry["path"], str(entry.get("status") or "")
-    revision = entry.get("revision") if isinstance(entry.get("revision"), str) else ""
+    revision = str(entry["revision"]) if isinstance(entry.get("revision"), str) else ""
     if tool == "read_code" and status == "ok" and revision:
         facts.read[path] = revision
         facts.outstanding.pop(f"entry:{path}", None)

@@ -7,7 +7,6 @@ user message (consecutive results share one message, as the API requires alterna
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit

@@ -73,6 +73,6 @@ def clip(text: str, limit: int = VERBATIM_LIMIT) -> str:
 
 def with_prefix(provider: str, message: str) -> str:
     """`provider: message`, once: messages pass through several layers and each may add it."""
-    if not provider or message.startswith(provider + ":") or message.startswith(provider + " "):
+    if not provider or message.startswith((provider + ":", provider + " ")):
         return message
     return f"{provider}: {message}"

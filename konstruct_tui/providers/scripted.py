@@ -35,6 +35,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..agent.compaction import SUMMARY_SYSTEM, model_turns
 from ..agent.ports import (
     Message,
     TextChunk,
@@ -48,7 +49,6 @@ from ..agent.ports import (
     UsageChunk,
     UserMessage,
 )
-from ..agent.compaction import SUMMARY_SYSTEM, model_turns
 from ..agent.session_facts import carried_facts
 from .errors import ProviderError, ScriptExhausted
 from .streaming import END, parse_arguments, within_deadline

@@ -20,7 +20,12 @@ from konstruct_tui.agent.ports import (
     UsageChunk,
     UserMessage,
 )
-from konstruct_tui.providers import Anthropic, OpenAICompatible, ProviderError, RetryPolicy
+from konstruct_tui.providers import (
+    Anthropic,
+    OpenAICompatible,
+    ProviderError,
+    RetryPolicy,
+)
 from konstruct_tui.providers.errors import OutputCut, ServerReported, clip
 
 TOOLS = [ToolSpec("read_code", "Read files.", {"type": "object"}), ToolSpec("write_code", "Edit files.", {"type": "object"})]

@@ -7,7 +7,12 @@ from pathlib import Path
 from textual.widgets import Static
 from ui_harness import make_project, post, wait_for, workbench
 
-from konstruct_tui.agent.events import Compacted, ProviderWarning, TextDelta, TurnStarted
+from konstruct_tui.agent.events import (
+    Compacted,
+    ProviderWarning,
+    TextDelta,
+    TurnStarted,
+)
 
 
 def _notes(app) -> list[str]:
