@@ -242,6 +242,9 @@ async def test_anthropic_marks_the_system_prompt_and_the_last_tool_for_caching()
     await collect(anthropic(handler))
     assert sent[0]["system"][0]["cache_control"] == {"type": "ephemeral"}
     assert "cache_control" in sent[0]["tools"][-1] and "cache_control" not in sent[0]["tools"][0]
+    assert sent[0]["messages"][-1]["content"][-1]["cache_control"] == {"type": "ephemeral"}  # the conversation so far
+    marks = json.dumps(sent[0]).count('"cache_control"')
+    assert marks == 3  # the API allows at most four
 
 
 # Attacks on the defences above, in other spellings.
