@@ -99,3 +99,26 @@ def html_text(page: str) -> str:
 
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+# How servers say the conversation no longer fits the model's context window, with the window's size
+# where they name it.
+_WINDOW_FULL = (
+    re.compile(r"maximum context length is (\d+) tokens"),  # OpenAI, vLLM
+    re.compile(r"longer than the maximum model length of (\d+)"),  # vLLM
+    re.compile(r"prompt is too long: \d+ tokens > (\d+) maximum"),  # Anthropic
+    re.compile(r"exceeds the available context size()"),  # llama.cpp
+    re.compile(r"context[_ ]length[_ ]exceeded()"),
+)
+
+
+def window_hint(message: str, model: str) -> str:
+    """A sentence telling the person how to let compaction start before the limit, when `message`
+    says the context window is full; else empty."""
+    for pattern in _WINDOW_FULL:
+        found = pattern.search(message)
+        if found:
+            size = found.group(1) or "N"
+            return (f" — the conversation no longer fits the model's context window: set [models.\"{model}\"] context_tokens = {size} "
+                    "in config.toml so konstruct compacts it before the limit, then resume the session")
+    return ""

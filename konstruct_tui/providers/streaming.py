@@ -54,7 +54,7 @@ from .retry import (
     RetryPolicy,
     retry_after,
 )
-from .server_words import body_words, parse_json
+from .server_words import body_words, parse_json, window_hint
 from .sse import looks_like_sse
 
 END = object()  # what a producer queues when the turn is complete
@@ -178,6 +178,7 @@ class StreamingProvider:
                 last = failure
             except ProviderError as error:
                 error.usage = state.spent(body)
+                error.args = (str(error) + window_hint(str(error), self.model),)
                 raise
         raise ProviderError(f"gave up after {self.retry.attempts} attempts: {last}")
 

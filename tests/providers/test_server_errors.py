@@ -330,3 +330,18 @@ async def test_a_content_filter_stop_is_said() -> None:
     raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
     with pytest.raises(ServerReported, match="content filter stopped the reply"):
         await collect(openai(lambda r: sse_response(raw)))
+
+
+@pytest.mark.parametrize("status, payload, size", [
+    (400, {"object": "error", "message": "This model's maximum context length is 8192 tokens. However, you requested 9100 tokens (5004 in the messages, 4096 in the completion).", "type": "BadRequestError", "param": None, "code": 400}, "8192"),
+    (400, {"type": "error", "error": {"type": "invalid_request_error", "message": "prompt is too long: 210433 tokens > 200000 maximum"}}, "200000"),
+    (400, {"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it", "type": "exceed_context_size_error", "n_ctx": 4096}}, "N"),
+])
+async def test_a_full_context_window_says_how_to_let_compaction_start_earlier(status: int, payload: dict, size: str) -> None:
+    provider = openai(lambda r: httpx.Response(status, json=payload))
+    provider.model = "qwen2.5-coder:7b"
+    with pytest.raises(ProviderError) as caught:
+        await collect(provider)
+    message = str(caught.value)
+    assert f'set [models."qwen2.5-coder:7b"] context_tokens = {size} in config.toml' in message
+    assert message.index("context") > message.index("HTTP 400:")  # the server's words first, the hint after
