@@ -189,3 +189,25 @@ async def compact_near_limit(transcript: list[Message], model: ModelCallPort, wo
     record(session, result, "auto")
     reporter.report(result.event(turn, "auto"))
     return result.usage
+
+
+async def compact_after_overflow(error: BaseException, transcript: list[Message], model: ModelCallPort, workspace: Workspace,
+                                 session: SessionLog, reporter: ProgressReporterPort, turn: int) -> Usage | None:
+    """The server refused the turn because the conversation no longer fits the model's window
+    (`error.window_full`, set by the providers) and nothing of it had streamed: compact whatever
+    the transcript holds now, keeping a quarter of it, and return what that cost so the loop asks
+    once more. None when this error is something else or nothing could be compacted."""
+    if not getattr(error, "window_full", False) or getattr(error, "usage", None) is not None:
+        return None  # another failure, or the turn had begun: never a silent second ask
+    size = chars_of(transcript)
+    try:
+        result = await compact(transcript, model, workspace, keep_chars=int(size * KEEP_SHARE), budget_chars=int(size * 0.5))
+    except NothingToCompact:
+        return None
+    except Exception as failure:  # noqa: BLE001 - the summary call hit the same wall: report the first error
+        reporter.report(ProviderWarning(turn, "compaction_failed", f"compaction after a full context window failed: {failure}"))
+        return None
+    transcript[:] = result.transcript
+    record(session, result, "overflow")
+    reporter.report(result.event(turn, "overflow"))
+    return result.usage

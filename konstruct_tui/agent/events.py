@@ -116,7 +116,7 @@ class Compacted:
 
     name: ClassVar[str] = "compacted"
     turn: int
-    trigger: str  # "auto" (near the context limit) or "request" (/compact)
+    trigger: str  # "auto" (near the context limit), "overflow" (the server said the window is full), "request" (/compact)
     replaced_messages: int
     kept_messages: int
     chars_before: int

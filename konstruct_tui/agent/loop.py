@@ -18,7 +18,7 @@ from ..commands import Cancellation
 from ..tools import TOOLS, ToolContext
 from ..workspace import EditRun, Workspace, WriteJournal
 from .budgets import BudgetMeter, Limits, PricePort
-from .compaction import compact_near_limit, model_turns
+from .compaction import compact_after_overflow, compact_near_limit, model_turns
 from .context_window import DEFAULT_BUDGET_CHARS, fit
 from .events import (
     BudgetUpdate,
@@ -220,11 +220,21 @@ class AgentLoop:
             waiter.cancel()
 
     async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage]:
+        # Near the context limit the older transcript becomes a summary plus code-built facts
+        # (agent/compaction.py); `fit` still trims whatever remains too large. When the server
+        # says the window is full before anything streamed, compact once and ask again.
+        usage = await compact_near_limit(transcript, self.model, self.workspace, self.context_chars, self.session, self.reporter, self.turn) or Usage()
+        try:
+            return await self._stream_turn(transcript, usage)
+        except Exception as error:
+            spent = await compact_after_overflow(error, transcript, self.model, self.workspace, self.session, self.reporter, self.turn)
+            if spent is None:
+                raise
+            return await self._stream_turn(transcript, usage + spent)
+
+    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage]:
         text: list[str] = []
         calls: list[ToolCall] = []
-        # Near the context limit the older transcript becomes a summary plus code-built facts
-        # (agent/compaction.py); `fit` below still trims whatever remains too large.
-        usage = await compact_near_limit(transcript, self.model, self.workspace, self.context_chars, self.session, self.reporter, self.turn) or Usage()
         stream = self.model.stream_turn(self.system, fit(transcript, self.context_chars), self.tools)
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
             async for item in stream:

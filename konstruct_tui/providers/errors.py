@@ -25,6 +25,7 @@ class ProviderError(Exception):
     """The model call failed. The message is one line a person can act on."""
 
     usage: Any = None  # agent.ports.Usage of the failed turn, when anything was spent
+    window_full = False  # the server said the conversation no longer fits the model's context window
 
 
 class ProviderRefused(ProviderError):

@@ -178,7 +178,9 @@ class StreamingProvider:
                 last = failure
             except ProviderError as error:
                 error.usage = state.spent(body)
-                error.args = (str(error) + window_hint(str(error), self.model),)
+                hint = window_hint(str(error), self.model)
+                error.args = (str(error) + hint,)
+                error.window_full = bool(hint)
                 raise
         raise ProviderError(f"gave up after {self.retry.attempts} attempts: {last}")
 

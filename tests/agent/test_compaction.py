@@ -170,3 +170,46 @@ async def test_a_resumed_compacted_session_numbers_its_turns_on(project: Path, t
     resumed = await again.run("anything else?", load(finished.session_id))
     assert resumed.reason == "done" and resumed.message == "Nothing else."  # the script's 4th turn: folded turns counted
     assert [e.turn for e in events.events if type(e).__name__ == "TurnStarted"] == [4]
+
+
+async def test_a_server_saying_the_window_is_full_gets_a_compacted_turn_once(project: Path, tmp_path: Path) -> None:
+    from agent_harness import Recording
+
+    from konstruct_tui.agent import (
+        AgentLoop,
+        CollectingReporter,
+        KillSwitch,
+        Limits,
+        headless_gate,
+    )
+    from konstruct_tui.trust import TrustStore
+
+    def sse(*frames: dict) -> httpx.Response:
+        raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=raw)
+
+    def read(call_id: str) -> httpx.Response:
+        return sse({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": call_id, "function": {"name": "read_code", "arguments": '{"paths": ["calc.py"]}'}}]}}]},
+                   {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+
+    full = httpx.Response(400, json={"object": "error", "type": "BadRequestError", "code": 400,
+                                     "message": "This model's maximum context length is 8192 tokens. However, you requested 8300 tokens."})
+    summary = sse({"choices": [{"index": 0, "delta": {"content": "Read calc.py twice."}}]}, {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    done = sse({"choices": [{"index": 0, "delta": {"content": "add() subtracts; say if I should fix it."}}]}, {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    replies = [read("c1"), read("c2"), full, summary, done]
+    sent: list[dict] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(json.loads(request.content))
+        return replies.pop(0)
+
+    server = OpenAICompatible(httpx.AsyncClient(transport=httpx.MockTransport(handler)), model="qwen", base_url="http://127.0.0.1:9/v1",
+                              retry=RetryPolicy(attempts=1))
+    events = CollectingReporter()
+    with Workspace(project) as workspace:
+        loop = AgentLoop(workspace, Recording(server), events, headless_gate(workspace.root, grant=True, store=TrustStore()), Limits(), None, KillSwitch())
+        finished = await loop.run("is add right?")
+    assert finished.reason == "done" and finished.message == "add() subtracts; say if I should fix it."
+    compacted = events.of(Compacted)
+    assert [c.trigger for c in compacted] == ["overflow"] and len(sent) == 5
+    assert sent[4]["messages"][1]["content"].startswith("[compacted: ") and "Read calc.py twice." in sent[4]["messages"][1]["content"]
