@@ -62,8 +62,9 @@ class SessionRecord:
 
     session_id: str
     header: dict[str, Any]
-    transcript: list[Message] = field(default_factory=list)
+    transcript: list[Message] = field(default_factory=list)  # what a resumed run continues from (compacted)
     budget: dict[str, Any] = field(default_factory=dict)
+    history: list[Message] = field(default_factory=list)  # every message, compaction or not (for showing)
 
 
 class SessionLog:
@@ -108,6 +109,7 @@ def load(session_id: str) -> SessionRecord:
             record.header = entry
         elif kind == "message":
             record.transcript.append(message_from_json(entry["message"]))
+            record.history.append(record.transcript[-1])
         elif kind == "budget":
             record.budget = entry
         elif kind == "compacted" and isinstance(entry.get("replaced"), int) and isinstance(entry.get("message"), dict):
@@ -117,6 +119,7 @@ def load(session_id: str) -> SessionRecord:
     if not record.header:
         raise SessionMissing(f"session {session_id!r} has no header line")
     record.transcript = _answer_orphans(record.transcript)
+    record.history = _answer_orphans(record.history)
     return record
 
 

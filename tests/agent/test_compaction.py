@@ -213,3 +213,13 @@ async def test_a_server_saying_the_window_is_full_gets_a_compacted_turn_once(pro
     compacted = events.of(Compacted)
     assert [c.trigger for c in compacted] == ["overflow"] and len(sent) == 5
     assert sent[4]["messages"][1]["content"].startswith("[compacted: ") and "Read calc.py twice." in sent[4]["messages"][1]["content"]
+
+
+async def test_the_stored_history_stays_whole_after_compaction(project: Path, tmp_path: Path) -> None:
+    loop, _, _ = scripted_loop(project, write_script(tmp_path, [READ_CALC, FIX_CALC, DONE]))
+    finished = await loop.run("fix add")
+    before = load(finished.session_id)
+    with Workspace(project) as workspace:
+        await compact_session(finished.session_id, summary_server("Fixed add."), workspace, keep_chars=0)
+    after = load(finished.session_id)
+    assert after.history == before.history == before.transcript and len(after.transcript) == 2
