@@ -32,7 +32,7 @@ from ..agent.ports import (
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import server_events
+from .sse import ServerEvent, server_events, split_frames
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -89,7 +89,7 @@ class OpenAICompatible(StreamingProvider):
         calls: dict[int, dict[str, Any]] = {}
         finish: str | None = None
         done = False
-        async for event in server_events(source, state.stray):
+        async for event in _frames(server_events(source, state.stray)):
             if event.data.strip() == "[DONE]":
                 done = True
                 break
@@ -139,6 +139,12 @@ class OpenAICompatible(StreamingProvider):
             items.append(UsageChunk(usage_of(payload["usage"])))
         items += [ToolCallChunk(_assemble(calls[i], i)) for i in sorted(calls)]
         return [*items, TurnEnd(finish)]
+
+
+async def _frames(events: AsyncIterator[ServerEvent]) -> AsyncIterator[ServerEvent]:
+    async for event in events:
+        for data in split_frames(event.data):
+            yield ServerEvent(event.event, data)
 
 
 def usage_of(usage: dict[str, Any]) -> Usage:

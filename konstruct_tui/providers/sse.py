@@ -3,6 +3,7 @@ read whole, when a server answered a streaming request with something else)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 
@@ -50,7 +51,34 @@ async def server_events(source: httpx.Response | str, stray: list[str] | None = 
         elif field not in ("id", "retry") and stray is not None:
             stray.append(line)
     # A frame the connection cut before its blank line is discarded, as the SSE spec says: the
-    # reader of the events then sees a turn that never finished, not half a JSON object.
+    # reader of the events then sees a turn that never finished, not half a JSON object. Only a
+    # frame whose every line is whole (a server that never sends the blank line) is kept.
+    if data and all(_whole(line) for line in data):
+        yield ServerEvent(name or "message", "\n".join(data))
+
+
+def _whole(line: str) -> bool:
+    if line.strip() == "[DONE]":
+        return True
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
+
+
+def split_frames(data: str) -> list[str]:
+    """One event's data, or its lines when a server sent several `data:` lines without the blank
+    line between them (each line then is one JSON object of its own)."""
+    if "\n" not in data:
+        return [data]
+    try:
+        json.loads(data)
+    except ValueError:
+        lines = [line for line in data.split("\n") if line.strip()]
+        if len(lines) > 1 and all(_whole(line) for line in lines):
+            return lines
+    return [data]
 
 
 def looks_like_sse(text: str) -> bool:

@@ -345,3 +345,17 @@ async def test_a_full_context_window_says_how_to_let_compaction_start_earlier(st
     message = str(caught.value)
     assert f'set [models."qwen2.5-coder:7b"] context_tokens = {size} in config.toml' in message
     assert message.index("context") > message.index("HTTP 400:")  # the server's words first, the hint after
+
+
+async def test_data_lines_without_blank_lines_between_them_are_still_frames() -> None:
+    frames = [{"choices": [{"index": 0, "delta": {"content": "One"}}]}, {"choices": [{"index": 0, "delta": {"content": " line each."}}]},
+              {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]
+    raw = b"".join(b"data: " + json.dumps(f).encode() + b"\n" for f in frames) + b"data: [DONE]\n"
+    items = await collect(openai(lambda r: sse_response(raw, 7)))
+    assert text_of(items) == "One line each." and items[-1] == TurnEnd("stop") and not any(isinstance(i, Notice) for i in items)
+
+
+async def test_a_frame_cut_mid_json_at_the_end_is_still_an_unfinished_stream() -> None:
+    raw = b'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"choices":[{"index":0,"delta":{"cont'
+    with pytest.raises(ProviderError, match="stream ended before the turn was complete"):
+        await collect(openai(lambda r: sse_response(raw)))
