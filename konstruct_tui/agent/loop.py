@@ -166,6 +166,7 @@ class AgentLoop:
             if not self.meter.turns_left():
                 return self._finish("max_turns", f"the run used its {self.limits.max_turns} turns and the model still had work to do")
             self.turn += 1
+            self._streamed_chars = 0  # text of this turn so far (a turn cut by a kill still cost it)
             self.meter.count_turn()
             self.reporter.report(TurnStarted(self.turn))
             task = asyncio.create_task(self._model_turn(transcript))
@@ -175,6 +176,8 @@ class AgentLoop:
             except asyncio.CancelledError:
                 if not self.switch.killed:
                     raise
+                if self._streamed_chars:  # the cut turn cost what streamed; the server never said how much
+                    self.meter.add(Usage(0, self._streamed_chars // 4, estimated=True))
                 self._report_budget()
                 return self._finish(self.switch.reason or "killed", "the model turn in flight was cut off")
             except Exception as error:  # noqa: BLE001 - ProviderError, or a wire format we could not read
@@ -240,6 +243,7 @@ class AgentLoop:
             async for item in stream:
                 if isinstance(item, TextChunk):
                     text.append(item.text)
+                    self._streamed_chars += len(item.text)
                     self.reporter.report(TextDelta(self.turn, item.text))
                 elif isinstance(item, ToolCallChunk):
                     calls.append(item.call)
