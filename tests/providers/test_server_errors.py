@@ -359,3 +359,13 @@ async def test_a_frame_cut_mid_json_at_the_end_is_still_an_unfinished_stream() -
     raw = b'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\ndata: {"choices":[{"index":0,"delta":{"cont'
     with pytest.raises(ProviderError, match="stream ended before the turn was complete"):
         await collect(openai(lambda r: sse_response(raw)))
+
+
+async def test_a_stream_labelled_as_json_is_still_read_as_a_stream() -> None:
+    items = await collect(openai(lambda r: httpx.Response(200, headers={"content-type": "application/json"}, content=wire("openai_malformed_line.sse"))))
+    assert text_of(items) == "The fix place." and items[-1] == TurnEnd("stop")
+
+
+async def test_an_empty_200_answer_says_there_was_no_body() -> None:
+    with pytest.raises(ServerReported, match=r"instead of a stream: \(no body\)"):
+        await collect(openai(lambda r: httpx.Response(200, headers={"content-type": "application/json"}, content=b"")))
