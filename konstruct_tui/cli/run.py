@@ -116,19 +116,12 @@ def run_agent(args: argparse.Namespace) -> int:
             getattr(model, "note", None),
             {"script": os.path.abspath(settings.script)} if settings.script else {},
         )
-        if settings.context_tokens:
-            loop.context_chars = context_chars(settings.context_tokens, settings.max_output_tokens)
+        loop.context_chars = settings.context_chars() or loop.context_chars
         finished = asyncio.run(_drive(loop, None if record else args.request, record, args.request if record else None))
     if finished.reason == "error":
         # The JSON lines are for programs; a person watching the terminal reads this line.
         print(f"konstruct run: error: {finished.message}", file=sys.stderr)
     return EXIT_CODES.get(finished.reason, 1)
-
-
-def context_chars(context_tokens: int, max_output_tokens: int) -> int:
-    """What may be sent per turn for a model whose context window the config names: the window less
-    the reply's room, at a cautious 3 characters a token (code tokenises densely)."""
-    return max(8_000, (context_tokens - max_output_tokens) * 3)
 
 
 def _resumed(session_id: str) -> SessionRecord:

@@ -107,6 +107,14 @@ class ProviderSettings:
         snapshot such as claude-sonnet-4-5-20250929 finds its family)."""
         return for_model(self.prices, self.model)
 
+    def context_chars(self) -> int | None:
+        """What may be sent per turn when the config names the model's context window: the window
+        less the reply's room, at a cautious 3 characters a token (code tokenises densely). None:
+        the loop's default budget applies."""
+        if not self.context_tokens:
+            return None
+        return max(8_000, (self.context_tokens - self.max_output_tokens) * 3)
+
 
 def for_model(table: Mapping[str, Any], model: str) -> Any:
     """A per-model entry: the exact name, else the longest name that `model` extends with `-`."""

@@ -133,3 +133,27 @@ def test_as_a_process_the_server_words_reach_stderr_and_exit_1(project: Path, tm
     assert done.returncode == 1 and last["event"] == "finished" and last["reason"] == "error"
     assert done.stderr.strip() == f"konstruct run: error: {last['message']}"
     assert "the request exceeds the available context size, try increasing it" in done.stderr
+
+
+def test_a_configured_context_window_compacts_and_the_json_lines_say_where(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from konstruct_tui.providers.settings import config_path
+
+    config_path().parent.mkdir(parents=True, exist_ok=True)
+    config_path().write_text('[models."m"]\ncontext_tokens = 6000\nmax_output_tokens = 1000\n')  # 15000 characters a turn
+    (project / "big.py").write_text("# filler line\n" * 700)
+
+    def read(call_id: str, path: str) -> Reply:
+        frames = [{"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": call_id, "function": {"name": "read_code", "arguments": json.dumps({"paths": [path]})}}]}}]},
+                  {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}]
+        return Reply(body=b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n")
+
+    replies = [read("c1", "big.py"), read("c2", "big.py"), Reply(body=openai_done("Read big.py twice; calc.py next.")),
+               Reply(body=openai_done("add() subtracts."))]
+    with SSEServer(replies) as server:
+        code, events, _ = run(capsys, server, project)
+        sent = server.requests
+    compacted = [e for e in events if e["event"] == "compacted"]
+    assert code == 0 and events[-1]["message"] == "add() subtracts."
+    assert len(compacted) == 1 and compacted[0]["trigger"] == "auto" and compacted[0]["files_read"] == 1
+    assert [e["event"] for e in events].index("compacted") < [e["event"] for e in events].index("finished")
+    assert sent[3]["body"]["messages"][1]["content"].startswith("[compacted: ") and sent[0]["body"]["max_tokens"] == 1000

@@ -6,7 +6,6 @@ import pytest
 
 from konstruct_tui.agent.budgets import BudgetMeter, Limits
 from konstruct_tui.agent.ports import Usage
-from konstruct_tui.cli.run import context_chars
 from konstruct_tui.providers import ConfigInvalid, Price, open_provider, resolve
 
 LOCAL = {"base_url": "http://127.0.0.1:11434/v1", "environ": {}}
@@ -34,8 +33,10 @@ def test_a_models_entry_that_is_not_a_table_is_refused() -> None:
 
 
 def test_the_context_window_leaves_room_for_the_reply() -> None:
-    assert context_chars(32768, 4096) == (32768 - 4096) * 3
-    assert context_chars(4096, 4096) == 8000  # never below a floor that fits one request
+    config = {"models": {"big": {"context_tokens": 32768}, "tiny": {"context_tokens": 4096}}}
+    assert resolve(**LOCAL, model="big", config=config).context_chars() == (32768 - 4096) * 3
+    assert resolve(**LOCAL, model="tiny", config=config).context_chars() == 8000  # never below a floor that fits one request
+    assert resolve(**LOCAL, model="other", config=config).context_chars() is None
 
 
 def test_cached_reads_cost_less_and_writes_more_in_the_budget() -> None:
