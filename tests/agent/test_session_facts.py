@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import json
 
-from konstruct_tui.agent.ports import AssistantMessage, ToolCall, ToolResultMessage, UserMessage
+from konstruct_tui.agent.ports import (
+    AssistantMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 from konstruct_tui.agent.session_facts import carried_facts, facts_of
 
 
