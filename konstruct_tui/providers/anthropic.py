@@ -116,7 +116,7 @@ class Anthropic(StreamingProvider):
                 error = error_of(payload) or {"message": event.data}
                 said = describe_error(error)
                 raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
-        if not stopped:
+        if not stopped and stop_reason is None:  # a proxy may drop `message_stop`; a stop reason is enough
             skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
             raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
         for block in blocks.values():  # a tool_use block the output limit cut before its stop

@@ -369,3 +369,9 @@ async def test_a_stream_labelled_as_json_is_still_read_as_a_stream() -> None:
 async def test_an_empty_200_answer_says_there_was_no_body() -> None:
     with pytest.raises(ServerReported, match=r"instead of a stream: \(no body\)"):
         await collect(openai(lambda r: httpx.Response(200, headers={"content-type": "application/json"}, content=b"")))
+
+
+async def test_an_anthropic_stream_without_message_stop_but_with_its_stop_reason_is_complete() -> None:
+    raw = wire("anthropic_cached_text.sse").replace(b'event: message_stop\ndata: {"type":"message_stop"}\n\n', b"")
+    items = await collect(anthropic(lambda r: sse_response(raw)))
+    assert text_of(items) == "Nothing to change: add() is correct." and items[-1] == TurnEnd("end_turn")
