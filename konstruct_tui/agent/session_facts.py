@@ -21,6 +21,7 @@ from ..workspace import NotAFile, PathMissing, PathRefused, Workspace
 from .ports import AssistantMessage, Message, ToolResultMessage, UserMessage
 
 FACTS_TAG = "session-facts"
+COMPACTION_MARK = "[compacted: "  # how every compaction message starts (agent/compaction.py)
 _FACTS_JSON = re.compile(rf"<{FACTS_TAG}>(.*?)</{FACTS_TAG}>", re.DOTALL)
 CHANGED = frozenset({"written", "created", "deleted"})
 NOT_APPLIED = frozenset({"rejected", "rolled_back", "refused", "not_found", "skipped", "too_large"})
@@ -106,8 +107,9 @@ def current_revision(workspace: Workspace, path: str) -> str:
 
 
 def carried_facts(text: str) -> SessionFacts | None:
-    """The facts an earlier compaction message carries, if `text` is one."""
-    found = _FACTS_JSON.search(text)
+    """The facts an earlier compaction message carries, if `text` is one (a person's message that
+    merely contains the tags is not: it does not start as compaction messages do)."""
+    found = _FACTS_JSON.search(text) if text.startswith(COMPACTION_MARK) else None
     if not found:
         return None
     try:
@@ -123,7 +125,7 @@ def _user(facts: SessionFacts, text: str) -> None:
         earlier.current = {}
         facts.__dict__.update(earlier.__dict__)
         return
-    request = text.split("Request:\n", 1)[1] if "Request:\n" in text else text
+    request = text.rsplit("Request:\n", 1)[1] if "Request:\n" in text else text  # the opening ends with it
     if not facts.request:
         facts.request = request.strip()
     elif request.strip() and request.strip() != "Continue.":
