@@ -349,10 +349,16 @@ def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
 
 def _blueprint(store: RunStore, run: Any) -> Any:
     try:
-        return parse_blueprint(run.blueprint, run.source)
+        blueprint = parse_blueprint(run.blueprint, run.source)
     except BlueprintInvalid as invalid:
-        raise StoreDamaged(f"run {run.id}'s blueprint text in {store.path} is damaged ({invalid}); it cannot be shown or resumed: "
-                           f"start the blueprint again with `konstruct blueprint run FILE`") from None
+        problem = str(invalid)
+    else:
+        recorded = [p.phase_id for p in store.phases(run.id)]
+        if recorded == [p.id for p in blueprint.phases]:
+            return blueprint
+        problem = f"its phases {', '.join(p.id for p in blueprint.phases)} are not the recorded {', '.join(recorded) or 'none'}"
+    raise StoreDamaged(f"run {run.id}'s blueprint text in {store.path} is damaged ({problem}); it cannot be shown or resumed: "
+                       f"start the blueprint again with `konstruct blueprint run FILE`")
 
 
 def show_report(args: argparse.Namespace) -> int:

@@ -95,11 +95,12 @@ def test_the_readable_runs_of_a_damaged_store_are_carried_over(project: Path, tm
     assert code == 0 and status["status"] == "done" and status["phases"][0]["status"] == "closed"
 
 
-def test_a_damaged_blueprint_text_names_the_run_and_the_rest_still_works(project: Path, tmp_path: Path, konstruct) -> None:
+@pytest.mark.parametrize("damage", ["substr(blueprint, 1, 40) || '[[['", "replace(blueprint, 'id = \"p1\"', 'id = \"q9\"')"])
+def test_a_damaged_blueprint_text_names_the_run_and_the_rest_still_works(project: Path, tmp_path: Path, konstruct, damage: str) -> None:
     broken = _run_once(project, tmp_path, konstruct)
     path = default_path()
     db = sqlite3.connect(path)
-    db.execute("UPDATE runs SET blueprint = substr(blueprint, 1, 40) || '[[[' , status = 'parked' WHERE id = ?", (broken,))
+    db.execute(f"UPDATE runs SET blueprint = {damage}, status = 'parked' WHERE id = ?", (broken,))
     db.commit()
     db.close()
     for args in (("status", broken), ("resume", broken)):
