@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from konstruct_tui.workspace.snapshot import take_snapshot  # noqa: E402
+from konstruct_tui.workspace.snapshot import take_snapshot
 
 GOAL_MS = 150.0
 

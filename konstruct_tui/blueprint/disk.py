@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..workspace import Workspace
-from ..workspace.snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
+from ..workspace.snapshot import (
+    FileState,
+    TreeSnapshot,
+    changes_between,
+    normalise,
+    take_snapshot,
+)
 from .pinning import is_config, is_test_config, is_test_like, pinned_files, task_targets
 from .plan import Phase
 from .store import RunStore
@@ -164,7 +170,7 @@ class PhaseDisk:
 
     def ignored_diff(self, revert: dict[str, bytes | None]) -> str:
         """The phase's edits to its verification, as a unified diff (for the adjudicator)."""
-        out = []
+        out: list[str] = []
         for path, before in sorted(revert.items()):
             after = self._bytes(path)
             old = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)

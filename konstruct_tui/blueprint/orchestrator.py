@@ -25,12 +25,12 @@ from ..trust import DenyAll, TrustSession
 from ..workspace import Workspace, WriteJournal
 from . import report
 from .claims import MarkTask, PhaseClaims, PhaseDone
-from .events import PhaseClosed, PhaseStarted, RunStarted, WatchdogAlarm
 from .disk import PhaseDisk
+from .events import PhaseClosed, PhaseStarted, RunStarted, WatchdogAlarm
 from .ledger import attempts_digest, recorded_changes
 from .models import ModelSource
-from .phase_gate import PhaseGate
 from .owner import owner_token
+from .phase_gate import PhaseGate
 from .plan import Blueprint, Phase
 from .prompts import (
     adjudicator_system,

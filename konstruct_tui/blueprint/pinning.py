@@ -49,7 +49,7 @@ _RUNNERS = {
     "mocha": ("js",), "node": ("js-config",), "go": ("go",), "cargo": ("rust",), "make": ("make",),
     "mvn": ("java",), "gradle": ("java",), "./gradlew": ("java",), "gradlew": ("java",),
 }
-_PY_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))", re.M)
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))", re.MULTILINE)
 _DEPTH = 3
 _INTERPRETERS = frozenset({"python", "pypy", "sh", "bash", "zsh", "dash", "node", "deno", "bun", "ruby", "perl", "php",
                            "tsx", "ts-node", "Rscript", "lua"})
@@ -182,18 +182,12 @@ class _Finder:
         has_paths = any(normalise(w.split("::", 1)[0].removeprefix("./")) in self.present or self._is_dir(w) for w in rest if not w.startswith("-"))
         if kind == "python":
             for path in self.listing:
-                if path.endswith(".py") and posixpath.basename(path) == "conftest.py":
-                    self.pin(path, depth)
-                elif posixpath.basename(path) in ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py", ".coveragerc"):
-                    self.pin(path, depth)
-                elif not has_paths and is_test_like(path) and (path.endswith(".py") or _under_test_dir(path)):
+                if path.endswith(".py") and posixpath.basename(path) == "conftest.py" or posixpath.basename(path) in ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "noxfile.py", ".coveragerc") or not has_paths and is_test_like(path) and (path.endswith(".py") or _under_test_dir(path)):
                     self.pin(path, depth)
         elif kind in ("js", "js-config"):
             for path in self.listing:
                 name = posixpath.basename(path)
-                if name == "package.json" or any(fnmatch.fnmatchcase(name, g) for g in CONFIG_GLOBS) or name.startswith(".mocharc"):
-                    self.pin(path, depth)
-                elif kind == "js" and not has_paths and is_test_like(path) and not path.endswith(".py"):
+                if name == "package.json" or any(fnmatch.fnmatchcase(name, g) for g in CONFIG_GLOBS) or name.startswith(".mocharc") or kind == "js" and not has_paths and is_test_like(path) and not path.endswith(".py"):
                     self.pin(path, depth)
             if kind == "js":
                 for script in self._package_scripts(rest):
@@ -230,7 +224,7 @@ class _Finder:
             for module in self._imports(path, text):
                 if self._defines_checks(module):
                     self.pin(module, depth + 1)
-        elif path.endswith(".sh") or text.startswith("#!/bin/sh") or text.startswith("#!/bin/bash") or text.startswith("#!/usr/bin/env bash"):
+        elif path.endswith(".sh") or text.startswith(("#!/bin/sh", "#!/bin/bash", "#!/usr/bin/env bash", "#!/usr/bin/env sh")):
             for line in text.splitlines():
                 if line.strip() and not line.lstrip().startswith("#"):
                     self.command(line.strip(), depth + 1)

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from ..commands import (
     Cancellation,
-    ProcessOutcome,
     PolicyConfig,
+    ProcessOutcome,
     decide,
     discover_scripts,
     run_process,

@@ -7,7 +7,15 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from blueprint_harness import EVIDENCE, PHASE_FIX, blueprint_text, edit, read, verdict, write_scripts
+from blueprint_harness import (
+    EVIDENCE,
+    PHASE_FIX,
+    blueprint_text,
+    edit,
+    read,
+    verdict,
+    write_scripts,
+)
 
 from konstruct_tui.blueprint.store import default_path
 
@@ -87,7 +95,7 @@ def test_the_readable_runs_of_a_damaged_store_are_carried_over(project: Path, tm
     path.write_bytes(bytes(data))
     _, args = _start(project, tmp_path, konstruct)
     (project / "calc.py").write_text((project / "calc.py").read_text().replace("a + b", "a - b"))
-    code, out, err = konstruct(*args)
+    code, _, err = konstruct(*args)
     assert code == 0 and "warning:" in err and "moved aside" in err and "2 earlier run(s) carried over" in err
     code, listing, _ = konstruct("blueprint", "status", "--json")
     assert {r["run_id"] for r in listing["runs"]} >= set(runs)

@@ -14,7 +14,15 @@ import time
 import uuid
 from pathlib import Path
 
-from blueprint_harness import EVIDENCE, PHASE_FIX, blueprint_text, edit, read, verdict, write_scripts
+from blueprint_harness import (
+    EVIDENCE,
+    PHASE_FIX,
+    blueprint_text,
+    edit,
+    read,
+    verdict,
+    write_scripts,
+)
 
 # The check hangs (with a grandchild) once add is fixed, until the test lets it through. The pids go
 # to its working folder (the workspace, or the gate's scratch copy when it reverts pinned files).

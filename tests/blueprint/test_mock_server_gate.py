@@ -11,7 +11,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from blueprint_harness import CALC, CHECK, EVIDENCE, PHASE_FIX, blueprint_text, fakellm_server
+from blueprint_harness import (
+    CALC,
+    CHECK,
+    EVIDENCE,
+    PHASE_FIX,
+    blueprint_text,
+    fakellm_server,
+)
 
 from konstruct_tui.cli import main
 

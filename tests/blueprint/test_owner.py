@@ -9,7 +9,12 @@ import sys
 from pathlib import Path
 
 from konstruct_tui.blueprint import RunStore
-from konstruct_tui.blueprint.owner import effective_status, owner_alive, owner_token, start_ticks
+from konstruct_tui.blueprint.owner import (
+    effective_status,
+    owner_alive,
+    owner_token,
+    start_ticks,
+)
 
 
 def test_the_owner_is_alive_only_while_that_very_process_runs(tmp_path: Path) -> None:
