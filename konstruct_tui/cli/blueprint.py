@@ -341,7 +341,7 @@ def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
         })
     return {
         "run_id": run.id, "title": run.title, "source": run.source, "status": status, "reason": run.reason,
-        "message": message, "resumable": status != "done", "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
+        "message": message, "resumable": status in ("parked", "stalled", "interrupted"), "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
         "defects": [{"phase": pid, "text": text} for pid, text in store.defects(run_id)],
         "created": run.created, "updated": run.updated,
     }
