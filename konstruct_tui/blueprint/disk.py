@@ -24,7 +24,14 @@ from ..workspace.snapshot import (
     normalise,
     take_snapshot,
 )
-from .pinning import is_config, is_test_config, is_test_like, pinned_files, task_targets
+from .pinning import (
+    is_config,
+    is_test_config,
+    is_test_like,
+    pinned_files,
+    task_targets,
+    verification_part,
+)
 from .plan import Phase
 from .store import RunStore
 
@@ -153,7 +160,7 @@ class PhaseDisk:
         assert self.phase is not None
         revert: dict[str, bytes | None] = {}
         for path, data in self.pinned.items():
-            if now.revision(path) != self.start.revision(path):
+            if now.revision(path) != self.start.revision(path) and verification_part(path, data) != verification_part(path, self._bytes(path)):
                 revert[path] = data
         targets = task_targets(self.phase)
         for path in now.files:

@@ -20,10 +20,12 @@ test configuration (`mypy calc.py` checks calc.py; it does not define the check)
 
 from __future__ import annotations
 
+import configparser
 import fnmatch
 import json
 import posixpath
 import re
+import tomllib
 from collections.abc import Callable, Iterable
 
 from ..commands.shellwords import ShellSyntaxError, segments, tokenize
@@ -278,3 +280,28 @@ class _Finder:
 
 def _under_test_dir(path: str) -> bool:
     return any(p in TEST_DIRS for p in path.split("/")[:-1])
+
+
+def verification_part(path: str, data: bytes | None) -> object:
+    """The part of a shared project file that configures tests, for files that hold much else too
+    (pyproject.toml, setup.cfg, package.json): an edit that leaves this part alone (a new dependency,
+    a version bump) does not touch the verification. Any other file: all of it."""
+    name = posixpath.basename(path)
+    if data is None or name not in ("pyproject.toml", "setup.cfg", "package.json"):
+        return data
+    text = data.decode("utf-8", "replace")
+    try:
+        if name == "pyproject.toml":
+            tool = tomllib.loads(text).get("tool", {})
+            return {k: v for k, v in tool.items() if k in ("pytest", "coverage", "tox", "nox", "hatch", "unittest")} if isinstance(tool, dict) else tool
+        if name == "package.json":
+            table = json.loads(text)
+            if not isinstance(table, dict):
+                return table
+            scripts = table.get("scripts") if isinstance(table.get("scripts"), dict) else {}
+            return {"scripts": scripts, **{k: table.get(k) for k in ("jest", "mocha", "vitest", "ava", "c8", "nyc")}}
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.read_string(text)
+        return {s: dict(parser[s]) for s in parser.sections() if s.startswith(("tool:pytest", "pytest", "coverage:", "tox", "flake8", "mypy"))}
+    except (ValueError, configparser.Error, tomllib.TOMLDecodeError):
+        return data  # unreadable now: judged as a whole

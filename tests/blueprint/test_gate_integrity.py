@@ -264,3 +264,19 @@ def test_what_verification_writes_in_the_workspace_is_never_the_phases_change(pr
     assert (project / "verify-report.txt").exists()  # it ran in the workspace, as a person's command would
     [gate] = result.events("verdict")
     assert gate["outstanding"][-1] == "veto:no_change" and gate["changed"] == []
+
+
+def test_a_new_dependency_in_pyproject_is_not_an_edit_to_the_verification(project: Path, tmp_path: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "test_add.py").write_text(TEST_SUM)
+    pyproject = PREAMBLE + "[project]\nname = 'calc'\ndependencies = []\n\n[tool.pytest.ini_options]\naddopts = '-q'\n"
+    (project / "pyproject.toml").write_text(pyproject)
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [read("calc.py", "pyproject.toml"), edit("pyproject.toml", "dependencies = []", "dependencies = ['attrs']", done=None),
+                        edit("calc.py", "a - b", "a + b")],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+    })
+    result = run_blueprint(project, blueprint_text(PYTEST_PHASE), scripts, options=ONE_TRY)
+    assert result.finished.reason == "done", result.finished.message
+    [gate] = result.events("verdict")
+    assert gate["pinned_edited"] == [] and "pyproject.toml" in [c["path"] for c in gate["changed"]]

@@ -70,3 +70,17 @@ def test_wrapped_and_respelt_commands_pin_the_same_script() -> None:
     for line in ("timeout 60 python check_calc.py", "env PYTHONHASHSEED=0 python3 -B check_calc.py",
                  "uv run python src/../check_calc.py", "nice -n 5 python ./check_calc.py"):
         assert "check_calc.py" in _pins(line, relevant=("**",)), line
+
+
+def test_an_edit_to_a_shared_project_file_counts_only_when_it_touches_the_test_configuration() -> None:
+    from konstruct_tui.blueprint.pinning import verification_part
+
+    before = b"[project]\nname = 'calc'\ndependencies = []\n\n[tool.pytest.ini_options]\naddopts = '-q'\n"
+    new_dependency = before.replace(b"dependencies = []", b"dependencies = ['attrs']")
+    rigged = before.replace(b"addopts = '-q'", b"addopts = '-q -k nothing'")
+    assert verification_part("pyproject.toml", before) == verification_part("pyproject.toml", new_dependency)
+    assert verification_part("pyproject.toml", before) != verification_part("pyproject.toml", rigged)
+    scripts = b'{"name": "x", "version": "1.0.0", "scripts": {"test": "jest"}}'
+    assert verification_part("package.json", scripts) == verification_part("package.json", scripts.replace(b"1.0.0", b"1.1.0"))
+    assert verification_part("package.json", scripts) != verification_part("package.json", scripts.replace(b'"jest"', b'"true"'))
+    assert verification_part("tests/test_calc.py", b"a") != verification_part("tests/test_calc.py", b"b")
