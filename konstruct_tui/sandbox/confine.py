@@ -181,6 +181,12 @@ class Confinement:
             self.temp_dir = None
             PREPARED.prepare_later(self.plan)
 
+    @property
+    def contains_descendants(self) -> bool:
+        """The command is the first process of a private PID namespace: when it dies, the kernel
+        kills everything it started (see namespaces.py)."""
+        return self._launcher is not None and self.plan.namespaces
+
     def environment(self, env: Mapping[str, str] | None) -> dict[str, str]:
         """The child's environment: `env` (default: ours) with TMPDIR and friends pointing at the
         private temp folder, the one place outside the workspace a confined command may write."""

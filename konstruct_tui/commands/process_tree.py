@@ -1,0 +1,217 @@
+"""Nothing a command starts outlives its call: finding every descendant and killing it.
+
+Killing the process group is not enough: a descendant that calls `setsid()` (a daemon, `nohup ... &`
+from a script, a double fork) leaves the group and would survive the timeout, the normal end of the
+command and the kill switch. Three layers:
+
+- A confined command in a private PID namespace (sandbox/namespaces.py) needs nothing more: when
+  its first process dies the kernel kills every process in the namespace. `ProcessTree(contained=True)`.
+- Elsewhere this process is a child subreaper (PR_SET_CHILD_SUBREAPER): an orphaned descendant is
+  re-parented to us, never to init, so it can still be found. At the end of a call (and on timeout
+  or cancel) the command's tree is the closure, over parent links, of its leader, the processes in
+  its session or group, and the *strays*: our own children in another session that no running
+  command leads (only commands get their own session here; git and the rest share ours). Each
+  found process is killed (SIGKILL, a few rounds, so a fork racing the kill is caught) and reaped.
+- The `Guardian`: a small process that outlives a SIGKILLed workbench. It holds the read end of a
+  pipe; we tell it every leader (and, without a namespace, every member we see); when the pipe
+  ends because we died, it kills them all. PR_SET_PDEATHSIG on the leader would need Python in the
+  child (`preexec_fn`; see sandbox/confine.py) and fires when the *thread* that started it ends,
+  which for our throwaway launcher thread is at once.
+
+Why not a cgroup: v2 needs a delegated, writable subtree, which a person's shell rarely has; the
+namespace covers the sandboxed case and the subreaper the rest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+_PR_SET_CHILD_SUBREAPER = 36
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_ROUNDS = 6
+_subreaper_pid = 0
+_lock = threading.Lock()
+_trees: set[ProcessTree] = set()
+
+
+def become_subreaper() -> bool:
+    """Make this process the subreaper of everything it starts (once per process). False where the
+    kernel refuses (then orphans go to init and only the group and session can be killed)."""
+    global _subreaper_pid
+    if _subreaper_pid == os.getpid():
+        return True
+    if _LIBC.prctl(ctypes.c_int(_PR_SET_CHILD_SUBREAPER), ctypes.c_ulong(1), ctypes.c_ulong(0),
+                   ctypes.c_ulong(0), ctypes.c_ulong(0)) != 0:
+        return False
+    _subreaper_pid = os.getpid()
+    return True
+
+
+def _stat(pid: int) -> tuple[int, int, int, int] | None:
+    """(ppid, pgid, sid, start time) of a process, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            text = handle.read()
+    except OSError:
+        return None
+    fields = text[text.rindex(b")") + 2:].split()
+    return int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19])
+
+
+def _table() -> dict[int, tuple[int, int, int, int]]:
+    out = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            found = _stat(int(name))
+            if found is not None:
+                out[int(name)] = found
+    return out
+
+
+class ProcessTree:
+    """The processes one command started, found from its leader (see the module docstring)."""
+
+    def __init__(self, leader: int, *, contained: bool = False) -> None:
+        self.leader = leader
+        self.contained = contained
+        self.members: dict[int, int] = {}  # pid: start time (so a reused pid is never signalled)
+        found = _stat(leader)
+        self._start = found[3] if found else 0
+        with _lock:
+            _trees.add(self)
+
+    def close(self) -> None:
+        with _lock:
+            _trees.discard(self)
+
+    def observe(self) -> list[int]:
+        """Add every process now in the tree; returns the pids that are new."""
+        if self.contained:
+            return []
+        table = _table()
+        me, my_sid = os.getpid(), os.getsid(0)
+        ours = {my_sid, os.getpgid(0)}
+        with _lock:
+            leaders = {t.leader for t in _trees if t is not self}
+            others = set().union(*(t.members for t in _trees if t is not self))
+        groups = {self.leader}
+        members = dict(self.members)
+        members.setdefault(self.leader, self._start)
+        new: list[int] = []
+        changed = True
+        while changed:
+            changed = False
+            for pid, (ppid, pgid, sid, start) in table.items():
+                if pid in members or pid == me or pid in leaders or pid in others or pid == GUARDIAN.pid:
+                    continue
+                stray = ppid == me and sid != my_sid
+                if ppid in members or pgid in groups or sid in groups or stray:
+                    members[pid] = start
+                    groups.update(g for g in (pgid, sid) if g not in ours)
+                    new.append(pid)
+                    changed = True
+        self.members = members
+        return new
+
+    def kill(self) -> None:
+        """SIGKILL the whole tree, in rounds until a census finds nothing alive, then reap the
+        orphans that came to us (the leader stays for its Popen to reap)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.leader, signal.SIGKILL)
+        if self.contained:
+            return
+        for _ in range(_ROUNDS):
+            self.observe()
+            alive = False
+            for pid, start in list(self.members.items()):
+                found = _stat(pid)
+                if found is None or found[3] != start or pid == self.leader:
+                    continue
+                alive = True
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            if not alive:
+                break
+        self._reap()
+
+    def _reap(self) -> None:
+        me = os.getpid()
+        for pid, start in self.members.items():
+            found = _stat(pid)
+            if pid == self.leader or found is None or found[3] != start or found[0] != me:
+                continue
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+
+
+def running_trees() -> list[ProcessTree]:
+    with _lock:
+        return list(_trees)
+
+
+_GUARDIAN_CODE = r"""
+import os, signal, sys
+watched = {}
+for line in sys.stdin:
+    kind, *rest = line.split()
+    if kind == "+":
+        watched[int(rest[0])] = int(rest[1])
+    elif kind == "-":
+        watched.pop(int(rest[0]), None)
+def start_of(pid):
+    try:
+        text = open(f"/proc/{pid}/stat", "rb").read()
+        return int(text[text.rindex(b")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+for _ in range(3):
+    for pid, start in watched.items():
+        if start_of(pid) == start:
+            for kill in (os.killpg, os.kill):
+                try:
+                    kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+"""
+
+
+class Guardian:
+    """The process that kills what we watched when this process dies without cleaning up."""
+
+    def __init__(self) -> None:
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._owner = 0
+        self._lock = threading.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None and self._owner == os.getpid() else None
+
+    def _send(self, line: str) -> None:
+        with self._lock:
+            if self._proc is None or self._owner != os.getpid():
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-I", "-S", "-c", _GUARDIAN_CODE], stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+                self._owner = os.getpid()
+            try:
+                self._proc.stdin.write(line.encode())  # type: ignore[union-attr]
+                self._proc.stdin.flush()  # type: ignore[union-attr]
+            except (BrokenPipeError, ValueError):
+                self._proc = None
+
+    def watch(self, pid: int, start: int | None = None) -> None:
+        start = start if start is not None else (_stat(pid) or (0, 0, 0, 0))[3]
+        self._send(f"+ {pid} {start}\n")
+
+    def forget(self, pid: int) -> None:
+        self._send(f"- {pid}\n")
+
+
+GUARDIAN = Guardian()
