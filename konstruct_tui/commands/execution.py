@@ -208,7 +208,7 @@ def run_process(
     pgid = proc.pid  # start_new_session: the child leads a new session and process group
     contained = bool(getattr(confinement, "contains_descendants", False))
     tree = ProcessTree(proc.pid, contained=contained)
-    GUARDIAN.watch(proc.pid)
+    GUARDIAN.watch(proc.pid, contained=contained)
     with _running_lock:
         _running.add(pgid)
     outputs = (CappedOutput(cap_bytes), CappedOutput(cap_bytes))
@@ -231,7 +231,6 @@ def run_process(
     try:
         deadline = started + timeout_s
         pause = 0.001
-        next_census = started + 0.2
         # Wait for the leader to exit without reaping it: while it is an unreaped zombie its pid (the
         # group id) cannot be reused, so every killpg below hits our group and nobody else's.
         while not _exited(proc.pid):
@@ -242,11 +241,6 @@ def run_process(
             if ending:
                 tree.kill()
                 break
-            if not contained and time.monotonic() >= next_census:
-                # Tell the guardian who belongs to the command, in case we are SIGKILLed ourselves.
-                for pid in tree.observe():
-                    GUARDIAN.watch(pid, tree.members.get(pid))
-                next_census = time.monotonic() + 0.2
             time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, _POLL_S)
         if ending is None and cancellation is not None and cancellation.cancelled:

@@ -13,8 +13,8 @@ command and the kill switch. Three layers:
   command leads (only commands get their own session here; git and the rest share ours). Each
   found process is killed (SIGKILL, a few rounds, so a fork racing the kill is caught) and reaped.
 - The `Guardian`: a small process that outlives a SIGKILLed workbench. It holds the read end of a
-  pipe; we tell it every leader (and, without a namespace, every member we see); when the pipe
-  ends because we died, it kills them all. PR_SET_PDEATHSIG on the leader would need Python in the
+  pipe; we tell it every leader, and without a namespace it follows the leader's tree itself (every
+  50 ms while such a command runs); when the pipe ends because we died, it kills them all. PR_SET_PDEATHSIG on the leader would need Python in the
   child (`preexec_fn`; see sandbox/confine.py) and fires when the *thread* that started it ends,
   which for our throwaway launcher thread is at once.
 
@@ -155,29 +155,73 @@ def running_trees() -> list[ProcessTree]:
         return list(_trees)
 
 
+# The guardian: reads "+ pid start contained" / "- pid" lines. While an uncontained command runs it
+# follows that command's tree itself every 50 ms (descendants, and strays: our children in another
+# session), because after we die the orphans belong to init and cannot be told apart any more.
 _GUARDIAN_CODE = r"""
-import os, signal, sys
-watched = {}
-for line in sys.stdin:
-    kind, *rest = line.split()
-    if kind == "+":
-        watched[int(rest[0])] = int(rest[1])
-    elif kind == "-":
-        watched.pop(int(rest[0]), None)
-def start_of(pid):
+import os, select, signal, sys
+parent, me = int(sys.argv[1]), os.getpid()
+parent_groups = {os.getsid(parent), os.getpgid(parent)}
+leaders, members, loose = {}, {}, set()
+def stat(pid):
     try:
         text = open(f"/proc/{pid}/stat", "rb").read()
-        return int(text[text.rindex(b")") + 2:].split()[19])
-    except (OSError, ValueError, IndexError):
+    except OSError:
         return None
+    f = text[text.rindex(b")") + 2:].split()
+    return int(f[1]), int(f[2]), int(f[3]), int(f[19])
+def sweep():
+    table = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            found = stat(int(name))
+            if found:
+                table[int(name)] = found
+    groups = {g for pid in list(leaders) + list(members) for g in (pid,) if g not in parent_groups}
+    changed = True
+    while changed:
+        changed = False
+        for pid, (ppid, pgid, sid, start) in table.items():
+            if pid in members or pid in leaders or pid in (me, parent):
+                continue
+            stray = ppid == parent and sid not in parent_groups
+            if ppid in leaders or ppid in members or pgid in groups or sid in groups or stray:
+                members[pid] = start
+                groups.update(g for g in (pgid, sid) if g not in parent_groups)
+                changed = True
+buffer = b""
+while True:
+    ready, _, _ = select.select([0], [], [], 0.05 if loose else None)
+    if ready:
+        data = os.read(0, 65536)
+        if not data:
+            break
+        buffer += data
+        *lines, buffer = buffer.split(b"\n")
+        for line in lines:
+            kind, *rest = line.decode().split()
+            if kind == "+":
+                leaders[int(rest[0])] = int(rest[1])
+                if rest[2] == "0":
+                    loose.add(int(rest[0]))
+            elif kind == "-":
+                leaders.pop(int(rest[0]), None)
+                loose.discard(int(rest[0]))
+                if not leaders:
+                    members.clear()
+    if loose:
+        sweep()
 for _ in range(3):
-    for pid, start in watched.items():
-        if start_of(pid) == start:
+    for pid, start in list(leaders.items()) + list(members.items()):
+        found = stat(pid)
+        if found and found[3] == start:
             for kill in (os.killpg, os.kill):
                 try:
                     kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
+    if loose:
+        sweep()
 """
 
 
@@ -197,7 +241,7 @@ class Guardian:
         with self._lock:
             if self._proc is None or self._owner != os.getpid():
                 self._proc = subprocess.Popen(
-                    [sys.executable, "-I", "-S", "-c", _GUARDIAN_CODE], stdin=subprocess.PIPE,
+                    [sys.executable, "-I", "-S", "-c", _GUARDIAN_CODE, str(os.getpid())], stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
                 self._owner = os.getpid()
             try:
@@ -206,9 +250,10 @@ class Guardian:
             except (BrokenPipeError, ValueError):
                 self._proc = None
 
-    def watch(self, pid: int, start: int | None = None) -> None:
-        start = start if start is not None else (_stat(pid) or (0, 0, 0, 0))[3]
-        self._send(f"+ {pid} {start}\n")
+    def watch(self, pid: int, *, contained: bool) -> None:
+        """Kill `pid` (a command's leader) if we die; follow its tree too unless it is `contained`."""
+        start = (_stat(pid) or (0, 0, 0, 0))[3]
+        self._send(f"+ {pid} {start} {int(contained)}\n")
 
     def forget(self, pid: int) -> None:
         self._send(f"- {pid}\n")

@@ -144,7 +144,7 @@ def test_a_daemon_dies_when_the_workbench_is_sigkilled(how: str, tmp_path: Path,
                                   DAEMON, token, "60"], env=env)
     try:
         assert _wait_for(lambda: bool(_alive(token + "-d")), 20), "the command never started"
-        time.sleep(0.5)  # the census runs every 0.2 s
+        time.sleep(0.2)  # the guardian follows an unconfined tree every 50 ms
         workbench.kill()
         workbench.wait()
         assert _wait_for(lambda: not _alive(token), 1.0), f"survivors: {_alive(token)}"
