@@ -64,14 +64,31 @@ def _stat(pid: int) -> tuple[int, int, int, int] | None:
     return int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19])
 
 
-def _table() -> dict[int, tuple[int, int, int, int]]:
-    out = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            found = _stat(int(name))
-            if found is not None:
-                out[int(name)] = found
+def children(pid: int) -> list[int]:
+    """The children of a process, from /proc/PID/task/*/children (a walk costs the tree's size, not
+    the whole process table's). An orphan re-parented to a subreaper appears there too."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    out: list[int] = []
+    for tid in tasks:
+        try:
+            fd = os.open(f"/proc/{pid}/task/{tid}/children", os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            out.extend(int(x) for x in os.read(fd, 1 << 20).split())
+        finally:
+            os.close(fd)
     return out
+
+
+def _session(pid: int) -> int | None:
+    try:
+        return os.getsid(pid)
+    except OSError:
+        return None
 
 
 class ProcessTree:
@@ -91,32 +108,32 @@ class ProcessTree:
             _trees.discard(self)
 
     def observe(self) -> list[int]:
-        """Add every process now in the tree; returns the pids that are new."""
+        """Add every process now in the tree (descendants of the leader and of the strays); returns
+        the pids that are new."""
         if self.contained:
             return []
-        table = _table()
-        me, my_sid = os.getpid(), os.getsid(0)
-        ours = {my_sid, os.getpgid(0)}
+        me, my_session = os.getpid(), os.getsid(0)
         with _lock:
-            leaders = {t.leader for t in _trees if t is not self}
-            others = set().union(*(t.members for t in _trees if t is not self))
-        groups = {self.leader}
-        members = dict(self.members)
-        members.setdefault(self.leader, self._start)
+            taken = {t.leader for t in _trees if t is not self}
+            taken |= set().union(*(t.members for t in _trees if t is not self))
+        taken.add(GUARDIAN.pid or -1)
+        frontier = [self.leader, *self.members]
+        frontier += [p for p in children(me) if p not in taken and p not in self.members
+                     and _session(p) not in (my_session, None)]
         new: list[int] = []
-        changed = True
-        while changed:
-            changed = False
-            for pid, (ppid, pgid, sid, start) in table.items():
-                if pid in members or pid == me or pid in leaders or pid in others or pid == GUARDIAN.pid:
+        seen = set(frontier)
+        while frontier:
+            pid = frontier.pop()
+            if pid != self.leader and pid not in self.members:
+                found = _stat(pid)
+                if found is None:
                     continue
-                stray = ppid == me and sid != my_sid
-                if ppid in members or pgid in groups or sid in groups or stray:
-                    members[pid] = start
-                    groups.update(g for g in (pgid, sid) if g not in ours)
-                    new.append(pid)
-                    changed = True
-        self.members = members
+                self.members[pid] = found[3]
+                new.append(pid)
+            for child in children(pid):
+                if child not in seen and child not in taken:
+                    seen.add(child)
+                    frontier.append(child)
         return new
 
     def kill(self) -> None:
@@ -161,7 +178,7 @@ def running_trees() -> list[ProcessTree]:
 _GUARDIAN_CODE = r"""
 import os, select, signal, sys
 parent, me = int(sys.argv[1]), os.getpid()
-parent_groups = {os.getsid(parent), os.getpgid(parent)}
+parent_groups = {os.getsid(parent), None}
 leaders, members, loose = {}, {}, set()
 def stat(pid):
     try:
@@ -170,25 +187,38 @@ def stat(pid):
         return None
     f = text[text.rindex(b")") + 2:].split()
     return int(f[1]), int(f[2]), int(f[3]), int(f[19])
+def children(pid):
+    out = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            out.extend(int(x) for x in open(f"/proc/{pid}/task/{tid}/children", "rb").read().split())
+        except OSError:
+            pass
+    return out
+def session(pid):
+    try:
+        return os.getsid(pid)
+    except OSError:
+        return None
 def sweep():
-    table = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            found = stat(int(name))
-            if found:
-                table[int(name)] = found
-    groups = {g for pid in list(leaders) + list(members) for g in (pid,) if g not in parent_groups}
-    changed = True
-    while changed:
-        changed = False
-        for pid, (ppid, pgid, sid, start) in table.items():
-            if pid in members or pid in leaders or pid in (me, parent):
+    frontier = list(leaders) + list(members)
+    frontier += [p for p in children(parent) if p != me and p not in leaders and session(p) not in parent_groups]
+    seen = set(frontier)
+    while frontier:
+        pid = frontier.pop()
+        if pid not in leaders and pid not in members:
+            found = stat(pid)
+            if found is None:
                 continue
-            stray = ppid == parent and sid not in parent_groups
-            if ppid in leaders or ppid in members or pgid in groups or sid in groups or stray:
-                members[pid] = start
-                groups.update(g for g in (pgid, sid) if g not in parent_groups)
-                changed = True
+            members[pid] = found[3]
+        for child in children(pid):
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
 buffer = b""
 while True:
     ready, _, _ = select.select([0], [], [], 0.05 if loose else None)
@@ -212,6 +242,8 @@ while True:
     if loose:
         sweep()
 for _ in range(3):
+    if loose:
+        sweep()  # before killing: a killed process's children go to init and are lost to view
     for pid, start in list(leaders.items()) + list(members.items()):
         found = stat(pid)
         if found and found[3] == start:
@@ -220,8 +252,6 @@ for _ in range(3):
                     kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
-    if loose:
-        sweep()
 """
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,8 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
     home = os.path.realpath(os.path.expanduser("~"))
     isolated = namespaces.available()
     writable: list[str] = []
-    readable = _readable_outside(home)
+    readable = list(_readable_outside(home, os.environ.get("PATH", ""),
+                                      tuple(os.environ.get(v, "") for v in TOOLCHAIN_VARIABLES)))
     read_only: list[str] = []
     git_dir = os.path.join(real, ".git")
     readable.extend(_outside_git_dirs(real))
@@ -166,16 +168,18 @@ def _entries(folder: str) -> list[str]:
         return []
 
 
-def _readable_outside(home: str) -> list[str]:
+@lru_cache(maxsize=8)
+def _readable_outside(home: str, path_variable: str, toolchains: tuple[str, ...]) -> tuple[str, ...]:
     """What a confined command may read outside the workspace: the system, the interpreter, the
-    toolchains. Never the home folder itself, nor a folder that holds it."""
+    toolchains. Never the home folder itself, nor a folder that holds it. Cached per home, PATH and
+    toolchain variables: it walks /etc and resolves every candidate (milliseconds per command)."""
     out = [p for p in READABLE_SYSTEM if os.path.exists(p)]
     out.extend(p for p in (os.path.expanduser(f) for f in READABLE_HOME_FILES) if os.path.exists(p))
     out.extend(os.path.join("/etc", name) for name in sorted(_entries("/etc")) if name not in ETC_SECRETS)
     candidates = [sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]
     candidates.extend(os.path.expanduser(t) for t in TOOLCHAIN_HOMES)
-    candidates.extend(os.environ[v] for v in TOOLCHAIN_VARIABLES if os.environ.get(v))
-    candidates.extend(p for p in os.environ.get("PATH", "").split(os.pathsep) if os.path.isabs(p))
+    candidates.extend(v for v in toolchains if v)
+    candidates.extend(p for p in path_variable.split(os.pathsep) if os.path.isabs(p))
     for path in candidates:
         real = os.path.realpath(path)
         if not os.path.isdir(real) or real == "/" or home == real or home.startswith(real.rstrip("/") + "/"):
@@ -183,7 +187,7 @@ def _readable_outside(home: str) -> list[str]:
         if real in (os.path.realpath(os.path.expanduser(s)) for s in _SECRET_HOMES):
             continue
         out.append(real)
-    return out
+    return tuple(out)
 
 
 _SECRET_HOMES = ("~/.ssh", "~/.gnupg", "~/.aws", "~/.config", "~/.kube", "~/.docker", "~/.azure")
