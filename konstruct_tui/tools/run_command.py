@@ -13,6 +13,7 @@ lacks a grant comes back `needs_grant` with the `trust_request` to put to the pe
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -33,6 +34,7 @@ from ..commands import (
 from ..commands.chain import run_chain
 from ..commands.wrappers import is_assignment
 from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan
+from ..sandbox.seccomp import seccomp_filter
 from ..trust import TrustStore
 from .base import Tool, ToolContext, ToolInput, ToolResult
 
@@ -100,15 +102,28 @@ class RunCommand(Tool[RunCommandInput]):
         if decision.decision == "refuse":
             return self._result(context, {"status": "refused", "reason": decision.reason, **payload})
         grants: GrantCheck | None = context.trust
-        if grants is not None and decision.capability and not grants.use(decision.capability):
-            return self._result(context, {
-                "status": "needs_grant", **payload,
-                "reason": f"running this needs the {decision.capability!r} grant, which is not in force",
-                "trust_request": {"capability": decision.capability, "detail": command, "paths": []},
-            })
         # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
         # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
         plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
+        capability = decision.capability
+        if decision.decision == "allow" and decision.confinement == "read-only":
+            # Allowed without a grant only because it runs read-only with no network (issue 13).
+            # Where that cannot be enforced, or the person chose to run unconfined, it asks as before.
+            read_only = _read_only_plan(workspace.root, plan, context.sandbox_abi)
+            if read_only is not None:
+                plan = read_only
+            else:
+                capability = "commands"
+                payload["policy"] = {**payload["policy"], "capability": capability,
+                                     "note": "read-only commands run without a grant only under the kernel "
+                                             "sandbox in read-only mode with no network, which is not in force here"}
+        if grants is not None and capability and not grants.use(capability):
+            payload["sandbox"] = plan.report()
+            return self._result(context, {
+                "status": "needs_grant", **payload,
+                "reason": f"running this needs the {capability!r} grant, which is not in force",
+                "trust_request": {"capability": capability, "detail": command, "paths": []},
+            })
         payload["sandbox"] = plan.report()
         if plan.refusal:
             return self._result(context, {"status": "refused", "reason": plan.refusal, **payload})
@@ -166,3 +181,14 @@ class RunCommand(Tool[RunCommandInput]):
         scrub = context.workspace.scrub
         clean = {k: scrub(v) if isinstance(v, str) else v for k, v in payload.items()}
         return ToolResult(self.name, clean)
+
+
+def _read_only_plan(root: Path, plan: SandboxPlan, abi: int | None) -> SandboxPlan | None:
+    """The plan a read-only command runs under without a grant: kernel-confined, read-only, no
+    network. None when this machine or the person's choice cannot give exactly that."""
+    if not plan.confined:  # no Landlock here, or the person chose `full` (unconfined) for the project
+        return None
+    candidate = project_plan(root, replace(plan.settings, mode="read-only", allow_network=False), abi)
+    if candidate.mode != "read-only" or not candidate.blocks_network or seccomp_filter() is None:
+        return None
+    return candidate
