@@ -44,12 +44,15 @@ OUTPUT_CAP_BYTES = 64 * 1024
 
 def stored_policy(root: Path) -> PolicyConfig:
     """The project's command policy as the user set it (`konstruct policy set`), else the default.
-    A stored policy that no longer parses falls back to the default, which still asks for grants."""
+    Fails closed: a damaged trust store (see TrustStore) or a stored policy that no longer parses
+    means allowlist mode with nothing allowed, never the default, which would allow more."""
     settings = TrustStore().command_settings(root) or {}
+    if settings.get("locked"):
+        return PolicyConfig((), True)
     try:
         return PolicyConfig.build(settings.get("presets", ()), settings.get("allow", ()), chains=settings.get("chains", False))
     except BadPrefix:
-        return PolicyConfig()
+        return PolicyConfig((), True)
 
 
 class GrantCheck(Protocol):
