@@ -59,7 +59,7 @@ class _Launcher:
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
         network_filter = seccomp.seccomp_filter() if plan.blocks_network else None
-        isolate = plan.read_only if plan.namespaces else None
+        isolate = (plan.read_only, plan.hidden) if plan.namespaces else None
         # A bare `_thread` thread and locks: threading.Thread's start()/join() add hand-offs.
         try:
             _thread.start_new_thread(self._body, (ruleset, network_filter, isolate))
@@ -69,10 +69,10 @@ class _Launcher:
             raise
 
     def _body(self, ruleset: landlock.Ruleset, network_filter: bytes | None,
-              isolate: tuple[str, ...] | None) -> None:
+              isolate: tuple[tuple[str, ...], tuple[str, ...]] | None) -> None:
         try:
             if isolate is not None:  # before Landlock: a Landlock-confined thread may not mount
-                namespaces.enter(isolate)
+                namespaces.enter(*isolate)
             landlock.restrict_thread(ruleset)
             drop_dangerous_capabilities()
             if network_filter is not None:

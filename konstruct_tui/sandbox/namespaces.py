@@ -30,7 +30,8 @@ _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 DISABLE = "KONSTRUCT_SANDBOX_NO_NAMESPACES"  # forces the fallback (tests, and a person who wants it)
 
 _LIBC = ctypes.CDLL(None, use_errno=True)
-_LIBC.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
+_LIBC.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+_MS_NOEXEC = 8
 
 
 def _fail(what: str) -> OSError:
@@ -38,25 +39,35 @@ def _fail(what: str) -> OSError:
     return OSError(number, f"{what}: {os.strerror(number)}")
 
 
-def _mount(source: str | None, target: str, flags: int) -> None:
-    if _LIBC.mount(source.encode() if source else None, target.encode(), None, ctypes.c_ulong(flags), None) != 0:
+def _mount(source: str | None, target: str, flags: int, fstype: str | None = None, data: str | None = None) -> None:
+    if _LIBC.mount(source.encode() if source else None, target.encode(), fstype.encode() if fstype else None,
+                   ctypes.c_ulong(flags), data.encode() if data else None) != 0:
         raise _fail(f"mount({target})")
 
 
-def enter(read_only: Sequence[str]) -> None:
-    """On the calling thread: new mount and PID namespaces, nothing propagating back to ours, and
-    each of `read_only` (folders that exist) bind-mounted read-only over itself. Raises OSError."""
+def enter(read_only: Sequence[str], hidden: Sequence[str] = ()) -> None:
+    """On the calling thread: new mount and PID namespaces, nothing propagating back to ours; each
+    of `read_only` (folders that exist) bind-mounted read-only over itself, and each of `hidden`
+    (folders or socket files of the person's: tmux, ssh-agent, dbus, docker) covered by an empty
+    read-only tmpfs or /dev/null, so a unix socket there cannot be reached by its path (Landlock up
+    to ABI 7 does not govern connect() to a named unix socket). Raises OSError."""
     # A mount namespace only when there is something to protect: tearing one down costs the exit
     # of the command about a millisecond per command.
-    if _LIBC.unshare(ctypes.c_int(CLONE_NEWPID | (CLONE_NEWNS if read_only else 0))) != 0:
+    mounts = bool(read_only or hidden)
+    if _LIBC.unshare(ctypes.c_int(CLONE_NEWPID | (CLONE_NEWNS if mounts else 0))) != 0:
         raise _fail("unshare")
-    if not read_only:
+    if not mounts:
         return
     # Private first: on a shared root, a bind mount made here would appear in everyone's namespace.
     _mount(None, "/", _MS_REC | _MS_PRIVATE)
     for path in read_only:
         _mount(path, path, _MS_BIND | _MS_REC)
         _mount(None, path, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)
+    for path in hidden:
+        if os.path.isdir(path):
+            _mount("tmpfs", path, _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "tmpfs", "size=4k,mode=0")
+        elif os.path.exists(path):
+            _mount("/dev/null", path, _MS_BIND)
 
 
 @lru_cache(maxsize=1)

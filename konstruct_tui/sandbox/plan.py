@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -85,6 +86,7 @@ class SandboxPlan:
     writable: tuple[str, ...] = ()  # absolute paths a confined command may write, besides its temp folder
     readable: tuple[str, ...] = ()  # absolute paths it may read and run (writable ones are readable too)
     read_only: tuple[str, ...] = ()  # folders inside `writable` kept read-only (the workspace's .git)
+    hidden: tuple[str, ...] = ()  # the person's unix socket places, covered over (with namespaces only)
     namespaces: bool = False  # private mount + PID namespaces (read_only by mount; the call's lifetime)
     refusal: str | None = None  # set when the command must not run at all
     notes: tuple[str, ...] = field(default=())
@@ -157,8 +159,37 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
         readable.append(real)
         readable.extend(p for p in (os.path.expanduser(c) for c in TOOLCHAIN_CACHES) if os.path.isdir(p))
     writable.extend(d for d in WRITABLE_DEVICES if os.path.exists(d))
-    return SandboxPlan(settings.mode, settings.mode, abi, network, settings, tuple(writable),
-                       tuple(dict.fromkeys(readable)), tuple(read_only), isolated, notes=tuple(notes))
+    # Never cover a place the command needs: the workspace, its temp folders, what it may read.
+    needed = [real, os.path.realpath(tempfile.gettempdir()), *writable, *readable]
+    hidden = tuple(h for h in (_socket_places() if isolated else ())
+                   if not any(n == h or n.startswith(h.rstrip("/") + "/") for n in needed))
+    if not isolated:
+        notes.append("no private namespaces here: unix sockets of yours reachable by path (tmux, ssh-agent, "
+                     "dbus, docker) are not hidden from commands")
+    return SandboxPlan(settings.mode, settings.mode, abi, network, settings, writable=tuple(writable),
+                       readable=tuple(dict.fromkeys(readable)), read_only=tuple(read_only), hidden=hidden,
+                       namespaces=isolated, notes=tuple(notes))
+
+
+def _socket_places() -> tuple[str, ...]:
+    """Where the person's unix sockets live, by convention: a confined command could connect to
+    them by path (tmux send-keys, ssh-agent signing, dbus, docker) and act outside the sandbox."""
+    uid = os.getuid()
+    candidates = [f"/tmp/tmux-{uid}", f"/run/user/{uid}", "/tmp/.X11-unix", "/tmp/.ICE-unix", "/run/dbus",
+                  "/var/run/dbus", "/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/run/podman",
+                  "/run/screen", "/var/run/screen", os.path.expanduser("~/.ssh")]
+    for variable in ("SSH_AUTH_SOCK", "TMUX", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO", "DOCKER_HOST"):
+        value = os.environ.get(variable, "")
+        value = value.split(",")[0].removeprefix("unix:path=").removeprefix("unix://")
+        if value.startswith("/"):
+            candidates.append(os.path.dirname(value))
+    tmp = os.path.realpath(os.environ.get("TMPDIR", "/tmp"))
+    out = []
+    for path in candidates:
+        real = os.path.realpath(path)
+        if os.path.exists(real) and real not in ("/", "/tmp", "/run", tmp, os.path.realpath(os.path.expanduser("~"))):
+            out.append(real)
+    return tuple(dict.fromkeys(out))
 
 
 def _entries(folder: str) -> list[str]:

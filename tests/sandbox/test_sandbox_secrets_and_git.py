@@ -103,3 +103,46 @@ def test_without_namespaces_the_result_says_top_level_entries_cannot_be_made(rep
     monkeypatch.setenv(namespaces.DISABLE, "1")
     plan = plan_for(repo, SandboxSettings())
     assert "new top-level entries" in plan.report()["note"] and plan.report()["lifetime"] == "subreaper"
+
+
+SOCKET_CLIENT = """
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+try:
+    s.connect(sys.argv[1]); s.sendall(b"sign this"); print("connected")
+except OSError as error:
+    print("unreachable", error.errno)
+"""
+
+
+def test_the_persons_agent_socket_cannot_be_reached_by_path(workspace_root: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    import uuid
+
+    if not namespaces.available():
+        pytest.skip("covering socket places needs private namespaces")
+    agent_dir = Path("/tmp") / f"konstruct-test-ssh-{uuid.uuid4().hex[:8]}"
+    agent_dir.mkdir()
+    path = agent_dir / "agent.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    server.listen(1)
+    server.settimeout(0.3)
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(path))
+    try:
+        outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", SOCKET_CLIENT, str(path)])
+        assert outcome.stdout.startswith("unreachable"), outcome
+        with pytest.raises(TimeoutError):
+            server.accept()
+    finally:
+        server.close()
+        path.unlink()
+        agent_dir.rmdir()
+
+
+def test_hardlinking_git_config_into_the_workspace_does_not_make_it_writable(repo: Path) -> None:
+    before = (repo / ".git" / "config").read_text()
+    run_confined(repo, ["ln", ".git/config", "src/config-link"])
+    run_confined(repo, ["sh", "-c", "echo '[core] fsmonitor = touch pwned' >> src/config-link"])
+    assert (repo / ".git" / "config").read_text() == before
