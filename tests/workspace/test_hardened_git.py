@@ -120,3 +120,34 @@ def test_a_new_filter_added_later_is_overridden_too(trap: tuple[Path, Path]) -> 
     gitstate.changed_since(repo, gitstate.head(repo) or "HEAD")
     assert not (marks / "clean").exists()
     assert os.path.exists(repo / ".git" / "config")
+
+
+def test_a_dot_git_file_pointing_at_a_planted_git_dir_runs_nothing(tmp_path: Path) -> None:
+    """A command in a project without .git could write `.git` as a file naming a git folder it made."""
+    marks, real = tmp_path / "marks", tmp_path / "real"
+    marks.mkdir()
+    _git(tmp_path, "init", "-q", str(real))
+    (real / "a.txt").write_text("x\n")
+    _git(real, "add", ".")
+    _git(real, "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "one")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.txt").write_text("x\nchanged\n")
+    planted = project / "planted-git"
+    subprocess.run(["cp", "-r", str(real / ".git"), str(planted)], check=True)
+    hook = tmp_path / "fsmonitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {marks / 'fsmonitor'}\n")
+    hook.chmod(0o755)
+    (project / ".git").write_text("gitdir: planted-git\n")
+    _git(project, "config", "core.fsmonitor", str(hook))
+    _git(project, "config", f"includeIf.gitdir:{planted}/.path", str(project / "x.cfg"))
+    (project / "x.cfg").write_text(f'[diff]\n\texternal = {hook}\n')
+    (project / ".gitattributes").write_text("")
+    gitstate.changed_since(project, "HEAD")
+    list_files(project)
+    subprocess.run(["git", "-C", str(project), "status"], capture_output=True, check=False)  # control: plain git
+    assert (marks / "fsmonitor").exists()
+    (marks / "fsmonitor").unlink()
+    gitstate.changed_since(project, "HEAD")
+    list_files(project)
+    assert not (marks / "fsmonitor").exists()
