@@ -24,6 +24,7 @@ namespace covers the sandboxed case and the subreaper the rest.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import os
@@ -262,6 +263,17 @@ class Guardian:
         self._proc: subprocess.Popen[bytes] | None = None
         self._owner = 0
         self._lock = threading.Lock()
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """At our exit: the guardian kills what is still watched (nothing, after a clean end) and ends."""
+        with self._lock:
+            proc, self._proc = (self._proc, None) if self._owner == os.getpid() else (None, self._proc)
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()  # type: ignore[union-attr]
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(2)
 
     @property
     def pid(self) -> int | None:
