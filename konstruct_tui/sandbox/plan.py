@@ -57,7 +57,9 @@ TOOLCHAIN_VARIABLES = ("PYENV_ROOT", "NVM_DIR", "RUSTUP_HOME", "GOROOT", "JAVA_H
 # System folders a program needs to start and run. /etc is granted entry by entry, without these:
 READABLE_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix", "/snap",
                    "/proc", "/sys", "/dev", "/var/lib/dpkg", "/run/current-system")
-ETC_SECRETS = frozenset({"shadow", "shadow-", "gshadow", "gshadow-", "ssh", "sudoers", "sudoers.d", "ssl",
+# "a/b": only that entry of the folder a is withheld (programs need /etc/ssl/openssl.cnf and the certs).
+ETC_SECRETS = frozenset({"shadow", "shadow-", "gshadow", "gshadow-", "ssh", "sudoers", "sudoers.d", "ssl/private",
+                         "pki/tls/private", "letsencrypt",
                          "krb5.keytab", "security", "NetworkManager", "wireguard", "docker", "containers",
                          "credstore", "credstore.encrypted", "libvirt", "openvpn", "ipsec.secrets", "ppp"})
 # Character devices programs expect to write. Not /dev/shm (it outlives the command), not /dev/pts
@@ -192,6 +194,19 @@ def _socket_places() -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _without_secrets(folder: str, secrets: frozenset[str]) -> list[str]:
+    """The entries of `folder` except `secrets`; a folder holding a nested secret ("ssl/private")
+    is granted entry by entry in turn."""
+    out = []
+    for name in sorted(_entries(folder)):
+        if name in secrets:
+            continue
+        nested = frozenset(s[len(name) + 1:] for s in secrets if s.startswith(name + "/"))
+        path = os.path.join(folder, name)
+        out.extend(_without_secrets(path, nested) if nested and os.path.isdir(path) else [path])
+    return out
+
+
 def _entries(folder: str) -> list[str]:
     try:
         return os.listdir(folder)
@@ -206,7 +221,7 @@ def _readable_outside(home: str, path_variable: str, toolchains: tuple[str, ...]
     toolchain variables: it walks /etc and resolves every candidate (milliseconds per command)."""
     out = [p for p in READABLE_SYSTEM if os.path.exists(p)]
     out.extend(p for p in (os.path.expanduser(f) for f in READABLE_HOME_FILES) if os.path.exists(p))
-    out.extend(os.path.join("/etc", name) for name in sorted(_entries("/etc")) if name not in ETC_SECRETS)
+    out.extend(_without_secrets("/etc", ETC_SECRETS))
     candidates = [sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]
     candidates.extend(os.path.expanduser(t) for t in TOOLCHAIN_HOMES)
     candidates.extend(v for v in toolchains if v)

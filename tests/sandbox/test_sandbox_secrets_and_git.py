@@ -146,3 +146,14 @@ def test_hardlinking_git_config_into_the_workspace_does_not_make_it_writable(rep
     run_confined(repo, ["ln", ".git/config", "src/config-link"])
     run_confined(repo, ["sh", "-c", "echo '[core] fsmonitor = touch pwned' >> src/config-link"])
     assert (repo / ".git" / "config").read_text() == before
+
+
+@pytest.mark.parametrize("argv", [["node", "-e", "console.log(require('crypto').randomUUID().length)"],
+                                  [sys.executable, "-c", "import ssl, sqlite3; print(36)"]])
+def test_toolchains_still_start_with_reads_as_an_allow_list(workspace_root: Path, argv: list[str]) -> None:
+    import shutil
+
+    if shutil.which(argv[0]) is None:
+        pytest.skip(f"{argv[0]} is not installed")
+    outcome = run_confined(workspace_root, argv)
+    assert outcome.status == "ok" and outcome.stdout.strip() == "36", outcome
