@@ -149,8 +149,10 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
             notes.append("the workspace contains the home folder: workspace-write lets commands write all of it")
         if isolated:
             writable.append(real)
-            if os.path.isdir(git_dir) and not os.path.islink(git_dir):
-                read_only.append(git_dir)
+            if os.path.isdir(git_dir):  # a `.git` that is a link to a folder inside: that folder
+                target = os.path.realpath(git_dir)
+                if target.startswith(real.rstrip("/") + "/"):
+                    read_only.append(target)
         else:
             # Landlock only adds rights beneath a folder: "all but .git" is every other top-level entry.
             readable.append(real)
