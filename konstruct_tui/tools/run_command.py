@@ -89,6 +89,12 @@ class RunCommand(Tool[RunCommandInput]):
         scripts = discover_scripts(workspace)
         base: PolicyConfig = context.command_policy or stored_policy(workspace.root)
         config = PolicyConfig(base.allowlist, base.allowlist_mode, tuple(scripts), workspace.root, base.chains)
+        # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
+        # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
+        plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
+        read_only = _read_only_plan(workspace.root, plan, context.sandbox_abi)
+        if read_only is not None and hasattr(config, "read_only_sandbox"):
+            config = replace(config, read_only_sandbox=True)  # the policy may answer `read_only` then
         if params.script is not None:
             script = find_script(scripts, params.script.strip())
             if script is None:
@@ -105,14 +111,10 @@ class RunCommand(Tool[RunCommandInput]):
         if decision.decision == "refuse":
             return self._result(context, {"status": "refused", "reason": decision.reason, **payload})
         grants: GrantCheck | None = context.trust
-        # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
-        # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
-        plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
         capability = decision.capability
         if decision.decision == "allow" and decision.confinement == "read-only":
             # Allowed without a grant only because it runs read-only with no network (issue 13).
             # Where that cannot be enforced, or the person chose to run unconfined, it asks as before.
-            read_only = _read_only_plan(workspace.root, plan, context.sandbox_abi)
             if read_only is not None:
                 plan = read_only
             else:

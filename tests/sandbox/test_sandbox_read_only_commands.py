@@ -80,3 +80,17 @@ def test_without_network_rules_it_asks_too(workspace_root: Path, read_only_decis
 def test_when_the_person_chose_to_run_unconfined_it_asks(workspace_root: Path, read_only_decision: None) -> None:
     result = _run(workspace_root, ["ls"], NoGrants(), sandbox=SandboxSettings(mode="full"))
     assert result["status"] == "needs_grant" and result["trust_request"]["capability"] == "commands"
+
+
+@needs_network_rules
+def test_the_policys_own_read_only_rule_runs_without_a_grant(workspace_root: Path) -> None:
+    from konstruct_tui.commands import PolicyConfig
+
+    if "read_only_sandbox" not in PolicyConfig.__dataclass_fields__:
+        pytest.skip("this policy layer has no read-only rule yet")
+    trust = NoGrants()
+    result = _run(workspace_root, ["ls"], trust)  # the real policy, told the sandbox can hold it
+    assert result["status"] == "ok" and result["policy"]["rule"] == "read_only", result
+    assert result["sandbox"]["mode"] == "read-only" and trust.asked == []
+    asked = _run(workspace_root, ["ls"], NoGrants(), sandbox_abi=0)  # and without Landlock it asks
+    assert asked["status"] == "needs_grant"
