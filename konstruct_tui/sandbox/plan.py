@@ -56,7 +56,11 @@ READABLE_HOME_FILES = ("~/.gitconfig", "~/.config/git")
 TOOLCHAIN_VARIABLES = ("PYENV_ROOT", "NVM_DIR", "RUSTUP_HOME", "GOROOT", "JAVA_HOME", "VOLTA_HOME", "VIRTUAL_ENV")
 # System folders a program needs to start and run. /etc is granted entry by entry, without these:
 READABLE_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/nix", "/snap",
-                   "/proc", "/sys", "/dev", "/var/lib/dpkg", "/run/current-system")
+                   "/proc", "/sys", "/var/lib/dpkg", "/run/current-system")
+# Devices by name, never all of /dev: root could read a raw disk (/dev/sda: every file, the home
+# folder's included), the kernel log, other people's terminals (/dev/pts, /dev/tty*, /dev/vcs*).
+# /dev/fd, /dev/stdin ... are links into /proc, which is readable.
+READABLE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 # "a/b": only that entry of the folder a is withheld (programs need /etc/ssl/openssl.cnf and the certs).
 ETC_SECRETS = frozenset({"shadow", "shadow-", "gshadow", "gshadow-", "ssh", "sudoers", "sudoers.d", "ssl/private",
                          "pki/tls/private", "letsencrypt",
@@ -221,7 +225,7 @@ def _readable_outside(home: str, path_variable: str, toolchains: tuple[str, ...]
     """What a confined command may read outside the workspace: the system, the interpreter, the
     toolchains. Never the home folder itself, nor a folder that holds it. Cached per home, PATH and
     toolchain variables: it walks /etc and resolves every candidate (milliseconds per command)."""
-    out = [p for p in READABLE_SYSTEM if os.path.exists(p)]
+    out = [p for p in READABLE_SYSTEM + READABLE_DEVICES if os.path.exists(p)]
     out.extend(p for p in (os.path.expanduser(f) for f in READABLE_HOME_FILES) if os.path.exists(p))
     out.extend(_without_secrets("/etc", ETC_SECRETS))
     candidates = [sys.base_prefix, sys.prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]

@@ -157,3 +157,16 @@ def test_toolchains_still_start_with_reads_as_an_allow_list(workspace_root: Path
         pytest.skip(f"{argv[0]} is not installed")
     outcome = run_confined(workspace_root, argv)
     assert outcome.status == "ok" and outcome.stdout.strip() == "36", outcome
+
+
+def test_devices_are_readable_by_name_only(workspace_root: Path) -> None:
+    from konstruct_tui.sandbox import SandboxSettings, plan_for
+
+    readable = plan_for(workspace_root, SandboxSettings()).readable
+    assert "/dev" not in readable and "/dev/urandom" in readable
+    disks = [d for d in ("/dev/vda", "/dev/sda", "/dev/nvme0n1", "/dev/kmsg", "/dev/vcs") if Path(d).exists()]
+    for device in disks:
+        outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", f"open({device!r}, 'rb').read(16)"])
+        assert outcome.status == "failed" and "PermissionError" in outcome.stderr, (device, outcome)
+    ok = run_confined(workspace_root, [sys.executable, "-I", "-c", "import os; print(len(os.urandom(8)))"])
+    assert ok.stdout.strip() == "8"
