@@ -162,3 +162,24 @@ def test_systemd_run_cannot_hand_a_command_to_the_system(tmp_path: Path, token: 
     assert outcome.status != "ok"
     time.sleep(0.3)
     assert not _alive(token)
+
+
+# Keeps forking while it is being killed: each child forks again and sleeps.
+FORKER = """
+import os, sys, time
+token = sys.argv[1]
+if os.fork() == 0:
+    os.setsid()
+    for _ in range(200):
+        if os.fork() == 0:
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(120)", token + "-d"])
+        time.sleep(0.005)
+    os._exit(0)
+time.sleep(0.3)
+"""
+
+
+def test_a_process_that_keeps_forking_is_killed_with_all_it_started(how: str, tmp_path: Path, token: str) -> None:
+    outcome = _run(how, tmp_path, [sys.executable, "-c", FORKER, token], timeout_s=30)
+    assert outcome.status == "ok", outcome
+    assert _wait_for(lambda: not _alive(token + "-d"), 0.5), f"survivors: {len(_alive(token + '-d'))}"

@@ -77,6 +77,11 @@ def hostile_environment(trap: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("GIT_CONFIG_VALUE_0", str(bin_dir / "env_config"))
     monkeypatch.setenv("GIT_CONFIG_PARAMETERS", f"'core.pager'='{bin_dir / 'env_parameters'}'")
     monkeypatch.setenv("GIT_PAGER", str(bin_dir / "env_pager"))
+    elsewhere = trap[0].parent / "elsewhere"  # a git folder of the agent's choosing, named by GIT_DIR
+    subprocess.run(["git", "init", "-q", "--bare", str(elsewhere)], check=True)
+    subprocess.run(["git", "--git-dir", str(elsewhere), "config", "core.fsmonitor", str(bin_dir / "fsmonitor")], check=True)
+    monkeypatch.setenv("GIT_DIR", str(elsewhere))
+    monkeypatch.setenv("GIT_WORK_TREE", str(trap[0].parent))
 
 
 def test_the_planted_vectors_are_live_for_plain_git(trap: tuple[Path, Path]) -> None:
