@@ -252,7 +252,8 @@ def _outside_git_dirs(real: str) -> list[str]:
     if not os.path.isfile(marker):
         return []
     try:
-        text = open(marker, encoding="utf-8").read(4096)
+        with open(marker, encoding="utf-8") as handle:
+            text = handle.read(4096)
     except OSError:
         return []
     if not text.startswith("gitdir:"):
@@ -260,8 +261,8 @@ def _outside_git_dirs(real: str) -> list[str]:
     git_dir = os.path.realpath(os.path.join(real, text[len("gitdir:"):].strip()))
     out = [git_dir]
     try:
-        common = open(os.path.join(git_dir, "commondir"), encoding="utf-8").read().strip()
-        out.append(os.path.realpath(os.path.join(git_dir, common)))
+        with open(os.path.join(git_dir, "commondir"), encoding="utf-8") as handle:
+            out.append(os.path.realpath(os.path.join(git_dir, handle.read().strip())))
     except OSError:
         pass
     return [p for p in out if os.path.isdir(p)]

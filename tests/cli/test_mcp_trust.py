@@ -14,11 +14,11 @@ import pytest
 
 mcp = pytest.importorskip("mcp")
 
-import mcp_types as types  # noqa: E402
-from mcp.client.session import ClientSession  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+import mcp_types as types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from konstruct_tui.trust import TrustStore  # noqa: E402
+from konstruct_tui.trust import TrustStore
 
 
 def _project(root: Path) -> Path:
