@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from .process_tree import GUARDIAN, ProcessTree, become_subreaper, reap_strays, running_trees
+from .process_tree import GUARDIAN, ProcessTree, become_subreaper, running_trees
 
 DEFAULT_CAP_BYTES = 64 * 1024
 _POLL_S = 0.05
@@ -255,7 +255,6 @@ def run_process(
             reaped = True
         tree.close()
         GUARDIAN.forget(proc.pid)
-        reap_strays()
     for reader in readers:
         reader.join(_READER_GRACE_S)
     for stream in (proc.stdout, proc.stderr):

@@ -20,6 +20,12 @@ command and the kill switch. Three layers:
 
 Why not a cgroup: v2 needs a delegated, writable subtree, which a person's shell rarely has; the
 namespace covers the sandboxed case and the subreaper the rest.
+
+A rule this relies on: only `run_process` starts children in a session of their own. A stray is
+recognised by that (another session, parent us); a child some other code started with
+`start_new_session=True` would be taken for a command's orphan while an unconfined command runs.
+Zombies of orphans that no command claimed are left alone: reaping them could steal the exit status
+a `Popen` elsewhere is waiting for.
 """
 
 from __future__ import annotations
@@ -166,29 +172,6 @@ class ProcessTree:
                 continue
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, 0)
-
-
-def reap_strays() -> int:
-    """Reap orphans that came to us (we are their subreaper) and have exited: zombies in another
-    session than ours that no running command leads (for instance the guardian of a workbench we
-    started and that was killed). Never a child of ours in our own session: that one has a Popen
-    waiting for it. Returns how many were reaped."""
-    me, my_session = os.getpid(), os.getsid(0)
-    with _lock:
-        leaders = {t.leader for t in _trees}
-    reaped = 0
-    for pid in children(me):
-        if pid in leaders or pid == GUARDIAN.pid or _session(pid) in (my_session, None):
-            continue
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                text = handle.read()
-        except OSError:
-            continue
-        if text[text.rindex(b")") + 2:].split()[0] == b"Z":
-            with contextlib.suppress(ChildProcessError):
-                reaped += os.waitpid(pid, os.WNOHANG)[0] == pid
-    return reaped
 
 
 def running_trees() -> list[ProcessTree]:
