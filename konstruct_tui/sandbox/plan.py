@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -143,8 +144,8 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
     home = os.path.realpath(os.path.expanduser("~"))
     isolated = namespaces.available()
     writable: list[str] = []
-    readable = list(_readable_outside(home, os.environ.get("PATH", ""),
-                                      tuple(os.environ.get(v, "") for v in TOOLCHAIN_VARIABLES)))
+    outside = _readable_outside(home, os.environ.get("PATH", ""), tuple(os.environ.get(v, "") for v in TOOLCHAIN_VARIABLES))
+    readable = list(outside)
     read_only: list[str] = []
     git_dir = os.path.join(real, ".git")
     readable.extend(_outside_git_dirs(real))
@@ -168,15 +169,32 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
         readable.extend(p for p in (os.path.expanduser(c) for c in TOOLCHAIN_CACHES) if os.path.isdir(p))
     writable.extend(d for d in WRITABLE_DEVICES if os.path.exists(d))
     # Never cover a place the command needs: the workspace, its temp folders, what it may read.
-    needed = [real, os.path.realpath(tempfile.gettempdir()), *writable, *readable]
-    hidden = tuple(h for h in (_socket_places() if isolated else ())
-                   if not any(n == h or n.startswith(h.rstrip("/") + "/") for n in needed))
+    needed = [real, os.path.realpath(tempfile.gettempdir()), *writable, *readable[len(outside):]]
+    # Looked again every 30 s: a tmux or ssh-agent started after the workbench gets covered too.
+    hidden = tuple(h for h in (_hidden_places(outside, _socket_variables(), int(time.monotonic() // 30)) if isolated else ())
+                   if not any(_within(n, h) for n in needed))
     if not isolated:
         notes.append("no private namespaces here: unix sockets of yours reachable by path (tmux, ssh-agent, "
                      "dbus, docker) are not hidden from commands")
     return SandboxPlan(settings.mode, settings.mode, abi, network, settings, writable=tuple(writable),
                        readable=tuple(dict.fromkeys(readable)), read_only=tuple(read_only), hidden=hidden,
                        namespaces=isolated, notes=tuple(notes))
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _socket_variables() -> tuple[str, ...]:
+    return tuple(os.environ.get(v, "") for v in ("SSH_AUTH_SOCK", "TMUX", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO",
+                                                  "DOCKER_HOST", "TMPDIR", "HOME"))
+
+
+@lru_cache(maxsize=8)
+def _hidden_places(readable: tuple[str, ...], variables: tuple[str, ...], period: int) -> tuple[str, ...]:
+    """The socket places that cover nothing the command may read (cached: it stats a dozen paths
+    and checks each against every readable one)."""
+    return tuple(h for h in _socket_places() if not any(_within(n, h) for n in readable))
 
 
 def _socket_places() -> tuple[str, ...]:

@@ -92,8 +92,7 @@ class RunCommand(Tool[RunCommandInput]):
         # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
         # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
         plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
-        read_only = _read_only_plan(workspace.root, plan, context.sandbox_abi)
-        if read_only is not None and hasattr(config, "read_only_sandbox"):
+        if _can_confine_read_only(plan) and hasattr(config, "read_only_sandbox"):
             config = replace(config, read_only_sandbox=True)  # the policy may answer `read_only` then
         if params.script is not None:
             script = find_script(scripts, params.script.strip())
@@ -115,6 +114,7 @@ class RunCommand(Tool[RunCommandInput]):
         if decision.decision == "allow" and decision.confinement == "read-only":
             # Allowed without a grant only because it runs read-only with no network (issue 13).
             # Where that cannot be enforced, or the person chose to run unconfined, it asks as before.
+            read_only = _read_only_plan(workspace.root, plan, context.sandbox_abi)
             if read_only is not None:
                 plan = read_only
             else:
@@ -188,10 +188,15 @@ class RunCommand(Tool[RunCommandInput]):
         return ToolResult(self.name, clean)
 
 
+def _can_confine_read_only(plan: SandboxPlan) -> bool:
+    """Whether a read-only, network-blocked plan is possible here (see `_read_only_plan`)."""
+    return plan.confined and plan.abi >= 4 and seccomp_filter() is not None
+
+
 def _read_only_plan(root: Path, plan: SandboxPlan, abi: int | None) -> SandboxPlan | None:
     """The plan a read-only command runs under without a grant: kernel-confined, read-only, no
     network. None when this machine or the person's choice cannot give exactly that."""
-    if not plan.confined:  # no Landlock here, or the person chose `full` (unconfined) for the project
+    if not _can_confine_read_only(plan):  # no Landlock here, or the person chose `full` (unconfined)
         return None
     candidate = project_plan(root, replace(plan.settings, mode="read-only", allow_network=False), abi)
     if candidate.mode != "read-only" or not candidate.blocks_network or seccomp_filter() is None:
