@@ -154,7 +154,7 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
             notes.append("the workspace contains the home folder: workspace-write lets commands write all of it")
         if isolated:
             writable.append(real)
-            if os.path.isdir(git_dir):  # a `.git` that is a link to a folder inside: that folder
+            if os.path.exists(git_dir):  # a folder, a worktree's `.git` file, or a link to either inside
                 target = os.path.realpath(git_dir)
                 if target.startswith(real.rstrip("/") + "/"):
                     read_only.append(target)

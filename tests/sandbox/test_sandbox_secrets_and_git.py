@@ -170,3 +170,16 @@ def test_devices_are_readable_by_name_only(workspace_root: Path) -> None:
         assert outcome.status == "failed" and "PermissionError" in outcome.stderr, (device, outcome)
     ok = run_confined(workspace_root, [sys.executable, "-I", "-c", "import os; print(len(os.urandom(8)))"])
     assert ok.stdout.strip() == "8"
+
+
+def test_a_worktrees_dot_git_file_cannot_be_pointed_elsewhere(workspace_root: Path, tmp_path: Path) -> None:
+    main = tmp_path / "main"
+    subprocess.run(["git", "init", "-q", str(main)], check=True)
+    subprocess.run(["git", "-C", str(main), "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty",
+                    "-m", "one"], check=True)
+    worktree = tmp_path / "wt"
+    subprocess.run(["git", "-C", str(main), "worktree", "add", "-q", str(worktree)], check=True)
+    before = (worktree / ".git").read_text()
+    outcome = run_confined(worktree, [sys.executable, "-I", "-c", "open('.git', 'w').write('gitdir: planted\\n')"])
+    assert outcome.status == "failed" and (worktree / ".git").read_text() == before
+    assert run_confined(worktree, ["git", "status", "--short"]).status == "ok"
