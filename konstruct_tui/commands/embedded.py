@@ -36,6 +36,29 @@ class EmbeddedCode:
     code: str
     via: str
     strict: bool
+    argv: tuple[str, ...] | None = None  # a program run with arguments, no shell (`rg --pre CMD FILE`)
+
+
+# Options whose value a program runs: (program, subcommand or None) -> {option: how}. `shell`: run
+# by a shell; `program`: a program run with a file name appended (judged as `VALUE FILE`).
+_EXEC_OPTIONS: dict[tuple[str, str | None], dict[str, str]] = {
+    ("git", "rebase"): {"--exec": "shell", "-x": "shell"},
+    ("git", "grep"): {"--open-files-in-pager": "program", "-O": "program"},
+    ("git", "difftool"): {"--extcmd": "shell", "-x": "shell"},
+    ("git", "send-email"): {"--sendmail-cmd": "shell", "--smtp-server": "program"},
+    ("git", "clone"): {"--upload-pack": "shell", "-u": "shell"}, ("git", "fetch"): {"--upload-pack": "shell"},
+    ("git", "pull"): {"--upload-pack": "shell"}, ("git", "push"): {"--receive-pack": "shell", "--exec": "shell"},
+    ("git", "ls-remote"): {"--upload-pack": "shell"}, ("git", "archive"): {"--exec": "shell"},
+    ("rg", None): {"--pre": "program", "--hostname-bin": "program"},
+    ("tar", None): {"--to-command": "shell", "--use-compress-program": "shell", "-I": "shell", "--info-script": "shell",
+                    "--new-volume-script": "shell", "-F": "shell", "--rsh-command": "program", "--rmt-command": "program"},
+    ("zip", None): {"--unzip-command": "shell", "-TT": "shell"},
+    ("vim", None): {"-c": "vim", "--cmd": "vim"}, ("vi", None): {"-c": "vim", "--cmd": "vim"},
+    ("nvim", None): {"-c": "vim", "--cmd": "vim"}, ("ex", None): {"-c": "vim", "--cmd": "vim"},
+    ("rsync", None): {"-e": "shell", "--rsh": "shell", "--rsync-path": "shell"},
+    ("scp", None): {"-S": "program"}, ("sort", None): {"--compress-program": "program"},
+    ("make", None): {"--eval": "shell", "-E": "shell"},
+}
 
 
 def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
@@ -55,12 +78,64 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
         start = next((k for k, w in enumerate(args[:at]) if not w.startswith("-")), at)
         template = args[start:at]  # parallel's own options come first, then the command
         found.append(EmbeddedCode(" ".join(template + [w for w in args[at + 1:] if w != ":::"]), "parallel", True))
+    found += _exec_options(name, args)
+    if name == "sed":
+        found += _sed_execute(args)
     if name in TEXT_PROGRAMS:
         return found
     for word in args:
         for candidate in _candidates(word):
             if " " in candidate.strip() or "\t" in candidate:
                 found.append(EmbeddedCode(candidate, f"an argument of {name}", False))
+    return found
+
+
+def _exec_options(name: str, args: list[str]) -> list[EmbeddedCode]:
+    """Values of options that run a program or a shell string (the table above)."""
+    sub = next((w for w in args if not w.startswith("-")), None) if name == "git" else None
+    table = _EXEC_OPTIONS.get((name, sub)) or _EXEC_OPTIONS.get((name, None))
+    if not table:
+        return []
+    found = []
+    for k, word in enumerate(args):
+        for option, how in table.items():
+            value: str | None = None
+            if word == option:
+                value = args[k + 1] if k + 1 < len(args) else ""
+            elif word.startswith(option + "="):
+                value = word.split("=", 1)[1]
+            elif not option.startswith("--") and len(option) == 2 and word.startswith(option) and len(word) > 2:
+                value = word[2:]  # `-Orm`, `-xCMD`
+            if value is None:
+                continue
+            via = f"{name} {option}"
+            if how == "vim":
+                value = value.lstrip(":")
+                if value.startswith("!"):
+                    found.append(EmbeddedCode(value[1:], via, True))
+            elif how == "program":
+                found.append(EmbeddedCode(value, via, True, tuple(value.split()) + (".",)))
+            else:
+                found.append(EmbeddedCode(value, via, True))
+    return found
+
+
+def _sed_execute(args: list[str]) -> list[EmbeddedCode]:
+    """GNU sed runs shell commands: the `e COMMAND` command, and the `e` flag of `s///e`."""
+    found = []
+    scripts = [args[k + 1] for k, w in enumerate(args[:-1]) if w in ("-e", "--expression")]
+    scripts += [w.split("=", 1)[1] for w in args if w.startswith("--expression=")]
+    if not scripts:
+        scripts = [next((w for w in args if not w.startswith("-")), "")]
+    for script in scripts:
+        for line in script.replace(";", "\n").split("\n"):
+            command = line.strip().lstrip("0123456789,$/ !")
+            if command.startswith("e"):
+                found.append(EmbeddedCode(command[1:].strip() or "sh", "sed e", True))
+            elif command.startswith("s") and len(command) > 1:
+                flags = command.rsplit(command[1], 1)[-1] if command.count(command[1]) >= 3 else ""
+                if "e" in flags:
+                    found.append(EmbeddedCode("sh", "sed s///e (runs the pattern space as a command)", True))
     return found
 
 

@@ -7,10 +7,17 @@ a meaning: `;` `&&` `||` `|` `&` redirections, here-docs, `$(`, backticks, `<(`/
 newlines and comments. `shlex` alone cannot do that: it silently glues `a;b` into one word.
 
 Command substitution inside double quotes (`"$(whoami)"`) is reported too: a shell would run it.
+
+Expansions a shell would perform and whose value the policy cannot know are recorded on the word
+(`Word.expansions`): `$VAR`, `${...}` (also inside double quotes), `$'...'` (decoded, so the deny
+list sees what a shell would run), `$"..."`, brace expansion (`{a,b}`, `{1..3}`), globs, and the
+tilde forms `~+` (the current folder, i.e. the project) and `~-` (the previous one). One pass over
+the line, no backtracking: judging time stays linear in its length.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # Longest first, so `&&` wins over `&` and `<<<` over `<<`.
@@ -34,6 +41,19 @@ class Word:
 
     text: str
     plain: bool
+    expansions: frozenset[str] = frozenset()  # see EXPANSION_NAMES
+    shadow: str = ""  # the text with every quoted character replaced by "x": where braces/globs are live
+
+
+EXPANSION_NAMES = {
+    "variable": "a $VARIABLE", "parameter": "a ${...} expansion", "ansi_c": "$'...' quoting",
+    "locale": '$"..." quoting', "brace": "brace expansion", "glob": "a glob", "tilde_pwd": "~+",
+    "tilde_oldpwd": "~-", "special": "a special parameter ($1, $@, $?...)",
+}
+_BRACE = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
+_GLOB = re.compile(r"[*?]|\[[^\]]+\]")
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_SPECIAL = frozenset("0123456789@*#?$!-")
 
 
 @dataclass(frozen=True)
@@ -51,13 +71,15 @@ def tokenize(line: str) -> list[Token]:
         raise ShellSyntaxError("the command contains a NUL byte")
     tokens: list[Token] = []
     chars: list[str] = []
+    shadow: list[str] = []  # unquoted characters as they are, quoted ones as "x"
+    kinds: set[str] = set()
     started = False  # a word is open (even an empty one, from "")
     plain = True
     comment = False  # the open word began with an unquoted `#`
     i, n = 0, len(line)
 
     def close() -> None:
-        nonlocal chars, started, plain, comment
+        nonlocal chars, shadow, kinds, started, plain, comment
         if started:
             word = "".join(chars)
             if plain and word in ("{", "}") and (not tokens or isinstance(tokens[-1], Operator)):
@@ -65,8 +87,19 @@ def tokenize(line: str) -> list[Token]:
             elif comment:
                 tokens.append(Operator("#"))
             else:
-                tokens.append(Word(word, plain))
-        chars, started, plain, comment = [], False, True, False
+                live = "".join(shadow)
+                if _BRACE.search(live):
+                    kinds.add("brace")
+                if _GLOB.search(live):
+                    kinds.add("glob")
+                if re.match(r"~[+-](/|$)", live):
+                    kinds.add("tilde_pwd" if live[1] == "+" else "tilde_oldpwd")
+                tokens.append(Word(word, plain, frozenset(kinds), live))
+        chars, shadow, kinds, started, plain, comment = [], [], set(), False, True, False
+
+    def quoted(text: str) -> None:
+        chars.append(text)
+        shadow.append("x" * len(text))
 
     while i < n:
         c = line[i]
@@ -83,18 +116,38 @@ def tokenize(line: str) -> list[Token]:
                 continue
             started, plain = True, False
             if i + 1 < n:
-                chars.append(line[i + 1])
+                quoted(line[i + 1])
             i += 2
         elif c == "'":
             end = line.find("'", i + 1)
             if end < 0:
                 raise ShellSyntaxError("unterminated single quote")
-            chars.append(line[i + 1 : end])
+            quoted(line[i + 1 : end])
             started, plain = True, False
             i = end + 1
         elif c == '"':
-            i = _double_quoted(line, i + 1, chars, tokens)
+            before = len(chars)
+            i = _double_quoted(line, i + 1, chars, tokens, kinds)
+            shadow.append("x" * sum(len(x) for x in chars[before:]))
             started, plain = True, False
+        elif c == "$" and line.startswith("$'", i):
+            text, i = _ansi_c(line, i + 2)
+            quoted(text)
+            kinds.add("ansi_c")
+            started, plain = True, False
+        elif c == "$" and line.startswith('$"', i):
+            before = len(chars)
+            i = _double_quoted(line, i + 2, chars, tokens, kinds)
+            shadow.append("x" * sum(len(x) for x in chars[before:]))
+            kinds.add("locale")
+            started, plain = True, False
+        elif c == "$" and i + 1 < n and (line[i + 1] == "{" or line[i + 1] in _NAME_START or line[i + 1] in _SPECIAL):
+            end = _expansion_end(line, i)
+            kinds.add("parameter" if line[i + 1] == "{" else "variable" if line[i + 1] in _NAME_START else "special")
+            chars.append(line[i:end])
+            shadow.append("$" + "x" * (end - i - 1))  # braces inside ${...} are not brace expansion
+            started = True
+            i = end
         elif c == "`":
             close()
             tokens.append(Operator("`"))
@@ -112,19 +165,27 @@ def tokenize(line: str) -> list[Token]:
             if not started and c == "#":
                 comment = True  # a shell would ignore the rest of the line
             chars.append(c)
+            shadow.append(c)
             started = True
             i += 1
     close()
     return tokens
 
 
-def _double_quoted(line: str, i: int, chars: list[str], tokens: list[Token]) -> int:
-    """Consume a double-quoted run starting after the opening quote; return the index after it."""
+def _double_quoted(line: str, i: int, chars: list[str], tokens: list[Token], kinds: set[str]) -> int:
+    """Consume a double-quoted run starting after the opening quote; return the index after it.
+    `$NAME` and `${...}` in it are still expanded by a shell: recorded in `kinds`."""
     n = len(line)
     while i < n:
         c = line[i]
         if c == '"':
             return i + 1
+        if c == "$" and i + 1 < n and (line[i + 1] == "{" or line[i + 1] in _NAME_START or line[i + 1] in _SPECIAL):
+            end = _expansion_end(line, i)
+            kinds.add("parameter" if line[i + 1] == "{" else "variable" if line[i + 1] in _NAME_START else "special")
+            chars.append(line[i:end])
+            i = end
+            continue
         if c == "\\" and i + 1 < n and line[i + 1] in '"\\$`\n':
             if line[i + 1] != "\n":
                 chars.append(line[i + 1])
@@ -136,6 +197,71 @@ def _double_quoted(line: str, i: int, chars: list[str], tokens: list[Token]) -> 
         chars.append(c)
         i += 1
     raise ShellSyntaxError("unterminated double quote")
+
+
+def _expansion_end(line: str, i: int) -> int:
+    """The index after `$NAME`, `$1`, `$@` or `${...}` (nested braces counted) starting at `i`."""
+    n = len(line)
+    if line[i + 1] == "{":
+        depth, j = 0, i + 1
+        while j < n:
+            if line[j] == "{":
+                depth += 1
+            elif line[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            elif line[j] == "\\":
+                j += 1
+            j += 1
+        raise ShellSyntaxError("unterminated ${ expansion")
+    if line[i + 1] in _SPECIAL:
+        return i + 2
+    j = i + 1
+    while j < n and (line[j] in _NAME_START or line[j].isdigit()):
+        j += 1
+    return j
+
+
+_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+            "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_c(line: str, i: int) -> tuple[str, int]:
+    """Decode a `$'...'` body starting after the quote, the way bash does; return (text, next index)."""
+    out: list[str] = []
+    n = len(line)
+    while i < n:
+        c = line[i]
+        if c == "'":
+            return "".join(out), i + 1
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        e = line[i + 1]
+        i += 2
+        if e in _ESCAPES:
+            out.append(_ESCAPES[e])
+        elif e in "xuU":
+            width = {"x": 2, "u": 4, "U": 8}[e]
+            digits = re.match(r"[0-9A-Fa-f]{1,%d}" % width, line[i:i + width])
+            if digits:
+                out.append(chr(min(int(digits.group(), 16), 0x10FFFF)))
+                i += len(digits.group())
+            else:
+                out.append("\\" + e)
+        elif e in "01234567":
+            digits = re.match(r"[0-7]{1,3}", line[i - 1:i + 2])
+            assert digits is not None
+            out.append(chr(int(digits.group(), 8) & 0xFF))
+            i += len(digits.group()) - 1
+        elif e == "c" and i < n:
+            out.append(chr(ord(line[i]) & 0x1F))
+            i += 1
+        else:
+            out.append("\\" + e)
+    raise ShellSyntaxError("unterminated $' quote")
 
 
 def split_words(line: str) -> list[str]:
