@@ -3,8 +3,13 @@
 
 `check` judges COMMAND with the flags given only (the stored project policy does not apply to it).
 
-Prints `{"decision": "allow"|"ask"|"refuse", "rule": ..., "reason": ...}` and exits 0
+Prints `{"decision": "allow"|"ask"|"refuse", "rule": ..., "reason": ...}` (plus `"confinement":
+"read-only"` for a read-only command allowed only because it runs confined so) and exits 0
 whatever the decision; bad input (no command, an unknown preset, an unusable prefix) exits 2.
+
+Read-only commands (`ls`, `git status`, ...) are allowed without a grant only where this machine can
+confine them read-only with no network: a Landlock ABI with network rules (4+) and a project not set
+to run unconfined (`konstruct sandbox set --mode full`). Elsewhere they ask, as any command.
 
 COMMAND is normally one argument holding the whole command line. Given as several arguments (a
 driver that split the line with a shell or shlex), they are joined back into one line: a word that
@@ -94,14 +99,31 @@ def run_check(args: argparse.Namespace) -> int:
     workspace = open_workspace(args.root)
     with workspace:
         try:
-            config = PolicyConfig.build(args.preset, args.allow, discover_scripts(workspace), workspace.root, args.chains)
+            config = PolicyConfig.build(args.preset, args.allow, discover_scripts(workspace), workspace.root, args.chains,
+                                        read_only_sandbox=read_only_sandbox(workspace.root))
         except BadPrefix as error:
             raise UsageError(str(error)) from None
         decision = decide(command_line(words), config)
-        # Exactly the contract's three keys (DESIGN.md §10); the grant needed is named in the reason.
+        # The contract's three keys (DESIGN.md §10); the grant needed is named in the reason.
         answer = {"decision": decision.decision, "rule": decision.rule, "reason": decision.reason}
+        if decision.confinement is not None:
+            answer["confinement"] = decision.confinement
         print_json(_scrubbed(answer, workspace))
     return 0
+
+
+def read_only_sandbox(root: Any) -> bool:
+    """Whether a command in the project at `root` can run under the kernel sandbox read-only with
+    the network blocked: Landlock ABI 4+ (network rules) and the project's mode not `full`. Any
+    doubt (settings unreadable, no Landlock) means no: read-only commands then ask."""
+    try:
+        from ..sandbox import SandboxConfig, effective_abi
+
+        if SandboxConfig().settings(root).mode == "full":
+            return False
+        return effective_abi() >= 4
+    except Exception:  # noqa: BLE001 - whatever went wrong, the answer that fails closed is "no"
+        return False
 
 
 def _scrubbed(payload: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

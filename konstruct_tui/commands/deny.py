@@ -7,6 +7,7 @@ not a preset, not an allowlist entry, not a grant. The others (`destructive`, `o
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,15 +32,24 @@ _SECRETS = re.compile(
     r"(^|/)\.ssh(/|$)|(^|/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$|\.aws/(credentials|config)|(^|/)\.netrc$"
     r"|/etc/(shadow|gshadow|sudoers)|(^|/)\.gnupg(/|$)|\.kube/config|\.docker/config\.json"
     r"|(^|/)\.git-credentials$|\.password-store|\.config/gcloud|konstruct/trust\.json|(^|/)\.pgpass$"
-    r"|(^|/)\.(bash|zsh|python|mysql|psql)_history$|^/proc/(self|\d+)/environ$"
+    r"|(^|/)\.(bash|zsh|python|mysql|psql)_history$|^/proc/(self|thread-self|\d+)/(task/\d+/)?(environ|mem|root/)"
 )
+# Every credential path holds one of these (normalising a path never creates one): a cheap filter first.
+_SECRET_HINTS = (".ssh", "id_", ".aws", ".netrc", "/etc/", ".gnupg", ".kube", ".docker", ".git-credentials",
+                 ".password-store", "gcloud", "trust.json", ".pgpass", "_history", "/proc/")
 # Sending a project's env file somewhere: `curl -d @.env`, `curl -T .env`, `wget --post-file=.env`.
 _UPLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "scp", "rsync", "nc", "ncat", "netcat", "socat", "ftp", "sftp"})
 _ENV_FILE = re.compile(r"(^|[@=/])\.env(\.[\w.-]+)?$")
 # Variables that make the next program load code of the caller's choosing.
 _INJECTING = re.compile(
     r"^(LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PATH|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_FUNC_.*"
-    r"|GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_ASKPASS|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$"
+    r"|GIT_(?!AUTHOR_|COMMITTER_)[A-Z0-9_]+|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB"
+    r"|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PYTHONBREAKPOINT|PYTHONUSERBASE|PAGER|[A-Z]+_PAGER|MANPAGER|EDITOR|VISUAL"
+    r"|[A-Z]+_EDITOR|LESSOPEN|LESSCLOSE|LESSKEY|LESS|BROWSER|SHELL|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS"
+    r"|(?i:npm_config_\w+|yarn_\w+|pnpm_\w+)|MAKEFLAGS|MAKEFILES|MFLAGS|GNUMAKEFLAGS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS"
+    r"|JDK_JAVA_OPTIONS|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|GRADLE_USER_HOME|GOFLAGS|GOENV|GOTOOLCHAIN|RUSTC_WRAPPER"
+    r"|CARGO_BUILD_RUSTC_WRAPPER|CARGO_TARGET_[A-Z0-9_]+_RUNNER|PROMPT|ZDOTDIR|ENV|TAR_OPTIONS|RSYNC_RSH|SSH_ASKPASS|SUDO_ASKPASS|PKG_CONFIG_PATH"
+    r"|LD_[A-Z_]+|GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RESOLV_HOST_CONF|MALLOC_[A-Z_]+|GLIBC_TUNABLES)$"
 )
 
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
@@ -72,7 +82,7 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
             return found
     if _changes_own_trust(name, args):
         return Finding("self_grant", "the agent may not grant itself trust or loosen the command policy")
-    secret = next((w for w in argv if _SECRETS.search(w)), None)
+    secret = _secret_word(argv)
     if secret is not None:
         return Finding("secrets", f"{secret!r} is a credential file; the agent may not read or touch it")
     if name in _UPLOADERS:
@@ -82,7 +92,7 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
         outside = next((p for p in _sent_files(name, args) if place_of(p, root) not in (Place.INSIDE, Place.TEMP)), None)
         if outside is not None:
             return Finding("secrets", f"{name} would send {outside!r}, a file from outside the project, off this machine")
-    variable = next((m.group(1) for w in argv for m in _VARIABLE.finditer(w) if is_secret_name(m.group(1))), None)
+    variable = next((m.group(1) for w in argv if "$" in w for m in _VARIABLE.finditer(w) if is_secret_name(m.group(1))), None)
     if variable is None and name == "printenv":
         variable = next((w for w in args if is_secret_name(w)), None)
     if variable is not None:
@@ -110,7 +120,27 @@ def judge_assignments(assignments: Sequence[str]) -> Finding | None:
 
 
 def is_secret(text: str) -> bool:
-    return bool(_SECRETS.search(text))
+    return bool(_SECRETS.search(text)) or bool(_SECRETS.search(_normal_path(text)))
+
+
+def _normal_path(text: str) -> str:
+    """`/proc/1//environ`, `/etc/./shadow`, `/x/../etc/shadow`: the path a kernel would open."""
+    if "//" not in text and "/." not in text:
+        return text
+    head, sep, path = text.rpartition("=") if "=" in text and not text.startswith("/") else ("", "", text)
+    path = re.sub(r"/+", "/", path)
+    if "/." in path or path.startswith("."):
+        path = posixpath.normpath(path)
+    return head + sep + path
+
+
+def _secret_word(argv: Sequence[str]) -> str | None:
+    """The first word naming a credential file. One search over the joined words (linear), then
+    the word itself; paths are normalised first, so `//` or `/./` does not hide one."""
+    joined = "\n".join(argv)
+    if not any(hint in joined for hint in _SECRET_HINTS):
+        return None
+    return next((w for w in argv if any(hint in w for hint in _SECRET_HINTS) and is_secret(w)), None)
 
 
 def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None:
@@ -221,16 +251,38 @@ def _deny_windows(name: str, args: list[str]) -> Finding | None:
 
 
 def _deny_kill(args: list[str]) -> Finding | None:
+    """`kill -1` in any spelling: `-01`, `' -1'`, `-- -1`, `-SIGKILL -1`, `-s KILL -1`, `--signal=9 -1`.
+    The first option-looking word is the signal only when more words follow; every other word is
+    read as a number the way kill reads it (blanks and leading zeros ignored)."""
     i = 0
-    if args[:1] and args[0] in ("-s", "-n"):
-        i = 2
-    elif args[:1] and args[0].startswith("-") and args[0] != "--" and len(args) > 1:
-        i = 1  # the signal
-    if args[i:i + 1] == ["--"]:
-        i += 1
-    if any(p in ("-1", "1") for p in args[i:]):
+    words = [w.strip() for w in args]
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            i += 1
+            break
+        if word in ("-s", "-n", "--signal"):
+            i += 2
+        elif word.startswith("--signal=") or (word.startswith("-") and not _is_pid(word) and word not in ("-",)):
+            i += 1  # `-9`, `-KILL`, `-SIGKILL`, `-l`
+        elif word.startswith("-") and _is_pid(word) and i + 1 < len(words) and i == 0:
+            i += 1  # `kill -9 PID`: a leading number is the signal when a pid follows
+        else:
+            break
+    if any(_pid_value(w) in (-1, 1) for w in words[i:]):
         return Finding(DENY, "kill -1 (or pid 1) signals every process you own, or init")
     return None
+
+
+def _is_pid(word: str) -> bool:
+    return _pid_value(word) is not None
+
+
+def _pid_value(word: str) -> int | None:
+    try:
+        return int(word.strip(), 10)
+    except ValueError:
+        return None
 
 
 _DISK_TOOLS = {

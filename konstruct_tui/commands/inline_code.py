@@ -39,6 +39,13 @@ _FORK_LOOP = re.compile(
     r"|for\s*\(\s*;\s*;\s*\)\s*\{?\s*fork|loop\s*\{\s*fork|while\s+True\s*:\s*(os\.)?fork\s*\("
 )
 _FORK_REPEAT = re.compile(r"\bwhile\b|\buntil\b|\biter\(|\bcount\(|for\s*\(\s*;\s*;|\bloop\b|\brepeat\b|\.times\b")
+_FORK = re.compile(r"\bfork\b|forkpty|pcntl_fork|\bspawn\w*\s*\(\s*(sys\.executable|process\.execPath|\$\^X|\$0)"
+                   r"|Process\.spawn|child_process\.fork")
+_REPEATS = re.compile(
+    r"\bdef\b|\blambda\b|\bsub\b|\bfunction\b|=>|->|\bproc\b|\bgoto\b|\bredo\b|\$0|__file__|sys\.argv"
+    r"|sys\.executable|\bexec[lv]p?e?\b|\bfor\b|\brange\s*\(|\bmap\s*\(|\bmap\b|\bgrep\b|\*\s*\d|\bx\s*\d|\btimes\b"
+    r"|\beach\b|\bupto\b|\bsetInterval\b|\bsetImmediate\b|\bsignal\b|\batexit\b|\bdo\b"
+)
 _FETCH = re.compile(r"urlopen|urllib|requests\.(get|post)|httpx\.|fetch\(|https?\.get|Net::HTTP|LWP|open-uri|curl|wget")
 _EVAL = re.compile(r"\bexec\s*\(|\beval\s*\(|\bFunction\s*\(|\bexec\b\s+\S|\bsystem\s*\(|\|\s*(ba)?sh\b|runInThisContext|\bload\s*\(")
 _SOCKET = re.compile(r"socket|Socket|net\.connect|createConnection|TCPSocket|fsockopen")
@@ -97,8 +104,11 @@ def _awk_program(words: list[str]) -> str | None:
 def scan_code(code: str, judge_line: Callable[[str], Finding | None], judge_words: Callable[[list[str]], Finding | None]) -> Finding | None:
     """A refusal for this program text, or None. `judge_line` judges a string as a command line,
     `judge_words` a list of words as an argv; both answer only hard-deny findings."""
-    if _FORK_LOOP.search(code) or (re.search(r"\bfork\b", code) and _FORK_REPEAT.search(code)):
-        return Finding(DENY, "the inline program is a fork bomb")
+    forks = _FORK.findall(code)
+    if _FORK_LOOP.search(code) or (forks and (len(forks) > 1 or _FORK_REPEAT.search(code) or _REPEATS.search(code))):
+        # A fork that repeats: in a loop, through recursion (a function calling itself), by
+        # re-running the program itself, or more than once. Named by what repeats, not by keyword.
+        return Finding(DENY, "the inline program forks repeatedly (in a loop, through recursion or by re-running itself): a fork bomb")
     if _SOCKET.search(code) and _SHELL_HOOK.search(code):
         return Finding(DENY, "the inline program connects a shell or a process to a network socket (a reverse shell)")
     if _FETCH.search(code) and _EVAL.search(code):

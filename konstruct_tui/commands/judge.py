@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 
 from .deny import DENY, Finding, find_exec_commands, find_is_filtered, judge_assignments, judge_program
@@ -64,6 +65,10 @@ def fork_bomb(tokens: Sequence[Token]) -> Finding | None:
     `f(){ f & }`), found by recursion in its body, whatever the names and spacing. Linear: each
     token is read once."""
     i, n = 0, len(tokens)
+    starts = [k for k, t in enumerate(tokens) if type(t) is Operator and t.text == "(" or type(t) is Word and t.text == "function"]
+    if not starts:
+        return None
+    i = max(starts[0] - 1, 0)
     while i < n:
         name, body = _function_at(tokens, i)
         if name is None:
@@ -113,11 +118,22 @@ def judge_argv(argv: Sequence[str], root: Path | None, depth: int, hard_only: bo
     """The first refusal for one simple command (wrappers peeled, shell strings and inline code judged)."""
     if depth > MAX_DEPTH:
         return Finding("shell_wrapper", "commands nested this deep inside shells are refused")
+    found = _findings(tuple(argv), root, depth)
+    if hard_only:
+        return found[0] if found and found[0].rule == DENY else None
+    return found[0] if found else None
+
+
+@lru_cache(maxsize=128)
+def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Finding, ...]:
+    """Every refusal for one argv, deny first (cached: the policy asks twice for the same line,
+    once hard-only across the whole line and once for the command it may run)."""
+    hard_only = False
     run = unwrap(argv)
     findings: list[Finding] = []
 
     def keep(found: Finding | None) -> None:
-        if found is not None and (not hard_only or found.rule == DENY):
+        if found is not None:
             findings.append(found)
 
     for code, via in run.codes:
@@ -161,8 +177,8 @@ def judge_argv(argv: Sequence[str], root: Path | None, depth: int, hard_only: bo
     if run.privileged:
         keep(Finding("privilege", f"{run.wrappers[0]} runs commands as another user (root); the agent never escalates"))
     keep(judge_assignments(run.assignments))
-    deny = next((f for f in findings if f.rule == DENY), None)
-    return deny or (findings[0] if findings else None)
+    deny = [f for f in findings if f.rule == DENY]
+    return tuple(deny + [f for f in findings if f.rule != DENY])
 
 
 def judge_shell_code(code: str, via: str, root: Path | None, depth: int, hard_only: bool) -> Finding | None:

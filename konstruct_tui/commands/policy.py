@@ -31,6 +31,7 @@ project scripts and the allowlist.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ from .shellwords import Operator, ShellSyntaxError, Word, describe_operator, tok
 from .wrappers import SHELLS, is_assignment, program_name, unwrap
 
 Decision = Literal["allow", "ask", "refuse"]
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -99,10 +101,9 @@ def decide(command: str, config: PolicyConfig | None = None) -> PolicyDecision:
     command = command.strip()  # a trailing newline ends the line; it chains nothing
     if not command:
         return PolicyDecision("refuse", "empty", "the command is empty")
-    control = next((c for c in command if (ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127
-                    or 0x202A <= ord(c) <= 0x202E or 0x2066 <= ord(c) <= 0x2069), None)
-    if control is not None:  # an escape sequence or a bidi override can hide text from the person asked
-        return PolicyDecision("refuse", "parse_error", f"the command holds the control character U+{ord(control):04X}, "
+    hidden = _CONTROL.search(command)
+    if hidden is not None:  # an escape sequence or a bidi override can hide text from the person asked
+        return PolicyDecision("refuse", "parse_error", f"the command holds the control character U+{ord(hidden.group()):04X}, "
                               "which can hide what it does from the person reading it")
     try:
         tokens = tokenize(command)

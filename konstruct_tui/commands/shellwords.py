@@ -26,6 +26,12 @@ _OPERATORS = (
     ";", "&", "|", "<", ">", "(", ")",
 )
 _OPERATOR_START = frozenset(op[0] for op in _OPERATORS)
+_OPERATOR = re.compile("|".join(re.escape(op) for op in _OPERATORS))
+_FAST = re.compile(r"""(?:[^\s'"\\`$<>&|;()]|'[^']*'|"[^"\\$`]*")+""")
+_PIECE = re.compile(r"""'([^']*)'|"([^"\\$`]*)"|([^'"]+)""")
+_LIVE = re.compile(r"[{}*?\[~]")
+_SLOW = frozenset("\\`$<>&|;()")
+_QUOTED_RUN = re.compile(r'[^"\\$`]+')  # inside double quotes: characters that mean nothing there
 _BLANKS = " \t"
 _NEWLINES = "\n\r"
 
@@ -52,6 +58,10 @@ EXPANSION_NAMES = {
 }
 _BRACE = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
 _GLOB = re.compile(r"[*?]|\[[^\]]+\]")
+_PLAIN_RUN = re.compile(r"[^ \t\n\r\\'\"`$<>&|;()]+")  # characters with no meaning to the tokenizer
+_ORDINARY = re.compile(r"[^\n\r\\'\"`$<>&|;(){}*?\[~#\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*\Z")
+_NONE: frozenset[str] = frozenset()
+_TILDE = re.compile(r"~[+-](/|$)")
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _SPECIAL = frozenset("0123456789@*#?$!-")
 
@@ -69,6 +79,8 @@ def tokenize(line: str) -> list[Token]:
     """Words and operators of `line`, in order. Raises ShellSyntaxError."""
     if "\0" in line:
         raise ShellSyntaxError("the command contains a NUL byte")
+    if _ORDINARY.match(line):  # the common case, in one C-level pass: blanks and ordinary characters only
+        return [Word(w, True, _NONE, w) for w in line.split()]
     tokens: list[Token] = []
     chars: list[str] = []
     shadow: list[str] = []  # unquoted characters as they are, quoted ones as "x"
@@ -81,20 +93,20 @@ def tokenize(line: str) -> list[Token]:
     def close() -> None:
         nonlocal chars, shadow, kinds, started, plain, comment
         if started:
-            word = "".join(chars)
+            word = chars[0] if len(chars) == 1 else "".join(chars)
             if plain and word in ("{", "}") and (not tokens or isinstance(tokens[-1], Operator)):
                 tokens.append(Operator(word))  # a reserved word only where a command starts: `echo {` is literal
             elif comment:
                 tokens.append(Operator("#"))
             else:
-                live = "".join(shadow)
-                if _BRACE.search(live):
+                live = shadow[0] if len(shadow) == 1 else "".join(shadow)
+                if "{" in live and _BRACE.search(live):
                     kinds.add("brace")
-                if _GLOB.search(live):
+                if ("*" in live or "?" in live or "[" in live) and _GLOB.search(live):
                     kinds.add("glob")
-                if re.match(r"~[+-](/|$)", live):
+                if live[:1] == "~" and _TILDE.match(live):
                     kinds.add("tilde_pwd" if live[1] == "+" else "tilde_oldpwd")
-                tokens.append(Word(word, plain, frozenset(kinds), live))
+                tokens.append(Word(word, plain, frozenset(kinds) if kinds else _NONE, live))
         chars, shadow, kinds, started, plain, comment = [], [], set(), False, True, False
 
     def quoted(text: str) -> None:
@@ -106,10 +118,36 @@ def tokenize(line: str) -> list[Token]:
         if c in _BLANKS:
             close()
             i += 1
+            while i < n and line[i] in _BLANKS:
+                i += 1
         elif c in _NEWLINES:
             close()
             tokens.append(Operator("\n"))
             i += 1
+        elif c not in _SLOW and (run := _FAST.match(line, i)) is not None:
+            # A stretch of ordinary characters and simple quotes, read in one regex step.
+            piece = run.group()
+            if not started and piece[0] == "#":
+                comment = True  # a shell would ignore the rest of the line
+            single, double = "'" in piece, '"' in piece
+            if (single != double) and not _LIVE.search(piece):
+                text = piece.replace("'" if single else '"', "")  # only one kind of quote: drop them all
+                chars.append(text)
+                shadow.append("x" * len(text))  # nothing in it a shell would expand
+                plain = False
+            elif single or double:
+                for part in _PIECE.finditer(piece):
+                    if part.group(3) is not None:
+                        chars.append(part.group(3))
+                        shadow.append(part.group(3))
+                    else:
+                        quoted(part.group(1) if part.group(1) is not None else part.group(2))
+                        plain = False
+            else:
+                chars.append(piece)
+                shadow.append(piece)
+            started = True
+            i = run.end()
         elif c == "\\":
             if i + 1 < n and line[i + 1] == "\n":
                 i += 2  # line continuation: the shell removes both characters
@@ -157,17 +195,19 @@ def tokenize(line: str) -> list[Token]:
             tokens.append(Operator("$("))
             i += 2
         elif c in _OPERATOR_START:
-            op = next(o for o in _OPERATORS if line.startswith(o, i))
+            op = _OPERATOR.match(line, i).group()  # type: ignore[union-attr]
             close()
             tokens.append(Operator(op))
             i += len(op)
         else:
             if not started and c == "#":
                 comment = True  # a shell would ignore the rest of the line
-            chars.append(c)
-            shadow.append(c)
+            run = _PLAIN_RUN.match(line, i)
+            piece = run.group() if run else c
+            chars.append(piece)
+            shadow.append(piece)
             started = True
-            i += 1
+            i += len(piece)
     close()
     return tokens
 
@@ -177,6 +217,11 @@ def _double_quoted(line: str, i: int, chars: list[str], tokens: list[Token], kin
     `$NAME` and `${...}` in it are still expanded by a shell: recorded in `kinds`."""
     n = len(line)
     while i < n:
+        run = _QUOTED_RUN.match(line, i)
+        if run:
+            chars.append(run.group())
+            i = run.end()
+            continue
         c = line[i]
         if c == '"':
             return i + 1

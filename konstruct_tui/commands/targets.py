@@ -58,6 +58,10 @@ def place_of(word: str, root: Path | None = None) -> Place:
         return Place.HOME
     if re.match(r"^(\$PWD|\$\{PWD\})/*$", text):
         return Place.PROJECT
+    if text.startswith("~+") and (len(text) == 2 or text[2] == "/"):
+        text = "." + text[2:]  # `~+` is the current folder: the project
+    elif text.startswith("~-") and (len(text) == 2 or text[2] == "/"):
+        return Place.ELSEWHERE  # `~-` is the previous folder: unknown
     home = _HOME_WORDS.match(text)
     if home:
         rest = _normal("/" + _GLOB.sub("", text[home.end():]))

@@ -200,7 +200,7 @@ def _setarch_after(s: _State, parsed: Parsed) -> None:
 def _ssh_after(s: _State, parsed: Parsed) -> None:
     if parsed.end + 1 < len(s.words):
         s.code(" ".join(s.words[parsed.end + 1:]), "ssh")
-        s.words = s.words[:parsed.end + 1]  # the remote command is judged as shell code, not run here
+    s.words = s.words[:parsed.end + 1]  # the remote command is judged as shell code, not run here
     s.stop = True
 
 
