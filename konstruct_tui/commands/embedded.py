@@ -133,10 +133,27 @@ def _sed_execute(args: list[str]) -> list[EmbeddedCode]:
             if command.startswith("e"):
                 found.append(EmbeddedCode(command[1:].strip() or "sh", "sed e", True))
             elif command.startswith("s") and len(command) > 1:
-                flags = command.rsplit(command[1], 1)[-1] if command.count(command[1]) >= 3 else ""
-                if "e" in flags:
-                    found.append(EmbeddedCode("sh", "sed s///e (runs the pattern space as a command)", True))
+                parts = _sed_parts(command[2:], command[1])
+                if len(parts) == 3 and "e" in parts[2]:  # s/x/CMD/e runs the replaced line as a command
+                    found.append(EmbeddedCode(parts[1] or "sh", "sed s///e", True))
     return found
+
+
+def _sed_parts(text: str, delimiter: str) -> list[str]:
+    """`pat/rep/flags` split on the unescaped delimiter, `\\/` unescaped."""
+    parts, current, k = [], [], 0
+    while k < len(text):
+        if text[k] == "\\" and k + 1 < len(text):
+            current.append(text[k + 1] if text[k + 1] == delimiter else text[k:k + 2])
+            k += 2
+            continue
+        if text[k] == delimiter and len(parts) < 2:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(text[k])
+        k += 1
+    return parts + ["".join(current)]
 
 
 def _git_settings(args: list[str]) -> list[EmbeddedCode]:

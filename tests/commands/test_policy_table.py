@@ -131,8 +131,8 @@ ASKED = [
     "rm -rf build", "rm -rf ./node_modules", "rm -rf dist/", "rm -rf build dist *.egg-info", "rm -rf __pycache__",
     "rm -f /tmp/test.db", "rm -rf /tmp/build-cache", "rm -rf ~/.cache/pip", "rm -rf ~/.npm/_cacache", "chmod +x scripts/build.sh", "chmod -R 755 build",
     "./scripts/build.sh", "bash scripts/test.sh", "sh ./configure", 'bash -c "ls"', "echo 'a && b'", 'echo "hello; world"',
-    "echo $HOME", "echo '$(id)'", "echo \\$\\(id\\)", "echo ok \\; rm -rf build", 'printf "%s\\n" x', "docker build -t app .",
-    'docker run --rm -v "$PWD":/app node:20 npm test', "curl -s http://localhost:8080/health",
+    "echo '$(id)'", "echo \\$\\(id\\)", "echo ok \\; rm -rf build", 'printf "%s\\n" x', "docker build -t app .",
+    "docker run --rm -v ./src:/app node:20 npm test", "curl -s http://localhost:8080/health",
     "curl -X POST -d '{\"a\":1}' http://localhost:3000/api", "tar -xzf archive.tar.gz", "diff -u a.txt b.txt", "env",
     "which python", "python --version", "du -sh .", "ps aux", "kill 12345", "kill -9 12345", "kill -1 12345",
     "time pytest", "timeout 60 pytest -x", "FOO=bar npm test", "CI=true npm test", "PYTHONPATH=src python -m app",
@@ -204,3 +204,93 @@ def test_absolute_paths_inside_the_project_are_the_project() -> None:
     assert decide(f"rm -rf {root}/build", config).decision == "ask"
     assert decide(f"rm -rf {root}", config).rule == "destructive"
     assert decide(f"rm -rf {root}-sibling", config).rule == "outside_workspace"
+
+
+# Issue 13: spellings that got past the policy before it read options with their arities, normalised
+# arguments and refused shell expansions it cannot know. Every one of these was let through on main.
+DENIED_13 = [
+    "env -iS 'rm -rf /'", "env -i -S 'rm -rf /'", "env --split-string='rm -rf /'", "env --split 'rm -rf /'",
+    "env -u HOME -S 'rm -rf /'", "env -C / rm -rf bin", "xargs --max-args 1 rm -rf /", "xargs -n 1 rm -rf /",
+    "xargs -I{} rm -rf /", "xargs --max-args=1 rm -rf /", "xargs -a list.txt rm -rf /", "xargs -0 -P 4 rm -rf /",
+    "strace --output /dev/null rm -rf /", "strace -o /dev/null rm -rf /", "strace -f -e trace=all rm -rf /",
+    "strace -o '|rm -rf /' ls", "ltrace -o /dev/null rm -rf /", "unshare -w / rm -rf /", "unshare --wd=/ rm -rf /",
+    "unshare -r rm -rf /", "setarch x86_64 rm -rf /", "setarch x86_64 -R rm -rf /", "linux64 rm -rf /",
+    "x86_64 rm -rf /", "npx -c 'rm -rf /'", "npx --call='rm -rf /'", "npm exec -c 'rm -rf /'",
+    "npm exec --call 'rm -rf /'", "npm exec -- rm -rf /", "npm x -- rm -rf /", "pnpm dlx -c 'rm -rf /'",
+    "pnpm exec rm -rf /", "yarn exec rm -rf /", "uv run rm -rf /", "poetry run rm -rf /",
+    "git rebase --exec 'rm -rf /' HEAD~3", "git rebase -x 'rm -rf /' main", "git rebase --exec='rm -rf /' main",
+    "git grep --open-files-in-pager='rm -rf /' x", "git grep -O'rm -rf /' x", "git difftool -x 'rm -rf /'",
+    "kill -9 -01", "kill -9 ' -1'", "kill -- -1", "kill -SIGKILL -1", "kill -s KILL -1", "kill -n 9 -1",
+    "kill --signal=KILL -1", "kill -9 -0001", "kill -9 -- -1", "kill -KILL +1",
+    "python3 -c 'import os\ndef f():\n    os.fork()\n    f()\nf()'", "python -c \"import os; f=lambda: (os.fork(), f()); f()\"",
+    "perl -e 'sub f { fork; f() } f()'", "perl -e 'fork; fork; fork'", "python -c \"import os;[os.fork() for _ in range(9**9)]\"",
+    "g(){ g & }; g", "bomb(){ bomb|bomb; }; bomb", "rm${IFS}-rf${IFS}/", "rm$IFS-rf$IFS/", "{rm,-rf,/}",
+    "$'\\x72\\x6d' -rf /", "$'rm' -rf /", "rm -rf $'/'", "timeout -k 5 10 rm -rf /", "nice -5 rm -rf /",
+    "nice --adjustment=5 rm -rf /", "stdbuf --output=L rm -rf /", "ionice -c 3 -n 7 rm -rf /", "chrt -f 1 rm -rf /",
+    "taskset -c 0 rm -rf /", "taskset 0x1 rm -rf /", "setsid -f rm -rf /", "time -o /dev/null rm -rf /",
+    "time -p rm -rf /", "chroot / rm -rf /", "flock -w 5 /tmp/l rm -rf /", "flock /tmp/l -c 'rm -rf /'",
+    "watch -x rm -rf /", "nohup -- rm -rf /", "env -- rm -rf /", "strace -o /etc/passwd ls", "rm -rf /proc/..",
+    "tar -cf x.tar --to-command='rm -rf /' .", "tar -xf x.tar -I 'rm -rf /'", "zip -T --unzip-command='rm -rf /' x.zip x",
+    "sed -n '1e rm -rf /' x", "sed -e 's/x/rm -rf \\//e' x", "rg --pre 'rm -rf /' x", "make --eval='x:;rm -rf /' x",
+    "vim -c '!rm -rf /'", "nvim --cmd ':!rm -rf /'", "ssh -o 'LocalCommand=rm -rf /' -o PermitLocalCommand=yes x",
+    "rsync --rsh='sh -c \"rm -rf /\"' a b:", "git -c 'core.fsmonitor=rm -rf /' status", "git -c 'diff.external=rm -rf /' diff",
+    "busybox rm -rf /", "command -p rm -rf /", "builtin exec rm -rf /", "exec -a x rm -rf /",
+]
+
+# Shell expansions whose value the policy cannot know: refused, never judged as the unexpanded word.
+EXPANSIONS = [
+    "rm -rf ${HOME:0:1}", "/bin/r? -rf /tmp/x", "/bin/r* x", "/usr/bin/[r]m x", "echo $HOME", "ls $DIR", "cat ${FILE}",
+    'cat "$FILE"', "echo $1", "echo $@", "ls {src,tests}", "touch file{1..3}", "cat $'notes.txt'", 'echo $"hi"',
+    "ls ~-", "ls ~-/x", "$CMD -rf x", "${CMD} x", "r${X}m -rf /tmp/x", 'docker run -v "$PWD":/app node:20 npm test',
+    "cp ${SRC} build/", "echo ${#PATH}",
+]
+
+# Unknown options of a wrapper: it cannot tell where the command starts, so it asks, never allows.
+UNKNOWN_WRAPPER_OPTIONS = ["timeout --frobnicate 5 ls", "nice --weird ls", "env --whatever ls", "strace -Z9 ls"]
+
+
+@pytest.mark.parametrize("command", DENIED_13)
+def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+@pytest.mark.parametrize("command", EXPANSIONS)
+def test_expansions_the_policy_cannot_read_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert decision.decision == "refuse", decision.reason
+    assert decision.rule in ("unreadable_expansion", "deny", "secrets", "destructive", "outside_workspace"), decision.reason
+
+
+@pytest.mark.parametrize("command", UNKNOWN_WRAPPER_OPTIONS)
+def test_unknown_wrapper_options_ask_and_are_never_allowlisted(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.capability) == ("ask", "commands"), decision.reason
+    assert decision.reason.count("option") >= 1
+    inner = command.split()[-1]
+    assert decide(command, PolicyConfig.build([], ["timeout", "nice", "env", "strace", inner])).decision == "refuse"
+
+
+def test_an_unknown_option_is_probed_both_ways_for_the_deny_list() -> None:
+    for command in ("timeout --frob 5 rm -rf /", "strace -Z rm -rf /", "env --frob X rm -rf /"):
+        assert (decide(command).decision, decide(command).rule) == ("refuse", "deny"), command
+
+
+def test_judging_time_is_linear_in_the_line_length() -> None:
+    """The fork-bomb check used to rescan the line for every `(){`: 80 KB took 11 s. Now an 80 KB line
+    costs a small multiple of `shlex.split` of the same line (itself linear); the bound is generous
+    because test machines are shared and noisy."""
+    import shlex
+    import time
+
+    def cost(judge, line: str) -> float:
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            judge(line)
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    for unit in ("a(){ ", "word ", '"a b" ', "x=1 ", "f(){ f|f& }; "):
+        line = "echo " + unit * (80_000 // len(unit))
+        assert cost(decide, line) < 15 * cost(shlex.split, line) + 0.05, unit
