@@ -82,6 +82,11 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
             return found
     if _changes_own_trust(name, args):
         return Finding("self_grant", "the agent may not grant itself trust or loosen the command policy")
+    if name == "git":
+        hidden = next((w for w in args if w.startswith("--config-env")), None)
+        if hidden is not None:
+            return Finding("env_injection", f"{hidden!r} takes a git setting from an environment variable whose value "
+                           "the policy cannot see (a setting may name a program git runs)")
     secret = _secret_word(argv)
     if secret is not None:
         return Finding("secrets", f"{secret!r} is a credential file; the agent may not read or touch it")
@@ -176,6 +181,14 @@ def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | No
         return _deny_kill(args)
     elif name in ("killall5",):
         return Finding(DENY, "killall5 signals every process on the machine")
+    elif name in ("pkill", "killall"):
+        return _deny_pkill(name, args)
+    elif name == "find":
+        for k, word in enumerate(args[:-1]):
+            if word in ("-fprint", "-fprint0", "-fprintf", "-fls") and (is_device(args[k + 1]) or place_of(args[k + 1], root).fatal):
+                return Finding(DENY, f"find {word} {args[k + 1]!r} overwrites {place_of(args[k + 1], root).value}")
+    elif name == "git":
+        return _deny_git(args, root)
     elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
         for target in operands[1:] if not any(o.startswith("--reference") for o in options) else operands:
             place = place_of(target, root)
@@ -271,6 +284,51 @@ def _deny_kill(args: list[str]) -> Finding | None:
             break
     if any(_pid_value(w) in (-1, 1) for w in words[i:]):
         return Finding(DENY, "kill -1 (or pid 1) signals every process you own, or init")
+    return None
+
+
+_MATCH_ALL = frozenset({".", ".*", ".+", "^", "$", "", "^.*$", "^.*", ".*$", "[^]", "(.*)"})
+_PKILL_VALUES = frozenset({"-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup",
+                           "--parent", "--session", "--terminal", "--signal", "-o", "-y", "--older-than", "--younger-than"})
+
+
+def _deny_pkill(name: str, args: list[str]) -> Finding | None:
+    """`pkill -u $USER`, `pkill .`, `killall -r .`: every process of a user (the workbench too)."""
+    patterns, by_user, k = [], False, 0
+    while k < len(args):
+        word = args[k]
+        if word in _PKILL_VALUES or (name == "killall" and word in ("-u", "--user", "-s", "--signal")):
+            by_user = by_user or word in ("-u", "-U", "--euid", "--uid", "--user", "-G", "-g", "--group")
+            k += 2
+            continue
+        if word.startswith("-") and word != "-":
+            by_user = by_user or word.startswith(("--euid=", "--uid=", "--user=", "-u", "-U"))
+            k += 1
+            continue
+        patterns.append(word)
+        k += 1
+    if any(p.strip() in _MATCH_ALL for p in patterns) or (by_user and not patterns):
+        return Finding(DENY, f"{name} {' '.join(args)} signals every process of a user (the workbench too), like kill -1")
+    return None
+
+
+_GIT_WIPES = frozenset({"clean", "reset", "checkout", "restore", "rm", "stash", "switch", "read-tree", "update-index"})
+
+
+def _deny_git(args: list[str], root: Path | None) -> Finding | None:
+    """`git -C / clean -fdx`, `git --work-tree=~ checkout .`: git's wiping commands aimed at a folder
+    the deny list protects."""
+    for k, word in enumerate(args):
+        if not word.startswith("-"):
+            if word not in _GIT_WIPES:
+                return None
+            break
+        value = args[k + 1] if word in ("-C", "--work-tree", "--git-dir") and k + 1 < len(args) else (
+            word.split("=", 1)[1] if word.startswith(("--work-tree=", "--git-dir=")) else None)
+        if value is not None and place_of(value, root).fatal:
+            sub = next((w for w in args[k + 2:] if not w.startswith("-")), "")
+            if sub in _GIT_WIPES:
+                return Finding(DENY, f"git {word} {value!r} {sub} would wipe {place_of(value, root).value}")
     return None
 
 

@@ -79,6 +79,8 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
         template = args[start:at]  # parallel's own options come first, then the command
         found.append(EmbeddedCode(" ".join(template + [w for w in args[at + 1:] if w != ":::"]), "parallel", True))
     found += _exec_options(name, args)
+    if name in ("vim", "vi", "nvim", "ex", "view", "gvim"):
+        found += [EmbeddedCode(w[1:].lstrip(":")[1:], f"{name} +", True) for w in args if w.startswith("+") and w[1:].lstrip(":").startswith("!")]
     if name == "sed":
         found += _sed_execute(args)
     if name in TEXT_PROGRAMS:

@@ -46,6 +46,7 @@ _REPEATS = re.compile(
     r"|sys\.executable|\bexec[lv]p?e?\b|\bfor\b|\brange\s*\(|\bmap\s*\(|\bmap\b|\bgrep\b|\*\s*\d|\bx\s*\d|\btimes\b"
     r"|\beach\b|\bupto\b|\bsetInterval\b|\bsetImmediate\b|\bsignal\b|\batexit\b|\bdo\b"
 )
+_CONCAT = re.compile(r"""['"]\s*[+.]?\s*['"]""")
 _FETCH = re.compile(r"urlopen|urllib|requests\.(get|post)|httpx\.|fetch\(|https?\.get|Net::HTTP|LWP|open-uri|curl|wget")
 _EVAL = re.compile(r"\bexec\s*\(|\beval\s*\(|\bFunction\s*\(|\bexec\b\s+\S|\bsystem\s*\(|\|\s*(ba)?sh\b|runInThisContext|\bload\s*\(")
 _SOCKET = re.compile(r"socket|Socket|net\.connect|createConnection|TCPSocket|fsockopen")
@@ -119,7 +120,10 @@ def scan_code(code: str, judge_line: Callable[[str], Finding | None], judge_word
         place = place_of(match.group(3))
         if place.fatal:
             return Finding(DENY, f"the inline program deletes {match.group(3)!r} ({place.value})")
+    joined = _CONCAT.sub("", code)  # 'r' + 'm -rf /': literals glued by +, as the program would
     literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
+    if joined != code:
+        literals += [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(joined)]
     for literal in literals:
         if " " in literal.strip() or "\t" in literal:
             found = judge_line(literal)

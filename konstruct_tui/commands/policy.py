@@ -32,6 +32,7 @@ project scripts and the allowlist.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,7 @@ from typing import Any, Literal
 
 from .allowlist import Rule, matching_rule, parse_rule, preset_rules
 from .chain import CONNECTORS, ChainStep
+from .deny import DENY, Finding
 from .expansion import unreadable
 from .judge import hard_line, judge_argv, judge_shell_code
 from .readonly import read_only_rule
@@ -47,6 +49,7 @@ from .shellwords import Operator, ShellSyntaxError, Word, describe_operator, tok
 from .wrappers import SHELLS, is_assignment, program_name, unwrap
 
 Decision = Literal["allow", "ask", "refuse"]
+_SLASHES = str.maketrans({"\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571": "/", "\u0338": "/"})
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -109,7 +112,7 @@ def decide(command: str, config: PolicyConfig | None = None) -> PolicyDecision:
         tokens = tokenize(command)
     except ShellSyntaxError as error:
         return PolicyDecision("refuse", "parse_error", f"the command cannot be read: {error}")
-    hard = hard_line(tokens, config.root, 0)
+    hard = hard_line(tokens, config.root, 0) or _look_alike(command, config.root)
     if hard:
         return PolicyDecision("refuse", hard.rule, hard.reason)
     operator = next((t for t in tokens if isinstance(t, Operator)), None)
@@ -125,6 +128,21 @@ def decide(command: str, config: PolicyConfig | None = None) -> PolicyDecision:
             "without a shell; run one command per call, or quote the characters to pass them literally",
         )
     return _decide_simple([t for t in tokens if isinstance(t, Word)], config)
+
+
+def _look_alike(command: str, root: Path | None) -> Finding | None:
+    """`ｒｍ -rf ／`: a line in look-alike characters (full-width letters, other slashes) is held to
+    the deny list as the characters it imitates, so a person reading it is not fooled either."""
+    if command.isascii():
+        return None
+    plain = unicodedata.normalize("NFKC", command).translate(_SLASHES)
+    if plain == command:
+        return None
+    try:
+        found = hard_line(tokenize(plain), root, 0)
+    except ShellSyntaxError:
+        return None
+    return Finding(DENY, f"written in look-alike characters, it reads {plain[:80]!r}: {found.reason}") if found else None
 
 
 def _decide_simple(words: list[Word], config: PolicyConfig) -> PolicyDecision:

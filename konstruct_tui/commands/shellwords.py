@@ -92,6 +92,8 @@ def tokenize(line: str) -> list[Token]:
 
     def close() -> None:
         nonlocal chars, shadow, kinds, started, plain, comment
+        if not started:
+            return
         if started:
             word = chars[0] if len(chars) == 1 else "".join(chars)
             if plain and word in ("{", "}") and (not tokens or isinstance(tokens[-1], Operator)):
