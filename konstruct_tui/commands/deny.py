@@ -326,7 +326,7 @@ def _deny_git(args: list[str], root: Path | None) -> Finding | None:
         value = args[k + 1] if word in ("-C", "--work-tree", "--git-dir") and k + 1 < len(args) else (
             word.split("=", 1)[1] if word.startswith(("--work-tree=", "--git-dir=")) else None)
         if value is not None and place_of(value, root).fatal:
-            sub = next((w for w in args[k + 2:] if not w.startswith("-")), "")
+            sub = next((w for w in args[k + (1 if "=" in word else 2):] if not w.startswith("-")), "")
             if sub in _GIT_WIPES:
                 return Finding(DENY, f"git {word} {value!r} {sub} would wipe {place_of(value, root).value}")
     return None
@@ -432,8 +432,17 @@ _FIND_FILTERS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "
 
 
 def find_is_filtered(args: Sequence[str]) -> bool:
-    """Whether a find expression narrows what it matches (a name, a path, an age...)."""
-    return any(w in _FIND_FILTERS for w in args)
+    """Whether a find expression narrows what it matches (a name, a path, an age...) before its
+    first action: `find . -delete -name x` deletes everything, then tests the name."""
+    for word in args:
+        if word in _FIND_FILTERS:
+            return True
+        if word in _FIND_ACTIONS:
+            return False
+    return False
+
+
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"})
 
 
 def find_exec_commands(args: Sequence[str]) -> list[tuple[list[str], list[str]]]:

@@ -28,8 +28,10 @@ _LITERAL = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`]*)`")
 _LIST = re.compile(r"[\[(]([^\[\]()]*)[\])]")
 _DELETE_CALL = re.compile(
     r"(rmtree|rmSync|rm_rf|rm_r|remove_dir_all|rimraf|rmdirSync|removedirs|rmdir|unlink|remove|rm)\s*\(\s*"
-    r"(?:r|b|f)?(['\"])(.*?)\2"
+    r"(?:[\w.]*(?:Path|File|resolve|normpath|abspath|realpath)\s*\(\s*)?(?:r|b|f)?(['\"])(.*?)\2"
 )
+# `spawnSync('rm', ['-rf', '/'])`, `execFile("rm", ["-rf", "/"])`: a program and its argument list.
+_CALL_ARGV = re.compile(r"\(\s*((?:'[^']*'|\"[^\"]*\"))\s*,\s*[\[(]([^\[\]()]*)[\])]")
 _DELETE_HOME = re.compile(
     r"(rmtree|rmSync|rm_rf|remove_dir_all|rimraf)\s*\(\s*(Path\.home\(\)|os\.path\.expanduser\(\s*['\"]~['\"]\s*\)"
     r"|os\.environ\[['\"]HOME['\"]\]|os\.getenv\(\s*['\"]HOME['\"]\s*\)|process\.env\.HOME|os\.homedir\(\)|Dir\.home)"
@@ -129,6 +131,11 @@ def scan_code(code: str, judge_line: Callable[[str], Finding | None], judge_word
             found = judge_line(literal)
             if found:
                 return Finding(found.rule, f"the inline program runs a denied command: {found.reason}")
+    for match in _CALL_ARGV.finditer(code):
+        words = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(match.group(1) + "," + match.group(2))]
+        found = judge_words(words) if words else None
+        if found:
+            return Finding(found.rule, f"the inline program runs a denied command: {found.reason}")
     for match in _LIST.finditer(code):
         words = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(match.group(1))]
         if words:

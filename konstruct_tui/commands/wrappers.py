@@ -312,6 +312,8 @@ def _peel(s: _State, name: str, wrapper: Wrapper) -> None:
         return
     if s.words is words:
         s.words = words[parsed.end:]
+        if s.words[:1] == ["--"] and len(s.words) > 1:
+            s.probes.append(tuple(s.words[1:]))  # `timeout 5 -- rm ...`: `--` read as the command, probe past it
     if s.codes and not s.words:
         s.stop = True  # `npx -c CMD`, `script -c CMD`: the string is the command
 

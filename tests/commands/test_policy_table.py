@@ -294,3 +294,37 @@ def test_judging_time_is_linear_in_the_line_length() -> None:
     for unit in ("a(){ ", "word ", '"a b" ', "x=1 ", "f(){ f|f& }; "):
         line = "echo " + unit * (80_000 // len(unit))
         assert cost(decide, line) < 15 * cost(shlex.split, line) + 0.05, unit
+
+
+# Found by attacking the rebuilt policy (issue 13): each is a deny-list case in a new spelling.
+SELF_ATTACK_DENIED = [
+    "python3 -c \"import os;os.system('r'+'m -rf /')\"", "perl -e 'system(\"r\".\"m -rf /\")'",
+    "python -c \"import os;os.system('rm ' '-rf /')\"", "python -c \"import pathlib,shutil;shutil.rmtree(pathlib.Path('/'))\"",
+    "node -e \"require('child_process').spawnSync('rm',['-rf','/'])\"", "vim '+!rm -rf /' x",
+    "find . -fprintf /etc/passwd x", "pkill -9 -u root", "pkill -u $USER", "killall -9 -r .", "pkill -f .",
+    "git -C / clean -fdx", "git --work-tree=/ checkout -f .", "timeout 5 -- rm -rf /", "\uff52\uff4d -rf /",
+    "rm -rf \uff0f", "rm -rf \u2215", "env -S\"rm -rf /\"", "env -vS 'rm -rf /'", "xargs -r -0 rm -rf /",
+    "xargs -L1 rm -rf /", "xargs -eEOF rm -rf /", "xargs -s 1000 rm -rf /", "flock -xn /tmp/x rm -rf /",
+    "unshare --fork --pid rm -rf /", "nsenter -t 1 -m rm -rf /", "strace -ff -o x rm -rf /", "ltrace -f rm -rf /",
+    "script -qc 'rm -rf /' /dev/null", "watch -n1 -x rm -rf /", "npx -p rimraf rimraf /", "npx --package=rimraf -- rimraf /",
+    "bunx rimraf /", "uvx --from x rm -rf /", "kill -1 -1", "f(){ f& f& }; f", "ruby -e 'def f; fork; f; end; f'",
+    "perl -e 'fork&&fork&&fork'", "python -c \"import os; os.fork() or os.fork() or os.fork()\"",
+    "find / -maxdepth 0 -exec rm -rf {} \\;", "find ~ -execdir rm {} \\;", "rm -rf /{bin,etc}", "rm -rf /bi?",
+    "rm -rf \"/\"''", "rm -rf $'\\057'", "rm -rf $'\\x2f'", "rsync -a --delete empty/ /", "docker run --pid=host x",
+]
+
+
+@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
+def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> None:
+    assert _check("find . -delete -name x").rule == "destructive"
+    assert _check("find . -name x -delete").decision == "ask"
+
+
+def test_control_characters_that_hide_text_are_refused() -> None:
+    for command in ("ls \x1b[2K rm", "echo \u202eabc", "ls\x00"):
+        assert _check(command).decision == "refuse", repr(command)
