@@ -42,7 +42,7 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     ("git", "push"): frozenset({"--receive-pack", "--exec"}), ("git", "archive"): frozenset({"--exec", "--remote", "-o"}),
     "rg": frozenset({"--pre", "--pre-glob", "--hostname-bin"}),
     "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}),
-    "tree": frozenset({"-o", "-R"}),
+    "tree": frozenset({"-o", "-R"}), "date": frozenset({"-s", "--set"}), "file": frozenset({"-C", "--compile"}),
     "tar": frozenset({"-I", "-F", "--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command",
                       "--info-script", "--new-volume-script", "--rmt-command"}),
     "zip": frozenset({"-TT", "--unzip-command"}),
