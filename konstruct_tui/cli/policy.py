@@ -43,7 +43,8 @@ def register(commands: Any) -> None:
     check.add_argument("--preset", action="append", default=[], metavar="NAME",
                        help="a toolchain preset (python, node, go, java); turns allowlist mode on")
     check.add_argument("--allow", action="append", default=[], metavar="PREFIX",
-                       help="an allowed command prefix, matched on whole words; turns allowlist mode on")
+                       help="an allowed command as an argv rule (program and subcommand words, plus any unsafe "
+                            "option it should admit, e.g. 'rg --pre'); turns allowlist mode on")
     check.add_argument("--chains", action="store_true",
                        help="allow a, b chained with &&, || or ; when each is allowed alone (pipes stay refused)")
     check.add_argument("command", nargs="*", metavar="COMMAND", help="the command line (after --)")

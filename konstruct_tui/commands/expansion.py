@@ -18,6 +18,7 @@ from .shellwords import EXPANSION_NAMES, Word
 _IFS = re.compile(r"\$IFS\b|\$\{IFS\}|\$\{IFS[:#%/][^}]*\}")
 _SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(\.\.-?\d+)?$")
 _MAX_WORDS = 64  # brace expansion is exponential; the probe stops here (the line is refused anyway)
+_MAX_WORD = 4096  # longer words are not brace-expanded for the probe: linear time comes first
 
 
 def unreadable(words: Sequence[Word], command_index: int = 0) -> tuple[str, str] | None:
@@ -47,7 +48,7 @@ def readings(words: Sequence[Word]) -> list[list[str]]:
             pieces = ["." + word.text[2:]]
         if _IFS.search(word.text):
             pieces = [p for piece in pieces for p in _IFS.split(piece) if p]
-        if "brace" in word.expansions:
+        if "brace" in word.expansions and len(word.text) <= _MAX_WORD:
             pieces = [p for piece in pieces for p in brace_expand(piece)]
         changed = changed or pieces != [word.text]
         out.extend(pieces)

@@ -333,8 +333,12 @@ def unwrap(argv: Sequence[str]) -> Unwrapped:
     """Peel wrappers off `argv` until the real program is first."""
     s = _State(list(argv))
     for _ in range(32):  # `env env env ...`: bounded, never a loop forever
-        while s.words and is_assignment(s.words[0]):
-            s.assignments.append(s.words.pop(0))
+        lead = 0
+        while lead < len(s.words) and is_assignment(s.words[lead]):
+            lead += 1
+        if lead:  # one slice, not pop(0) per word: linear in the line
+            s.assignments.extend(s.words[:lead])
+            s.words = s.words[lead:]
         if not s.words or s.stop:
             break
         name = program_name(s.words[0])
