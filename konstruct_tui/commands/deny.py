@@ -189,6 +189,8 @@ def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | No
                 return Finding(DENY, f"find {word} {args[k + 1]!r} overwrites {place_of(args[k + 1], root).value}")
     elif name == "git":
         return _deny_git(args, root)
+    elif name in ("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio"):
+        return _deny_extract(name, args, root)
     elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
         for target in operands[1:] if not any(o.startswith("--reference") for o in options) else operands:
             place = place_of(target, root)
@@ -309,6 +311,26 @@ def _deny_pkill(name: str, args: list[str]) -> Finding | None:
         k += 1
     if any(p.strip() in _MATCH_ALL for p in patterns) or (by_user and not patterns):
         return Finding(DENY, f"{name} {' '.join(args)} signals every process of a user (the workbench too), like kill -1")
+    return None
+
+
+def _deny_extract(name: str, args: list[str], root: Path | None) -> Finding | None:
+    """`tar -xf x.tar -C /`, `unzip x.zip -d /etc`: unpacking over the machine's own folders."""
+    if name in ("tar", "bsdtar", "gtar") and not any(
+            w in ("--extract", "--get") or (not w.startswith("--") and "x" in w.lstrip("-") and w.lstrip("-").isalpha()
+                                           and (w.startswith("-") or k == 0)) for k, w in enumerate(args)):
+        return None  # creating or listing an archive only reads the folder given with -C
+    for k, word in enumerate(args):
+        if word in ("-C", "--directory", "-d") and k + 1 < len(args):
+            target = args[k + 1]
+        elif word.startswith(("--directory=", "-C")) and len(word) > 2 and name != "unzip":
+            target = word.split("=", 1)[1] if "=" in word else word[2:]
+        elif name in ("7z", "7za") and word.startswith("-o") and len(word) > 2:
+            target = word[2:]
+        else:
+            continue
+        if place_of(target, root).fatal:
+            return Finding(DENY, f"{name} would unpack over {target!r} ({place_of(target, root).value})")
     return None
 
 

@@ -21,8 +21,12 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def program_name(word: str) -> str:
-    """The program a word names: `/bin/rm`, `./rm` and `rm` are all `rm` for the deny list."""
-    return os.path.basename(word.rstrip("/")) or word
+    """The program a word names: `/bin/rm`, `./rm` and `rm` are all `rm` for the deny list, and so
+    is a package runner's `rimraf@latest` or `@scope/rimraf@1` (a version pinned)."""
+    name = os.path.basename(word.rstrip("/")) or word
+    if "@" in name[1:]:
+        name = name[0] + name[1:].split("@", 1)[0]
+    return name
 
 
 def is_assignment(word: str) -> bool:

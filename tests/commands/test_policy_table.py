@@ -328,3 +328,23 @@ def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> No
 def test_control_characters_that_hide_text_are_refused() -> None:
     for command in ("ls \x1b[2K rm", "echo \u202eabc", "ls\x00"):
         assert _check(command).decision == "refuse", repr(command)
+
+
+# Attack round 3 (issue 13): quoting tricks and unpacking over the machine.
+QUOTING_AND_UNPACKING_DENIED = [
+    "rm -r\\\nf /", "r\\\nm -rf /", "$'\\u0072m' -rf /", "$'\\162\\155' -rf /", "$'\\x72'm -rf /", "rm -rf $'\\x2f'etc",
+    "npx rimraf@latest /", "npx @scope/rimraf@1 /", "tar -xf evil.tar -C /", "tar -xf evil.tar --directory=/etc",
+    "tar xf evil.tar -C /usr", "tar -C / -xvf x.tar", "unzip evil.zip -d /", "unzip -o evil.zip -d ~",
+    "/bin//rm -rf /", "/bin/./rm -rf /", "rm -rf /\u200b",
+]
+
+
+@pytest.mark.parametrize("command", QUOTING_AND_UNPACKING_DENIED)
+def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+def test_archives_read_from_system_folders_are_not_refused() -> None:
+    assert _check("tar -czf out.tgz -C /etc .").decision == "ask"
+    assert _check("unzip x.zip -d build").decision == "ask"
