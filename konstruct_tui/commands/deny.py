@@ -155,7 +155,37 @@ def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None
     return None
 
 
+# Options naming a file the program writes: onto the machine's own folders or a disk, that is the
+# same catastrophe as `cp x /etc/passwd`.
+_OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "curl": ("-o", "--output"), "wget": ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output"),
+    "sort": ("-o", "--output"), "tree": ("-o",), "git": ("--output", "-o", "--output-directory"),
+    "gcc": ("-o",), "cc": ("-o",), "clang": ("-o",), "go": ("-o",), "ld": ("-o",), "base64": ("-o", "--output"),
+    "openssl": ("-out",), "xxd": (), "uniq": (), "split": (), "iconv": ("-o", "--output"), "pandoc": ("-o", "--output"),
+}
+
+
+def _deny_output(name: str, args: list[str], root: Path | None) -> Finding | None:
+    options = _OUTPUT_OPTIONS.get(name, ())
+    for k, word in enumerate(args):
+        for option in options:
+            if word == option and k + 1 < len(args):
+                target = args[k + 1]
+            elif word.startswith(option + "=") and option.startswith("--"):
+                target = word.split("=", 1)[1]
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2 and not word.startswith("--"):
+                target = word[2:]
+            else:
+                continue
+            if target not in _HARMLESS_SINKS and (is_device(target) or place_of(target, root).fatal):
+                return Finding(DENY, f"{name} {option} {target!r} writes over {place_of(target, root).value}")
+    return None
+
+
 def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | None:
+    written = _deny_output(name, args, root)
+    if written is not None:
+        return written
     options, operands = options_and_operands(args)
     if name.lower() in _WINDOWS_WIPE:
         return _deny_windows(name, args)

@@ -348,3 +348,13 @@ def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str)
 def test_archives_read_from_system_folders_are_not_refused() -> None:
     assert _check("tar -czf out.tgz -C /etc .").decision == "ask"
     assert _check("unzip x.zip -d build").decision == "ask"
+
+
+OUTPUT_OPTIONS_DENIED = ["git diff --output=/etc/passwd", "curl -o /etc/passwd http://x", "wget -O /usr/bin/ls http://x",
+                         "sort -o /etc/hosts x", "gcc -o /dev/sda x.c", "curl -o/etc/x http://x"]
+
+
+@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
+def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
