@@ -10,21 +10,21 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .environment import is_secret_name
+from .sweeping import (
+    DENY,
+    Finding,
+    deny_extract,
+    deny_git,
+    deny_kill,
+    deny_output,
+    deny_pkill,
+)
 from .targets import Place, is_device, place_of
 from .wrappers import program_name
 
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    reason: str
-
-
-DENY = "deny"
 _MKFS = re.compile(r"^(mkfs(\..*)?|mke2fs|mkswap|mkntfs|mkdosfs|mkexfatfs|newfs(_.*)?|wipefs|blkdiscard|sfdisk|sgdisk|zpool)$")
 _PARTITION = frozenset({"fdisk", "gdisk", "parted", "cfdisk"})
 _POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "kexec"})
@@ -155,35 +155,8 @@ def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None
     return None
 
 
-# Options naming a file the program writes: onto the machine's own folders or a disk, that is the
-# same catastrophe as `cp x /etc/passwd`.
-_OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
-    "curl": ("-o", "--output"), "wget": ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output"),
-    "sort": ("-o", "--output"), "tree": ("-o",), "git": ("--output", "-o", "--output-directory"),
-    "gcc": ("-o",), "cc": ("-o",), "clang": ("-o",), "go": ("-o",), "ld": ("-o",), "base64": ("-o", "--output"),
-    "openssl": ("-out",), "xxd": (), "uniq": (), "split": (), "iconv": ("-o", "--output"), "pandoc": ("-o", "--output"),
-}
-
-
-def _deny_output(name: str, args: list[str], root: Path | None) -> Finding | None:
-    options = _OUTPUT_OPTIONS.get(name, ())
-    for k, word in enumerate(args):
-        for option in options:
-            if word == option and k + 1 < len(args):
-                target = args[k + 1]
-            elif word.startswith(option + "=") and option.startswith("--"):
-                target = word.split("=", 1)[1]
-            elif len(option) == 2 and word.startswith(option) and len(word) > 2 and not word.startswith("--"):
-                target = word[2:]
-            else:
-                continue
-            if target not in _HARMLESS_SINKS and (is_device(target) or place_of(target, root).fatal):
-                return Finding(DENY, f"{name} {option} {target!r} writes over {place_of(target, root).value}")
-    return None
-
-
 def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | None:
-    written = _deny_output(name, args, root)
+    written = deny_output(name, args, root)
     if written is not None:
         return written
     options, operands = options_and_operands(args)
@@ -208,19 +181,19 @@ def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | No
     elif name == "systemctl" and operands[:1] and operands[0] in ("poweroff", "reboot", "halt", "kexec", "emergency", "rescue"):
         return Finding(DENY, f"systemctl {operands[0]} stops or restarts the machine")
     elif name == "kill":
-        return _deny_kill(args)
+        return deny_kill(args)
     elif name in ("killall5",):
         return Finding(DENY, "killall5 signals every process on the machine")
     elif name in ("pkill", "killall"):
-        return _deny_pkill(name, args)
+        return deny_pkill(name, args)
     elif name == "find":
         for k, word in enumerate(args[:-1]):
             if word in ("-fprint", "-fprint0", "-fprintf", "-fls") and (is_device(args[k + 1]) or place_of(args[k + 1], root).fatal):
                 return Finding(DENY, f"find {word} {args[k + 1]!r} overwrites {place_of(args[k + 1], root).value}")
     elif name == "git":
-        return _deny_git(args, root)
+        return deny_git(args, root)
     elif name in ("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio"):
-        return _deny_extract(name, args, root)
+        return deny_extract(name, args, root)
     elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
         for target in operands[1:] if not any(o.startswith("--reference") for o in options) else operands:
             place = place_of(target, root)
@@ -295,106 +268,6 @@ def _deny_windows(name: str, args: list[str]) -> Finding | None:
     return None
 
 
-def _deny_kill(args: list[str]) -> Finding | None:
-    """`kill -1` in any spelling: `-01`, `' -1'`, `-- -1`, `-SIGKILL -1`, `-s KILL -1`, `--signal=9 -1`.
-    The first option-looking word is the signal only when more words follow; every other word is
-    read as a number the way kill reads it (blanks and leading zeros ignored)."""
-    i = 0
-    words = [w.strip() for w in args]
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            i += 1
-            break
-        if word in ("-s", "-n", "--signal"):
-            i += 2
-        elif word.startswith("--signal=") or (word.startswith("-") and not _is_pid(word) and word not in ("-",)):
-            i += 1  # `-9`, `-KILL`, `-SIGKILL`, `-l`
-        elif word.startswith("-") and _is_pid(word) and i + 1 < len(words) and i == 0:
-            i += 1  # `kill -9 PID`: a leading number is the signal when a pid follows
-        else:
-            break
-    if any(_pid_value(w) in (-1, 1) for w in words[i:]):
-        return Finding(DENY, "kill -1 (or pid 1) signals every process you own, or init")
-    return None
-
-
-_MATCH_ALL = frozenset({".", ".*", ".+", "^", "$", "", "^.*$", "^.*", ".*$", "[^]", "(.*)"})
-_PKILL_VALUES = frozenset({"-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup",
-                           "--parent", "--session", "--terminal", "--signal", "-o", "-y", "--older-than", "--younger-than"})
-
-
-def _deny_pkill(name: str, args: list[str]) -> Finding | None:
-    """`pkill -u $USER`, `pkill .`, `killall -r .`: every process of a user (the workbench too)."""
-    patterns, by_user, k = [], False, 0
-    while k < len(args):
-        word = args[k]
-        if word in _PKILL_VALUES or (name == "killall" and word in ("-u", "--user", "-s", "--signal")):
-            by_user = by_user or word in ("-u", "-U", "--euid", "--uid", "--user", "-G", "-g", "--group")
-            k += 2
-            continue
-        if word.startswith("-") and word != "-":
-            by_user = by_user or word.startswith(("--euid=", "--uid=", "--user=", "-u", "-U"))
-            k += 1
-            continue
-        patterns.append(word)
-        k += 1
-    if any(p.strip() in _MATCH_ALL for p in patterns) or (by_user and not patterns):
-        return Finding(DENY, f"{name} {' '.join(args)} signals every process of a user (the workbench too), like kill -1")
-    return None
-
-
-def _deny_extract(name: str, args: list[str], root: Path | None) -> Finding | None:
-    """`tar -xf x.tar -C /`, `unzip x.zip -d /etc`: unpacking over the machine's own folders."""
-    if name in ("tar", "bsdtar", "gtar") and not any(
-            w in ("--extract", "--get") or (not w.startswith("--") and "x" in w.lstrip("-") and w.lstrip("-").isalpha()
-                                           and (w.startswith("-") or k == 0)) for k, w in enumerate(args)):
-        return None  # creating or listing an archive only reads the folder given with -C
-    for k, word in enumerate(args):
-        if word in ("-C", "--directory", "-d") and k + 1 < len(args):
-            target = args[k + 1]
-        elif word.startswith(("--directory=", "-C")) and len(word) > 2 and name != "unzip":
-            target = word.split("=", 1)[1] if "=" in word else word[2:]
-        elif name in ("7z", "7za") and word.startswith("-o") and len(word) > 2:
-            target = word[2:]
-        else:
-            continue
-        if place_of(target, root).fatal:
-            return Finding(DENY, f"{name} would unpack over {target!r} ({place_of(target, root).value})")
-    return None
-
-
-_GIT_WIPES = frozenset({"clean", "reset", "checkout", "restore", "rm", "stash", "switch", "read-tree", "update-index"})
-
-
-def _deny_git(args: list[str], root: Path | None) -> Finding | None:
-    """`git -C / clean -fdx`, `git --work-tree=~ checkout .`: git's wiping commands aimed at a folder
-    the deny list protects."""
-    for k, word in enumerate(args):
-        if not word.startswith("-"):
-            if word not in _GIT_WIPES:
-                return None
-            break
-        value = args[k + 1] if word in ("-C", "--work-tree", "--git-dir") and k + 1 < len(args) else (
-            word.split("=", 1)[1] if word.startswith(("--work-tree=", "--git-dir=")) else None)
-        if value is not None and place_of(value, root).fatal:
-            sub = next((w for w in args[k + (1 if "=" in word else 2):] if not w.startswith("-")), "")
-            if sub in _GIT_WIPES:
-                return Finding(DENY, f"git {word} {value!r} {sub} would wipe {place_of(value, root).value}")
-    return None
-
-
-def _is_pid(word: str) -> bool:
-    return _pid_value(word) is not None
-
-
-def _pid_value(word: str) -> int | None:
-    try:
-        return int(word.strip(), 10)
-    except ValueError:
-        return None
-
-
 _DISK_TOOLS = {
     "hdparm": lambda options, operands: any(o.startswith(("--security-erase", "--write-sector", "--trim-sector",
                                                            "--fwdownload", "--make-bad-sector")) for o in options),
@@ -410,9 +283,7 @@ _HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tt
 
 
 def _deny_write(name: str, options: list[str], operands: list[str], root: Path | None) -> Finding | None:
-    if name in ("tee", "truncate", "touch"):
-        targets = operands
-    elif name == "mv":
+    if name in ("tee", "truncate", "touch") or name == "mv":
         targets = operands
     else:
         targets = operands[-1:] if len(operands) > 1 else []

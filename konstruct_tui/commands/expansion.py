@@ -30,7 +30,7 @@ def unreadable(words: Sequence[Word], command_index: int = 0) -> tuple[str, str]
         if k != command_index:
             kinds.discard("glob")
         if kinds:
-            kind = sorted(kinds)[0]
+            kind = min(kinds)
             return word.text, EXPANSION_NAMES[kind]
     return None
 

@@ -13,11 +13,25 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from .deny import DENY, Finding, find_exec_commands, find_is_filtered, judge_assignments, judge_program
+from .deny import (
+    DENY,
+    Finding,
+    find_exec_commands,
+    find_is_filtered,
+    judge_assignments,
+    judge_program,
+)
 from .embedded import embedded_code
 from .expansion import readings
 from .inline_code import inline_code_of, scan_code
-from .shellwords import Operator, ShellSyntaxError, Token, Word, describe_operator, tokenize
+from .shellwords import (
+    Operator,
+    ShellSyntaxError,
+    Token,
+    Word,
+    describe_operator,
+    tokenize,
+)
 from .targets import place_of
 from .wrappers import program_name, shell_code_of, unwrap
 

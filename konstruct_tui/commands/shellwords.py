@@ -274,6 +274,9 @@ _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n"
             "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
 
+_HEX = {width: re.compile(f"[0-9A-Fa-f]{{1,{width}}}") for width in (2, 4, 8)}
+
+
 def _ansi_c(line: str, i: int) -> tuple[str, int]:
     """Decode a `$'...'` body starting after the quote, the way bash does; return (text, next index)."""
     out: list[str] = []
@@ -292,7 +295,7 @@ def _ansi_c(line: str, i: int) -> tuple[str, int]:
             out.append(_ESCAPES[e])
         elif e in "xuU":
             width = {"x": 2, "u": 4, "U": 8}[e]
-            digits = re.match(r"[0-9A-Fa-f]{1,%d}" % width, line[i:i + width])
+            digits = _HEX[width].match(line, i, i + width)
             if digits:
                 out.append(chr(min(int(digits.group(), 16), 0x10FFFF)))
                 i += len(digits.group())
