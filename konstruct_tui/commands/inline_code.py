@@ -49,6 +49,9 @@ _REPEATS = re.compile(
     r"|\beach\b|\bupto\b|\bsetInterval\b|\bsetImmediate\b|\bsignal\b|\batexit\b|\bdo\b"
 )
 _CONCAT = re.compile(r"""['"]\s*[+.]?\s*['"]""")
+_DECODE = re.compile(r"b64decode|b32decode|a85decode|fromhex|unhexlify|\batob\b|Buffer\.from|decode\(\s*['\"](hex|base64|rot)"
+                     r"|codecs\.decode|\[::-1\]|\breverse\b|\bpack\s*\(|\bchr\s*\(|String\.fromCharCode|\bunpack\b|MIME::Base64|\.unpack1?\(")
+_RUNS = re.compile(r"os\.(system|popen|exec\w*|spawn\w*)|subprocess|execSync|spawnSync|\bexec\b|\bsystem\b|`|\bqx\b")
 _FETCH = re.compile(r"urlopen|urllib|requests\.(get|post)|httpx\.|fetch\(|https?\.get|Net::HTTP|LWP|open-uri|curl|wget")
 _EVAL = re.compile(r"\bexec\s*\(|\beval\s*\(|\bFunction\s*\(|\bexec\b\s+\S|\bsystem\s*\(|\|\s*(ba)?sh\b|runInThisContext|\bload\s*\(")
 _SOCKET = re.compile(r"socket|Socket|net\.connect|createConnection|TCPSocket|fsockopen")
@@ -116,6 +119,9 @@ def scan_code(code: str, judge_line: Callable[[str], Finding | None], judge_word
         return Finding(DENY, "the inline program connects a shell or a process to a network socket (a reverse shell)")
     if _FETCH.search(code) and _EVAL.search(code):
         return Finding("remote_code", "the inline program downloads code and runs it")
+    if _DECODE.search(code) and (_EVAL.search(code) or _SHELL_HOOK.search(code) or _RUNS.search(code)):
+        return Finding("unreadable_expansion", "the inline program decodes a string and runs it: the policy cannot "
+                       "read what would run, so it does not judge it")
     if _DELETE_HOME.search(code):
         return Finding(DENY, "the inline program deletes a home directory")
     for match in _DELETE_CALL.finditer(code):
@@ -126,6 +132,10 @@ def scan_code(code: str, judge_line: Callable[[str], Finding | None], judge_word
     literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
     if joined != code:
         literals += [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(joined)]
+    for literal in list(literals):  # code inside a string (`exec('os.system("rm -rf /")')`): one level down
+        if "'" in literal or '"' in literal:
+            inner = literal.replace("\\'", "'").replace('\\"', '"')
+            literals += [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(inner)]
     for literal in literals:
         if " " in literal.strip() or "\t" in literal:
             found = judge_line(literal)

@@ -358,3 +358,31 @@ OUTPUT_OPTIONS_DENIED = ["git diff --output=/etc/passwd", "curl -o /etc/passwd h
 def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
     decision = _check(command)
     assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+# Attack round 4 (issue 13): code inside strings, and code that decodes a string and runs it.
+NESTED_CODE_DENIED = [
+    "python -c \"exec('import os; os.system(\\\"rm -rf /\\\")')\"",
+    "python -c \"eval(compile('import os;os.system(\\'rm -rf /\\')','x','exec'))\"",
+    "node -e \"eval('require(\\\"child_process\\\").execSync(\\\"rm -rf /\\\")')\"",
+    "perl -e 'eval q{system(\"rm -rf /\")}'", "ruby -e 'eval %q{system(\"rm -rf /\")}'", '"rm${IFS}-rf${IFS}/"',
+]
+DECODED_AND_RUN = [
+    "python -c \"import os;os.system(bytes.fromhex('726d202d7266202f').decode())\"",
+    "python -c \"import base64,os;os.system(base64.b64decode('cm0gLXJmIC8=').decode())\"",
+    "perl -e 'system pack(\"H*\", \"726d202d7266202f\")'",
+]
+
+
+@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
+def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+@pytest.mark.parametrize("command", DECODED_AND_RUN)
+def test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python"]), PolicyConfig.build([], ["perl"])):
+        decision = decide(command, config)
+        assert (decision.decision, decision.rule) == ("refuse", "unreadable_expansion"), decision.reason
+    assert _check("python -c \"import base64; print(base64.b64decode(b'aGk='))\"").decision == "ask"
