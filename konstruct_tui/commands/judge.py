@@ -141,8 +141,9 @@ def judge_argv(argv: Sequence[str], root: Path | None, depth: int, hard_only: bo
 @lru_cache(maxsize=128)
 def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Finding, ...]:
     """Every refusal for one argv, deny first (cached: the policy asks twice for the same line,
-    once hard-only across the whole line and once for the command it may run)."""
-    hard_only = False
+    once hard-only across the whole line and once for the command it may run). Nested strings are
+    judged fully; the caller keeps only `deny` when it asked for the hard list."""
+    hard_only = False  # what nested judgments get: all findings, filtered by the caller
     run = unwrap(argv)
     findings: list[Finding] = []
 

@@ -101,13 +101,13 @@ def _spellings(word: str, unsafe: frozenset[str]) -> list[str]:
     name = word.split("=", 1)[0]
     if name in unsafe:
         return [name]
-    if word.startswith("--"):
-        return [o for o in unsafe if o.startswith("--") and len(name) > 3 and o.startswith(name)]
+    if word.startswith("--"):  # `--out=x` for `--output=x`; short stems (`--co`) are other options' own names
+        return [o for o in unsafe if o.startswith("--") and len(name) > 4 and o.startswith(name)]
     found = []
     for option in unsafe:
         if option.startswith("-") and not option.startswith("--"):
             if len(option) == 2 and option[1] in word[1:] and not word[1:].isdigit():
                 found.append(option)  # a letter inside a cluster: `-nO`
-            elif len(option) > 2 and word.startswith(option):
-                found.append(option)  # find's `-exec`, `-fprintf`; zip's `-TT`
+            elif len(option) > 2 and word.startswith(option + "="):
+                found.append(option)  # `-out=x`; find's `-exec` and `-fprintf` matched whole above
     return found
