@@ -9,6 +9,7 @@ linearly with the line: an 80 KB line answers in milliseconds.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -21,7 +22,7 @@ from .deny import (
     judge_assignments,
     judge_program,
 )
-from .embedded import embedded_code
+from .embedded import TEXT_PROGRAMS, embedded_code
 from .expansion import readings
 from .inline_code import inline_code_of, scan_code
 from .shellwords import (
@@ -36,6 +37,13 @@ from .targets import place_of
 from .wrappers import program_name, shell_code_of, unwrap
 
 MAX_DEPTH = 6
+_DENY_STARTS = frozenset({
+    "rm", "rmdir", "unlink", "shred", "srm", "rimraf", "dd", "wipefs", "kill", "killall", "killall5", "pkill", "chmod",
+    "chown", "chgrp", "mv", "cp", "tee", "truncate", "find", "xargs", "shutdown", "reboot", "halt", "poweroff",
+    "sh", "bash", "dash", "zsh", "ksh", "busybox", "env", "sudo", "doas", "nice", "timeout", "python", "python3",
+    "perl", "ruby", "node", "fdisk", "parted", "mkswap", "mke2fs", "crontab", "systemctl", "init", "telinit",
+})
+_MKFS_NAME = re.compile(r"^mkfs(\.|$)")
 _REDIRECT_OUT = frozenset({">", ">>", ">|", "&>", ">&", "<>"})
 _SINKS = frozenset({"/dev/null", "/dev/stderr", "/dev/stdout", "/dev/tty"})
 
@@ -174,6 +182,12 @@ def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Fin
         else:
             keep(judge_shell_code(embedded.code, embedded.via, root, depth + 1, hard_only or not embedded.strict))
     keep(judge_program(run.argv, root))
+    if name not in TEXT_PROGRAMS:
+        # A program that runs the rest of its words as a command, not in the wrapper tables
+        # (`valgrind rm -rf /`, `firejail`, `numactl`, `cross-env`): probe where a denied program starts.
+        starts = [k for k, w in enumerate(run.argv[1:], 1) if program_name(w) in _DENY_STARTS or _MKFS_NAME.match(program_name(w))]
+        for k in starts[:8]:
+            keep(judge_argv(run.argv[k:], root, depth + 1, hard_only=True))
     if name == "find":
         filtered = find_is_filtered(run.argv[1:])
         for sub, starts in find_exec_commands(run.argv[1:]):

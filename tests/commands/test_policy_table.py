@@ -386,3 +386,19 @@ def test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_int
         decision = decide(command, config)
         assert (decision.decision, decision.rule) == ("refuse", "unreadable_expansion"), decision.reason
     assert _check("python -c \"import base64; print(base64.b64decode(b'aGk='))\"").decision == "ask"
+
+
+# Programs that run the rest of their words as a command but are in no wrapper table: the deny list
+# probes where a denied program starts (attack round 5, issue 13).
+UNKNOWN_RUNNERS_DENIED = [
+    "valgrind rm -rf /", "firejail --noprofile rm -rf /", "numactl --cpunodebind=0 rm -rf /", "cross-env A=1 rm -rf /",
+    "xvfb-run -a rm -rf /", "eatmydata rm -rf /", "faketime 2020-01-01 rm -rf /", "prlimit --nproc=1 rm -rf /",
+    "bwrap --bind / / rm -rf /", "watchexec -- rm -rf /", "dotenv -- rm -rf /", "cgexec -g cpu:x rm -rf /",
+]
+
+
+@pytest.mark.parametrize("command", UNKNOWN_RUNNERS_DENIED)
+def test_runners_outside_the_tables_are_probed_for_denied_commands(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+    assert _check("grep rm -rf /").decision == "ask"  # text programs: the words are a pattern and files
