@@ -181,6 +181,15 @@ def tokenize(line: str) -> list[Token]:
             shadow.append("x" * sum(len(x) for x in chars[before:]))
             kinds.add("locale")
             started, plain = True, False
+        elif c == "$" and line.startswith("$[", i):  # the old arithmetic expansion: a value only bash knows
+            end = line.find("]", i)
+            if end < 0:
+                raise ShellSyntaxError("unterminated $[ expansion")
+            chars.append(line[i:end + 1])
+            shadow.append("$" + "x" * (end - i))
+            kinds.add("parameter")
+            started = True
+            i = end + 1
         elif c == "$" and i + 1 < n and (line[i + 1] == "{" or line[i + 1] in _NAME_START or line[i + 1] in _SPECIAL):
             end = _expansion_end(line, i)
             kinds.add("parameter" if line[i + 1] == "{" else "variable" if line[i + 1] in _NAME_START else "special")

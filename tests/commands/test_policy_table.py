@@ -242,7 +242,7 @@ EXPANSIONS = [
     "rm -rf ${HOME:0:1}", "/bin/r? -rf /tmp/x", "/bin/r* x", "/usr/bin/[r]m x", "echo $HOME", "ls $DIR", "cat ${FILE}",
     'cat "$FILE"', "echo $1", "echo $@", "ls {src,tests}", "touch file{1..3}", "cat $'notes.txt'", 'echo $"hi"',
     "ls ~-", "ls ~-/x", "$CMD -rf x", "${CMD} x", "r${X}m -rf /tmp/x", 'docker run -v "$PWD":/app node:20 npm test',
-    "cp ${SRC} build/", "echo ${#PATH}",
+    "cp ${SRC} build/", "echo ${#PATH}", "echo $[1+1]", "* -rf /tmp/x", "X=$Y ls", "ls \"${A}\"",
 ]
 
 # Unknown options of a wrapper: it cannot tell where the command starts, so it asks, never allows.
