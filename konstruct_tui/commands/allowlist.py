@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .shellwords import ShellSyntaxError, split_words
 from .unsafe_options import first_unsafe, unsafe_for
-from .wrappers import unwrap
+from .wrappers import is_assignment, unwrap
 
 Prefix = tuple[str, ...]
 
@@ -144,6 +144,10 @@ def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner
     if bad is not None:
         return (f"{bad!r} makes {' '.join(argv[:2])} execute, write or redirect; the allowlist entry "
                 f"{rule.text!r} admits it only if the entry lists that option")
+    if argv[0] in ("make", "gmake") and any(is_assignment(w) and w not in rule.words for w in rest):
+        override = next(w for w in rest if is_assignment(w))
+        return (f"{override!r} overrides a make variable (SHELL=, CC=, MAKEFLAGS= change what runs); the entry "
+                f"{rule.text!r} admits it only if the entry lists it")
     listing = _LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
     if listing is not None and len(rule.words) <= 2 and _creates(rest, listing):
         return f"{' '.join(argv)!r} changes branches; the entry {rule.text!r} admits listing them only"

@@ -49,7 +49,7 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     "make": frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir", "-e",
                        "--environment-overrides"}),
     "npm": frozenset({"--script-shell", "--prefix", "-C", "--userconfig", "--globalconfig", "--node-options", "-c",
-                      "--call", "--shell"}),
+                      "--call", "--shell", "--init-module", "--onload-script", "--git", "--browser", "--viewer"}),
     "pnpm": frozenset({"-C", "--dir", "--script-shell", "-c", "--shell-mode"}), "yarn": frozenset({"--cwd"}),
     "pytest": frozenset({"-p", "-c", "--config-file", "--rootdir", "-o", "--override-ini", "--basetemp", "--pastebin",
                          "--confcutdir"}),
