@@ -326,7 +326,7 @@ def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> No
 
 
 def test_control_characters_that_hide_text_are_refused() -> None:
-    for command in ("ls \x1b[2K rm", "echo \u202eabc", "ls\x00"):
+    for command in ("ls \x1b[2K rm", "echo \u202eabc", "ls\x00", "rm -rf /\u200b", "r\u200bm -rf /", "ls \ufeff"):
         assert _check(command).decision == "refuse", repr(command)
 
 
@@ -335,7 +335,7 @@ QUOTING_AND_UNPACKING_DENIED = [
     "rm -r\\\nf /", "r\\\nm -rf /", "$'\\u0072m' -rf /", "$'\\162\\155' -rf /", "$'\\x72'm -rf /", "rm -rf $'\\x2f'etc",
     "npx rimraf@latest /", "npx @scope/rimraf@1 /", "tar -xf evil.tar -C /", "tar -xf evil.tar --directory=/etc",
     "tar xf evil.tar -C /usr", "tar -C / -xvf x.tar", "unzip evil.zip -d /", "unzip -o evil.zip -d ~",
-    "/bin//rm -rf /", "/bin/./rm -rf /", "rm -rf /\u200b",
+    "/bin//rm -rf /", "/bin/./rm -rf /",
 ]
 
 
