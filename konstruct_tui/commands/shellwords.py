@@ -18,7 +18,7 @@ the line, no backtracking: judging time stays linear in its length.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Longest first, so `&&` wins over `&` and `<<<` over `<<`.
 _OPERATORS = (
@@ -40,10 +40,10 @@ class ShellSyntaxError(ValueError):
     """The text cannot be read as a command line (an unterminated quote, a NUL byte)."""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """One argument after quote removal. `plain` means no character of it was quoted or escaped,
-    so a shell would give it a meaning (`{`, `#...`, `NAME=value`)."""
+    so a shell would give it a meaning (`{`, `#...`, `NAME=value`). A named tuple, not a frozen
+    dataclass: an 80 KB line makes tens of thousands of them, and this is five times cheaper."""
 
     text: str
     plain: bool
@@ -61,13 +61,28 @@ _GLOB = re.compile(r"[*?]|\[[^\]]+\]")
 _PLAIN_RUN = re.compile(r"[^ \t\n\r\\'\"`$<>&|;()]+")  # characters with no meaning to the tokenizer
 _ORDINARY = re.compile(r"[^\n\r\\'\"`$<>&|;(){}*?\[~#\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*\Z")
 _NONE: frozenset[str] = frozenset()
+# A whole line of ordinary characters, blanks, and quotes holding nothing a shell would act on.
+# The alternatives start with different characters and are possessive: no backtracking, linear.
+_SIMPLE_LINE = re.compile(r"""(?:[ \t]++|[^\s'"\\`$<>&|;(){}*?\[~#]++|'[^'{}*?\[~]*+'|"[^"\\$`{}*?\[~]*+")*+\Z""")
+_SIMPLE_WORD = re.compile(r"""(?:[^\s'"]++|'[^']*+'|"[^"]*+")++""")
+_QUOTED_PART = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def _simple_word(raw: str) -> Word:
+    single, double = "'" in raw, '"' in raw
+    if not single and not double:
+        return Word(raw, True, _NONE, raw)
+    if single != double:
+        text = raw.replace("'" if single else '"', "")
+    else:
+        text = _QUOTED_PART.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), raw)
+    return Word(text, False, _NONE, "x" * len(text))
 _TILDE = re.compile(r"~[+-](/|$)")
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _SPECIAL = frozenset("0123456789@*#?$!-")
 
 
-@dataclass(frozen=True)
-class Operator:
+class Operator(NamedTuple):
     text: str
     quoted: bool = False  # a `$(` or backtick found inside double quotes
 
@@ -81,6 +96,8 @@ def tokenize(line: str) -> list[Token]:
         raise ShellSyntaxError("the command contains a NUL byte")
     if _ORDINARY.match(line):  # the common case, in one C-level pass: blanks and ordinary characters only
         return [Word(w, True, _NONE, w) for w in line.split()]
+    if _SIMPLE_LINE.match(line):  # ordinary words and plain quotes only: words found in one regex pass
+        return [_simple_word(w) for w in _SIMPLE_WORD.findall(line)]
     tokens: list[Token] = []
     chars: list[str] = []
     shadow: list[str] = []  # unquoted characters as they are, quoted ones as "x"
