@@ -90,7 +90,11 @@ def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
 
 _BUILD_FLAG = re.compile(
     r"^(-q|-B|-e|-X|-o|-U|--quiet|--batch-mode|--errors|--offline|--no-transfer-progress|--info|--stacktrace"
-    r"|--no-daemon|--parallel|-D[\w.-]+=[^\s]*|-P[\w.-]+=[^\s]*|-T\d+C?)$"
+    r"|--no-daemon|--parallel|-T\d+C?"
+    # Properties that only pick tests: any other -Dkey=value can reach a plugin the pom runs
+    # (`-Dexec.executable=...`), so it makes the line an arbitrary command.
+    r"|-D(test|it\.test|groups|excludedGroups|skipTests|maven\.test\.skip|surefire\.failIfNoSpecifiedTests)(=[\w.#*,/-]*)?"
+    r"|-P[\w.,-]+)$"
 )
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_./-]*(?:\s+[A-Za-z0-9_][A-Za-z0-9_./-]*)*)\s*::?(?!=)")
 

@@ -137,3 +137,14 @@ def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: 
         assert (result.rule, result.capability) == ("project_script", "scripts")
     if decision == "refuse":
         assert result.rule == "deny"  # the script body is held to the hard deny list
+
+
+@pytest.mark.parametrize(("command", "decision"), [
+    ("mvn test", "allow"), ("mvn -q test", "allow"), ("mvn -Dtest=FooTest test", "allow"), ("mvn -Pci test", "allow"),
+    ("mvn -Dexec.executable=/bin/sh test", "ask"), ("mvn -Dmaven.repo.local=/ test", "ask"), ("mvn test -f evil.xml", "ask"),
+])
+def test_maven_scripts_take_only_flags_that_pick_tests(tmp_path: Path, command: str, decision: str) -> None:
+    (tmp_path / "pom.xml").write_text("<project/>")
+    with Workspace(tmp_path) as ws:
+        config = PolicyConfig(scripts=tuple(discover_scripts(ws)), root=ws.root)
+    assert decide(command, config).decision == decision
