@@ -54,7 +54,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
     ),
 }
 # `git branch NAME` creates a branch: the look-around rule admits listing only.
-_LISTING_ONLY = {("git", "branch"): ("-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains",
+LISTING_ONLY = {("git", "branch"): ("-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains",
                                      "--merged", "--no-merged", "--points-at", "--show-current", "-v", "-vv", "--verbose")}
 _VALUE_TAKING = frozenset({"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort",
                            "--color", "--column"})
@@ -148,15 +148,15 @@ def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner
         override = next(w for w in rest if is_assignment(w))
         return (f"{override!r} overrides a make variable (SHELL=, CC=, MAKEFLAGS= change what runs); the entry "
                 f"{rule.text!r} admits it only if the entry lists it")
-    listing = _LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
-    if listing is not None and len(rule.words) <= 2 and _creates(rest, listing):
+    listing = LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
+    if listing is not None and len(rule.words) <= 2 and creates_branch(rest, listing):
         return f"{' '.join(argv)!r} changes branches; the entry {rule.text!r} admits listing them only"
     if inner is not None and inner and len(rule.words) < len(argv) - len(inner) + 1 and not inner_allowed(inner):
         return f"{rule.text!r} starts {inner[0]!r}, which is not allowed itself"
     return None
 
 
-def _creates(rest: Sequence[str], listing: tuple[str, ...]) -> bool:
+def creates_branch(rest: Sequence[str], listing: tuple[str, ...]) -> bool:
     """`git branch NAME` (a name with no listing option) creates a branch."""
     if any(w.split("=", 1)[0] in listing for w in rest):
         return False

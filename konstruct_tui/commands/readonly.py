@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .allowlist import _LISTING_ONLY, _creates
+from .allowlist import LISTING_ONLY, creates_branch
 from .unsafe_options import first_unsafe, unsafe_for
 
 READ_ONLY: tuple[tuple[str, ...], ...] = tuple(tuple(entry.split()) for entry in (
@@ -33,8 +33,8 @@ def read_only_rule(argv: Sequence[str]) -> str | None:
         rest = argv[len(words):]
         if first_unsafe(rest, unsafe_for(argv)) is not None:
             return None
-        listing = _LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
-        if listing is not None and _creates(rest, listing):
+        listing = LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
+        if listing is not None and creates_branch(rest, listing):
             return None
         if words == ("tail",) and any(w.startswith(("-f", "-F", "--follow")) for w in rest):
             return None  # follows forever: not a look around
