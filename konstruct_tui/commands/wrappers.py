@@ -157,7 +157,11 @@ def _env_after(s: _State, parsed: Parsed) -> None:
             continue
         s.assignments.append(words[i])
         i += 1
-    split = parsed.role_values(_WRAPPERS["env"].table, "split")
+    split = [text.replace("\\_", " ") for text in parsed.role_values(_WRAPPERS["env"].table, "split")]  # `\_` is a blank to env -S
+    if any("$" in text for text in split):
+        # env -S expands ${NAME} from the environment: a value the policy cannot know.
+        s.unknown = s.unknown or "env -S with a ${...} variable"
+        s.probes.append(tuple(w for text in split for w in _split(re.sub(r"\$\{\w+\}", " ", text))) + tuple(words[i:]))
     s.words = [w for text in split for w in _split(text)] + words[i:]
 
 

@@ -402,3 +402,20 @@ def test_runners_outside_the_tables_are_probed_for_denied_commands(command: str)
     decision = _check(command)
     assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
     assert _check("grep rm -rf /").decision == "ask"  # text programs: the words are a pattern and files
+
+
+ENV_SPLIT_STRING_DENIED = ["env -S 'rm${IFS}-rf /'", "env -S 'rm\\_-rf\\_/'", "env -S '${X}rm -rf /'",
+                           "timeout --signal=KILL 5 rm -rf /", "nice --adjustment 5 rm -rf /", "watch --exec rm -rf /",
+                           "chroot --userspec=1:1 / rm -rf /", "npx --yes -- rm -rf /"]
+
+
+@pytest.mark.parametrize("command", ENV_SPLIT_STRING_DENIED)
+def test_env_split_strings_are_read_as_env_reads_them(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+def test_env_split_string_with_a_variable_is_never_allowed() -> None:
+    decision = decide("env -S 'pytest ${ARGS}'", PolicyConfig.build(["python"]))
+    assert decision.decision == "refuse"
+    assert decide("env -S 'pytest ${ARGS}'").decision == "ask"
