@@ -13,7 +13,8 @@ to run unconfined (`konstruct sandbox set --mode full`). Elsewhere they ask, as 
 
 COMMAND is normally one argument holding the whole command line. Given as several arguments (a
 driver that split the line with a shell or shlex), they are joined back into one line: a word that
-still looks like shell syntax (`&&`, `ls;`, `>out`, `2>/dev/null`, `$(id)`, `(ls)`) stays syntax,
+still looks like shell syntax (`&&`, `ls;`, `>out`, `2>/dev/null`, `$(id)`, `(ls)`) or like an
+expansion (`$HOME`, `${X:0:1}`, `{a,b}`, `/bin/r?`, `~+`) stays syntax,
 every other word is quoted, so `grep -rn 'a|b' src` keeps its literal `a|b`. When in doubt the
 word stays syntax: a refusal too many beats a compound command let through.
 """
@@ -32,6 +33,7 @@ from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json
 
 _EDGE = frozenset(";&|<>(){}")
+_EXPANSION_WORD = re.compile(r"\$[A-Za-z_{@*#?$!0-9'\"\[]|\{[^{}]*(,|\.\.)[^{}]*\}|[*?]|\[[^\]]+\]|^~[+-](/|$)")
 _OPERATOR_WORD = re.compile(r"^(\d*(>>?|<<?<?|>&|<&|>\||<>)\d*|&>>?|&&|\|\|?|\|&|;;?|&|\(|\)|\{|\}|`.*|\$\(.*)$")
 
 
@@ -86,6 +88,8 @@ def _looks_like_syntax(word: str) -> bool:
         return False  # only a quoted word can hold a blank
     if _OPERATOR_WORD.match(word) or "$(" in word or "`" in word or "<(" in word or ">(" in word:
         return True
+    if _EXPANSION_WORD.search(word):
+        return True  # `${HOME:0:1}`, `$IFS`, `{rm,-rf,/}`, `/bin/r?`, `~+`: what a shell would expand stays unquoted
     stripped = word.lstrip("0123456789")
     closing = word[-1] in _EDGE and not (word[-1] == ")" and "(" in word)  # `print(1)` is a literal call
     return word[0] in _EDGE or closing or stripped[:1] in ("<", ">")

@@ -147,3 +147,12 @@ def test_bad_settings_exit_2_and_store_nothing(capsys: pytest.CaptureFixture[str
     code, payload, err = _policy(capsys, *argv, "--root", str(tmp_path))
     assert code == 2 and payload is None and err.startswith("konstruct: error:")
     assert _policy(capsys, "show", "--root", str(tmp_path))[1]["presets"] == []
+
+
+@pytest.mark.parametrize("line", ["rm -rf ${HOME:0:1}", "rm${IFS}-rf${IFS}/", "{rm,-rf,/}", "/bin/r? -rf /tmp/x",
+                                  "env -iS 'rm -rf /'", "xargs --max-args 1 rm -rf /", "kill -9 -01", "echo $HOME x"])
+def test_expansions_survive_a_driver_that_split_the_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                         line: str) -> None:
+    """shlex.split keeps `${HOME:0:1}` as a word; joined back, it must stay an expansion, not a quoted literal."""
+    payload = _check(capsys, "--root", str(tmp_path), "--", *shlex.split(line))[1]
+    assert payload["decision"] == "refuse", payload
