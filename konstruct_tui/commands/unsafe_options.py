@@ -32,6 +32,7 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     ("git", "diff"): _GIT_LOG, ("git", "log"): _GIT_LOG, ("git", "show"): _GIT_LOG, ("git", "whatchanged"): _GIT_LOG,
     ("git", "format-patch"): _GIT_LOG | {"-o", "--output-directory"}, ("git", "range-diff"): _GIT_LOG,
     ("git", "grep"): frozenset({"-O", "--open-files-in-pager", "--ext-grep"}),
+    ("git", "cat-file"): frozenset({"--filters", "--textconv"}),  # both run the project's configured filters
     ("git", "rebase"): frozenset({"-x", "--exec"}),
     ("git", "branch"): frozenset({"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force",
                                   "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track"}),

@@ -83,6 +83,7 @@ def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None
     "git diff --output=x", "git log --ext-diff", "git show --textconv HEAD", "git branch -D main", "git branch new",
     "tree -o out.txt", "date -s 2020-01-01", "file -C -m x", "GIT_EXTERNAL_DIFF=rm git diff", "PAGER=x git log", "CI=1 ls", "env ls", "timeout 5 ls",
     "git -c core.fsmonitor=x status", "git -C /elsewhere status", "tail -f log.txt", "ls; ls", "/bin/ls", "./ls",
+    "git cat-file --filters HEAD:x", "tree -R -H . -o x",
 ])
 def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
     decision = decide(command, READ_ONLY)
