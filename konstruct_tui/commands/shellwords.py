@@ -68,6 +68,51 @@ _SIMPLE_WORD = re.compile(r"""(?:[^\s'"]++|'[^']*+'|"[^"]*+")++""")
 _QUOTED_PART = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
+# No backslash, `$` or backtick anywhere, and quotes that hold nothing a shell acts on.
+_OPS_LINE = re.compile(r"""(?:[^'"\\`$]++|'[^'{}*?\[~#]*+'|"[^"\\$`{}*?\[~#]*+")*+\Z""")
+_OPS_TOKEN = re.compile(
+    r"""(?P<b>[ \t]+)|(?P<n>[\n\r])|(?P<o><<<|<<-|&&|\|\||;;|;&|\|&|>>|>&|>\||&>|<<|<&|<>|<\(|>\(|[;&|<>()])"""
+    r"""|(?P<w>(?:[^ \t\n\r'"<>&|;()]++|'[^']*+'|"[^"]*+")++)"""  # only blanks split words, as in the loop
+)
+
+
+def _tokenize_ops(line: str) -> list[Token]:
+    """The tokenizer's answer for a line `_OPS_LINE` accepts, without the character loop. Quoted
+    parts hold none of `{}*?[~#`, so the raw word shows where braces, globs and `~+` are live."""
+    tokens: list[Token] = []
+    for match in _OPS_TOKEN.finditer(line):
+        kind = match.lastgroup
+        if kind == "b":
+            continue
+        if kind == "n":
+            tokens.append(Operator("\n"))
+        elif kind == "o":
+            tokens.append(Operator(match.group()))
+        else:
+            raw = match.group()
+            if raw.isalnum():  # most words: nothing to look at
+                tokens.append(Word(raw, True, _NONE, raw))
+                continue
+            word = _simple_word(raw)
+            if word.plain and raw in ("{", "}") and (not tokens or isinstance(tokens[-1], Operator)):
+                tokens.append(Operator(raw))
+            elif raw[0] == "#":
+                tokens.append(Operator("#"))
+            elif "{" in raw or "*" in raw or "?" in raw or "[" in raw or raw[0] == "~":
+                kinds = set()
+                if "{" in raw and _BRACE.search(raw):
+                    kinds.add("brace")
+                if _GLOB.search(raw):
+                    kinds.add("glob")
+                if raw[0] == "~" and _TILDE.match(raw):
+                    kinds.add("tilde_pwd" if raw[1] == "+" else "tilde_oldpwd")
+                tokens.append(word._replace(expansions=frozenset(kinds) if kinds else _NONE,
+                                            shadow=raw if word.plain else word.shadow))
+            else:
+                tokens.append(word)
+    return tokens
+
+
 def _simple_word(raw: str) -> Word:
     single, double = "'" in raw, '"' in raw
     if not single and not double:
@@ -98,6 +143,8 @@ def tokenize(line: str) -> list[Token]:
         return [Word(w, True, _NONE, w) for w in line.split()]
     if _SIMPLE_LINE.match(line):  # ordinary words and plain quotes only: words found in one regex pass
         return [_simple_word(w) for w in _SIMPLE_WORD.findall(line)]
+    if _OPS_LINE.match(line):  # operators too, but no backslash, `$` or backtick: one regex step per token
+        return _tokenize_ops(line)
     tokens: list[Token] = []
     chars: list[str] = []
     shadow: list[str] = []  # unquoted characters as they are, quoted ones as "x"
