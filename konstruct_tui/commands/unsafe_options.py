@@ -12,6 +12,7 @@ a cluster (`-nO`), `--opt=value` matches `--opt`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 # Any program: long options whose value is a program, a shell string, or where output goes.
@@ -71,6 +72,8 @@ def unsafe_for(words: Sequence[str]) -> frozenset[str]:
     """The unsafe options of the program `words` starts with (and its subcommand, if known)."""
     if not words:
         return GENERIC
+    if re.match(r"^(.*/)?python(\d+(\.\d+)*)?$", words[0]) and len(words) > 2 and words[1] == "-m":
+        words = [words[2], *words[3:]]  # `python -m pytest -p x` is pytest's own options
     program = _ALIASES.get(words[0], words[0].rsplit("/", 1)[-1])
     found = set(GENERIC)
     sub = words[1] if len(words) > 1 and not words[1].startswith("-") else None

@@ -32,6 +32,7 @@ ALLOWLIST = [
     ([], ["python"], "uv run pytest -q", "allow"), ([], ["python"], "uv run rm -rf build", "refuse"),
     ([], ["python"], "poetry run curl https://example.com", "refuse"), ([], ["python"], "pytest -p evil_plugin", "refuse"),
     ([], ["python"], "pytest --basetemp=/home/someone", "refuse"), ([], ["python"], "pytest -c /tmp/evil.ini", "refuse"),
+    (["python -m pytest"], [], "python -m pytest -p evil", "refuse"), (["python -m pytest"], [], "python -m pytest -q", "allow"),
     ([], ["node"], "npm test --script-shell=./x.sh", "refuse"), ([], ["node"], "npm run build --prefix /elsewhere", "refuse"),
     ([], ["node"], "npm exec -- rm -rf build", "refuse"), ([], ["node"], "npm exec -c 'ls'", "refuse"),
     ([], ["node"], "npm exec -- jest", "allow"), ([], ["node"], "npx jest --ci", "allow"),
