@@ -28,6 +28,8 @@ import shlex
 from typing import Any
 
 from ..commands import BadPrefix, PolicyConfig, decide, discover_scripts
+from ..sandbox import SandboxConfig, effective_abi
+from ..sandbox.seccomp import seccomp_filter
 from ..trust import TrustStore
 from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json
@@ -119,14 +121,13 @@ def run_check(args: argparse.Namespace) -> int:
 
 def read_only_sandbox(root: Any) -> bool:
     """Whether a command in the project at `root` can run under the kernel sandbox read-only with
-    the network blocked: Landlock ABI 4+ (network rules) and the project's mode not `full`. Any
-    doubt (settings unreadable, no Landlock) means no: read-only commands then ask."""
+    the network blocked: Landlock ABI 4+ (network rules), the seccomp filter for the other sockets,
+    and the project's mode not `full` (run_command decides the same from its plan). Any doubt
+    (settings unreadable, no Landlock) means no: read-only commands then ask."""
     try:
-        from ..sandbox import SandboxConfig, effective_abi
-
         if SandboxConfig().settings(root).mode == "full":
             return False
-        return effective_abi() >= 4
+        return effective_abi() >= 4 and seccomp_filter() is not None  # TCP by Landlock, the rest by seccomp
     except Exception:  # noqa: BLE001 - whatever went wrong, the answer that fails closed is "no"
         return False
 
