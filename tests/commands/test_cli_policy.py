@@ -34,10 +34,10 @@ def test_prints_the_decision_and_exits_0(capsys: pytest.CaptureFixture[str], tmp
 
 def test_read_only_commands_are_allowed_confined_where_landlock_can_confine_them(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from konstruct_tui.sandbox import effective_abi
+    from konstruct_tui.cli.policy import read_only_sandbox
 
     code, payload, _ = _check(capsys, "--root", str(tmp_path), "--", "ls -la")
-    if effective_abi() >= 4:
+    if read_only_sandbox(tmp_path):
         assert (code, payload["decision"], payload["rule"], payload["confinement"]) == (0, "allow", "read_only", "read-only")
     else:
         assert (payload["decision"], payload["rule"]) == ("ask", "needs_grant") and "confinement" not in payload
