@@ -73,6 +73,9 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
         found.append(EmbeddedCode(args[0], "trap", True))
     elif name == "git":
         found += _git_settings(args)
+        # `ext::CMD` remotes: git runs CMD through a shell to reach the "remote".
+        found += [EmbeddedCode(w.split("ext::", 1)[1].replace("%S", "x").replace("% ", " "), "git ext:: transport", True)
+                  for w in args if "ext::" in w]
     elif name == "parallel" and ":::" in args:
         at = args.index(":::")
         start = next((k for k, w in enumerate(args[:at]) if not w.startswith("-")), at)

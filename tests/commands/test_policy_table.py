@@ -350,7 +350,7 @@ def test_archives_read_from_system_folders_are_not_refused() -> None:
     assert _check("unzip x.zip -d build").decision == "ask"
 
 
-OUTPUT_OPTIONS_DENIED = ["git diff --output=/etc/passwd", "curl -o /etc/passwd http://x", "wget -O /usr/bin/ls http://x",
+OUTPUT_OPTIONS_DENIED = ["git -c protocol.ext.allow=always fetch \"ext::sh -c 'rm -rf /'\"", "git diff --output=/etc/passwd", "curl -o /etc/passwd http://x", "wget -O /usr/bin/ls http://x",
                          "sort -o /etc/hosts x", "gcc -o /dev/sda x.c", "curl -o/etc/x http://x"]
 
 
