@@ -17,16 +17,19 @@ What the three answers mean:
   network: `confinement="read-only"`; only when `PolicyConfig.read_only_sandbox` says the caller
   can confine it so, else it asks like any command).
 - `ask`: rule `needs_grant`: an ordinary command outside allowlist mode; the agent needs the
-  `commands` grant (once, for the session, or always for this project). Also a wrapper option the
-  policy's tables do not know (`unknown_option`): never allowed, since it cannot tell what runs.
+  `commands` grant (once, for the session, or always for this project). So does a line with a
+  wrapper option the policy's tables do not know: never allowed, since it cannot tell what runs
+  (in allowlist mode it is refused).
 
 Chains (`a && b`, `a || b`, `a; b`) are `compound` unless the user allowed chains
 (`PolicyConfig.chains`, `policy check --chains`): then each step is judged alone and the chain gets
 the neediest answer (rule `chain` when every step is allowed). Pipes and the rest stay refused.
 
-Order: the hard deny list is checked first, on every piece of the line, so `ls; rm -rf /` is refused
-by `deny`, not merely by `compound`; then compound syntax; then the per-program refusals; then
-project scripts and the allowlist.
+Order: control characters; the hard deny list, on every piece of the line (and on the readings a
+shell would make of its expansions, and on its look-alike characters read plainly), so `ls; rm -rf /`
+is refused by `deny`, not merely by `compound`; then compound syntax; then the per-program
+refusals; then expansions the policy cannot read; then project scripts, the allowlist and the
+read-only list. The judging itself lives in judge.py; this module turns its findings into answers.
 """
 
 from __future__ import annotations
