@@ -33,10 +33,11 @@ _SECRETS = re.compile(
     r"|/etc/(shadow|gshadow|sudoers)|(^|/)\.gnupg(/|$)|\.kube/config|\.docker/config\.json"
     r"|(^|/)\.git-credentials$|\.password-store|\.config/gcloud|konstruct/trust\.json|(^|/)\.pgpass$"
     r"|(^|/)\.(bash|zsh|python|mysql|psql)_history$|^/proc/(self|thread-self|\d+)/(task/\d+/)?(environ|mem|root/)"
+    r"|^/proc(/(self|thread-self|\d+))?/?$"  # a whole process folder (or all of them): `grep -r KEY /proc/1234`
 )
 # Every credential path holds one of these (normalising a path never creates one): a cheap filter first.
 _SECRET_HINTS = (".ssh", "id_", ".aws", ".netrc", "/etc/", ".gnupg", ".kube", ".docker", ".git-credentials",
-                 ".password-store", "gcloud", "trust.json", ".pgpass", "_history", "/proc/")
+                 ".password-store", "gcloud", "trust.json", ".pgpass", "_history", "/proc")
 # Sending a project's env file somewhere: `curl -d @.env`, `curl -T .env`, `wget --post-file=.env`.
 _UPLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "scp", "rsync", "nc", "ncat", "netcat", "socat", "ftp", "sftp"})
 _ENV_FILE = re.compile(r"(^|[@=/])\.env(\.[\w.-]+)?$")

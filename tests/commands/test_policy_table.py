@@ -320,6 +320,13 @@ def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> No
     assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
 
 
+def test_a_whole_process_folder_is_a_credential_store() -> None:
+    """/proc/PID/environ holds the workbench's own API keys: reading the folder recursively reads it."""
+    for command in ("grep -ra KEY /proc/1234/", "grep -r KEY /proc", "cat /proc//1/environ", "rg KEY /proc/self"):
+        assert (_check(command).decision, _check(command).rule) == ("refuse", "secrets"), command
+    assert _check("cat /proc/cpuinfo").decision == "ask"
+
+
 def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> None:
     assert _check("find . -delete -name x").rule == "destructive"
     assert _check("find . -name x -delete").decision == "ask"
