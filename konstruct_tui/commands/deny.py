@@ -310,6 +310,11 @@ def _destructive(name: str, args: list[str], root: Path | None) -> Finding | Non
         targets = operands[:-1]
     elif name == "find" and "-delete" in args:
         return _find_delete(args, root)
+    elif name in ("chmod", "chown", "chgrp") and any(o in ("-R", "--recursive") or (o[1:].isalpha() and "R" in o) for o in options):
+        for target in operands[1:]:
+            if place_of(target, root) in (Place.PARENT, Place.ELSEWHERE):
+                return Finding("outside_workspace", f"{name} -R {target!r} changes permissions outside the project")
+        return None
     else:
         return None
     for target in targets:

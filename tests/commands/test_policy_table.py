@@ -320,6 +320,12 @@ def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> No
     assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
 
 
+def test_recursive_permission_changes_outside_the_project_are_refused() -> None:
+    for command in ("chmod -R 777 ~+/..", "chown -R me ../other", "chmod -R 000 ~/Documents"):
+        assert (_check(command).decision, _check(command).rule) == ("refuse", "outside_workspace"), command
+    assert _check("chmod -R 755 build").decision == "ask"
+
+
 def test_a_whole_process_folder_is_a_credential_store() -> None:
     """/proc/PID/environ holds the workbench's own API keys: reading the folder recursively reads it."""
     for command in ("grep -ra KEY /proc/1234/", "grep -r KEY /proc", "cat /proc//1/environ", "rg KEY /proc/self"):
