@@ -30,6 +30,12 @@ _DELETE_CALL = re.compile(
     r"(rmtree|rmSync|rm_rf|rm_r|remove_dir_all|rimraf|rmdirSync|removedirs|rmdir|unlink|remove|rm)\s*\(\s*"
     r"(?:[\w.]*(?:Path|File|resolve|normpath|abspath|realpath)\s*\(\s*)?(?:r|b|f)?(['\"])(.*?)\2"
 )
+_PATH_METHOD = re.compile(r"Path\s*\(\s*(['\"])(.*?)\1\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes|chmod|rename|replace)\b")
+_WRITE_CALL = re.compile(
+    r"\bopen\s*\(\s*(?:r|b|f)?(['\"])((?!\1).*?)\1\s*,\s*(?:mode\s*=\s*)?['\"][^'\"]*[wax+]"
+    r"|(writeFileSync|writeFile|appendFileSync|unlinkSync|truncateSync)\s*\(\s*(['\"])(.*?)\4"
+)
+_DEVICE_PATH = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|mem$|kmem$|port$)")
 # `spawnSync('rm', ['-rf', '/'])`, `execFile("rm", ["-rf", "/"])`: a program and its argument list.
 _CALL_ARGV = re.compile(r"\(\s*((?:'[^']*'|\"[^\"]*\"))\s*,\s*[\[(]([^\[\]()]*)[\])]")
 _DELETE_HOME = re.compile(
@@ -128,6 +134,15 @@ def scan_code(code: str, judge_line: Callable[[str], Finding | None], judge_word
         place = place_of(match.group(3))
         if place.fatal:
             return Finding(DENY, f"the inline program deletes {match.group(3)!r} ({place.value})")
+    for match in _PATH_METHOD.finditer(code):  # Path('/etc').unlink(), Path('/').rmdir()
+        place = place_of(match.group(2))
+        if place.fatal:
+            return Finding(DENY, f"the inline program {match.group(3)}s {match.group(2)!r} ({place.value})")
+    for match in _WRITE_CALL.finditer(code):  # open('/etc/passwd', 'w'), writeFileSync('/etc/hosts', ...)
+        path = match.group(2) if match.group(2) is not None else match.group(5)
+        place = place_of(path)
+        if place.fatal or _DEVICE_PATH.match(path):
+            return Finding(DENY, f"the inline program writes over {path!r} ({place.value})")
     joined = _CONCAT.sub("", code)  # 'r' + 'm -rf /': literals glued by +, as the program would
     literals = [next(g for g in m.groups() if g is not None) for m in _LITERAL.finditer(code)]
     if joined != code:

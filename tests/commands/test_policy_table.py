@@ -375,6 +375,9 @@ def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
 
 # Attack round 4 (issue 13): code inside strings, and code that decodes a string and runs it.
 NESTED_CODE_DENIED = [
+    "python -c \"import pathlib; pathlib.Path('/etc/passwd').unlink()\"", "python -c \"open('/etc/passwd', 'w').write('')\"",
+    "python -c \"open('/dev/sda','wb').write(b'x')\"", "node -e \"require('fs').writeFileSync('/etc/hosts', 'x')\"",
+    "node -e \"require('fs').unlinkSync('/bin/ls')\"",
     "python -c \"exec('import os; os.system(\\\"rm -rf /\\\")')\"",
     "python -c \"eval(compile('import os;os.system(\\'rm -rf /\\')','x','exec'))\"",
     "node -e \"eval('require(\\\"child_process\\\").execSync(\\\"rm -rf /\\\")')\"",
