@@ -35,7 +35,7 @@ from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json
 
 _EDGE = frozenset(";&|<>(){}")
-_EXPANSION_WORD = re.compile(r"\$[A-Za-z_{@*#?$!0-9'\"\[]|\{[^{}]*(,|\.\.)[^{}]*\}|[*?]|\[[^\]]+\]|^~[+-](/|$)")
+_EXPANSION_WORD = re.compile(r"\$[A-Za-z_{@*#?$!0-9'\"\[]|\{[^{}]*(,|\.\.)[^{}]*\}|[*?]|\[[^\][]+\]|^~[+-](/|$)")
 _OPERATOR_WORD = re.compile(r"^(\d*(>>?|<<?<?|>&|<&|>\||<>)\d*|&>>?|&&|\|\|?|\|&|;;?|&|\(|\)|\{|\}|`.*|\$\(.*)$")
 
 

@@ -28,12 +28,12 @@ _LITERAL = re.compile(r"'((?:[^'\\]|\\.)*)'|\"((?:[^\"\\]|\\.)*)\"|`([^`]*)`")
 _LIST = re.compile(r"[\[(]([^\[\]()]*)[\])]")
 _DELETE_CALL = re.compile(
     r"(rmtree|rmSync|rm_rf|rm_r|remove_dir_all|rimraf|rmdirSync|removedirs|rmdir|unlink|remove|rm)\s*\(\s*"
-    r"(?:[\w.]*(?:Path|File|resolve|normpath|abspath|realpath)\s*\(\s*)?(?:r|b|f)?(['\"])(.*?)\2"
+    r"(?:[\w.]*(?:Path|File|resolve|normpath|abspath|realpath)\s*\(\s*)?(?:r|b|f)?(['\"])([^'\"\n]*)\2"
 )
-_PATH_METHOD = re.compile(r"Path\s*\(\s*(['\"])(.*?)\1\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes|chmod|rename|replace)\b")
+_PATH_METHOD = re.compile(r"Path\s*\(\s*(['\"])([^'\"\n]*)\1\s*\)\s*\.\s*(unlink|rmdir|write_text|write_bytes|chmod|rename|replace)\b")
 _WRITE_CALL = re.compile(
-    r"\bopen\s*\(\s*(?:r|b|f)?(['\"])((?!\1).*?)\1\s*,\s*(?:mode\s*=\s*)?['\"][^'\"]*[wax+]"
-    r"|(writeFileSync|writeFile|appendFileSync|unlinkSync|truncateSync)\s*\(\s*(['\"])(.*?)\4"
+    r"\bopen\s*\(\s*(?:r|b|f)?(['\"])([^'\"\n]*)\1\s*,\s*(?:mode\s*=\s*)?['\"][^'\"]*[wax+]"
+    r"|(writeFileSync|writeFile|appendFileSync|unlinkSync|truncateSync)\s*\(\s*(['\"])([^'\"\n]*)\4"
 )
 _DEVICE_PATH = re.compile(r"^/dev/(sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|mem$|kmem$|port$)")
 # `spawnSync('rm', ['-rf', '/'])`, `execFile("rm", ["-rf", "/"])`: a program and its argument list.

@@ -182,11 +182,11 @@ def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Fin
         else:
             keep(judge_shell_code(embedded.code, embedded.via, root, depth + 1, hard_only or not embedded.strict))
     keep(judge_program(run.argv, root))
-    if name not in TEXT_PROGRAMS:
+    if name not in TEXT_PROGRAMS and name not in _DENY_STARTS and depth <= 1:  # probes do not probe again
         # A program that runs the rest of its words as a command, not in the wrapper tables
         # (`valgrind rm -rf /`, `firejail`, `numactl`, `cross-env`): probe where a denied program starts.
         starts = [k for k, w in enumerate(run.argv[1:], 1) if program_name(w) in _DENY_STARTS or _MKFS_NAME.match(program_name(w))]
-        for k in starts[:8]:
+        for k in starts[:4]:
             keep(judge_argv(run.argv[k:], root, depth + 1, hard_only=True))
     if name == "find":
         filtered = find_is_filtered(run.argv[1:])

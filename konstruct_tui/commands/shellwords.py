@@ -57,7 +57,7 @@ EXPANSION_NAMES = {
     "tilde_oldpwd": "~-", "special": "a special parameter ($1, $@, $?...)",
 }
 _BRACE = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
-_GLOB = re.compile(r"[*?]|\[[^\]]+\]")
+_GLOB = re.compile(r"[*?]|\[[^\][]+\]")
 _PLAIN_RUN = re.compile(r"[^ \t\n\r\\'\"`$<>&|;()]+")  # characters with no meaning to the tokenizer
 _ORDINARY = re.compile(r"[^\n\r\\'\"`$<>&|;(){}*?\[~#\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*\Z")
 _NONE: frozenset[str] = frozenset()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from enum import Enum
 from pathlib import Path
 
@@ -45,6 +46,7 @@ _HOME_WORDS = re.compile(r"^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME\}|\$\{HOME:?[-=][^
 _GLOB = re.compile(r"[*?\[\]{},]")
 
 
+@lru_cache(maxsize=4096)
 def place_of(word: str, root: Path | None = None) -> Place:
     """Where `word`, a path argument, points."""
     text = word.strip()

@@ -296,6 +296,26 @@ def test_judging_time_is_linear_in_the_line_length() -> None:
         assert cost(decide, line) < 15 * cost(shlex.split, line) + 0.05, unit
 
 
+def test_adversarial_lines_stay_linear() -> None:
+    """Lines built to make a regex or a probe backtrack (found by a fuzzing pass): `[[[[`, unclosed
+    `open('` in inline code, look-alike `ｒｍ` repeated (each one a denied-program probe)."""
+    import shlex
+    import time
+
+    for prefix, unit in (("echo ", "["), ("python -c \"", "open('"), ("python -c \"", "Path('"), ("", "\uff52\uff4d "),
+                         ("", "kill -1 "), ("env ", "\uff52\uff4d "), ("bash -c '", "f(){ ")):
+        line = prefix + unit * (20_000 // len(unit))
+        started = time.perf_counter()
+        decide(line)
+        ours = time.perf_counter() - started
+        started = time.perf_counter()
+        try:
+            shlex.split(line)
+        except ValueError:
+            pass
+        assert ours < 30 * (time.perf_counter() - started) + 0.1, (prefix, unit, ours)
+
+
 # Found by attacking the rebuilt policy (issue 13): each is a deny-list case in a new spelling.
 SELF_ATTACK_DENIED = [
     "python3 -c \"import os;os.system('r'+'m -rf /')\"", "perl -e 'system(\"r\".\"m -rf /\")'",
