@@ -331,7 +331,12 @@ def _peel_runner(s: _State, name: str, table: Table) -> None:
     words = s.words
     s.words = [name] + words[2:]
     _peel(s, name, Wrapper(table))
-    if name in ("pnpm exec", "pnpm dlx") and any(w in ("-c", "--shell-mode") for w in words[2:]) or name == "yarn exec":
+    own = []  # the runner's own options: up to the first word that is not one
+    for word in words[2:]:
+        if not word.startswith("-") or word == "--":
+            break
+        own.append(word)
+    if name in ("pnpm exec", "pnpm dlx") and any(w in ("-c", "--shell-mode") for w in own) or name == "yarn exec":
         s.code(" ".join(s.words), name)  # shell mode: the words are joined and run by a shell
         s.words = ["sh"]
         s.stop = True
