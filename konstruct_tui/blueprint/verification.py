@@ -7,18 +7,15 @@ without a shell, in their own process group, with the phase's timeout and the pr
 scrubbed from the environment, exactly as `run_command` runs a command.
 
 The gate runs them in the workspace, or in a scratch copy of it (scratch.py) when the phase's edits
-to its pinned verification must be reverted, under a leash: a tiny launcher
-that leads the command's process group and kills the whole group the moment the run's process is
-gone, even by SIGKILL (it watches the run's process through a pidfd). Why not PR_SET_PDEATHSIG: it
-fires when the *thread* that started the child ends, and the sandbox starts every child from a
-throwaway thread that ends at once.
+to its pinned verification must be reverted. A command still running when the run's process dies
+(even by SIGKILL) dies with it: the command layer's guardian and PID namespace see to that
+(commands/process_tree.py), as for every command.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,52 +88,6 @@ async def run_verification(
     return results
 
 
-_LEASH = r"""
-import os, select, signal, sys
-parent = int(sys.argv[1])
-try:
-    watch = os.pidfd_open(parent)
-except (AttributeError, OSError):
-    watch = None
-if os.getppid() != parent:
-    os._exit(137)
-try:
-    child = os.posix_spawnp(sys.argv[2], sys.argv[2:], os.environ)
-except FileNotFoundError:
-    sys.stderr.write("konstruct-leash: not found\n")
-    os._exit(127)
-except OSError as error:
-    sys.stderr.write("%r could not be started: %s\n" % (sys.argv[2], error.strerror))
-    os._exit(126)
-try:
-    mine = os.pidfd_open(child)
-except (AttributeError, OSError):
-    mine = None
-while True:
-    if watch is not None and mine is not None:
-        ready = select.select([watch, mine], [], [])[0]
-        gone = watch in ready
-    else:
-        select.select([], [], [], 0.1)
-        gone = os.getppid() != parent
-    if gone:
-        os.killpg(0, signal.SIGKILL)
-    done, status = os.waitpid(child, os.WNOHANG)
-    if done:
-        break
-code = os.waitstatus_to_exitcode(status)
-if code < 0:
-    signal.signal(-code, signal.SIG_DFL)
-    os.kill(os.getpid(), -code)
-os._exit(code & 0xFF)
-"""
-
-
-def leashed(argv: Sequence[str]) -> list[str]:
-    """`argv` run by the leash, which dies (and takes the command's whole group) with this process."""
-    return [sys.executable, "-I", "-S", "-c", _LEASH, str(os.getpid()), *argv]
-
-
 async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder: Path | None = None) -> tuple[str, int | None, str]:
     decision = decide(command, PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root))
     if decision.decision == "refuse":
@@ -155,7 +106,7 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder:
 
     def confined() -> ProcessOutcome:
         with Confinement(plan) as confinement:
-            return run_process(leashed(argv), folder or workspace.root, timeout_s=timeout_s, env=scrubbed_environment(extra=assignments),
+            return run_process(argv, folder or workspace.root, timeout_s=timeout_s, env=scrubbed_environment(extra=assignments),
                                cap_bytes=OUTPUT_CAP_BYTES, cancellation=cancellation, confinement=confinement)
 
     work = asyncio.create_task(asyncio.to_thread(confined))
@@ -164,8 +115,6 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder:
     except asyncio.CancelledError:
         cancellation.cancel()  # the run is being stopped: the command's whole process group dies now
         raise
-    if done.exit_code == 127 and done.stderr.strip() == "konstruct-leash: not found":
-        return "not_found", None, f"[no program named {argv[0]!r} was found]"
     output = (done.stdout + ("\n" if done.stdout and done.stderr else "") + done.stderr).strip()
     if done.reason and done.status != "ok":
         output = f"{output}\n[{done.reason}]".strip()

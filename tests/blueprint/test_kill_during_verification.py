@@ -24,17 +24,35 @@ from blueprint_harness import (
     write_scripts,
 )
 
-# The check hangs (with a grandchild) once add is fixed, until the test lets it through. The pids go
-# to its working folder (the workspace, or the gate's scratch copy when it reverts pinned files).
+# The check hangs (with a grandchild) once add is fixed, until the test lets it through. Both carry
+# the marker in their command line (inside the sandbox's PID namespace a process cannot tell its pid
+# as this test sees it), and the check writes the marker file in its working folder when it hangs.
 SLOW_CHECK = """import calc, os, subprocess, sys, time
 if calc.add(2, 3) == 5 and not os.path.exists({release!r}):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
-    with open({pids!r} + ".tmp", "w") as out:
-        out.write(f"{{os.getpid()}} {{child.pid}}")
-    os.rename({pids!r} + ".tmp", {pids!r})
+    if sys.argv[1:] != [{marker!r}]:
+        os.execv(sys.executable, [sys.executable, __file__, {marker!r}])
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", {marker!r}])
+    open({marker!r}, "w").close()
     time.sleep(120)
 assert calc.add(2, 3) == 5, 'add is wrong'
 """
+
+
+def _marked(marker: str) -> list[int]:
+    """Live processes (zombies excepted) whose command line carries `marker`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if marker.encode() not in handle.read():
+                    continue
+        except OSError:
+            continue
+        if _alive(int(entry)):
+            found.append(int(entry))
+    return found
 
 
 def _alive(pid: int) -> bool:
@@ -46,8 +64,8 @@ def _alive(pid: int) -> bool:
 
 
 def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(project: Path, tmp_path: Path, konstruct) -> None:
-    marker, release = f"pids-{uuid.uuid4().hex}", tmp_path / "release"
-    (project / "check_calc.py").write_text(SLOW_CHECK.format(pids=marker, release=str(release)))
+    marker, release = f"verifying-{uuid.uuid4().hex}", tmp_path / "release"
+    (project / "check_calc.py").write_text(SLOW_CHECK.format(marker=marker, release=str(release)))
     scripts = write_scripts(tmp_path / "s", {
         "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
         "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
@@ -67,17 +85,16 @@ def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(
                 glob.glob(str(project / marker))
             time.sleep(0.05)
         assert found, "the verification never started"
-        check, grandchild = map(int, Path(found[0]).read_text().split())
-        assert _alive(check) and _alive(grandchild)
+        assert len(_marked(marker)) == 2  # the check and its grandchild
         child.send_signal(signal.SIGKILL)
         child.wait(10)
     finally:
         if child.poll() is None:
             child.kill()
     deadline = time.monotonic() + 5
-    while (_alive(check) or _alive(grandchild)) and time.monotonic() < deadline:
+    while _marked(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _alive(check) and not _alive(grandchild), "a verification process outlived the run"
+    assert _marked(marker) == [], "a verification process outlived the run"
 
     run_id = first["run_id"]
     code, status, _ = konstruct("blueprint", "status", run_id, "--json")
