@@ -12,15 +12,15 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..graph.code_graph import CodeGraph
-from ..tools import TOOLS, ToolContext, ToolError, call
-from ..tools.graph_access import GraphAccess
-from ..tools.served_graph import ServedGraph
-from ..workspace import Workspace, WriteJournal
 from .common import UsageError, add_root, open_workspace
+
+if TYPE_CHECKING:  # the layers themselves load when the server starts, not to parse a command line
+    from ..tools import ToolContext
+    from ..tools.graph_access import GraphAccess
+    from ..workspace import Workspace
 
 INSTRUCTIONS = (
     "Konstruct's tools for one project. Paths are relative to the project root. Start with search "
@@ -42,6 +42,9 @@ def run_mcp(args: argparse.Namespace) -> int:
         import mcp.server.mcpserver  # noqa: F401 - only this command needs the SDK
     except ImportError:
         raise UsageError("konstruct mcp needs the MCP SDK: pip install 'mcp>=2,<3'") from None
+    from ..graph.code_graph import CodeGraph
+    from ..tools.served_graph import ServedGraph
+
     workspace = open_workspace(args.root)
     with workspace:
         graph = ServedGraph(CodeGraph(workspace))  # starts indexing while the client connects
@@ -54,6 +57,9 @@ def run_mcp(args: argparse.Namespace) -> int:
 
 def build_server(workspace: Workspace, graph: GraphAccess, *, read_only: bool = False) -> Any:
     from mcp.server.mcpserver import MCPServer
+
+    from ..tools import TOOLS, ToolContext
+    from ..workspace import WriteJournal
 
     context = ToolContext(workspace, journal=WriteJournal(workspace.root), graph=graph)
     lock = threading.Lock()
@@ -70,6 +76,8 @@ def _published(name: str, context: ToolContext, lock: threading.Lock) -> Any:
     from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
     from mcp_types import CallToolResult, TextContent, ToolAnnotations
     from pydantic import ConfigDict
+
+    from ..tools import TOOLS, ToolError, call
 
     class Arguments(ArgModelBase):
         model_config = ConfigDict(extra="allow")

@@ -7,6 +7,8 @@ runs in the foreground.
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +22,7 @@ from .query import GraphQuery
 from .reconciler import FAILED, Reconciler
 from .snapshot import GraphSnapshot
 from .store import IndexStore
+from .warm_start import unchanged
 
 
 class CodeGraph:
@@ -68,13 +71,29 @@ def build_index(
     progress: Progress | None = None,
     workers: int = 2,
     supports: dict[str, LanguageSupport] | None = None,
+    neighborhoods: bool = False,
 ) -> tuple[GraphSnapshot, IndexReport]:
-    """Build or refresh the index in the foreground (cold, warm or anything in between)."""
+    """Build or refresh the index in the foreground (cold, warm or anything in between).
+
+    `neighborhoods`: also settle the snapshot's neighborhoods (stored ones when the file pairs did
+    not change) and store the summary a warm `konstruct index` prints."""
+    if supports is None:
+        started = time.perf_counter()
+        warm = unchanged(workspace.root)
+        if warm is not None and not (neighborhoods and warm.summary is None):
+            snapshot = warm.snapshot()  # nothing moved: no grammar, no parse, no resolution
+            report = IndexReport(files=warm.files, edges=snapshot.edge_count())
+            report.seconds = time.perf_counter() - started
+            return snapshot, report
     supports = supports if supports is not None else languages()
     store = IndexStore.for_root(workspace.root, supports)
     try:
         indexer = Indexer(workspace, store, supports=supports, workers=workers)
         snapshot = indexer.refresh(None, progress)
+        if neighborhoods:
+            hoods = store.neighborhoods_for(snapshot)
+            edges = Counter(e.kind for out in snapshot.out_edges.values() for e in out)
+            store.set_summary({"files": dict(indexer.report.files), "edges": dict(edges), "neighborhoods": len(hoods)})
         return snapshot, indexer.report
     finally:
         store.close()
@@ -90,7 +109,7 @@ def stored_snapshot(
 
     if not index_path(workspace.root).exists():
         return None
-    store = IndexStore.for_root(workspace.root, supports if supports is not None else languages())
+    store = IndexStore.for_root(workspace.root, supports)
     try:
         if store.rebuilt or store.meta("complete") != "1":
             return None

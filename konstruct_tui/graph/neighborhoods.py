@@ -1,20 +1,25 @@
 """Neighborhoods: clusters of files that depend on each other in practice.
 
-Louvain community detection (networkx) over the undirected file graph with a fixed seed, nodes and
-edges added in sorted order: the same graph gives the same clusters, run after run. Files with no
-edge at all belong to no neighborhood (a cluster of one tells nobody anything).
+Leiden community detection (python-igraph, compiled: it clusters a 100,000-file graph in seconds
+where networkx's pure-Python Louvain took minutes) maximising modularity over the undirected,
+weighted file graph. Nodes and edges go in sorted order and the random source is seeded, so the
+same graph gives the same clusters, run after run. Files with no edge at all belong to no
+neighborhood (a cluster of one tells nobody anything).
+
+Clustering is never on a warm path: a snapshot reuses the clusters of an ancestor with the same file
+pairs, and the store keeps the last ones with a digest of those pairs (see `store.py`).
 """
 
 from __future__ import annotations
 
 import math
+import random
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
-
-import networkx as nx
 
 if TYPE_CHECKING:
     from .snapshot import GraphSnapshot
@@ -63,32 +68,66 @@ class Neighborhoods:
         return None if index is None else self.items[index]
 
 
-def file_graph(snapshot: GraphSnapshot) -> nx.Graph:
+Adjacency = dict[str, dict[str, int]]  # file -> neighbour -> weight
+
+
+def file_graph(snapshot: GraphSnapshot) -> Adjacency:
     """Undirected, weighted by how many edge kinds join two files (either direction)."""
     weights: Counter[tuple[str, str]] = Counter()
     for edges in snapshot.out_edges.values():
         for edge in edges:
-            a, b = sorted((edge.source, edge.target))
-            weights[(a, b)] += 1
-    graph = nx.Graph()
-    graph.add_nodes_from(sorted({p for pair in weights for p in pair}))
-    graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
+            pair = (edge.source, edge.target) if edge.source < edge.target else (edge.target, edge.source)
+            weights[pair] += 1
+    graph: Adjacency = {}
+    for (a, b), weight in weights.items():
+        graph.setdefault(a, {})[b] = weight
+        graph.setdefault(b, {})[a] = weight
     return graph
+
+
+_RANDOM = threading.Lock()  # igraph's random source is process-wide: one clustering at a time
+
+
+def communities(graph: Adjacency) -> list[list[str]]:
+    """Leiden (modularity, seeded) over `graph`; each community as a list of files."""
+    import igraph
+
+    nodes = sorted(graph)
+    number = {path: i for i, path in enumerate(nodes)}
+    pairs = sorted((number[a], number[b], w) for a, near in graph.items() for b, w in near.items() if a < b)
+    # GraphBase, the compiled core, not igraph.Graph: Graph's constructor imports numpy (0.1 s) to
+    # check whether the edges came as an array.
+    clustering = igraph.GraphBase(len(nodes), [(a, b) for a, b, _ in pairs])
+    weights = [w for _, _, w in pairs]
+    with _RANDOM:
+        igraph.set_random_number_generator(random.Random(SEED))
+        try:
+            # Modularity is Leiden's "normalized resolution" (what Graph.community_leiden passes
+            # for objective_function="modularity"). Until nothing moves (-1): on the stdlib this
+            # beats networkx's Louvain on modularity, and still clusters 100,000 files in seconds.
+            membership, _quality = igraph.GraphBase.community_leiden(
+                clustering, edge_weights=weights, resolution=1, normalize_resolution=True, n_iterations=-1
+            )
+        finally:
+            igraph.set_random_number_generator(random)
+    groups: dict[int, list[str]] = {}
+    for index, label in enumerate(membership):
+        groups.setdefault(label, []).append(nodes[index])
+    return list(groups.values())
 
 
 def detect(snapshot: GraphSnapshot) -> Neighborhoods:
     graph = file_graph(snapshot)
-    if graph.number_of_nodes() == 0:
+    if not graph:
         return Neighborhoods()
-    communities = nx.community.louvain_communities(graph, weight="weight", seed=SEED)
-    groups = sorted((tuple(sorted(c)) for c in communities), key=lambda m: (-len(m), m[0]))
+    groups = sorted((tuple(sorted(c)) for c in communities(graph)), key=lambda m: (-len(m), m[0]))
     by_file = {path: i for i, members in enumerate(groups) for path in members}
     names = _names(groups, graph)
     items = []
     for i, members in enumerate(groups):
-        outside = Counter()
+        outside: Counter[str] = Counter()
         for path in members:
-            for other in graph.neighbors(path):
+            for other in graph[path]:
                 if by_file[other] != i:
                     outside[path] += 1
         bridges = tuple(p for p, _ in sorted(outside.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -96,7 +135,20 @@ def detect(snapshot: GraphSnapshot) -> Neighborhoods:
     return Neighborhoods(tuple(items), by_file)
 
 
-def _names(groups: list[tuple[str, ...]], graph: nx.Graph) -> list[str]:
+def modularity(graph: Adjacency, groups: list[tuple[str, ...]] | list[list[str]]) -> float:
+    """Newman's weighted modularity of a partition of `graph` (the bench compares clusterings by it)."""
+    label = {path: i for i, members in enumerate(groups) for path in members}
+    total = sum(sum(near.values()) for near in graph.values())  # twice the edge weight
+    if not total:
+        return 0.0
+    inside = sum(w for a, near in graph.items() for b, w in near.items() if label[a] == label[b])
+    degree: Counter[int] = Counter()
+    for path, near in graph.items():
+        degree[label[path]] += sum(near.values())
+    return inside / total - sum((d / total) ** 2 for d in degree.values())
+
+
+def _names(groups: list[tuple[str, ...]], graph: Adjacency) -> list[str]:
     """The members' common folder; when that is the root or already taken, the dominant folder
     with the hub module (the member with most edges inside the group) in parentheses."""
     names: list[str] = []
@@ -108,7 +160,7 @@ def _names(groups: list[tuple[str, ...]], graph: nx.Graph) -> list[str]:
         name = common
         if name in taken or name == ".":
             inside = set(members)
-            hub = max(members, key=lambda p: (sum(1 for n in graph.neighbors(p) if n in inside), p))
+            hub = max(members, key=lambda p: (sum(1 for n in graph[p] if n in inside), p))
             module = PurePosixPath(hub).stem
             if module.startswith("__") or module == "index":
                 module = PurePosixPath(hub).parent.name or module
