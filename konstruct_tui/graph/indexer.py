@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from ..workspace import PathMissing, PathRefused, Workspace
-from ..workspace.listing import SKIPPED_DIRS
+from ..workspace.listing import SKIPPED_DIRS, stat_files
 from . import gitstate
 from .extraction import Task, chunked, read_chunk, read_file, start_worker
 from .facts import FileFacts, LanguageSupport
@@ -103,15 +103,11 @@ class Indexer:
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
         entries = dict(current.files) if current is not None else self.store.entries()
         cold = not entries
-        listed = self.workspace.files()
+        listed = stat_files(self.workspace.root)  # the listing's own lstat: no second stat per file
         tasks: list[Task] = []
-        removed = set(entries) - set(listed)
-        for path in listed:
-            found = self._stat(path, trusted=True)
-            if not isinstance(found, tuple):
-                removed.add(path)
-                continue
-            task = self._task(path, entries.get(path), *found)
+        removed = set(entries).difference(listed)
+        for path in sorted(listed):
+            task = self._task(path, entries.get(path), *listed[path])
             if task is not None:
                 tasks.append(task)
         commit = gitstate.head(self.workspace.root)
