@@ -9,6 +9,7 @@ every resolver needs the whole project in view.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -17,7 +18,8 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
@@ -111,11 +113,12 @@ class Indexer:
             if task is not None:
                 tasks.append(task)
         commit = gitstate.head(self.workspace.root)
-        if current is None and not cold:
-            current = GraphSnapshot.build(entries, self.store.edges(), commit=self.store.meta("commit"))
-        if current is None:
-            current = GraphSnapshot.build({}, (), commit=commit)
-        snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress)
+        with _collector_paused(len(tasks) > self.inline_limit):
+            if current is None and not cold:
+                current = GraphSnapshot.build(entries, self.store.edges(), commit=self.store.meta("commit"))
+            if current is None:
+                current = GraphSnapshot.build({}, (), commit=commit)
+            snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress)
         self.report.seconds = time.perf_counter() - started
         return snapshot
 
@@ -354,6 +357,21 @@ class Indexer:
         if any(part in SKIPPED_DIRS for part in parts[:-1]):
             return True
         return gitstate.is_ignored(self.workspace.root, path)
+
+
+@contextmanager
+def _collector_paused(pause: bool) -> Iterator[None]:
+    """Python's cycle collector off while a big batch of facts, edges and entries is built: every
+    young-generation pass would otherwise walk the growing heap, a quarter of a cold build's time
+    in this process, for cycles a build does not make. The next collection after it catches up."""
+    enabled = pause and gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _relative(path: str) -> str | None:
