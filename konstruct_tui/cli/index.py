@@ -9,6 +9,7 @@ hundred times a day; the common case must cost what Python's start does, not wha
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -79,7 +80,11 @@ def _summary(summary: Mapping[str, Any], seconds: float, how: str) -> str:
 
 @contextmanager
 def progress_bar() -> Iterator[ProgressCallback]:
-    """A rich progress bar on stderr, driven by the indexer's (phase, done, total) callbacks."""
+    """A rich progress bar on stderr, driven by the indexer's (phase, done, total) callbacks; none
+    (and no rich imported) when stderr is not a terminal, as in a script or a pipe."""
+    if not sys.stderr.isatty():
+        yield lambda phase, done, total: None
+        return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -10,23 +10,29 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..workspace import Workspace
 from .facts import LanguageSupport
-from .freshness import Freshness
 from .indexer import Indexer, IndexReport, Progress
 from .languages import languages
-from .neighborhoods import Neighborhood, rank_neighborhoods
-from .query import GraphQuery
-from .reconciler import FAILED, Reconciler
 from .snapshot import GraphSnapshot
 from .store import IndexStore
 from .warm_start import unchanged
 
+if TYPE_CHECKING:
+    from .neighborhoods import Neighborhood
+
+# A session's graph (reconciler, queries, freshness) is imported by `CodeGraph` itself: the CLI's
+# `index` and `graph export` run `build_index` alone and need none of it.
+
 
 class CodeGraph:
     def __init__(self, workspace: Workspace, *, start: bool = True, **reconciler_options: Any) -> None:
+        from .freshness import Freshness
+        from .query import GraphQuery
+        from .reconciler import Reconciler
+
         self.workspace = workspace
         self.reconciler = Reconciler(workspace, **reconciler_options)
         self.freshness = Freshness(workspace)
@@ -53,6 +59,8 @@ class CodeGraph:
         self.reconciler.notify(paths)
 
     def rank_neighborhoods(self, request_text: str, limit: int = 5) -> list[tuple[Neighborhood, float]]:
+        from .neighborhoods import rank_neighborhoods
+
         snapshot = self.snapshot
         return [] if snapshot is None else rank_neighborhoods(snapshot, request_text, limit)
 
@@ -60,6 +68,8 @@ class CodeGraph:
         self.reconciler.stop()
 
     def _why_not_ready(self) -> str:
+        from .reconciler import FAILED
+
         if self.reconciler.state == FAILED:
             return f"the code graph could not be built ({self.reconciler.error}); draw no conclusion"
         return "the code graph is still being built; draw no conclusion, ask again shortly"

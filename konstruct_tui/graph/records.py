@@ -68,17 +68,18 @@ def used_here(facts: FileFacts) -> str:
 def encode_facts(facts: FileFacts) -> tuple[str, str]:
     """(facts JSON, symbols JSON) in a compact form (lists, not dicts): encoding is a third of
     `asdict` + dumps, and the parent decodes every file's facts once, so the size matters too."""
-    symbols = [[s.name, s.kind, s.start_line, s.end_line] for s in facts.symbols]
-    whole = [
-        facts.path,
-        facts.language,
-        symbols,
+    symbols = _compact([[s.name, s.kind, s.start_line, s.end_line] for s in facts.symbols])
+    rest = _compact([
         [[i.target, i.names, i.line, i.kind, i.level, i.alias] for i in facts.imports],
         facts.uses,
         facts.package,
         facts.extra,
-    ]
-    return json.dumps(whole, separators=(",", ":")), json.dumps(symbols, separators=(",", ":"))
+    ])
+    # The symbols are encoded once and spliced in: [path, language, symbols, imports, uses, package, extra].
+    return f"[{_compact(facts.path)},{_compact(facts.language)},{symbols},{rest[1:]}", symbols
+
+
+_compact = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
 
 
 def facts_from_json(text: str) -> FileFacts:
