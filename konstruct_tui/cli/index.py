@@ -9,6 +9,7 @@ hundred times a day; the common case must cost what Python's start does, not wha
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -45,6 +46,9 @@ def run_index(args: argparse.Namespace) -> int:
         return 0
     from ..graph.code_graph import build_index
 
+    # One build, then the process ends: the cycle collector would only walk the growing heap of
+    # facts and edges (seconds on a big tree) for cycles a build does not make.
+    gc.disable()
     workspace = open_workspace(args.root)
     with workspace, progress_bar() as progress:
         snapshot, report = build_index(workspace, progress=progress, neighborhoods=True)

@@ -100,6 +100,7 @@ def build_index(
     try:
         indexer = Indexer(workspace, store, supports=supports, workers=workers)
         snapshot = indexer.refresh(None, progress)
+        indexer.release()
         if neighborhoods:
             hoods = store.neighborhoods_for(snapshot)
             edges = Counter(e.kind for out in snapshot.out_edges.values() for e in out)

@@ -161,6 +161,14 @@ class Indexer:
         self.report.seconds = time.perf_counter() - started
         return snapshot
 
+    def release(self) -> None:
+        """Forget every file's facts and the resolvers' state: a one-shot build (the CLI) is done
+        with them, and on a big tree they are most of the process's memory."""
+        self._facts = {}
+        self._usage = None
+        self._all_facts_loaded = False
+        self._resolution = Resolution(self.supports)
+
     def prepare_incremental(self) -> None:
         """Load every file's facts and the usage index, so the first small change is as fast as the
         rest. The reconciler calls this when it is otherwise idle."""

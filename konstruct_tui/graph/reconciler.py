@@ -169,7 +169,7 @@ class Reconciler:
         else:
             hoods = snapshot.neighborhoods  # an ancestor's, when the file pairs did not move
             if hoods is not self._stored_hoods:
-                self.indexer.store.save_neighborhoods(pairs_digest(snapshot.pairs()), hoods)
+                self.indexer.store.save_neighborhoods(pairs_digest(snapshot.out_edges), hoods)
         self._stored_hoods = hoods
 
     def _loop(self) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,12 +86,18 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
     return digest.hexdigest()[:24]
 
 
-def pairs_digest(pairs: Iterable[tuple[str, str]]) -> str:
-    """A digest of a graph's unique file pairs: neighborhoods depend on nothing else."""
-    digest = hashlib.sha256()
-    for source, target in sorted(pairs):
-        digest.update(f"{source}\0{target}\n".encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()[:32]
+def pairs_digest(out_edges: Mapping[str, Sequence[Edge]]) -> str:
+    """A digest of a graph's unique file pairs (neighborhoods depend on nothing else), from a
+    snapshot's `out_edges`. Each file's edges are kept sorted by target, so only the sources need a
+    sort and the text is hashed in one call: on 700,000 edges a tenth of sorting every pair."""
+    lines = []
+    for source in sorted(out_edges):
+        last = None
+        for edge in out_edges[source]:
+            if edge.target != last:
+                lines.append(f"{source}\0{edge.target}")
+                last = edge.target
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 class IndexStore:
@@ -225,7 +231,7 @@ class IndexStore:
         computed from (attached to the snapshot, so nothing clusters again), else computed now and
         stored for the next start."""
         if "neighborhoods" not in snapshot.__dict__:
-            digest = pairs_digest(snapshot.pairs())
+            digest = pairs_digest(snapshot.out_edges)
             stored = self.neighborhoods(digest)
             if stored is not None:
                 snapshot.__dict__["neighborhoods"] = stored
