@@ -15,6 +15,7 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from ..workspace.listing import stat_files
 from . import gitstate
@@ -46,7 +47,7 @@ def unchanged(root: Path) -> WarmIndex | None:
     if not path.exists():
         return None
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)  # read only: a check changes nothing
     except sqlite3.Error:
         return None
     try:

@@ -101,3 +101,23 @@ def test_a_warm_index_is_a_stat_walk_and_one_query(tmp_path: Path, private_user_
     again, modules = loaded("index", "--root", str(project), env=env)
     assert again.stdout.splitlines()[1:] == removed.stdout.splitlines()[1:]
     assert heavy_in(modules) == set()
+
+
+@pytest.mark.parametrize("cache_name", ["plain", "we?ird#%20 dir"])
+def test_the_warm_start_reads_any_cache_path_and_survives_a_damaged_index(tmp_path: Path, cache_name: str) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text("import b\n")
+    (project / "b.py").write_text("X = 1\n")
+    env = {"XDG_CACHE_HOME": str(tmp_path / cache_name)}
+    first, _ = loaded("index", "--root", str(project), env=env)
+    assert first.returncode == 0, first.stderr
+    warm, modules = loaded("index", "--root", str(project), env=env)
+    assert "(0 re-parsed, 2 unchanged)" in warm.stdout and heavy_in(modules) == set()
+    [index] = (tmp_path / cache_name).rglob("*.sqlite")
+    for suffix in ("-wal", "-shm"):
+        Path(f"{index}{suffix}").unlink(missing_ok=True)
+    index.write_bytes(b"not a database" * 100)  # a damaged cache is rebuilt, never trusted
+    rebuilt, _ = loaded("index", "--root", str(project), env=env)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert "(cold build)" in rebuilt.stdout and "imports 1" in rebuilt.stdout
