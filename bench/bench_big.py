@@ -95,14 +95,8 @@ def clustering(root: Path) -> tuple[float, float, float, int]:
     return seconds, cpu, modularity(graph, [h.members for h in hoods.items]), len(hoods)
 
 
-def pick_targets(root: Path) -> dict[str, object]:
+def pick_targets(snapshot) -> dict[str, object]:  # noqa: ANN001
     """A file with importers and imports, its folder, a symbol it defines, a second file to reach."""
-    from konstruct_tui.graph.code_graph import stored_snapshot
-    from konstruct_tui.workspace import Workspace
-
-    with Workspace(root) as workspace:
-        snapshot = stored_snapshot(workspace)
-    assert snapshot is not None
     busiest = max(sorted(snapshot.in_edges), key=lambda p: len(snapshot.in_edges[p]))
     far = snapshot.out_edges[busiest][0].target if snapshot.out_edges.get(busiest) else busiest
     symbol = next((s.name for s in snapshot.files[busiest].symbols()), "f0")
@@ -116,7 +110,7 @@ def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # 
     from konstruct_tui.tools.traverse_modes import MODES
     from konstruct_tui.workspace import Workspace
 
-    picked = pick_targets(root)
+    picked = pick_targets(graph.snapshot)
     rows = []
     with Workspace(root) as workspace:
         context = ToolContext(workspace, graph=ServedGraph(graph))
@@ -196,8 +190,12 @@ def main() -> int:
         graph = CodeGraph(workspace, rescan_every=None)
         try:
             started = time.perf_counter()
-            assert graph.wait_until_current(600), graph.reconciler.error
-            print(f"session start (reconciler's warm start, neighborhoods from the store): {time.perf_counter() - started:.2f} s")
+            while graph.snapshot is None and graph.reconciler.state == "starting":
+                time.sleep(0.01)
+            first = time.perf_counter() - started
+            assert graph.wait_until_current(900), graph.reconciler.error
+            print(f"session start: first graph answers after {first:.2f} s (the reconciler's warm start); "
+                  f"incremental state and neighborhoods ready after {time.perf_counter() - started:.2f} s")
             for mode, took, results, limit, inside in traversal(root, graph):
                 print(f"  traverse_graph {mode:<24} {took * 1000:8.1f} ms  {results:>4} results (limit {limit})"
                       f"  {'inside bounds' if inside else 'OUT OF BOUNDS'}")
