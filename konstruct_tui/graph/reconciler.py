@@ -180,7 +180,7 @@ class Reconciler:
                 self._cond.notify_all()
                 settle = self._hoods_owed
                 woke = self._cond.wait_for(lambda: self._stopping or self._pending or self._rescan,
-                                           self._settle_after if settle else self._rescan_every)
+                                           self._settle_delay() if settle else self._rescan_every)
                 if self._stopping:
                     return
                 if not woke and settle:
@@ -213,6 +213,13 @@ class Reconciler:
                 continue
             self._publish(updated)
             self._hoods_owed = True
+
+    def _settle_delay(self) -> float:
+        """How long edits must pause before clustering again: longer on a big graph, whose
+        clustering (seconds at 100,000 files) holds this thread and delays the next edit."""
+        snapshot = self._snapshot
+        files = len(snapshot.files) if snapshot is not None else 0
+        return self._settle_after * max(1.0, files / 10_000)
 
     def _wait_for_quiet(self) -> None:
         """Coalesce a burst: wait until no notify for `quiet` seconds, at most `max_delay` in all."""

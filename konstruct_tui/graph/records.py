@@ -89,15 +89,11 @@ def facts_from_json(text: str) -> FileFacts:
     path, language, symbols, imports, uses, package, extra = json.loads(text)
     return FileFacts(
         path,
-        _shared(language),
-        tuple(Symbol(_shared(n), _shared(k), s, e) for n, k, s, e in symbols),
-        tuple(ImportRef(_shared(t), tuple(map(_shared, n)), line, _shared(kind), level, _shared(alias))
+        intern(language),
+        tuple(Symbol(intern(n), intern(k), s, e) for n, k, s, e in symbols),
+        tuple(ImportRef(intern(t), tuple(map(intern, n)), line, intern(kind), level, alias and intern(alias))
               for t, n, line, kind, level, alias in imports),
-        tuple(map(_shared, uses)),
-        _shared(package),
+        tuple(map(intern, uses)),
+        package and intern(package),
         extra,
     )
-
-
-def _shared(value: object) -> object:
-    return intern(value) if type(value) is str else value

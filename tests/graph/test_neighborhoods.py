@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,19 @@ def test_clusters_are_at_least_as_modular_as_louvain_found_on_a_graph_with_commu
     found = communities(graph)
     assert modularity(graph, found) >= modularity(graph, planted) - 0.01
     assert communities(graph) == found  # seeded: the same answer every time
+
+
+def test_the_reconciler_stores_new_clusters_once_edits_pause(clustered: Path, live_graph) -> None:
+    from konstruct_tui.graph.store import pairs_digest
+
+    graph = live_graph(clustered, warm_neighborhoods=True, settle_after=0.05)
+    assert graph.wait_until_current(30)
+    (clustered / "lonely.mini").write_text("def alone\nuse render_1\n")
+    graph.notify(["lonely.mini"])
+    assert graph.wait_until_current(30)
+    store = graph.reconciler.indexer.store
+    deadline = time.monotonic() + 20
+    while store.neighborhoods(pairs_digest(graph.snapshot.out_edges)) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stored = store.neighborhoods(pairs_digest(graph.snapshot.out_edges))
+    assert stored is not None and stored.of("lonely.mini") is not None
