@@ -121,3 +121,16 @@ def test_the_warm_start_reads_any_cache_path_and_survives_a_damaged_index(tmp_pa
     rebuilt, _ = loaded("index", "--root", str(project), env=env)
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert "(cold build)" in rebuilt.stdout and "imports 1" in rebuilt.stdout
+
+
+def test_an_export_of_an_unchanged_tree_reads_the_stored_graph(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text("import b\nb.f()\n")
+    (project / "b.py").write_text("def f():\n    return 1\n")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    cold, cold_modules = loaded("graph", "export", "--root", str(project), "--format", "json", env=env)
+    warm, modules = loaded("graph", "export", "--root", str(project), "--format", "json", env=env)
+    assert cold.returncode == warm.returncode == 0, warm.stderr
+    assert warm.stdout == cold.stdout and '"a.py",\n      "b.py"' in warm.stdout
+    assert "tree_sitter" in cold_modules and heavy_in(modules) == set()
