@@ -134,23 +134,28 @@ def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # 
 
 
 def change_latency(root: Path, graph, changes: int) -> list[float]:  # noqa: ANN001
-    """Add an import to one file; seconds from notify until a query sees the new edge."""
+    """A new module, then an import of it added to an existing file; seconds from the notify of
+    that edit until a query sees the new edge (the bench_index.py protocol, at scale)."""
     snapshot = graph.snapshot
-    files = sorted(p for p in snapshot.files if p.endswith(".py") and not p.endswith("__init__.py"))
+    files = sorted(p for p in snapshot.files if p.startswith("py/") and not p.endswith("__init__.py"))
+    stamp = time.strftime("%H%M%S")
     latencies = []
     for i in range(changes):
-        user, target = files[i * 7], files[-1 - i * 11]
-        module = target[len("py/"):-len(".py")].replace("/", ".")
+        target = f"py/bench_{stamp}_{i}.py"
+        (root / target).write_text(f"VALUE = {i}\n")
+        graph.notify([target])
+        graph.wait_until_current(120)
+        user = files[i * 7]
         path = root / user
-        path.write_text(path.read_text() + f"\nimport {module}\n")
+        path.write_text(path.read_text() + f"\nimport bench_{stamp}_{i}\n")
         started = time.perf_counter()
         graph.notify([user])
         while not any(e.source == user for e in graph.snapshot.in_edges.get(target, ())):
             if time.perf_counter() - started > 60:
                 raise RuntimeError("the change never became visible")
-            time.sleep(0.001)
+            time.sleep(0.0005)
         latencies.append(time.perf_counter() - started)
-        graph.wait_until_current(60)
+        graph.wait_until_current(120)
     return latencies
 
 
@@ -160,11 +165,12 @@ def main() -> int:
     parser.add_argument("--mix", choices=("mixed", "python"), default="mixed")
     parser.add_argument("--keep", type=Path, help="generate into (or reuse) this folder and keep it")
     parser.add_argument("--changes", type=int, default=5)
+    parser.add_argument("--cache", type=Path, help="keep the index here (a second run starts warm)")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="konstruct-big-"))
     root = args.keep or scratch / "tree"
     try:
-        cache = scratch / "cache"
+        cache = args.cache or scratch / "cache"
         env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
         os.environ["XDG_CACHE_HOME"] = str(cache)
         if not (root.exists() and any(root.iterdir())):
