@@ -14,6 +14,8 @@ import stat
 import subprocess
 from pathlib import Path
 
+from .safe_git import run_git
+
 SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache",
      ".pytest_cache", ".ruff_cache", "dist", "build", "target", ".idea", ".gradle", ".next"}
@@ -37,10 +39,7 @@ def _git_files(root: Path) -> FileStats | None:
     if not os.path.exists(os.path.join(root, ".git")):
         return None
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, timeout=60, check=False,
-        )
+        done = run_git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:
