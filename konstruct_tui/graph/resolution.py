@@ -77,6 +77,10 @@ class Resolution:
                 log.exception("resolving %s failed", path)
                 continue
             for edge in found:
+                if edge.kind == "unresolved":  # a file's own member uses: the one edge to itself
+                    if edge.names:
+                        merged.setdefault((path, path, edge.kind), set()).update(edge.names)
+                    continue
                 if edge.target == path or edge.target not in files:
                     continue
                 merged.setdefault((path, edge.target, edge.kind), set()).update(edge.names)

@@ -21,6 +21,13 @@ if TYPE_CHECKING:
     from .neighborhoods import Neighborhoods
 
 KINDS = ("imports", "references")
+# Member-level evidence rides beside the file graph, never in it: `members` edges name the members a
+# file uses where the receiver's type was proven (`Console.print`), and a file's one `unresolved`
+# edge (to itself) names the members it uses on receivers nobody could type. Keeping them out of
+# `out_edges`/`in_edges` leaves the file graph, its export and its neighborhoods exactly as before.
+MEMBERS = "members"
+UNRESOLVED = "unresolved"
+SIDE_KINDS = (MEMBERS, UNRESOLVED)
 
 
 class GraphSnapshot:
@@ -33,10 +40,12 @@ class GraphSnapshot:
         commit: str | None = None,
         generation: int = 0,
         previous: GraphSnapshot | None = None,
+        side: _Side | None = None,
     ) -> None:
         self.files = files
         self.out_edges = out_edges
         self.in_edges = in_edges
+        self.side = side or _Side({}, {}, {})
         self.commit = commit
         self.generation = generation
         self._lock = threading.Lock()
@@ -53,12 +62,16 @@ class GraphSnapshot:
         and the resolver both give them so): every per-file tuple is then sorted without a sort."""
         out: dict[str, list[Edge]] = defaultdict(list)
         inbound: dict[str, list[Edge]] = defaultdict(list)
+        side: list[Edge] = []
         for edge in edges:
-            if edge.source in files and edge.target in files and edge.source != edge.target:
+            if edge.kind in SIDE_KINDS:
+                side.append(edge)
+            elif edge.source in files and edge.target in files and edge.source != edge.target:
                 out[edge.source].append(edge)
                 inbound[edge.target].append(edge)
         out_edges = {key: tuple(value) for key, value in out.items()}
         in_edges = {key: tuple(value) for key, value in inbound.items()}
+        kwargs["side"] = _Side({}, {}, {}).replaced(files, (), side)
         return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
 
     def replace(
@@ -90,7 +103,11 @@ class GraphSnapshot:
                     out[edge.source] = tuple(e for e in out.get(edge.source, ()) if e.target != path)
         new_out: dict[str, list[Edge]] = defaultdict(list)
         new_in: dict[str, list[Edge]] = defaultdict(list)
+        edges = list(edges)
+        side = self.side.replaced(files, sources, [e for e in edges if e.kind in SIDE_KINDS])
         for edge in edges:
+            if edge.kind in SIDE_KINDS:
+                continue
             if edge.source in files and edge.target in files and edge.source != edge.target:
                 new_out[edge.source].append(edge)
                 new_in[edge.target].append(edge)
@@ -103,7 +120,8 @@ class GraphSnapshot:
                 inbound[target] = tuple(sorted(kept, key=_edge_key))
             else:
                 inbound.pop(target, None)
-        return GraphSnapshot(files, out, inbound, commit=commit, generation=self.generation + 1, previous=self)
+        return GraphSnapshot(files, out, inbound, commit=commit, generation=self.generation + 1, previous=self,
+                             side=side)
 
     # --- plain lookups -----------------------------------------------------------------------
 
@@ -163,6 +181,45 @@ class GraphSnapshot:
             if source is not None and source.pairs() == self.pairs():
                 return source.__dict__["neighborhoods"]
             return detect(self)
+
+
+class _Side:
+    """The member-level evidence (see SIDE_KINDS): `members_in` target -> member edges into it,
+    `members_out` source -> its member edges, `unresolved` path -> member names used on receivers
+    of unknown type."""
+
+    def __init__(self, members_in: dict[str, tuple[Edge, ...]], members_out: dict[str, tuple[Edge, ...]],
+                 unresolved: dict[str, frozenset[str]]) -> None:
+        self.members_in = members_in
+        self.members_out = members_out
+        self.unresolved = unresolved
+
+    def replaced(self, files: Mapping[str, FileEntry], sources: Iterable[str], edges: Iterable[Edge]) -> _Side:
+        """A copy with every side edge leaving `sources` (or touching a file gone) replaced by `edges`."""
+        members_in, members_out, unresolved = dict(self.members_in), dict(self.members_out), dict(self.unresolved)
+        touched: set[str] = set()
+        for source in set(sources):
+            unresolved.pop(source, None)
+            for edge in members_out.pop(source, ()):
+                touched.add(edge.target)
+        added: dict[str, list[Edge]] = defaultdict(list)
+        for edge in edges:
+            if edge.source not in files:
+                continue
+            if edge.kind == UNRESOLVED:
+                unresolved[edge.source] = frozenset(edge.names)
+            elif edge.target in files and edge.target != edge.source:
+                members_out[edge.source] = (*members_out.get(edge.source, ()), edge)
+                added[edge.target].append(edge)
+                touched.add(edge.target)
+        for target in touched:
+            kept = [e for e in members_in.get(target, ()) if e.source in files and e.source not in sources]
+            kept.extend(added.get(target, ()))
+            if kept and target in files:
+                members_in[target] = tuple(kept)
+            else:
+                members_in.pop(target, None)
+        return _Side(members_in, members_out, unresolved)
 
 
 def _edge_key(edge: Edge) -> tuple[str, str, str]:

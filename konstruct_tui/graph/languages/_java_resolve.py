@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..facts import Edge, FileFacts, ProjectView
-from ._java_calls import descriptor_types
+from ._java_calls import evaluate
 from ._java_types import TYPE_KINDS, TypeWorld, type_names
 
 __all__ = ["TYPE_KINDS", "JavaResolver"]
@@ -83,13 +83,17 @@ class JavaResolver:
             fqn = world.longest_type_prefix(use)
             if fqn is not None:
                 referenced[self._file_of(fqn, importer)].add(fqn.rsplit(".", 1)[-1])
-        for fqn, names in descriptor_types(world, facts).items():
+        chains = evaluate(world, facts)
+        for fqn, names in chains.found.items():
             path = self._file_of(fqn, importer)
             if path is not None:
                 referenced[path].update(names)
-        return [
+        edges = [
             Edge(importer, target, kind, tuple(sorted(names)))
-            for kind, table in (("imports", imported), ("references", referenced))
+            for kind, table in (("imports", imported), ("references", referenced), ("members", chains.uses))
             for target, names in sorted(table.items())
             if target != importer and target is not None
         ]
+        if chains.unknown:
+            edges.append(Edge(importer, importer, "unresolved", tuple(sorted(chains.unknown))))
+        return edges

@@ -1,0 +1,129 @@
+"""What a Python file states about the types of its names, read at extraction time so that
+resolution (`_python_members.py`) can tell whose method `recv.name(...)` calls.
+
+Only what the source writes down counts: annotations (`c: Console`, `self.x: T`, `-> T`), an
+assignment from a call (`c = Console()`: a class makes an instance, a function its annotated
+return), class bases, and member uses on a call's result (`Console().print`). Nothing is inferred
+from flow; a name bound twice to different things is ambiguous and resolution says so.
+
+The facts go into `FileFacts.extra` (compact, JSON-ready):
+- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"]}   (call results end in "()")
+- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions"}
+- "bases":   {"Theme": ["Base", "mod.Mixin"]}
+- "oncall":  ["Console>print", "get_console>print"]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from .. import treesitter as ts
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
+_SCOPES = ("class_definition", "function_definition")
+
+
+def written_type(text: str) -> str | None:
+    """The one class an annotation names: `"Console"`, `Optional[Console]`, `Console | None`
+    -> `Console`; a generic keeps its origin (`list[int]` -> `list`); anything else -> None."""
+    text = text.strip().strip("'\"").strip()
+    optional = _OPTIONAL.match(text)
+    if optional:
+        text = optional.group(1).strip()
+    parts = [p.strip() for p in text.split("|") if p.strip() not in ("None", "")]
+    if len(parts) != 1:
+        return None
+    origin = parts[0].split("[", 1)[0].strip().strip("'\"")
+    return origin if _DOTTED.fullmatch(origin) else None
+
+
+def _dotted(node: ts.Node | None) -> str | None:
+    if node is None or node.type not in ("identifier", "attribute"):
+        return None
+    text = "".join(ts.text(node).split())
+    return text if _DOTTED.fullmatch(text) else None
+
+
+def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
+    """(kind of the innermost class/function around `node`, names of the enclosing scopes)."""
+    kind, names = None, []
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _SCOPES:
+            if kind is None:
+                kind = parent.type
+            name = parent.child_by_field_name("name")
+            if name is not None:
+                names.append(ts.text(name))
+        parent = parent.parent
+    return kind, names[::-1]
+
+
+def _target_name(left: ts.Node) -> str | None:
+    """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
+    if left.type == "identifier":
+        kind, _ = _enclosing(left)
+        name = ts.text(left)
+        return f"self.{name}" if kind == "class_definition" else name
+    if left.type == "attribute":
+        obj = left.child_by_field_name("object")
+        attr = left.child_by_field_name("attribute")
+        if obj is not None and attr is not None and obj.type == "identifier" and ts.text(obj) == "self":
+            return f"self.{ts.text(attr)}"
+    return None
+
+
+def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
+    types: dict[str, set[str]] = defaultdict(set)
+    for node in groups.get("bind", ()):
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        name = _target_name(left) if left is not None else None
+        callee = _dotted(right.child_by_field_name("function")) if right is not None else None
+        if name and callee and node.child_by_field_name("type") is None:
+            types[name].add(callee + "()")
+    for node in groups.get("annotated", ()):
+        left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
+        name = _target_name(left) if left is not None else None
+        written = written_type(ts.text(annotation)) if annotation is not None else None
+        if name and written:
+            types[name].add(written)
+    for node in groups.get("param.type", ()):
+        parameter = node.parent
+        name = parameter.child_by_field_name("name") if parameter.type == "typed_default_parameter" else next(
+            (c for c in parameter.named_children if c.type == "identifier"), None)
+        written = written_type(ts.text(node))
+        if name is not None and written:
+            types[ts.text(name)].add(written)
+    returns: dict[str, str] = {}
+    for node in groups.get("returns", ()):
+        written = written_type(ts.text(node))
+        function = node.parent
+        if written and function is not None:
+            _, scopes = _enclosing(function)
+            returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
+    bases: dict[str, list[str]] = {}
+    for node in groups.get("bases", ()):
+        written = [d for d in map(_dotted, node.named_children) if d]
+        cls = node.parent
+        if written and cls is not None:
+            _, scopes = _enclosing(cls)
+            bases[".".join([*scopes, ts.text(cls.child_by_field_name("name"))])] = written
+    oncall: set[str] = set()
+    for node in groups.get("oncall", ()):
+        call = node.parent.child_by_field_name("object")
+        callee = _dotted(call.child_by_field_name("function")) if call is not None else None
+        if callee:
+            oncall.add(f"{callee}>{ts.text(node)}")
+    extra: dict[str, Any] = {}
+    if types:
+        extra["types"] = {name: sorted(found) for name, found in sorted(types.items())}
+    if returns:
+        extra["returns"] = returns
+    if bases:
+        extra["bases"] = bases
+    if oncall:
+        extra["oncall"] = sorted(oncall)
+    return extra
