@@ -58,7 +58,8 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         out.resolved.pop(path, None)
     members = {s.name.rsplit(".", 1)[-1] for _, s in found if "." in s.name}
     if members:
-        reached = reach(snap, sorted(defining), inbound=True, kinds=("imports", "references"), depth=None)
+        reached = reach(snap, sorted(_package_mates(snap, defining)), inbound=True, kinds=("imports", "references"),
+                        depth=None)
         out.searched = len(reached[:_REACH_LIMIT])
         unresolved = snap.side.unresolved
         for r in reached[:_REACH_LIMIT]:
@@ -67,6 +68,17 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
             if members & unresolved.get(r.path, frozenset()):
                 out.candidates[r.path] = (r.distance, defining)
     return out
+
+
+def _package_mates(snap: GraphSnapshot, defining: set[str]) -> set[str]:
+    """The defining files, and for Go every file of their packages: a Go method may be declared in
+    any file of its package, while importers' edges point at the files that define the names."""
+    found = set(defining)
+    for path in defining:
+        if snap.files[path].language == "go":
+            folder = path.rpartition("/")[0]
+            found.update(p for p in snap.files_under(folder) if p.endswith(".go") and p.rpartition("/")[0] == folder)
+    return found
 
 
 def _named_by_edges(snap: GraphSnapshot, path: str, short: str, out: Callers) -> None:
