@@ -202,16 +202,22 @@ class MemberResolver:
         path = facts.path
         self._located = {}  # what names mean across files may have changed since the last call
         classes = [name for name, kind in self.symbols(path).items() if kind == "class"]
+        bound = self.bindings(path)
         for use in facts.uses:
             if "." in use:
                 head, *rest = use.split(".")
                 self._walk(path, self._head(path, head, rest, classes), rest, used, unknown)
+            elif use in bound and bound[use][1] is not None:  # `from m import name`, then `name`
+                self._record(self._defined(*bound[use]), used)
         for entry in facts.extra.get("oncall", ()):
             callee, _, name = entry.partition(">")
-            thing = self.dotted(path, callee)
-            if thing is not None and thing != _EXTERNAL:
-                thing = ("instance", thing[1], thing[2]) if thing[0] == "class" else (
-                    self.returned(thing) if thing[0] in ("function", "member") else None)
+            head, *rest = callee.split(".")
+            thing = self._head(path, head, rest, classes)
+            thing = self._walk(path, thing, rest, used, unknown) if rest else thing
+            if thing is not None and thing[0] == "class":
+                thing = ("instance", thing[1], thing[2])
+            elif thing is not None and thing[0] in ("function", "member"):
+                thing = self.returned(thing)
             self._walk(path, thing, [name], used, unknown)
         used.pop(path, None)
         return used, unknown
@@ -229,19 +235,38 @@ class MemberResolver:
             return ("instance", path, owners[0]) if len(owners) == 1 else (("external", path, "") if owners else None)
         return self._instance(path, head, 0) or self.locate(path, head)
 
+    def _defined(self, path: str, name: str | None) -> _Thing | None:
+        """Where an imported `name` of module `path` is defined, through re-exports."""
+        for _ in range(_DEPTH):
+            if not path or name is None:
+                return None
+            kind = self.symbols(path).get(name)
+            if kind is not None:
+                return ("class" if kind == "class" else "function" if kind == "function" else "member", path, name)
+            path, name = self.bindings(path).get(name, ("", None))
+        return None
+
+    @staticmethod
+    def _record(thing: _Thing | None, used: dict[str, set[str]]) -> None:
+        if thing is not None and thing[0] in ("class", "function", "member") and thing[2]:
+            used[thing[1]].add(thing[2])
+
     def _walk(self, path: str, thing: _Thing | None, rest: list[str], used: dict[str, set[str]],
-              unknown: set[str]) -> None:
-        for name in rest:
+              unknown: set[str]) -> _Thing | None:
+        """Follow `rest` from `thing`, recording each member found; the last thing found."""
+        found: _Thing | None = thing
+        for index, name in enumerate(rest):
+            if index:  # one level of chaining: an attribute's or a method's declared type
+                if found is not None and found[0] in ("function", "member") and thing is not None and \
+                        thing[0] in ("class", "instance"):
+                    found = self._instance(found[1], f"self.{rest[index - 1]}", 0) or self.returned(found)
+                thing = found
             if thing is None:
                 unknown.add(name)  # used on a receiver nobody could type (each prefix is its own use)
-                return
+                return None
             if thing == _EXTERNAL or thing[0] == "external":
-                return
+                return None
             found = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
-                used[found[1]].add(found[2])
-            if found is not None and found[0] in ("function", "member") and thing[0] in ("class", "instance"):
-                # one level of chaining: an attribute's or a method's declared type
-                attribute_type = self._instance(found[1], f"self.{name}", 0)
-                found = attribute_type or self.returned(found)
-            thing = found
+                self._record(found, used)
+        return found
