@@ -26,6 +26,7 @@ _LITERAL = r"""(?:['"](?P<literal>[\w./@-]*)['"]\s*[,)])?"""
 _LOADERS = {
     "python": re.compile(
         r"(?P<site>importlib\.import_module\(|\bimport_module\(|\b__import__\(|\bpkgutil\.(?:iter_modules|walk_packages)"
+        r"|\bspec_from_file_location\(|\bSourceFileLoader\(|\brunpy\.run_(?:module|path)\(|\brun_module\("
         r"|\bentry_points\(|\bgetattr\(\s*(?:sys\.modules\[[^\]]*\]|[\w.]*mod(?:ule)?s?\b)\s*,\s*(?!['\"]))\s*"
         + _LITERAL),
     "typescript": re.compile(r"(?P<site>\bimport\(|\brequire\()\s*" + _LITERAL),
@@ -59,9 +60,15 @@ def loading_sites(language: str, path: str, text: str | None) -> list[tuple[str,
     if pattern is None or text is None:
         return []
     found = []
+    if language == "python":  # `from importlib import import_module as load`, then `load(name)`
+        aliases = re.findall(r"\bimport_module\s+as\s+(\w+)", text)
+        if aliases:
+            pattern = re.compile(pattern.pattern.replace("(?P<site>", "(?P<site>\\b(?:" + "|".join(aliases) + r")\(|", 1))
     for match in pattern.finditer(text):
         line = text.count("\n", 0, match.start()) + 1
-        literal = match.groupdict().get("literal")
+        site = match.group("site")
+        # Loaders by file path name the module first and the file second: never a literal module.
+        literal = None if "spec_from" in site or "Loader" in site or "run_path" in site else match.groupdict().get("literal")
         found.append((f"{path}:{line} ({match.group('site').strip().rstrip('(').strip()})", literal))
     return found
 

@@ -104,6 +104,9 @@ def _dead(answer: dict[str, Any]) -> set[str]:
     "def load(v):\n    return __import__('data.table' + v)\n",
     "import pkgutil\n\nfor found in pkgutil.iter_modules(__path__):\n    pass\n",
     "import sys\n\ndef load(name):\n    return getattr(sys.modules[__name__], name)\n",
+    "from importlib import import_module as fetch\n\ndef load(v):\n    return fetch('data.table' + v)\n",
+    "import importlib.util\n\ndef load(p):\n    return importlib.util.spec_from_file_location('t', p)\n",
+    "import runpy\n\ndef load(v):\n    runpy.run_module(v)\n",
 ])
 def test_files_loaded_by_a_computed_name_are_undeterminable_not_dead(ask, loader: str) -> None:
     run = ask({"data/__init__.py": loader, "data/table1.py": "cells = [1]\n", "data/table2.py": "cells = [2]\n"})
