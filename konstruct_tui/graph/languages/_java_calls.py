@@ -174,8 +174,8 @@ class _Chains:
             index += 1
             if world.is_type(dotted):
                 return [dotted], rest[index:]
-        if rest and not head.startswith("@") and head[:1].islower() and "." not in head:
-            self._unknown(rest[0])  # a name we cannot type (a lambda parameter, an inherited field)
+        if rest and not head.startswith("@") and head[:1].islower() and not rest[0].startswith("."):
+            self._unknown(rest[0])  # a call on a name we cannot type (a lambda parameter, an inherited field)
         return [], []
 
     def _unknown(self, step: str) -> None:

@@ -106,7 +106,9 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
             returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
     bases: dict[str, list[str]] = {}
     for node in groups.get("bases", ()):
-        written = [d for d in map(_dotted, node.named_children) if d]
+        # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
+        written = [d for d in (_dotted(c.child_by_field_name("value") if c.type == "subscript" else c)
+                               for c in node.named_children) if d]
         cls = node.parent
         if written and cls is not None:
             _, scopes = _enclosing(cls)

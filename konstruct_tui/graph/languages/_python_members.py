@@ -130,6 +130,10 @@ class MemberResolver:
             return found
         if kind in ("class", "instance"):
             return self._member(path, owner, name, depth)
+        if kind == "union":
+            members = [self._member(*member.split("::"), name, depth) for member in owner.split("|")]
+            proven = [m for m in members if m is not None and m != _EXTERNAL]
+            return ("members", "", "|".join(f"{m[1]}::{m[2]}" for m in proven)) if proven else _EXTERNAL
         return _EXTERNAL if kind in ("external", "function") else None
 
     def _member(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
@@ -171,7 +175,12 @@ class MemberResolver:
             if thing is None:
                 return None
             found.add(thing)
-        return found.pop() if len(found) == 1 else None
+        if len(found) == 1:
+            return found.pop()
+        # Bound to several classes (`h = ReprHighlighter()` in one test, `h = JSONHighlighter()` in
+        # another): a member used on it is a member of one of them, each stated in the source.
+        classes = sorted(t for t in found if t[0] == "instance")
+        return ("union", "", "|".join(f"{p}::{c}" for _, p, c in classes)) if len(classes) == len(found) else None
 
     def _typed(self, path: str, written: str, depth: int) -> _Thing | None:
         """The instance a written type or call (`T()`, `make()`) denotes."""
@@ -250,6 +259,10 @@ class MemberResolver:
     def _record(thing: _Thing | None, used: dict[str, set[str]]) -> None:
         if thing is not None and thing[0] in ("class", "function", "member") and thing[2]:
             used[thing[1]].add(thing[2])
+        elif thing is not None and thing[0] == "members":  # one member of each class of a union
+            for member in thing[2].split("|"):
+                path, _, name = member.partition("::")
+                used[path].add(name)
 
     def _walk(self, path: str, thing: _Thing | None, rest: list[str], used: dict[str, set[str]],
               unknown: set[str]) -> _Thing | None:

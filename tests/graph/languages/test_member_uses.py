@@ -216,3 +216,35 @@ def test_go_untyped_receivers_are_by_name() -> None:
         """}
     used, unknown = member_uses(GO, files, "cmd/main.go")
     assert used == {} and {"Start", "Stop"} <= unknown
+
+
+def test_python_generic_bases_and_names_bound_to_several_classes() -> None:
+    lib = {
+        "hl.py": """\
+            from typing import Generic, TypeVar
+            T = TypeVar("T")
+            class Base(Generic[T]):
+                def ask(self) -> None: ...
+            class Prompt(Base[str]):
+                pass
+            class Regex:
+                def highlight(self) -> None: ...
+            class Repr(Regex):
+                pass
+            class Json(Regex):
+                def highlight(self) -> None: ...
+            """,
+        "test_hl.py": """\
+            from hl import Prompt, Repr, Json
+            def test_a():
+                Prompt.ask()
+                h = Repr()
+                h.highlight()
+            def test_b():
+                h = Json()
+                h.highlight()
+            """,
+    }
+    used, unknown = member_uses(PYTHON, lib, "test_hl.py")
+    assert used["hl.py"] >= {"Base.ask", "Regex.highlight", "Json.highlight"}
+    assert "highlight" not in unknown and "ask" not in unknown
