@@ -134,7 +134,9 @@ class MemberResolver:
             members = [self._member(*member.split("::"), name, depth) for member in owner.split("|")]
             proven = [m for m in members if m is not None and m != _EXTERNAL]
             return ("members", "", "|".join(f"{m[1]}::{m[2]}" for m in proven)) if proven else _EXTERNAL
-        return _EXTERNAL if kind in ("external", "function") else None
+        # A function's attributes are not members of a class; but a parameter that shadows a
+        # function's name (a pytest fixture) is untyped: None keeps its members as by-name evidence.
+        return _EXTERNAL if kind == "external" else None
 
     def _member(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
         """`cls.name` where `cls` is defined in `path`, looking through project base classes."""
