@@ -98,6 +98,10 @@ class DeadCode:
             candidates = [s for s in entry.symbols()
                           if "." not in s.name and not s.name.startswith("__") and s.name not in named
                           and (path, s.name) not in self.entry_symbols]
+            if why and entry.language == "java":
+                candidates = []  # the class holding `main` (and its file's other types) is what runs
+            elif why and path in self.entry_files and entry.language != "python":
+                candidates = []  # a package's entry file: what it declares is the package's API
             used_locally = self._used_in_own_file(path, candidates)
             by_name = self._by_name_users(path) if candidates else {}
             for s in candidates:

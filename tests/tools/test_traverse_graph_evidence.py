@@ -146,13 +146,15 @@ def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str
     assert answer["status"] == "ok"
     assert root not in _dead(answer)
     assert "orphan.py" in _dead(answer)  # still a real dead-code answer
-    assert not any(r["path"] == root and r.get("symbol") in ("main", "Plugin") for r in answer["results"])
+    assert not any(r["path"] == root and r.get("symbol") in ("main", "Plugin", "App") for r in answer["results"])
 
 
-def test_a_package_json_main_is_a_root(ask) -> None:
-    run = ask({"package.json": json.dumps({"name": "x", "main": "./dist/index.js"}), "src/index.ts": "export {}\n",
-               "orphan.ts": "export const b = 2;\n"})
-    assert _dead(run(mode="unreferenced")) == {"orphan.ts"}
+def test_a_package_json_main_is_a_root_and_its_exports_are_its_api(ask) -> None:
+    run = ask({"package.json": json.dumps({"name": "x", "main": "./dist/index.js"}),
+               "src/index.ts": "export const api = 1;\n", "orphan.ts": "export const b = 2;\n"})
+    answer = run(mode="unreferenced")
+    assert _dead(answer) == {"orphan.ts"}
+    assert not any(r["path"] == "src/index.ts" for r in answer["results"])
 
 
 def test_dynamic_import_in_typescript_and_class_for_name_in_java(ask) -> None:
