@@ -65,7 +65,7 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         for r in reached[:_REACH_LIMIT]:
             if r.path in out.resolved or r.path in defining:
                 continue
-            if members & unresolved.get(r.path, frozenset()):
+            if members.intersection(unresolved.get(r.path, ())):
                 out.candidates[r.path] = (r.distance, defining)
     return out
 

@@ -118,7 +118,7 @@ class DeadCode:
                     out.dead.append(item)
         return out
 
-    def _by_name_users(self, path: str) -> dict[str, frozenset[str]]:
+    def _by_name_users(self, path: str) -> dict[str, tuple[str, ...]]:
         """Files that import `path` directly and use members by name on untyped receivers (a module
         passed around as a value: `mod.helper()` with `mod` untyped)."""
         unresolved = self.snap.side.unresolved

@@ -189,7 +189,7 @@ class _Side:
     of unknown type."""
 
     def __init__(self, members_in: dict[str, tuple[Edge, ...]], members_out: dict[str, tuple[Edge, ...]],
-                 unresolved: dict[str, frozenset[str]]) -> None:
+                 unresolved: dict[str, tuple[str, ...]]) -> None:
         self.members_in = members_in
         self.members_out = members_out
         self.unresolved = unresolved
@@ -207,7 +207,7 @@ class _Side:
             if edge.source not in files:
                 continue
             if edge.kind == UNRESOLVED:
-                unresolved[edge.source] = frozenset(edge.names)
+                unresolved[edge.source] = edge.names  # kept as loaded: a warm start builds no sets
             elif edge.target in files and edge.target != edge.source:
                 members_out[edge.source] = (*members_out.get(edge.source, ()), edge)
                 added[edge.target].append(edge)
