@@ -11,6 +11,7 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 - "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions"}
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print"]
+- "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
 """
 
 from __future__ import annotations
@@ -119,7 +120,10 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
         if callee:
             oncall.add(f"{callee}>{ts.text(node)}")
+    untyped = {ts.text(n) for n in groups.get("untyped", ())}
     extra: dict[str, Any] = {}
+    if untyped:
+        extra["untyped"] = sorted(untyped)
     if types:
         extra["types"] = {name: sorted(found) for name, found in sorted(types.items())}
     if returns:

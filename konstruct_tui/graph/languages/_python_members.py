@@ -151,9 +151,11 @@ class MemberResolver:
             base = self.dotted(path, written, depth + 1)
             if base is not None and base[0] == "class":
                 found = self._member(base[1], base[2], name, depth + 1)
-                if found is not None:
+                if found is not None and found != _EXTERNAL:
                     return found
-        return _EXTERNAL  # not declared in the project: inherited from a library class
+        # Not declared: an attribute set in a method (`self.console = console`), or inherited
+        # from a library class. Either way its type is unknown, so what is used on it is by name.
+        return _EXTERNAL if name.startswith("__") else None
 
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
@@ -209,7 +211,7 @@ class MemberResolver:
     def resolve(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
         """({defining file: {member names}}, {member names used on receivers nobody could type})."""
         used: dict[str, set[str]] = defaultdict(set)
-        unknown: set[str] = set()
+        unknown: set[str] = set(facts.extra.get("untyped", ()))
         path = facts.path
         self._located = {}  # what names mean across files may have changed since the last call
         classes = [name for name, kind in self.symbols(path).items() if kind == "class"]

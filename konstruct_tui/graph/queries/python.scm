@@ -33,3 +33,9 @@
 (function_definition return_type: (type) @returns)
 (attribute object: (call function: [(identifier) (attribute)]) attribute: (identifier) @oncall)
 (class_definition superclasses: (argument_list) @bases)
+; `@untyped`: a member used on a receiver no name can type (`items[0].run`, `(a or b).run`,
+; `factories[k]().run`): by-name evidence.
+(attribute
+  object: [(subscript) (parenthesized_expression) (conditional_expression) (boolean_operator)
+           (list_comprehension) (call function: [(subscript) (call) (parenthesized_expression)])]
+  attribute: (identifier) @untyped)

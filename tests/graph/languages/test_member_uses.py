@@ -97,6 +97,20 @@ def test_python_untyped_receivers_are_by_name_and_library_receivers_are_neither(
     assert "join" not in unknown and "path" not in unknown and used == {}
 
 
+def test_python_receivers_of_every_other_shape_are_by_name() -> None:
+    used, unknown = py_uses("""\
+        class App:
+            def __init__(self, console):
+                self.console = console
+            def run(self, items):
+                self.console.print(1)
+                items[0].status()
+                (self.a or self.b).update()
+                handlers[0]().make()
+        """)
+    assert {"print", "status", "update", "make"} <= unknown and used == {}
+
+
 # --- Java -----------------------------------------------------------------------------------------
 
 MAIN = "src/main/java/com/acme"
