@@ -27,6 +27,12 @@ _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole proj
 # Languages whose resolver types member uses itself: a member symbol's file-level edges there only
 # name the types its signatures mention, never its callers, so only member edges count.
 _TYPED_MEMBERS = frozenset({"java", "python"})
+# Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
+_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
+
+
+def _is_member(symbol: Symbol) -> bool:
+    return "." in symbol.name and symbol.kind not in _TYPE_KINDS
 
 
 @dataclass
@@ -47,16 +53,16 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
     out = Callers()
     for path, symbol in found:
         short = symbol.name.rsplit(".", 1)[-1]
-        member = "." in symbol.name
+        member = _is_member(symbol)
         if not (member and snap.files[path].language in _TYPED_MEMBERS):
             _named_by_edges(snap, path, short, out)
         for edge in snap.side.members_in.get(path, ()):
-            if symbol.name in edge.names or (not member and short in edge.names):
+            if symbol.name in edge.names or ("." not in symbol.name and short in edge.names):
                 out.add(edge.source, path, "members")
     defining = {p for p, _ in found}
     for path in defining:
         out.resolved.pop(path, None)
-    members = {s.name.rsplit(".", 1)[-1] for _, s in found if "." in s.name}
+    members = {s.name.rsplit(".", 1)[-1] for _, s in found if _is_member(s)}
     if members:
         reached = reach(snap, sorted(_package_mates(snap, defining)), inbound=True, kinds=("imports", "references"),
                         depth=None)
@@ -111,7 +117,7 @@ def shaped(snap: GraphSnapshot, found: list[tuple[str, Symbol]], callers: Caller
            read: Callable[[str], str | None], lines_for: int) -> list[dict[str, Any]]:
     """Result entries: resolved callers by path, then candidates nearest first. Call-site lines
     are read for the first `lines_for` entries (a text search would find the same lines)."""
-    member = any("." in s.name for _, s in found)
+    member = any(_is_member(s) for _, s in found)
     short = found[0][1].name.rsplit(".", 1)[-1]
     results: list[dict[str, Any]] = []
     for path, slot in sorted(callers.resolved.items()):

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_project
 
 from konstruct_tui.tools import ToolContext, call
 from konstruct_tui.workspace import Workspace
@@ -34,6 +35,15 @@ LIB = {
         """,
     "pkg/termui.py": "def prompt(text):\n    return text\n",
 }
+
+
+def make_project(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    subprocess.run(["git", "-C", str(root), "init", "-q"], check=True, capture_output=True)
+    return root
 
 
 @pytest.fixture
@@ -166,3 +176,19 @@ def test_dynamic_import_in_typescript_and_class_for_name_in_java(ask) -> None:
     assert "plugins/a.ts" not in _dead(run(mode="unreferenced", target="plugins"))
     java = run(mode="unreferenced", target="src/main/java/p")
     assert "src/main/java/p/Impl.java" not in _dead(java)
+
+
+def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_callers(ask) -> None:
+    base = "src/main/java/a"
+    run = ask({f"{base}/Gson.java": "package a;\npublic class Gson {\n  public String toJson(Object o) { return \"\"; }\n"
+                                    "  public static class Inner {}\n}\n",
+               f"{base}/User.java": "package a;\nclass User {\n  String f(Gson g) { return g.toJson(1); }\n"
+                                    "  Gson.Inner i;\n}\n",
+               f"{base}/Other.java": "package a;\nclass Other {\n  void f(java.util.List<Gson> all) {\n"
+                                     "    all.forEach(x -> x.toJson(2));\n  }\n}\n"})
+    callers = run(mode="callers", symbol="Gson.toJson")
+    assert callers["status"] == "ok"
+    assert [(r["path"], r["evidence"]) for r in callers["results"]] == [
+        (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
+    nested = run(mode="callers", symbol="Gson.Inner")
+    assert nested["status"] == "ok" and [r["path"] for r in nested["results"]] == [f"{base}/User.java"]
