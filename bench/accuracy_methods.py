@@ -137,7 +137,9 @@ def java_questions(root: Path, source_dir: str, snapshot, size: int, classpath: 
 def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: str) -> list[tuple[str, str, set[str]]]:
     import jedi
 
-    project = jedi.Project(str(root))
+    # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
+    roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
+    project = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
     candidates = []
     for path in sorted(p for p in snapshot.files if p.startswith(package_dir.rstrip("/") + "/") and p.endswith(".py")):
         for symbol in snapshot.files[path].symbols():
@@ -205,9 +207,10 @@ def main() -> None:
         if answer.status == "undeterminable" and expected <= resolved | candidates:
             honest += 1
         if shown < args.show:
-            missed = sorted(expected - resolved)[:3]
+            missed, extra = sorted(expected - resolved)[:3], sorted(resolved - expected)[:3]
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
-                  f"  cand {len(candidates):3}  {path}::{name}" + (f"  missed e.g. {missed}" if missed else ""))
+                  f"  cand {len(candidates):3}  {path}::{name}" + (f"  missed e.g. {missed}" if missed else "")
+                  + (f"  extra e.g. {extra}" if extra else ""))
     precision = hits / resolved_total if resolved_total else 1.0
     recall = hits / expected_total if expected_total else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
