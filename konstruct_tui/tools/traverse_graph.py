@@ -44,7 +44,10 @@ class TraverseGraph(Tool[TraverseGraphInput]):
         "Ask the code graph a structural question (imports and references between files). Modes: "
         + ", ".join(MODE_NAMES)
         + ". Each answer has status (ok, no_references, not_indexed, undeterminable, unsupported_language), "
-        "results nearest first, the bounds it searched within, and stale / ahead_of_index files to re-read."
+        "results nearest first, the bounds it searched within, and stale / ahead_of_index files to re-read. "
+        "Symbol answers (callers, rename_symbol, impact) mark each result's evidence: resolved (proven) or "
+        "by_name (the name used on a receiver whose type could not be proven), with call-site lines; "
+        "undeterminable means only by-name candidates exist: draw no conclusion."
     )
     Input = TraverseGraphInput
     mutating: ClassVar[bool] = False
