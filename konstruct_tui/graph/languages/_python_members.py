@@ -159,7 +159,9 @@ class MemberResolver:
 
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
-        thing = self.locate(path, head, depth)
+        # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
+        thing = (self._instance(path, head, depth + 1) if rest and depth < _DEPTH else None) or \
+            self.locate(path, head, depth)
         for name in rest:
             if thing is None or thing == _EXTERNAL:
                 return thing

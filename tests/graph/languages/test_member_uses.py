@@ -262,3 +262,13 @@ def test_python_generic_bases_and_names_bound_to_several_classes() -> None:
     used, unknown = member_uses(PYTHON, lib, "test_hl.py")
     assert used["hl.py"] >= {"Base.ask", "Regex.highlight", "Json.highlight"}
     assert "highlight" not in unknown and "ask" not in unknown
+
+
+def test_python_a_call_on_a_typed_variable_types_the_result() -> None:
+    used, _ = py_uses("""\
+        from pkg.console import Console
+        c = Console()
+        s = c.status()
+        s.update()
+        """)
+    assert {"Console.status", "Status.update"} <= used["pkg/console.py"]
