@@ -93,7 +93,7 @@ class GraphQuery:
         short = symbol.rsplit(".", 1)[-1]
         defining = sorted({path for path, _ in found})
         callers = find_callers(snap, found)
-        results = shaped(snap, found, callers, self._text, lines_for=limit)
+        results = shaped(snap, found, callers, self._text, lines_for=min(limit, 500))
         shown = results[:limit]
         files = [*defining, *(r["path"] for r in shown)]
         if callers.resolved:
