@@ -34,7 +34,7 @@ from konstruct_tui.graph.query import GraphQuery
 from konstruct_tui.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).parent))
-from accuracy_java import class_sources  # noqa: E402
+from accuracy_java import class_sources
 
 _INVOKE = re.compile(r"//\s*(?:Method|InterfaceMethod)\s+([\w/$]+)\.([\w$<>]+):")
 _HEADER = re.compile(r"^(?:[\w\s]*?)(?:class|interface|enum|record)\s+([\w.$]+)(?:<[^{]*?>)?"
@@ -64,9 +64,9 @@ def javac_callers(root: Path, source_dir: str, classpath: str | None
                    if p.name != "module-info.java")
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch, "classes")
-        done = subprocess.run(["javac", "-d", str(out), "-encoding", "UTF-8", "-nowarn", "-proc:none",
-                               "-Xlint:none", *(["-cp", classpath] if classpath else []), *files],
-                              capture_output=True, text=True)
+        javac = ["javac", "-d", str(out), "-encoding", "UTF-8", "-nowarn", "-proc:none", "-Xlint:none",
+                 *(["-cp", classpath] if classpath else []), *files]
+        done = subprocess.run(javac, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise SystemExit("javac failed:\n" + "\n".join(done.stderr.splitlines()[-15:]))
         classes = sorted(str(p.relative_to(out))[:-6].replace("/", ".") for p in out.rglob("*.class"))

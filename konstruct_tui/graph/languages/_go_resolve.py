@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections import Counter
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from ..facts import Edge, FileFacts, ProjectView

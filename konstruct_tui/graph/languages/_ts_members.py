@@ -19,11 +19,12 @@ from .. import treesitter as ts
 
 _TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 # Globals of every JavaScript runtime: their members are never the project's.
-GLOBALS = frozenset(
-    "console JSON Math Object Array Promise Reflect Symbol Number String Boolean Date RegExp Error Map Set "
-    "WeakMap WeakSet Intl process window document globalThis navigator Buffer module exports require "
-    "this super import Atomics BigInt Proxy URL URLSearchParams crypto performance location history".split()
-)
+GLOBALS = frozenset({
+    "console", "JSON", "Math", "Object", "Array", "Promise", "Reflect", "Symbol", "Number", "String", "Boolean",
+    "Date", "RegExp", "Error", "Map", "Set", "WeakMap", "WeakSet", "Intl", "process", "window", "document",
+    "globalThis", "navigator", "Buffer", "module", "exports", "require", "this", "super", "import", "Atomics",
+    "BigInt", "Proxy", "URL", "URLSearchParams", "crypto", "performance", "location", "history",
+})
 
 
 def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:

@@ -147,7 +147,7 @@ def test_java_locals_fields_parameters_new_static_and_chains() -> None:
 
 
 def test_java_untyped_receivers_are_by_name_and_jdk_receivers_are_neither() -> None:
-    used, unknown = java_uses("""
+    _, unknown = java_uses("""
       void a(List<Gson> all) { all.get(0).toJson(1); all.forEach(g -> g.toJson(2)); }
       void b() { var g = Gson.create(); g.toJson(3); }""")
     assert "toJson" in unknown
