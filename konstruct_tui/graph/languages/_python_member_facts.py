@@ -28,17 +28,41 @@ _SCOPES = ("class_definition", "function_definition")
 
 
 def written_type(text: str) -> str | None:
-    """The one class an annotation names: `"Console"`, `Optional[Console]`, `Console | None`
-    -> `Console`; a generic keeps its origin (`list[int]` -> `list`); anything else -> None."""
-    text = text.strip().strip("'\"").strip()
-    optional = _OPTIONAL.match(text)
-    if optional:
-        text = optional.group(1).strip()
-    parts = [p.strip() for p in text.split("|") if p.strip() not in ("None", "")]
-    if len(parts) != 1:
-        return None
-    origin = parts[0].split("[", 1)[0].strip().strip("'\"")
-    return origin if _DOTTED.fullmatch(origin) else None
+    """The classes an annotation names, as alternatives joined by "|": `"Console"`,
+    `Optional[Console]`, `Console | None` -> `Console`; a generic keeps its origin (`list[int]` ->
+    `list`); a callable stands for what it returns (`Callable[[F], Group]` -> `Group`: what a
+    decorator factory makes of the function). Resolution keeps the one project class among them."""
+    found: list[str] = []
+    for part in _alternatives(text.strip().strip("'\"").strip()):
+        optional = _OPTIONAL.match(part)
+        if optional:
+            found += [t for t in (written_type(optional.group(1)) or "").split("|") if t]
+            continue
+        origin, _, arguments = part.partition("[")
+        origin = origin.strip().strip("'\"")
+        if origin.rsplit(".", 1)[-1] == "Callable" and arguments:
+            result = _alternatives(arguments.rstrip().removesuffix("]"), ",")[-1]
+            found += [t for t in (written_type(result) or "").split("|") if t]
+        elif _DOTTED.fullmatch(origin) and origin != "None":
+            found.append(origin)
+    return "|".join(dict.fromkeys(found)) or None
+
+
+def _alternatives(text: str, separator: str = "|") -> list[str]:
+    """`text` split on `separator` outside brackets."""
+    parts, depth, current = [], 0, []
+    for char in text:
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        if char == separator and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current).strip())
+    return [p for p in parts if p]
 
 
 def _dotted(node: ts.Node | None) -> str | None:
@@ -98,6 +122,19 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         written = written_type(ts.text(node))
         if name is not None and written:
             types[ts.text(name)].add(written)
+    for node in groups.get("decorated", ()):
+        definition = node.child_by_field_name("definition")
+        decorator = next((c for c in node.named_children if c.type == "decorator"), None)
+        if definition is None or decorator is None or definition.type != "function_definition":
+            continue
+        if _enclosing(node)[0] is not None:
+            continue  # a method's decorator (@property, @classmethod) says nothing about a variable
+        expression = decorator.named_children[0] if decorator.named_child_count else None
+        if expression is not None and expression.type == "call":
+            expression = expression.child_by_field_name("function")
+        written = _dotted(expression)
+        if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
+            types[ts.text(definition.child_by_field_name("name"))].add("@" + written)
     returns: dict[str, str] = {}
     for node in groups.get("returns", ()):
         written = written_type(ts.text(node))

@@ -92,8 +92,9 @@ class MemberResolver:
         if kind is not None:
             if kind == "class":
                 return ("class", path, name)
-            if kind == "function":
-                return ("function", path, name)
+            if kind == "function":  # a function a project decorator made into an instance is one
+                made = self._instance(path, name, depth)
+                return made if made is not None and made[0] == "instance" else ("function", path, name)
             return self._instance(path, name, depth) or ("member", path, name)
         bound = self.bindings(path).get(name)
         if bound is None:
@@ -189,9 +190,19 @@ class MemberResolver:
         return ("union", "", "|".join(f"{p}::{c}" for _, p, c in classes)) if len(classes) == len(found) else None
 
     def _typed(self, path: str, written: str, depth: int) -> _Thing | None:
-        """The instance a written type or call (`T()`, `make()`) denotes."""
+        """The instance a written type, call (`T()`, `make()`) or decorator (`@group`: the
+        decorated function is what the decorator returns) denotes."""
         if depth > _DEPTH:
             return None
+        if "|" in written:  # alternatives: the one project class among them, if exactly one
+            found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
+            return found.pop() if len(found) == 1 else None
+        if written.startswith("@"):
+            thing = self.dotted(path, written[1:], depth)
+            if thing is None or thing == _EXTERNAL:
+                return thing
+            return ("instance", thing[1], thing[2]) if thing[0] == "class" else (
+                self.returned(thing, depth) if thing[0] in ("function", "member") else None)
         called = written.endswith("()")
         thing = self.dotted(path, written[:-2] if called else written, depth)
         if thing is None or thing == _EXTERNAL:
@@ -248,7 +259,11 @@ class MemberResolver:
             if not owners and len(classes) == 1:
                 owners = classes  # its member may come from a base class
             return ("instance", path, owners[0]) if len(owners) == 1 else (("external", path, "") if owners else None)
-        return self._instance(path, head, 0) or self.locate(path, head)
+        typed = self._instance(path, head, 0)
+        if typed is not None and not (typed[0] != "instance" and self.symbols(path).get(head) == "function"):
+            return typed
+        # a function that a library decorator wrapped (`@pytest.fixture`): untyped when used as a value
+        return self.locate(path, head)
 
     def _defined(self, path: str, name: str | None) -> _Thing | None:
         """Where an imported `name` of module `path` is defined, through re-exports."""
@@ -288,4 +303,6 @@ class MemberResolver:
             found = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
                 self._record(found, used)
+            elif found is None and thing[0] in ("function", "member"):
+                unknown.add(name)  # a value of unknown type: a module variable, a wrapped function
         return found

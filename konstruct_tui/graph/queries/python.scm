@@ -33,6 +33,7 @@
 (function_definition return_type: (type) @returns)
 (attribute object: (call function: [(identifier) (attribute)]) attribute: (identifier) @oncall)
 (class_definition superclasses: (argument_list) @bases)
+(decorated_definition definition: (function_definition)) @decorated
 ; `@untyped`: a member used on a receiver no name can type (`items[0].run`, `(a or b).run`,
 ; `factories[k]().run`): by-name evidence.
 (attribute

@@ -272,3 +272,44 @@ def test_python_a_call_on_a_typed_variable_types_the_result() -> None:
         s.update()
         """)
     assert {"Console.status", "Status.update"} <= used["pkg/console.py"]
+
+
+def test_python_a_decorator_factory_types_the_function_it_decorates() -> None:
+    files = {
+        "clk/__init__.py": "from .decorators import group\nfrom .core import Group\n",
+        "clk/core.py": "class Group:\n    def command(self) -> None: ...\n    def add_command(self, c) -> None: ...\n",
+        "clk/decorators.py": """\
+            import typing as t
+            from .core import Group
+            G = t.TypeVar("G", bound=Group)
+            @t.overload
+            def group(name: t.Callable) -> Group: ...
+            def group(name=None) -> Group | t.Callable[[t.Callable], Group | G]:
+                ...
+            """,
+        "app.py": """\
+            import clk
+            @clk.group()
+            def cli():
+                pass
+            @cli.command()
+            def sub():
+                pass
+            cli.add_command(sub)
+            """,
+    }
+    used, unknown = member_uses(PYTHON, files, "app.py")
+    assert {"Group.command", "Group.add_command"} <= used["clk/core.py"]
+    assert "command" not in unknown
+
+
+def test_python_a_library_decorated_function_used_as_a_receiver_is_by_name() -> None:
+    _, unknown = py_uses("""\
+        import pytest
+        @pytest.fixture
+        def live():
+            return make()
+        def test_it(live):
+            live.position_cursor()
+        """)
+    assert "position_cursor" in unknown
