@@ -45,7 +45,12 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
         if written and _TYPE_NAME.fullmatch(written):
             types[key].add(written)
     untyped = {ts.text(n) for n in found.get("untyped", ())}
+    # `this.field.member`: typed through the class field's declared type (`this.field` in types)
+    fields = {f"this.{ts.text(n.parent.child_by_field_name('property'))}.{ts.text(n.parent.parent.child_by_field_name('property'))}"
+              for n in found.get("field", ()) if n.parent is not None and n.parent.parent is not None}
     extra: dict[str, Any] = {}
+    if fields:
+        extra["fields"] = sorted(fields)
     if types:
         extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
     if untyped:
@@ -92,6 +97,11 @@ def member_edges(
             found = definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
+    for use in facts.extra.get("fields", ()):
+        _, field, member = use.split(".", 2)
+        classes = {class_of(w) for w in types.get(f"this.{field}", ())}
+        if len(classes) == 1 and None not in classes:
+            member_of(classes.pop(), member)
     for use in uses:
         head, dot, member = use.partition(".")
         if not dot:

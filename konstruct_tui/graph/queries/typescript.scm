@@ -54,3 +54,6 @@
   object: [(member_expression) (call_expression) (subscript_expression) (parenthesized_expression)
            (non_null_expression) (as_expression)]
   property: (property_identifier) @untyped)
+(member_expression
+  object: (member_expression object: (this) property: (property_identifier) @field)
+  property: (property_identifier) @field.member)

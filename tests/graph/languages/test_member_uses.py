@@ -183,6 +183,19 @@ def test_typescript_typed_locals_parameters_static_calls_and_namespaces_through_
     assert used == {"src/client.ts": {"Client", "Client.get", "Client.create", "isHTTPError"}}
 
 
+def test_typescript_class_fields_type_this_receivers() -> None:
+    files = {**TS_LIB, "src/app.ts": """\
+        import {Client} from './client';
+        export class App {
+          private client: Client;
+          private other = new Client();
+          run() { this.client.get('a'); this.other.get('b'); }
+        }
+        """}
+    used, _ = member_uses(TYPESCRIPT, files, "src/app.ts")
+    assert used == {"src/client.ts": {"Client", "Client.get"}}
+
+
 def test_typescript_untyped_receivers_are_by_name_and_globals_are_neither() -> None:
     files = {**TS_LIB, "test/b.ts": "function g(q) { q.get(1); make().post(2); console.log(3); }\n"}
     used, unknown = member_uses(TYPESCRIPT, files, "test/b.ts")
