@@ -8,6 +8,7 @@ costs a dict copy, not a rebuild.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -45,7 +46,7 @@ class GraphSnapshot:
         self.files = files
         self.out_edges = out_edges
         self.in_edges = in_edges
-        self.side = side or _Side({}, {}, {})
+        self.side = side or _Side({})
         self.commit = commit
         self.generation = generation
         self._lock = threading.Lock()
@@ -71,7 +72,7 @@ class GraphSnapshot:
                 inbound[edge.target].append(edge)
         out_edges = {key: tuple(value) for key, value in out.items()}
         in_edges = {key: tuple(value) for key, value in inbound.items()}
-        kwargs["side"] = _Side({}, {}, {}).replaced(files, (), side)
+        kwargs["side"] = _Side({}).replaced(files, (), side)
         return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
 
     def replace(
@@ -184,42 +185,90 @@ class GraphSnapshot:
 
 
 class _Side:
-    """The member-level evidence (see SIDE_KINDS): `members_in` target -> member edges into it,
-    `members_out` source -> its member edges, `unresolved` path -> member names used on receivers
-    of unknown type."""
+    """The member-level evidence (see SIDE_KINDS), kept packed as stored: one row per file (`packed`:
+    path -> its tokens, see `pack`). A warm start only files the rows; `members_in` (target ->
+    member edges into it), `members_out` and `unresolved` (path -> member names used on receivers
+    of unknown type) are unpacked on the first question that needs them."""
 
-    def __init__(self, members_in: dict[str, tuple[Edge, ...]], members_out: dict[str, tuple[Edge, ...]],
-                 unresolved: dict[str, tuple[str, ...]]) -> None:
-        self.members_in = members_in
-        self.members_out = members_out
-        self.unresolved = unresolved
+    def __init__(self, packed: dict[str, tuple[str, ...]]) -> None:
+        self.packed = packed
+        self._views: tuple[dict[str, tuple[Edge, ...]], dict[str, tuple[Edge, ...]], dict[str, tuple[str, ...]]] | None = None
+        self._lock = threading.Lock()
 
     def replaced(self, files: Mapping[str, FileEntry], sources: Iterable[str], edges: Iterable[Edge]) -> _Side:
-        """A copy with every side edge leaving `sources` (or touching a file gone) replaced by `edges`."""
-        members_in, members_out, unresolved = dict(self.members_in), dict(self.members_out), dict(self.unresolved)
-        touched: set[str] = set()
-        for source in set(sources):
-            unresolved.pop(source, None)
-            for edge in members_out.pop(source, ()):
-                touched.add(edge.target)
-        added: dict[str, list[Edge]] = defaultdict(list)
+        """A copy with the rows of `sources` replaced by `edges` (packed rows, one per file)."""
+        packed = dict(self.packed)
+        for source in sources:
+            packed.pop(source, None)
         for edge in edges:
-            if edge.source not in files:
-                continue
-            if edge.kind == UNRESOLVED:
-                unresolved[edge.source] = edge.names  # kept as loaded: a warm start builds no sets
-            elif edge.target in files and edge.target != edge.source:
-                members_out[edge.source] = (*members_out.get(edge.source, ()), edge)
-                added[edge.target].append(edge)
-                touched.add(edge.target)
-        for target in touched:
-            kept = [e for e in members_in.get(target, ()) if e.source in files and e.source not in sources]
-            kept.extend(added.get(target, ()))
-            if kept and target in files:
-                members_in[target] = tuple(kept)
-            else:
-                members_in.pop(target, None)
-        return _Side(members_in, members_out, unresolved)
+            if edge.source in files and edge.kind == MEMBERS:
+                packed[edge.source] = edge.names
+        return _Side(packed)
+
+    def _unpacked(self) -> tuple[dict[str, tuple[Edge, ...]], dict[str, tuple[Edge, ...]], dict[str, tuple[str, ...]]]:
+        with self._lock:
+            if self._views is None:
+                members_in: dict[str, list[Edge]] = defaultdict(list)
+                members_out: dict[str, list[Edge]] = {}
+                unresolved: dict[str, tuple[str, ...]] = {}
+                for source, tokens in self.packed.items():
+                    targets, unknown = unpack(tokens)
+                    if unknown:
+                        unresolved[source] = unknown
+                    out = [Edge(source, target, MEMBERS, names) for target, names in targets.items() if target != source]
+                    if out:
+                        members_out[source] = out
+                        for edge in out:
+                            members_in[edge.target].append(edge)
+                self._views = ({k: tuple(v) for k, v in members_in.items()},
+                               {k: tuple(v) for k, v in members_out.items()}, unresolved)
+            return self._views
+
+    @property
+    def members_in(self) -> dict[str, tuple[Edge, ...]]:
+        return self._unpacked()[0]
+
+    @property
+    def members_out(self) -> dict[str, tuple[Edge, ...]]:
+        return self._unpacked()[1]
+
+    @property
+    def unresolved(self) -> dict[str, tuple[str, ...]]:
+        return self._unpacked()[2]
+
+
+def pack(source: str, members: Mapping[str, Iterable[str]], unknown: Iterable[str]) -> Edge:
+    """One file's member evidence as one stored row (an edge from the file to itself): `target>name`
+    for each proven member use (the target path quoted when it holds whitespace or `%`), `?name` for
+    each member name used on a receiver of unknown type. Ten thousand rows became one per file: a
+    warm start reads them without building an object per use."""
+    tokens = [f"{_quote(target)}>{name}" for target in sorted(members) for name in sorted(members[target])]
+    tokens += [f"?{name}" for name in sorted(set(unknown))]
+    return Edge(source, source, MEMBERS, tuple(tokens))
+
+
+def unpack(tokens: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    targets: dict[str, list[str]] = defaultdict(list)
+    unknown = []
+    for token in tokens:
+        if token.startswith("?"):
+            unknown.append(token[1:])
+        else:
+            target, _, name = token.rpartition(">")
+            targets[_unquote(target)].append(name)
+    return {t: tuple(n) for t, n in targets.items()}, tuple(unknown)
+
+
+def _quote(path: str) -> str:
+    if "%" not in path and not any(c.isspace() for c in path):
+        return path
+    return "".join(f"%{ord(c):02X}" if c == "%" or c.isspace() else c for c in path)
+
+
+def _unquote(text: str) -> str:
+    if "%" not in text:
+        return text
+    return re.sub(r"%([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), text)
 
 
 def _edge_key(edge: Edge) -> tuple[str, str, str]:

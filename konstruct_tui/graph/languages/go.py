@@ -111,7 +111,7 @@ def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
 class GoSupport:
     name: str = LANGUAGE
     extensions: tuple[str, ...] = (".go",)
-    version: str = "2"  # 2: member facts (written types, results, untyped members), members/unresolved edges
+    version: str = "3"  # 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         return extract(path, source)
