@@ -238,11 +238,11 @@ class _Side:
 
 
 def pack(source: str, members: Mapping[str, Iterable[str]], unknown: Iterable[str]) -> Edge:
-    """One file's member evidence as one stored row (an edge from the file to itself): `target>name`
-    for each proven member use (the target path quoted when it holds whitespace or `%`), `?name` for
+    """One file's member evidence as one stored row (an edge from the file to itself): `target>a,b`
+    for the members proven used in each file (the path quoted when it holds whitespace or `%`), `?name` for
     each member name used on a receiver of unknown type. Ten thousand rows became one per file: a
     warm start reads them without building an object per use."""
-    tokens = [f"{_quote(target)}>{name}" for target in sorted(members) for name in sorted(members[target])]
+    tokens = [f"{_quote(target)}>{','.join(sorted(members[target]))}" for target in sorted(members)]
     tokens += [f"?{name}" for name in sorted(set(unknown))]
     return Edge(source, source, MEMBERS, tuple(tokens))
 
@@ -254,15 +254,15 @@ def unpack(tokens: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], tuple[str
         if token.startswith("?"):
             unknown.append(token[1:])
         else:
-            target, _, name = token.rpartition(">")
-            targets[_unquote(target)].append(name)
+            target, _, names = token.partition(">")
+            targets[_unquote(target)].extend(names.split(","))
     return {t: tuple(n) for t, n in targets.items()}, tuple(unknown)
 
 
 def _quote(path: str) -> str:
-    if "%" not in path and not any(c.isspace() for c in path):
+    if "%" not in path and ">" not in path and not any(c.isspace() for c in path):
         return path
-    return "".join(f"%{ord(c):02X}" if c == "%" or c.isspace() else c for c in path)
+    return "".join(f"%{ord(c):02X}" if c in "%>" or c.isspace() else c for c in path)
 
 
 def _unquote(text: str) -> str:
