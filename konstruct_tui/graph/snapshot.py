@@ -244,13 +244,15 @@ def pack(source: str, members: Mapping[str, Iterable[str]], unknown: Iterable[st
     warm start reads them without building an object per use."""
     tokens = [f"{_quote(target)}>{','.join(sorted(members[target]))}" for target in sorted(members)]
     tokens += [f"?{name}" for name in sorted(set(unknown))]
-    return Edge(source, source, MEMBERS, tuple(tokens))
+    # One name, no whitespace: the store splits names on spaces when it loads them, and a warm
+    # start then makes one string per file instead of one per token.
+    return Edge(source, source, MEMBERS, ("|".join(tokens),))
 
 
 def unpack(tokens: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
     targets: dict[str, list[str]] = defaultdict(list)
     unknown = []
-    for token in tokens:
+    for token in (t for packed in tokens for t in packed.split("|") if t):
         if token.startswith("?"):
             unknown.append(token[1:])
         else:
@@ -260,9 +262,9 @@ def unpack(tokens: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], tuple[str
 
 
 def _quote(path: str) -> str:
-    if "%" not in path and ">" not in path and not any(c.isspace() for c in path):
+    if "%" not in path and ">" not in path and "|" not in path and not any(c.isspace() for c in path):
         return path
-    return "".join(f"%{ord(c):02X}" if c in "%>" or c.isspace() else c for c in path)
+    return "".join(f"%{ord(c):02X}" if c in "%>|" or c.isspace() else c for c in path)
 
 
 def _unquote(text: str) -> str:

@@ -50,6 +50,6 @@ def test_method_callers_follow_edits_and_stay_out_of_the_file_graph(tmp_path: Pa
 def test_member_rows_survive_paths_with_spaces_and_separators() -> None:
     from konstruct_tui.graph.snapshot import pack, unpack
 
-    row = pack("src/a b.py", {"lib/x y>%z.py": ["A.m", "B.n"], "c.py": ["f"]}, ["run"])
-    assert all(" " not in token for token in row.names)  # the store joins names with spaces
-    assert unpack(" ".join(row.names).split()) == ({"c.py": ("f",), "lib/x y>%z.py": ("A.m", "B.n")}, ("run",))
+    row = pack("src/a b.py", {"lib/x y>%z|.py": ["A.m", "B.n"], "c.py": ["f"]}, ["run"])
+    assert len(" ".join(row.names).split()) == 1  # the store joins names with spaces: one token per file
+    assert unpack(" ".join(row.names).split()) == ({"c.py": ("f",), "lib/x y>%z|.py": ("A.m", "B.n")}, ("run",))
