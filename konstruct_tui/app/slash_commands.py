@@ -18,15 +18,16 @@ class SlashCommand:
     argument: str = ""  # shown in /help, e.g. "[PATH]"
 
 
+# One line each, short enough for /help to fit an 80-column terminal.
 COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("help", "list these commands"),
-    SlashCommand("diff", "this session's changes as a unified diff (from the write journal and the disk)", "[PATH]"),
-    SlashCommand("undo", "undo the last applied batch of edits (same rules as `konstruct undo`)"),
-    SlashCommand("model", "pick provider, model, base URL and key source; detects local servers; saves to the config file"),
-    SlashCommand("new", "start a new session: the next request starts fresh"),
-    SlashCommand("sessions", "list this project's sessions and continue one"),
-    SlashCommand("compact", "replace older turns by a summary plus the files and revisions they touched"),
-    SlashCommand("cost", "tokens, cost and turns of the last run and of this session"),
+    SlashCommand("diff", "this session's changes as one unified diff", "<path>"),
+    SlashCommand("undo", "undo the last applied batch (as `konstruct undo`)"),
+    SlashCommand("model", "pick provider, model, base URL; finds local servers"),
+    SlashCommand("new", "start a new session"),
+    SlashCommand("sessions", "list this project's sessions, continue one"),
+    SlashCommand("compact", "summarize older turns, keep files and revisions"),
+    SlashCommand("cost", "tokens and cost of the last run and the session"),
     SlashCommand("quit", "leave the workbench"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
@@ -95,6 +96,6 @@ def complete_command(prefix: str) -> list[SlashCommand]:
 def help_lines() -> list[str]:
     width = max(len(c.name) + len(c.argument) for c in COMMANDS) + 3
     lines = [f"/{c.name}{' ' + c.argument if c.argument else ''}".ljust(width) + c.summary for c in COMMANDS]
-    lines.append("@path".ljust(width) + "attach a file to the request (read with its revision; tab completes)")
-    lines.append("//text".ljust(width) + "send a request that starts with a slash")
+    lines.append("@path".ljust(width) + "attach a file with its revision (tab completes)")
+    lines.append("//text".ljust(width) + "send a request that starts with /")
     return lines

@@ -39,7 +39,7 @@ class SlashDispatch:
 
     def _help(self, _argument: str) -> None:
         lines = ["Commands (answered here, never sent to the model):", *help_lines()]
-        lines.append("keys: ctrl+k kill · ctrl+r search requests · ctrl+b side panes (narrow screens) · ctrl+p palette · ctrl+q quit")
+        lines.append("keys: ^k kill · ^r search requests · ^b panes (narrow) · ^p palette · ^q quit")
         self._note_lines(lines)
 
     def _diff(self, argument: str) -> None:

@@ -31,9 +31,9 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
         border: thick $accent; background: $surface; padding: 0 1; }
     ModelPicker #model-title { text-style: bold; color: $accent; }
     ModelPicker #model-servers { height: auto; max-height: 8; }
-    ModelPicker #model-fields { height: auto; max-height: 12; }
-    ModelPicker .field { height: auto; }
-    ModelPicker .field Label { width: 10; padding: 1 0 0 0; }
+    ModelPicker #model-fields { height: auto; max-height: 7; }
+    ModelPicker .field { height: 1; margin-top: 1; }
+    ModelPicker .field Label { width: 10; }
     ModelPicker .field Input, ModelPicker .field Select { width: 1fr; }
     ModelPicker #model-key { color: $text-muted; }
     ModelPicker #model-problem { color: $error; }
