@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -120,7 +121,10 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
     @on(Input.Changed)
     @on(Select.Changed)
     def _show_key(self) -> None:
-        choice = self.choice
+        try:
+            choice = self.choice
+        except NoMatches:  # a field reports its first value before the others are mounted
+            return
         self.query_one("#model-key", Static).update(f"key: {key_source(choice.provider, choice.base_url)}")
 
     @property
