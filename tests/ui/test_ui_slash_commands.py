@@ -97,6 +97,18 @@ async def test_at_opens_file_completion_and_tab_takes_the_file(tmp_path: Path) -
         assert not app.runs.running and app.runs.session_id is None
 
 
+async def test_enter_sends_when_the_mention_is_already_typed_in_full(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path))  # no model: the request is answered locally
+    async with app.run_test(size=NARROW) as pilot:
+        request = app.query_one(RequestInput)
+        await wait_for(pilot, lambda: "calc/core.py" in request.files)
+        await _type(pilot, app, "explain @calc/core.py")
+        await wait_for(pilot, lambda: app.query_one(CompletionList).display)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "› explain @calc/core.py" in _text_of(app))
+        assert request.value == "" and not app.query_one(CompletionList).display
+
+
 async def test_a_mentioned_file_reaches_the_model_with_its_revision(tmp_path: Path) -> None:
     root = make_project(tmp_path)
     app = workbench(root, write_script(tmp_path / "s.json", [{"text": "It subtracts."}]))

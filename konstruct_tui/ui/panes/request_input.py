@@ -92,10 +92,14 @@ class RequestInput(Input):
         return chosen
 
     async def action_submit(self) -> None:
-        # Enter on a highlighted command runs it; on a file it only completes the mention.
-        chosen = self._take_completion()
-        if chosen is not None and chosen.kind == "file":
+        # Enter on a highlighted command runs it; on a file it completes the mention, unless the
+        # mention is already typed out in full (then enter sends, as the person expects).
+        completions = self.completions
+        chosen = completions.chosen if completions is not None else None
+        if chosen is not None and chosen.kind == "file" and self.value[completions.start : self.cursor_position] != chosen.insert:  # type: ignore[union-attr]
+            self._take_completion()
             return
+        self._take_completion()
         await super().action_submit()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
