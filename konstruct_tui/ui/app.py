@@ -32,6 +32,7 @@ from ..trust import TrustSession, TrustStore
 from ..workspace import Workspace
 from .graph_overview import GraphOverview, graph_overview
 from .messages import KillRequested, Reported, RequestSubmitted
+from .narrow_layout import fit_width, next_view
 from .panes.batches import BatchTable
 from .panes.budgets import BudgetsPane
 from .panes.completion import CompletionList
@@ -52,8 +53,6 @@ from .trust_broker import CallLedger, ModalTrustBroker, PreviewingGate
 from .trust_prompt import DENY, TrustPrompt
 
 
-NARROW_WIDTH = 100  # below this the side panes (48 columns) would leave the transcript under 52
-NARROW_VIEWS = ("-view-panes", "-view-batches")  # what ctrl+b cycles through after the transcript
 
 
 def _no_model_line(problem: str | None) -> str:
@@ -150,25 +149,14 @@ class Workbench(App[None]):
         self._fit_width(event.size.width)
 
     def _fit_width(self, width: int) -> None:
-        # Below NARROW_WIDTH the side panes would leave the transcript under 50 columns: the
-        # transcript keeps the row alone, and ctrl+b (named in the footer) cycles it with the side
-        # panes and the batch table, each full width, like tabs.
-        narrow = width < NARROW_WIDTH
-        self.screen.set_class(narrow, "-narrow")
-        if not narrow:
-            self.screen.remove_class(*NARROW_VIEWS)
+        fit_width(self.screen_stack[0], width)  # the main screen, even under a modal
 
     def action_toggle_side(self) -> None:
-        screen = self.screen
-        if not screen.has_class("-narrow"):
+        shown = next_view(self.screen_stack[0])
+        if shown is None:
             self.notify("The side panes are already on screen (the terminal is wide enough).")
-            return
-        current = next((i for i, view in enumerate(NARROW_VIEWS) if screen.has_class(view)), -1)
-        screen.remove_class(*NARROW_VIEWS)
-        if current + 1 < len(NARROW_VIEWS):
-            screen.add_class(NARROW_VIEWS[current + 1])
-        shown = ("panes: budgets, neighborhoods, gate", "batches")[current + 1] if current + 1 < len(NARROW_VIEWS) else "transcript"
-        self.notify(f"{shown} (ctrl+b for the next view)", timeout=2)
+        else:
+            self.notify(f"{shown} (ctrl+b for the next view)", timeout=2)
 
     def action_search_history(self) -> None:
         self.push_screen(HistorySearch(list(self.request.history)), self._history_chosen)

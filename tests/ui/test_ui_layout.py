@@ -164,3 +164,15 @@ async def test_the_demo_answers_a_follow_up_honestly_instead_of_replaying(tmp_pa
         assert "must never be replayed" not in _text_of(app)
         assert "scripted demo" in _text_of(app) and app.runs.session_id != first_session
         assert "turns   1 / 20" in str(app.query_one(BudgetsPane).query_one("#budget-lines", Static).content)
+
+
+async def test_a_resize_under_a_modal_still_reflows_the_main_screen(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(TrustPrompt(_two_file_preview()))
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        assert app.query_one("#transcript").region.width >= 78

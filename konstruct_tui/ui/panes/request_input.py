@@ -92,14 +92,19 @@ class RequestInput(Input):
         return chosen
 
     async def action_submit(self) -> None:
-        # Enter on a highlighted command runs it; on a file it completes the mention, unless the
-        # mention is already typed out in full (then enter sends, as the person expects).
+        # Enter on a highlighted command runs it when what was typed is its beginning (`/he` runs
+        # /help; `/hepl` is sent as typed, so it is answered "unknown command" with the nearest
+        # name). On a file it completes the mention, unless the mention is already typed in full.
         completions = self.completions
         chosen = completions.chosen if completions is not None else None
-        if chosen is not None and chosen.kind == "file" and self.value[completions.start : self.cursor_position] != chosen.insert:  # type: ignore[union-attr]
-            self._take_completion()
-            return
-        self._take_completion()
+        if chosen is not None:
+            typed = self.value[completions.start : self.cursor_position]  # type: ignore[union-attr]
+            if chosen.kind == "file" and typed != chosen.insert:
+                self._take_completion()
+                return
+            if chosen.kind == "command" and chosen.insert.startswith(typed.lower()):
+                self._take_completion()
+            completions.close()  # type: ignore[union-attr]
         await super().action_submit()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
