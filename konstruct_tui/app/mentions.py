@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..tools import ToolContext, ToolError, call
-from ..workspace import Workspace
-from ..workspace.listing import list_files
+from ..workspace import Workspace, list_files
 
 # `@` at the start or after whitespace or an opening bracket/quote: `me@example.com` is not a mention.
 MENTION = re.compile(r"(?<![^\s(\[{'\"`])@([^\s@'\"`)\]}]+)")

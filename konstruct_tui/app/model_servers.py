@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from ..providers.settings import DEFAULT_BASE_URLS, KEY_VARIABLES, PROVIDERS, config_path, load_config
+from ..providers import DEFAULT_BASE_URLS, DEFAULT_MODELS, KEY_VARIABLES, PROVIDERS, ConfigInvalid, ProviderSettings, config_path, load_config, resolve
 
 # The usual ports; several servers share the OpenAI chat-completions shape, so one provider serves all.
 USUAL_PORTS: tuple[tuple[str, int], ...] = (("Ollama", 11434), ("llama.cpp", 8080), ("LM Studio", 1234), ("vLLM", 8000))
@@ -76,6 +76,19 @@ def detect_local_servers(
     return [server for server in found if server is not None]
 
 
+# What the picker offers besides local servers: each provider's own endpoint with its default model.
+REMOTE_CHOICES: tuple[ModelChoice, ...] = tuple(ModelChoice(name, DEFAULT_MODELS[name]) for name in ("openai", "anthropic"))
+
+
+def settings_for(choice: ModelChoice) -> tuple[ProviderSettings | None, str | None]:
+    """The settings a saved choice gives (the environment's key included), or why it is not usable
+    yet (one line: e.g. the key to export)."""
+    try:
+        return resolve(provider=choice.provider, model=choice.model, base_url=choice.base_url), None
+    except ConfigInvalid as error:
+        return None, str(error)
+
+
 def key_source(provider: str, base_url: str | None, environ: Mapping[str, str] | None = None) -> str:
     """One line: where the key for this choice comes from, or that none is needed, or what to set."""
     env = os.environ if environ is None else environ
@@ -96,7 +109,10 @@ def save_model_choice(choice: ModelChoice, path: Path | None = None) -> Path:
     if problem:
         raise ValueError(problem)
     path = path or config_path()
-    config: dict[str, Any] = dict(load_config(path))
+    try:
+        config: dict[str, Any] = dict(load_config(path))
+    except ConfigInvalid as error:  # an unreadable config is never overwritten: the person's file stays
+        raise ValueError(str(error)) from None
     config["provider"] = choice.provider
     section = dict(config.get(choice.provider) or {})
     section["model"] = choice.model

@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agent.events import BudgetUpdate, SessionStarted
+from ..agent import BudgetUpdate, SessionStarted
 from ..workspace import UndoRefused, Workspace, WriteJournal, undo_last
 
 
-def undo_last_batch(workspace: Workspace, journal: WriteJournal) -> tuple[bool, list[str]]:
+def undo_last_batch(workspace: Workspace, journal: WriteJournal | None = None) -> tuple[bool, list[str]]:
     """(undone?, lines to show). A refusal restores nothing and says why."""
     try:
-        result = undo_last(workspace, journal)
+        result = undo_last(workspace, journal or WriteJournal(workspace.root))
     except UndoRefused as refusal:
         return False, [f"undo refused: {workspace.scrub(str(refusal))}"]
     lines = [f"undid batch {result['undone']} ({result['tool']}):"]

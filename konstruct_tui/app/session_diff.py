@@ -12,8 +12,9 @@ import difflib
 from ..workspace import NotAFile, PathMissing, PathRefused, Workspace, WriteJournal
 
 
-def session_diff(workspace: Workspace, journal: WriteJournal, since: float, only: str | None = None) -> tuple[str, list[str]]:
+def session_diff(workspace: Workspace, since: float, only: str | None = None, journal: WriteJournal | None = None) -> tuple[str, list[str]]:
     """(unified diff, changed paths) for the batches journaled at or after `since` (epoch seconds)."""
+    journal = journal or WriteJournal(workspace.root)
     before: dict[str, bytes | None] = {}
     for batch in journal.batches():
         if batch.created_at < since:

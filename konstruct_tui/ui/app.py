@@ -24,10 +24,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ..agent import SessionGate, load_session
-from ..app.mentions import Attachment, attach_mentions, project_files
-from ..app.session_commands import CostLedger
-from ..app.slash_commands import literal_request, parse_slash
-from ..providers import ProviderSettings
+from ..app import Attachment, CostLedger, attach_mentions, literal_request, parse_slash, project_files
 from ..trust import TrustSession, TrustStore
 from ..workspace import Workspace
 from .graph_overview import GraphOverview, graph_overview
@@ -167,7 +164,7 @@ class Workbench(App[None]):
             self.request.cursor_position = len(text)
         self.request.focus()
 
-    def use_model(self, settings: ProviderSettings) -> None:
+    def use_model(self, settings: Any) -> None:
         """The model chosen with /model: the next request uses it (a demo's follow-ups too)."""
         self.setup = replace(self.setup, settings=settings, model_problem=None)
         self.runs.use_model(settings)

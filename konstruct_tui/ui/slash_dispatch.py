@@ -9,12 +9,17 @@ from typing import TYPE_CHECKING
 
 from textual.markup import escape
 
-from ..app.model_servers import ModelChoice, save_model_choice
-from ..app.session_commands import CompactionUnavailable, compact_session, undo_last_batch
-from ..app.session_diff import session_diff
-from ..app.slash_commands import SlashInput, help_lines
-from ..providers import ConfigInvalid, resolve
-from ..workspace import WriteJournal
+from ..app import (
+    CompactionUnavailable,
+    ModelChoice,
+    SlashInput,
+    compact_session,
+    help_lines,
+    save_model_choice,
+    session_diff,
+    settings_for,
+    undo_last_batch,
+)
 from .screens.model_picker import ModelPicker
 
 if TYPE_CHECKING:
@@ -48,7 +53,7 @@ class SlashDispatch:
         if since is None:
             self._note_lines(["no changes in this session yet"])
             return
-        diff, changed = session_diff(app.workspace, WriteJournal(app.workspace.root), since, argument or None)
+        diff, changed = session_diff(app.workspace, since, argument or None)
         if not diff:
             self._note_lines(["no changes in this session" + (f" under {argument}" if argument else "") + " (the files are as the session found them)"])
             return
@@ -59,7 +64,7 @@ class SlashDispatch:
         if app.runs.running:
             app.transcript.add_problem("undo refused: a run is in progress (kill it with ctrl+k first)")
             return
-        undone, lines = undo_last_batch(app.workspace, WriteJournal(app.workspace.root))
+        undone, lines = undo_last_batch(app.workspace)
         if undone:
             self._note_lines(lines)
         else:
@@ -79,15 +84,14 @@ class SlashDispatch:
             return
         try:
             path = save_model_choice(choice)
-        except (OSError, ValueError, ConfigInvalid) as error:
+        except (OSError, ValueError) as error:
             app.transcript.add_problem(f"model not saved: {error}")
             return
         app.transcript.add_note(f"model saved to {escape(str(path))}: {escape(choice.provider)} · {escape(choice.model)}"
                                 + (f" at {escape(choice.base_url)}" if choice.base_url else ""))
-        try:
-            settings = resolve(provider=choice.provider, model=choice.model, base_url=choice.base_url)
-        except ConfigInvalid as error:
-            app.transcript.add_problem(f"saved, but not usable yet: {error}")
+        settings, problem = settings_for(choice)
+        if settings is None:
+            app.transcript.add_problem(f"saved, but not usable yet: {problem}")
             return
         app.use_model(settings)
 

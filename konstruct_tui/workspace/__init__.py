@@ -1,7 +1,7 @@
 """The workspace layer: the only code that touches project files.
 
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
-`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
+`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, `list_files`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
 """
 
@@ -11,6 +11,7 @@ from .editing import EditRequest
 from .guards import EditRun
 from .handle import FileSnapshot, NotAFile, Workspace
 from .journal import WriteJournal
+from .listing import list_files
 from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
 from .revision import is_revision, revision_of
 from .undo import UndoRefused, undo_last
@@ -29,6 +30,7 @@ __all__ = [
     "WriteJournal",
     "apply_edits",
     "is_revision",
+    "list_files",
     "read_batch",
     "revision_of",
     "undo_last",

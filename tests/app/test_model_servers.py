@@ -108,3 +108,12 @@ def test_a_bad_choice_is_refused_and_nothing_is_written(choice: ModelChoice, tmp
     with pytest.raises(ValueError):
         save_model_choice(choice, target)
     assert not target.exists()
+
+
+def test_a_damaged_config_file_is_never_overwritten() -> None:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("provider = [unclosed\n")
+    with pytest.raises(ValueError, match="config.toml"):
+        save_model_choice(ModelChoice("openai", "m", "http://127.0.0.1:8080/v1"))
+    assert path.read_text() == "provider = [unclosed\n"

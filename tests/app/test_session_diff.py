@@ -40,7 +40,7 @@ def test_the_session_diff_runs_from_the_first_pre_image_to_the_disk_now(tmp_path
         _write(workspace, journal, "a.py", "one\nTWO\n")
         _write(workspace, journal, "a.py", "one\nTWO\nthree\n")
         _write(workspace, journal, "new.py", "fresh\n", create=True)
-        diff, changed = session_diff(workspace, journal, since)
+        diff, changed = session_diff(workspace, since, journal=journal)
     assert changed == ["a.py", "new.py"]  # b.py changed before the session began
     assert "--- a/a.py\n+++ b/a.py\n" in diff and "-two\n+TWO\n+three\n" in diff
     assert "--- /dev/null\n+++ b/new.py\n" in diff and "+fresh\n" in diff
@@ -55,8 +55,8 @@ def test_a_file_put_back_as_it_was_shows_nothing_and_a_path_narrows_the_diff(tmp
         _write(workspace, journal, "a.py", "changed\n")
         _write(workspace, journal, "b.py", "changed too\n")
         (root / "a.py").write_text("one\ntwo\n" + PADDING)  # the person reverted it in the editor
-        diff, changed = session_diff(workspace, journal, since)
-        only, _ = session_diff(workspace, journal, since, "a.py")
+        diff, changed = session_diff(workspace, since, journal=journal)
+        only, _ = session_diff(workspace, since, "a.py", journal=journal)
     assert changed == ["b.py"] and "a.py" not in diff
     assert only == ""
 

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Button, Static
 
-from ...agent.budgets import Limits
+from ...agent import Limits
 from ...agent.events import BudgetUpdate, Finished, SessionStarted, TurnStarted
 from ..messages import KillRequested, Reportable
 

@@ -8,8 +8,7 @@ from textual import on
 from textual.binding import Binding
 from textual.widgets import Input
 
-from ...app.mentions import fuzzy_files, mention_at
-from ...app.slash_commands import complete_command
+from ...app import complete_command, fuzzy_files, mention_at
 from ..messages import RequestSubmitted
 from .completion import Completion, CompletionList
 

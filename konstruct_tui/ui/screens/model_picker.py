@@ -16,13 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from ...app.model_servers import USUAL_PORTS, LocalServer, ModelChoice, detect_local_servers, key_source
-from ...providers.settings import DEFAULT_MODELS
-
-REMOTE = (
-    ModelChoice("openai", DEFAULT_MODELS["openai"]),
-    ModelChoice("anthropic", DEFAULT_MODELS["anthropic"]),
-)
+from ...app import REMOTE_CHOICES as REMOTE
+from ...app import USUAL_PORTS, LocalServer, ModelChoice, detect_local_servers, key_source
 
 
 class ModelPicker(ModalScreen[ModelChoice | None]):
