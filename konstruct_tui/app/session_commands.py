@@ -7,6 +7,7 @@ is still exactly as it left it). `/cost` adds up the last budget report of each 
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,16 +70,36 @@ def _describe(b: BudgetUpdate) -> str:
 
 
 class CompactionUnavailable(RuntimeError):
-    """This build has no compaction yet; the message says so in one line."""
+    """Nothing was compacted; the message says why in one line."""
 
 
-def compact_session(session_id: str | None) -> str:
-    """Compact the session's transcript (the agent's compaction writes the summary and the
-    code-built block of files and revisions). Returns one line for the transcript."""
+def compact_session(session_id: str | None, settings: Any, workspace: Workspace) -> str:
+    """`/compact`: the session's older turns replaced by the model's summary plus the code-built
+    block of files, revisions, conflicts and outstanding items (agent/compaction.py); the session
+    file keeps the full history. Blocking (it calls the model): run it on a worker thread.
+    Returns one line for the transcript."""
     if session_id is None:
         raise CompactionUnavailable("nothing to compact: no session has run yet")
+    if settings is None:
+        raise CompactionUnavailable("nothing to compact with: no model is configured (/model picks one)")
     try:
         from ..agent import compaction  # type: ignore[attr-defined]
     except ImportError:
-        raise CompactionUnavailable("compaction is not available in this build yet (agent/compaction.py is missing)") from None
-    return str(compaction.compact_session(session_id))  # adapted when agent/compaction.py lands
+        raise CompactionUnavailable("compaction is not available in this build (agent/compaction.py is missing)") from None
+    from ..providers import open_provider
+
+    async def run() -> Any:
+        model = open_provider(settings)
+        try:
+            return await compaction.compact_session(session_id, model, workspace)
+        finally:
+            await model.aclose()
+
+    try:
+        result = asyncio.run(run())
+    except compaction.NothingToCompact as error:
+        raise CompactionUnavailable(str(error)) from None
+    facts = result.facts
+    return (f"compacted: {result.replaced} earlier messages → the model's summary plus {len(facts.read)} files read, "
+            f"{len(facts.changed)} changed, {len(facts.conflicts)} open conflicts (with revisions); "
+            f"{result.kept} recent messages kept; the session file keeps everything")

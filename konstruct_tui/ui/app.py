@@ -24,7 +24,7 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ..agent import SessionGate, load_session
-from ..app import Attachment, CostLedger, attach_mentions, literal_request, parse_slash, project_files
+from ..app import Attachment, CostLedger, attach_mentions, compact_session, literal_request, parse_slash, project_files
 from ..trust import TrustSession, TrustStore
 from ..workspace import Workspace
 from .graph_overview import GraphOverview, graph_overview
@@ -237,6 +237,13 @@ class Workbench(App[None]):
         for problem in attachment.problems:
             self.transcript.add_problem(problem)
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="compact", name="compaction")
+    def compact(self, session_id: str | None) -> str | Exception:
+        try:
+            return compact_session(session_id, self.runs.setup.settings, self.workspace)
+        except Exception as error:  # shown as one line; the session is unchanged
+            return error
+
     @work(thread=True, exit_on_error=False, group="files", name="project files")
     def _load_files(self) -> list[str]:
         return project_files(self.workspace.root)
@@ -293,6 +300,8 @@ class Workbench(App[None]):
             self._first_request()
         elif worker.group == "history":
             self.request.remember(worker.result)  # type: ignore[arg-type]
+        elif worker.group == "compact":
+            self.slash.compacted(worker.result)  # type: ignore[arg-type]
         elif worker.group == "files":
             self.request.files = worker.result  # type: ignore[assignment]
         elif worker.group == "replay":

@@ -13,7 +13,6 @@ from ..app import (
     CompactionUnavailable,
     ModelChoice,
     SlashInput,
-    compact_session,
     help_lines,
     save_model_choice,
     session_diff,
@@ -106,12 +105,17 @@ class SlashDispatch:
         if app.runs.running:
             app.transcript.add_problem("compact refused: a run is in progress (kill it with ctrl+k first)")
             return
-        try:
-            line = compact_session(app.runs.session_id)
-        except CompactionUnavailable as error:
-            app.transcript.add_problem(str(error))
-            return
-        app.transcript.add_note(f"[$primary]⇣ {escape(line)}[/]")
+        app.transcript.add_note("[dim]compacting: the model writes a summary of the older turns…[/dim]")
+        app.compact(app.runs.session_id)
+
+    def compacted(self, outcome: str | Exception) -> None:
+        """The compaction worker's outcome: its line, or why nothing was compacted."""
+        if isinstance(outcome, CompactionUnavailable):
+            self.app.transcript.add_problem(str(outcome))
+        elif isinstance(outcome, Exception):
+            self.app.transcript.add_problem(f"compaction failed, nothing changed: {outcome}")
+        else:
+            self.app.transcript.add_note(f"[$primary]⇣ {escape(outcome)}[/]")
 
     def _cost(self, _argument: str) -> None:
         self._note_lines(self.app.costs.lines())
