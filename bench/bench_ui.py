@@ -8,7 +8,7 @@
    showing, against `python -c <bare Textual app>` in the same pane.
 2. Streaming: 2,000 text deltas posted from a thread through the same reporter the loop uses, at
    "as fast as possible" and at 400 tokens/s (a fast model); as prose (a line break every 12
-   tokens) and, the worst case, as one unbroken paragraph. Replies render as Markdown. Reported:
+   tokens, a paragraph every 60) and, the worst case, as one unbroken paragraph. Replies render as Markdown. Reported:
    the lag from the last delta posted to the full text being on screen. Baseline: the same pane
    re-rendering the whole reply as Markdown on every delta (`Markdown.update(all text)`, no
    throttle, no append). Falling behind = lag that grows with the stream instead of staying flat.
@@ -71,7 +71,10 @@ async def _first_paint(make: object) -> float:
 
 
 def _token(i: int, prose: bool) -> str:
-    # prose: a line break every 12 tokens (~80 columns), as a model writes; else one unbroken paragraph
+    # prose: a line break every 12 tokens (~80 columns) and a blank line every 60 (a paragraph), as a
+    # model writes; else one unbroken paragraph (the worst case: Markdown re-renders the whole of it)
+    if prose and i % 60 == 59:
+        return f"tok{i}\n\n"
     return f"tok{i}" + ("\n" if prose and i % 12 == 11 else " ")
 
 
