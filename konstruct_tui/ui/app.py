@@ -121,7 +121,7 @@ class Workbench(App[None]):
 
     def _banner(self) -> Content:
         s = self.setup
-        model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured"
+        model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured · /model picks one"
         label = "  [reverse $scripted-label] SCRIPTED DEMO — no model is called, no network [/]" if s.demo else ""
         return Content.from_markup(f"[b]Konstruct[/b]  {escape(s.root.name)}  [dim]{escape(model)}[/dim]{label}")
 
@@ -194,8 +194,11 @@ class Workbench(App[None]):
             self.transcript.add_note(f"[$scripted-label]{escape(event.text)}[/]")
             return
         self.costs.note(event)
-        for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
-            pane.show(event)
+        try:
+            for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
+                pane.show(event)
+        except NoMatches:  # the app is closing: a late event has no pane left to land on
+            pass
 
     def on_streamed(self, message: Streamed) -> None:
         # The hot path of a stream: coalesced deltas, and only the transcript cares.

@@ -114,7 +114,7 @@ async def test_a_mentioned_file_reaches_the_model_with_its_revision(tmp_path: Pa
     app = workbench(root, write_script(tmp_path / "s.json", [{"text": "It subtracts."}]))
     async with app.run_test(size=(120, 40)) as pilot:
         app.submit("explain @calc/core.py")
-        await wait_for(pilot, lambda: app.runs.session_id is not None and not app.runs.running)
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
         assert "attached calc/core.py" in _text_of(app)
         opening = load_session(app.runs.session_id).transcript[0]
     from konstruct_tui.workspace import Workspace
@@ -212,5 +212,5 @@ async def test_a_request_that_starts_with_a_path_goes_to_the_model(tmp_path: Pat
     app = workbench(make_project(tmp_path), write_script(tmp_path / "s.json", [{"text": "ok"}]))
     async with app.run_test(size=NARROW) as pilot:
         app.submit("/usr/bin/python crashes")
-        await wait_for(pilot, lambda: app.runs.session_id is not None and not app.runs.running)
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
         assert "unknown command" not in _text_of(app)
