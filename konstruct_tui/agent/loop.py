@@ -18,14 +18,17 @@ from ..commands import Cancellation
 from ..tools import TOOLS, ToolContext
 from ..workspace import EditRun, Workspace, WriteJournal
 from .budgets import BudgetMeter, Limits, PricePort
+from .compaction import compact_after_overflow, compact_near_limit, model_turns
 from .context_window import DEFAULT_BUDGET_CHARS, fit
 from .events import (
     BudgetUpdate,
     Finished,
     ProgressReporterPort,
+    ProviderWarning,
     SessionStarted,
     TextDelta,
     TurnStarted,
+    finished_message,
 )
 from .execution import ToolCrashed, ToolRunner
 from .killswitch import KillSwitch
@@ -33,6 +36,8 @@ from .ports import (
     AssistantMessage,
     Message,
     ModelCallPort,
+    Notice,
+    Restart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -121,7 +126,7 @@ class AgentLoop:
         # A resumed session is a new run: its own budgets, its own 65% edit guard (the person chose
         # to go on); only the turn numbers continue, so events and the session file read in order.
         transcript = list(record.transcript)
-        self.turn = sum(isinstance(m, AssistantMessage) for m in transcript)
+        self.turn = model_turns(transcript)  # turns folded into a compaction count too
         follow_up = request or ("Continue." if transcript and isinstance(transcript[-1], AssistantMessage) else None)
         if follow_up:
             transcript.append(UserMessage(follow_up))
@@ -161,6 +166,7 @@ class AgentLoop:
             if not self.meter.turns_left():
                 return self._finish("max_turns", f"the run used its {self.limits.max_turns} turns and the model still had work to do")
             self.turn += 1
+            self._streamed_chars = 0  # text of this turn so far (a turn cut by a kill still cost it)
             self.meter.count_turn()
             self.reporter.report(TurnStarted(self.turn))
             task = asyncio.create_task(self._model_turn(transcript))
@@ -170,9 +176,12 @@ class AgentLoop:
             except asyncio.CancelledError:
                 if not self.switch.killed:
                     raise
+                if self._streamed_chars:  # the cut turn cost what streamed; the server never said how much
+                    self.meter.add(Usage(0, self._streamed_chars // 4, estimated=True))
                 self._report_budget()
                 return self._finish(self.switch.reason or "killed", "the model turn in flight was cut off")
             except Exception as error:  # noqa: BLE001 - ProviderError, or a wire format we could not read
+                self.meter.add(getattr(error, "usage", None) or Usage())  # a failed turn still cost what streamed
                 self._report_budget()
                 return self._finish("error", self.workspace.scrub(str(error)))
             self.meter.add(usage)
@@ -182,7 +191,7 @@ class AgentLoop:
             self.session.message(reply)
             self._report_budget()
             if not calls:
-                return self._finish("done", text.strip()[-500:])
+                return self._finish("done", finished_message(text))
             interrupted = await self._run_calls(calls, transcript)
             if interrupted is not None:
                 return self._finish(self.switch.reason or "killed", "killed while a tool ran", interrupted)
@@ -214,19 +223,36 @@ class AgentLoop:
             waiter.cancel()
 
     async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage]:
+        # Near the context limit the older transcript becomes a summary plus code-built facts
+        # (agent/compaction.py); `fit` still trims whatever remains too large. When the server
+        # says the window is full before anything streamed, compact once and ask again.
+        usage = await compact_near_limit(transcript, self.model, self.workspace, self.context_chars, self.session, self.reporter, self.turn) or Usage()
+        try:
+            return await self._stream_turn(transcript, usage)
+        except Exception as error:
+            spent = await compact_after_overflow(error, transcript, self.model, self.workspace, self.session, self.reporter, self.turn)
+            if spent is None:
+                raise
+            return await self._stream_turn(transcript, usage + spent)
+
+    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage]:
         text: list[str] = []
         calls: list[ToolCall] = []
-        usage = Usage()
         stream = self.model.stream_turn(self.system, fit(transcript, self.context_chars), self.tools)
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
             async for item in stream:
                 if isinstance(item, TextChunk):
                     text.append(item.text)
+                    self._streamed_chars += len(item.text)
                     self.reporter.report(TextDelta(self.turn, item.text))
                 elif isinstance(item, ToolCallChunk):
                     calls.append(item.call)
                 elif isinstance(item, UsageChunk):
-                    usage = Usage(usage.input_tokens + item.usage.input_tokens, usage.output_tokens + item.usage.output_tokens, usage.estimated or item.usage.estimated)
+                    usage = usage + item.usage
+                elif isinstance(item, Notice):
+                    self.reporter.report(ProviderWarning(self.turn, item.kind, item.text))
+                elif isinstance(item, Restart):
+                    text.clear()  # the provider asks again: what streamed so far is void (a warning said so)
                 elif isinstance(item, TurnEnd):
                     pass
         return "".join(text), tuple(calls), usage

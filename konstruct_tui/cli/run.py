@@ -116,7 +116,11 @@ def run_agent(args: argparse.Namespace) -> int:
             getattr(model, "note", None),
             {"script": os.path.abspath(settings.script)} if settings.script else {},
         )
+        loop.context_chars = settings.context_chars() or loop.context_chars
         finished = asyncio.run(_drive(loop, None if record else args.request, record, args.request if record else None))
+    if finished.reason == "error":
+        # The JSON lines are for programs; a person watching the terminal reads this line.
+        print(f"konstruct run: error: {finished.message}", file=sys.stderr)
     return EXIT_CODES.get(finished.reason, 1)
 
 

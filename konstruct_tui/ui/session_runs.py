@@ -100,6 +100,7 @@ class SessionRuns:
                 getattr(model, "note", None),
                 {"script": os.path.abspath(settings.script)} if settings.script else {},
             )
+            loop.context_chars = settings.context_chars() or loop.context_chars  # compaction starts near the model's window
             finished = asyncio.run(self._drive(loop, request, record))
         finally:
             with self._lock:

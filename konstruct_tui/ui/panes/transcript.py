@@ -16,7 +16,9 @@ from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
 
 from ...agent.events import (
+    Compacted,
     Finished,
+    ProviderWarning,
     SessionStarted,
     TextDelta,
     ToolFinished,
@@ -219,6 +221,13 @@ class Transcript(VerticalScroll):
             self._end_reply()
             decision = f" → {event.decision}" if event.decision else ""
             self.add_note(f"[$warning]⚑ trust[/] {escape(event.capability)}: {escape(event.detail)}{decision}")
+        elif isinstance(event, ProviderWarning):
+            self._end_reply()  # after a `retry` warning the model's reply starts over below it
+            self.add_note(f"[$warning]⚠ {escape(event.message)}[/]")
+        elif isinstance(event, Compacted):
+            self._end_reply()
+            self.add_note(f"[dim]── compacted here: {event.replaced_messages} earlier messages → a summary plus facts on "
+                          f"{event.files_read} files read, {event.files_changed} changed; the session file keeps them all ──[/dim]")
         elif isinstance(event, Finished):
             self._end_reply()
             colour = "$success" if event.reason == "done" else "$warning" if event.reason == "killed" else "$error"
