@@ -2,17 +2,20 @@
 
 `/undo` is `konstruct undo` (workspace/undo.py, same rules: only when every file the batch touched
 is still exactly as it left it). `/cost` adds up the last budget report of each run in the session.
-`/compact` hands the session to the agent's compaction (agent/compaction.py) when it is there.
+`/compact` hands the session to the agent's compaction (agent/compaction.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..agent import BudgetUpdate, SessionStarted
 from ..workspace import UndoRefused, Workspace, WriteJournal, undo_last
+
+if TYPE_CHECKING:
+    from ..agent.events import Compacted
 
 
 def undo_last_batch(workspace: Workspace, journal: WriteJournal | None = None) -> tuple[bool, list[str]]:
@@ -73,19 +76,17 @@ class CompactionUnavailable(RuntimeError):
     """Nothing was compacted; the message says why in one line."""
 
 
-def compact_session(session_id: str | None, settings: Any, workspace: Workspace) -> str:
+def compact_session(session_id: str | None, settings: Any, workspace: Workspace) -> Compacted:
     """`/compact`: the session's older turns replaced by the model's summary plus the code-built
     block of files, revisions, conflicts and outstanding items (agent/compaction.py); the session
-    file keeps the full history. Blocking (it calls the model): run it on a worker thread.
-    Returns one line for the transcript."""
+    file keeps the full history and the next request continues from the compacted transcript.
+    Blocking (it calls the model): run it on a worker thread. Returns the event the transcript
+    shows where compaction happened."""
     if session_id is None:
         raise CompactionUnavailable("nothing to compact: no session has run yet")
     if settings is None:
         raise CompactionUnavailable("nothing to compact with: no model is configured (/model picks one)")
-    try:
-        from ..agent import compaction  # type: ignore[attr-defined]
-    except ImportError:
-        raise CompactionUnavailable("compaction is not available in this build (agent/compaction.py is missing)") from None
+    from ..agent import compaction
     from ..providers import open_provider
 
     async def run() -> Any:
@@ -99,7 +100,4 @@ def compact_session(session_id: str | None, settings: Any, workspace: Workspace)
         result = asyncio.run(run())
     except compaction.NothingToCompact as error:
         raise CompactionUnavailable(str(error)) from None
-    facts = result.facts
-    return (f"compacted: {result.replaced} earlier messages → the model's summary plus {len(facts.read)} files read, "
-            f"{len(facts.changed)} changed, {len(facts.conflicts)} open conflicts (with revisions); "
-            f"{result.kept} recent messages kept; the session file keeps everything")
+    return result.event(compaction.model_turns(result.transcript), "request")  # type: ignore[no-any-return]

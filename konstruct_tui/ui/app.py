@@ -241,7 +241,7 @@ class Workbench(App[None]):
             self.transcript.add_problem(problem)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="compact", name="compaction")
-    def compact(self, session_id: str | None) -> str | Exception:
+    def compact(self, session_id: str | None) -> object:
         try:
             return compact_session(session_id, self.runs.setup.settings, self.workspace)
         except Exception as error:  # shown as one line; the session is unchanged

@@ -108,14 +108,15 @@ class SlashDispatch:
         app.transcript.add_note("[dim]compacting: the model writes a summary of the older turns…[/dim]")
         app.compact(app.runs.session_id)
 
-    def compacted(self, outcome: str | Exception) -> None:
-        """The compaction worker's outcome: its line, or why nothing was compacted."""
+    def compacted(self, outcome: object) -> None:
+        """The compaction worker's outcome: the marker where it happened, or why nothing changed."""
         if isinstance(outcome, CompactionUnavailable):
             self.app.transcript.add_problem(str(outcome))
         elif isinstance(outcome, Exception):
             self.app.transcript.add_problem(f"compaction failed, nothing changed: {outcome}")
         else:
-            self.app.transcript.add_note(f"[$primary]⇣ {escape(outcome)}[/]")
+            self.app.transcript.show(outcome)  # type: ignore[arg-type]
+            self.app.transcript.add_note("[dim]the next request continues from the summary and the facts[/dim]")
 
     def _cost(self, _argument: str) -> None:
         self._note_lines(self.app.costs.lines())

@@ -214,3 +214,26 @@ async def test_a_request_that_starts_with_a_path_goes_to_the_model(tmp_path: Pat
         app.submit("/usr/bin/python crashes")
         await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
         assert "unknown command" not in _text_of(app)
+
+
+async def test_compact_replaces_the_older_turns_and_marks_where(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    (root / "big.py").write_text("".join(f"value_{i} = {i}  # a line long enough to count\n" for i in range(600)))
+    script = write_script(tmp_path / "s.json", [
+        {"text": "Reading.", "tool_calls": [{"name": "read_code", "arguments": {"paths": ["big.py"]}}]},
+        {"text": "big.py holds 600 numbered values."},
+    ])
+    app = workbench(root, script)
+    async with app.run_test(size=NARROW) as pilot:
+        app.submit("what is in big.py?")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        session_id = app.runs.session_id
+        app.submit("/compact")
+        await wait_for(pilot, lambda: "compacted here" in _text_of(app) or "failed" in _text_of(app))
+        assert "compacted here: 3 earlier messages" in _text_of(app) and "1 files read" in _text_of(app)
+        app.submit("/compact")  # already compacted: nothing older than the summary to replace
+        await wait_for(pilot, lambda: "nothing to compact" in _text_of(app))
+    from konstruct_tui.agent.sessions import sessions_dir
+
+    lines = (sessions_dir() / f"{session_id}.jsonl").read_text().splitlines()
+    assert any('"compacted"' in line and '"request"' in line for line in lines)  # the file keeps the history and says where
