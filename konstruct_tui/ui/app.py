@@ -53,8 +53,9 @@ from .trust_prompt import DENY, TrustPrompt
 
 
 def _no_model_line(problem: str | None) -> str:
+    # One line at 80 columns: what is missing, and the way out.
     why = f" ({escape(problem.split(' (')[0].split('. ')[0])})" if problem else ""
-    return f"[$warning]⚠ no model yet{why}: type [b]/model[/b] to pick one (local servers are detected) — /help lists the commands[/]"
+    return f"[$warning]⚠ no model{why}: [b]/model[/b] picks one · /help[/]"
 
 
 class Workbench(App[None]):

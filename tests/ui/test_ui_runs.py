@@ -104,7 +104,7 @@ async def test_without_a_model_a_request_is_answered_with_one_line_offering_mode
         assert "no model" in _text_of(app) and "/model" in _text_of(app)
         app.submit("anything")
         await pilot.pause(0.2)
-        assert _text_of(app).count("type /model to pick one") == 2  # at start, and for the request
+        assert _text_of(app).count("/model picks one") == 2  # at start, and for the request
         assert "agent run failed" not in _text_of(app) and "Traceback" not in _text_of(app)
         assert not app.runs.running and app.query_one(BudgetsPane).query_one("#kill").disabled
         assert app.query_one(BudgetsPane).state == "idle"
