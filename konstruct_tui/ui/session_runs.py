@@ -155,6 +155,17 @@ class SessionRuns:
 
     def continue_session(self, session_id: str) -> None:
         self.session_id = session_id
+        self.session_since = session_started_at(session_id)  # /diff covers the whole session
+
+
+def session_started_at(session_id: str) -> float | None:
+    """When a session began, from its id (a UTC timestamp first, see agent/sessions.py)."""
+    import calendar
+
+    try:
+        return float(calendar.timegm(time.strptime(session_id[:15], "%Y%m%d-%H%M%S")))
+    except ValueError:
+        return None
 
 
 def graph_ranker() -> Callable[[Workspace, str], list[dict[str, Any]]]:

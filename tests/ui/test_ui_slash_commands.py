@@ -237,3 +237,19 @@ async def test_compact_replaces_the_older_turns_and_marks_where(tmp_path: Path) 
 
     lines = (sessions_dir() / f"{session_id}.jsonl").read_text().splitlines()
     assert any('"compacted"' in line and '"request"' in line for line in lines)  # the file keeps the history and says where
+
+
+async def test_diff_after_continuing_a_session_covers_the_whole_session(tmp_path: Path) -> None:
+    root = make_project(tmp_path)
+    app = workbench(root, write_script(tmp_path / "s.json", WRITE_TURNS))
+    async with app.run_test(size=NARROW) as pilot:
+        app.submit("fix add")
+        await wait_for(pilot, lambda: isinstance(app.screen, TrustPrompt))
+        await pilot.press("o")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        session_id = app.runs.session_id
+    again = workbench(root, write_script(tmp_path / "s2.json", [{"text": "ok"}]))  # a later launch
+    async with again.run_test(size=NARROW) as pilot:
+        again.runs.continue_session(session_id)  # what choosing it in /sessions does
+        again.submit("/diff")
+        await wait_for(pilot, lambda: "this session changed 1 file(s): calc/core.py" in _text_of(again))
