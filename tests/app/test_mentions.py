@@ -87,3 +87,13 @@ def test_a_handle_that_is_not_a_path_is_left_alone(tmp_path: Path) -> None:
     with Workspace(_project(tmp_path)) as workspace:
         attachment = attach_mentions(workspace, "thanks @dana")
     assert attachment.text == "thanks @dana" and attachment.attached == () and attachment.problems == ()
+
+
+@pytest.mark.parametrize("mention", ["@/etc/passwd", "@~/.ssh/id_rsa", "@shop/../../outside.txt", "@shop/%2e%2e/x"])
+def test_mentions_that_leave_the_project_attach_nothing(tmp_path: Path, mention: str) -> None:
+    root = _project(tmp_path)
+    (tmp_path / "outside.txt").write_text("outside secret")
+    with Workspace(root) as workspace:
+        attachment = attach_mentions(workspace, f"explain {mention}")
+    assert attachment.attached == () and attachment.text == f"explain {mention}"
+    assert "secret" not in attachment.text and "root:" not in attachment.text

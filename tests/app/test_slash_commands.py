@@ -56,3 +56,10 @@ def test_completion_ranks_prefix_matches_first() -> None:
     assert complete_command("c")[0].name == "compact" and {"compact", "cost"} <= {c.name for c in complete_command("c")}
     assert complete_command("ses")[0].name == "sessions"
     assert complete_command("xyz") == []
+
+
+@pytest.mark.parametrize("typed", ["/ help", "/", "/\thelp"])
+def test_odd_spellings_are_still_answered_locally(typed: str) -> None:
+    parsed = parse_slash(typed)
+    assert parsed is not None and parsed.command is None and parsed.nearest == "help"
+    assert "unknown command" in parsed.unknown_message()

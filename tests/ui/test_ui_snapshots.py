@@ -73,3 +73,22 @@ def test_trust_prompt_at_both_sizes(size: tuple[int, int], snap_compare, tmp_pat
         await pilot.pause(0.3)
 
     assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+def test_model_picker_at_80x24(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from konstruct_tui.app import LocalServer, ModelChoice
+    from konstruct_tui.ui.screens.model_picker import ModelPicker
+
+    app = workbench(make_project(tmp_path))
+
+    async def settle(pilot: Pilot) -> None:  # type: ignore[type-arg]
+        app.query_one(RequestInput).cursor_blink = False
+        picker = ModelPicker(ModelChoice("openai", "gpt-4.1-mini"), detect=False)  # no real ports in a picture
+        app.push_screen(picker)
+        await pilot.pause()
+        picker.show_servers([LocalServer("Ollama", "http://127.0.0.1:11434/v1", ("qwen2.5-coder:7b", "llama3.1"))])
+        for field in picker.query("Input"):
+            field.cursor_blink = False  # type: ignore[attr-defined]
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
