@@ -148,6 +148,12 @@ class Workbench(App[None]):
 
     def _fit_width(self, width: int) -> None:
         fit_width(self.screen_stack[0], width)  # the main screen, even under a modal
+        self.refresh_bindings()  # the footer names ctrl+b only when it does something
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_side" and self.screen_stack and not self.screen_stack[0].has_class("-narrow"):
+            return False  # wide: every pane is on screen already
+        return True
 
     def action_toggle_side(self) -> None:
         shown = next_view(self.screen_stack[0])
