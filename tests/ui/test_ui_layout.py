@@ -53,6 +53,7 @@ async def test_at_120x40_everything_is_on_screen_side_by_side(tmp_path: Path) ->
         await pilot.pause()
         assert app.query_one("#transcript").region.width >= 50
         assert app.query_one("#side").region.width == 48 and app.query_one("#batches").region.height >= 5
+        assert "Panes" not in "".join(str(w.render()) for w in app.query("FooterKey"))  # nothing to toggle here
     narrow = workbench(make_project(tmp_path, "p2"))
     async with narrow.run_test(size=(120, 40)) as pilot:
         await pilot.resize_terminal(80, 24)
