@@ -66,7 +66,7 @@ class Workbench(App[None]):
         Binding("ctrl+k", "kill", "Kill run", priority=True),
         # First after kill, so a narrow footer still shows it: the side panes' toggle.
         Binding("ctrl+b", "toggle_side", "Panes"),
-        Binding("ctrl+r", "search_history", "Search requests", priority=True),
+        Binding("ctrl+r", "search_history", "Search requests"),
         Binding("ctrl+n", "new_session", "New session"),
         Binding("ctrl+o", "sessions", "Sessions"),
         Binding("ctrl+g", "toggle_calls", "Expand calls"),
@@ -153,6 +153,8 @@ class Workbench(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_side" and self.screen_stack and not self.screen_stack[0].has_class("-narrow"):
             return False  # wide: every pane is on screen already
+        if action == "search_history" and len(self.screen_stack) > 1:
+            return False  # over a question or a picker, ctrl+r is theirs (history search moves its match)
         return True
 
     def action_toggle_side(self) -> None:

@@ -177,3 +177,16 @@ async def test_a_resize_under_a_modal_still_reflows_the_main_screen(tmp_path: Pa
         app.pop_screen()
         await pilot.pause()
         assert app.query_one("#transcript").region.width >= 78
+
+
+async def test_ctrl_r_inside_the_search_moves_the_match_and_opens_nothing_more(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        request = app.query_one(RequestInput)
+        request.remember(["fix the discount", "fix the tax"])
+        request.focus()
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistorySearch))
+        await pilot.press(*"fix", "ctrl+r", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HistorySearch))
+        assert len(app.screen_stack) == 1 and request.value == "fix the discount"  # newest first, then one older
