@@ -100,4 +100,4 @@ def compact_session(session_id: str | None, settings: Any, workspace: Workspace)
         result = asyncio.run(run())
     except compaction.NothingToCompact as error:
         raise CompactionUnavailable(str(error)) from None
-    return result.event(compaction.model_turns(result.transcript), "request")  # type: ignore[no-any-return]
+    return result.event(compaction.model_turns(result.transcript), "request")
