@@ -38,9 +38,9 @@ from .panes.neighborhoods import NeighborhoodsPane
 from .panes.request_input import RequestInput
 from .panes.transcript import Transcript
 from .reporter import MessageReporter, Streamed
-from .screens.history_search import HistorySearch
 from .request_history import append_history, load_history
 from .run_events import Notice
+from .screens.history_search import HistorySearch
 from .session_list import SessionSummary, list_sessions, replay_events
 from .session_runs import SessionRuns, WorkbenchSetup, graph_ranker
 from .sessions_screen import SessionsScreen
@@ -48,8 +48,6 @@ from .slash_dispatch import SlashDispatch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
 from .trust_broker import CallLedger, ModalTrustBroker, PreviewingGate
 from .trust_prompt import DENY, TrustPrompt
-
-
 
 
 def _no_model_line(problem: str | None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.syntax import Syntax
+from textual.widgets._markdown import MarkdownParagraph
 from textual.widgets import Collapsible, Static
 from ui_harness import (
     graph_loaded,
@@ -36,7 +37,6 @@ from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.gate import GatePane
 from konstruct_tui.ui.panes.neighborhoods import NeighborhoodsPane
 from konstruct_tui.ui.panes.transcript import AssistantText, ToolCallEntry
-from textual.widgets._markdown import MarkdownParagraph
 
 
 def _text(widget: Static) -> str:
