@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.syntax import Syntax
-from textual.widgets._markdown import MarkdownParagraph
 from textual.widgets import Collapsible, Static
+from textual.widgets._markdown import MarkdownParagraph
 from ui_harness import (
     graph_loaded,
     make_project,
