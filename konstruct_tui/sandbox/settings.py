@@ -10,8 +10,10 @@ Why not a file in the project: the agent edits project files, and a sandbox it c
 writing `mode = "full"` into the repository would confine nothing. (A confined command cannot
 write this file either: it is outside every folder a sandbox lets it write.)
 
-A file that does not parse is ignored with a warning and means the defaults, which are the safe
-ones: `workspace-write`, network blocked, unsandboxed runs allowed but reported as unsandboxed.
+A file that does not parse, or a project entry that is unusable, fails closed (issue 13): that
+project's commands run `read-only` with the network blocked and are refused rather than run
+unsandboxed, with a one-line warning naming the file and what to do (fix it, or `konstruct sandbox
+set`/`clear`, which rewrite it). Never the defaults: a damaged file may have asked for less.
 """
 
 from __future__ import annotations
@@ -70,27 +72,40 @@ class SandboxSettings:
         return cls(str(data.get("mode", DEFAULT_MODE)), network == "allow", unsandboxed == "refuse", source)
 
 
+def damaged_settings(source: str) -> SandboxSettings:
+    """What a project gets when its settings cannot be read: the strictest there is."""
+    return SandboxSettings(mode="read-only", allow_network=False, refuse_unsandboxed=True, source=f"{source} (damaged)")
+
+
 class SandboxConfig:
-    """The settings file. Reads never fail (a damaged file means the defaults, with a warning)."""
+    """The settings file. Reads never fail (a damaged file fails closed, with a warning)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "sandbox.json"
         self.warnings: list[str] = []
+        self._damaged = False
 
     def settings(self, root: str | os.PathLike[str]) -> SandboxSettings:
-        entry = self._load().get(project_key(root))
+        self._damaged = False
+        projects = self._load()
+        if self._damaged:
+            return damaged_settings(str(self.path))
+        entry = projects.get(project_key(root))
         if entry is None:
             return SandboxSettings()
         try:
             return SandboxSettings.from_json(entry, str(self.path))
         except BadSetting as problem:
-            self._warn(f"the sandbox setting for this project in {self.path} is unusable ({problem}); using the defaults")
-            return SandboxSettings()
+            self._warn(f"the sandbox setting for this project in {self.path} is unusable ({problem}); its commands run "
+                       "read-only with no network until you fix it or run `konstruct sandbox set` or `clear`")
+            return damaged_settings(str(self.path))
 
     def update(self, root: str | os.PathLike[str], *, mode: str | None = None, allow_network: bool | None = None,
                refuse_unsandboxed: bool | None = None) -> SandboxSettings:
         """Change some of the project's settings; the others keep their value. Raises BadSetting."""
         current = self.settings(root)
+        if current.source.endswith("(damaged)"):  # the person rewrites it now: start from the defaults
+            current = SandboxSettings()
         changed = replace(
             current,
             mode=current.mode if mode is None else mode,
@@ -116,10 +131,14 @@ class SandboxConfig:
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as problem:
-            self._warn(f"the sandbox settings file {self.path} is unreadable ({problem}); using the defaults")
+            self._damaged = True
+            self._warn(f"the sandbox settings file {self.path} is unreadable ({problem}); commands run read-only with "
+                       "no network until you fix it or run `konstruct sandbox set` or `clear` (which rewrite it)")
             return {}
         if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
-            self._warn(f"the sandbox settings file {self.path} has no projects table; using the defaults")
+            self._damaged = True
+            self._warn(f"the sandbox settings file {self.path} is unreadable (no projects table); commands run "
+                       "read-only with no network until you fix it or run `konstruct sandbox set` or `clear`")
             return {}
         return dict(data["projects"])
 

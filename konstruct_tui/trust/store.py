@@ -12,8 +12,12 @@ lives here rather than in the project so that the agent cannot loosen it by edit
 Every change is a read-modify-write under an exclusive `flock` on `trust.json.lock`, written to a
 temp file in the same folder, fsynced and renamed over the old one: two processes granting at once
 both land, and a reader never sees half a file. A file that does not parse (or has the wrong shape)
-is moved aside as `trust.json.corrupt-<UTC time>` with a warning, and means no grants: trust is never
-guessed from a damaged file.
+is moved aside as `trust.json.corrupt-<UTC time>` with a warning, and fails closed: no grants, and
+because the damaged file may have held an allowlist, every project's command policy is *locked*
+(allowlist mode on, nothing allowed) until the person repairs the file (moves it back) or runs
+`konstruct trust reset`, or sets that project's policy again. The new file records this:
+
+    {"version": 1, "projects": {}, "damaged": {"moved_to": "trust.json.corrupt-...", "at": "..."}}
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ from ..userdirs import config_dir, private_dir
 from .grants import SESSION_ONLY, BadGrant, TrustGrant, check_capability, check_globs, now_utc
 
 VERSION = 1
+# The command policy of every project while the store is damaged: allowlist mode, nothing allowed.
+LOCKED_POLICY = {"presets": [], "allow": [], "chains": False, "locked": True}
 
 
 class TrustStoreWarning(UserWarning):
@@ -105,9 +111,34 @@ class TrustStore:
 
     def command_settings(self, root: str | os.PathLike[str]) -> dict[str, Any] | None:
         """The user's command policy for the project (`presets`, `allow`, `chains`), or None.
-        Kept here, outside the project, so the agent cannot loosen it by editing a file."""
+        Kept here, outside the project, so the agent cannot loosen it by editing a file. While the
+        store is damaged (see the module docstring) a project without a policy set since gets
+        LOCKED_POLICY: whatever allowlist the damaged file held, nothing runs that it did not allow."""
         settings = self._load().get(project_key(root), {}).get("policy")
-        return dict(settings) if settings else None
+        if settings:
+            return dict(settings)
+        damage = self.damage()
+        if damage is not None:
+            self._note(f"the trust store {self.path} was damaged (moved to {damage.get('moved_to')}): allowlist "
+                       "mode is on with nothing allowed until you move the repaired file back or run `konstruct trust reset`")
+            return dict(LOCKED_POLICY)
+        return None
+
+    def damage(self) -> dict[str, Any] | None:
+        """The record of a damaged store this file replaced, or None."""
+        data = self._read()
+        found = data.get("damaged") if isinstance(data, dict) else None
+        return found if isinstance(found, dict) else None
+
+    def reset(self) -> bool:
+        """Lift the lock a damaged store left (the person's decision). True when there was one."""
+        lifted = []
+
+        def lift(data: dict[str, Any]) -> None:
+            lifted.append(data.pop("damaged", None) is not None)
+
+        self._update(lift, whole=True)
+        return bool(lifted and lifted[0])
 
     def set_command_settings(self, root: str | os.PathLike[str], presets: tuple[str, ...] = (),
                              allow: tuple[str, ...] = (), chains: bool = False) -> dict[str, Any] | None:
@@ -140,13 +171,21 @@ class TrustStore:
         finally:
             os.close(fd)  # closing releases the lock
 
-    def _update(self, change: Callable[[dict[str, Any]], None]) -> None:
+    def _update(self, change: Callable[[dict[str, Any]], None], whole: bool = False) -> None:
+        """Change the projects table (or, `whole`, the whole file) under the lock; a damage record
+        is carried over unless the change removes it."""
         with self._locked():
-            projects = self._load(locked=True)
-            change(projects)
-            self._write({"version": VERSION, "projects": projects})
+            data = self._read(locked=True)
+            data.setdefault("projects", {})
+            change(data if whole else data["projects"])
+            data["version"] = VERSION
+            self._write(data)
 
     def _load(self, locked: bool = False) -> dict[str, Any]:
+        return dict(self._read(locked).get("projects", {}))
+
+    def _read(self, locked: bool = False) -> dict[str, Any]:
+        """The whole file, validated ({} when there is none). A damaged one is moved aside."""
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -156,17 +195,25 @@ class TrustStore:
         except (ValueError, BadGrant) as problem:
             if not locked:
                 with self._locked():  # decide about the damage under the lock: one mover only
-                    return self._load(locked=True)
-            self._move_aside(str(problem))
-            return {}
+                    return self._read(locked=True)
+            return self._move_aside(str(problem))
 
-    def _move_aside(self, problem: str) -> None:
+    def _move_aside(self, problem: str) -> dict[str, Any]:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
         aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         os.replace(self.path, aside)
-        message = f"the trust store {self.path} was unreadable ({problem}); moved it to {aside.name}: no grants are in force"
+        data = {"version": VERSION, "projects": {}, "damaged": {"moved_to": aside.name, "at": now_utc()}}
+        self._write(data)  # the lock outlives this process: a later run must not fail open
+        self._note(f"the trust store {self.path} was unreadable ({problem}); moved it to {aside.name}: no grants "
+                   "are in force and allowlist mode is on with nothing allowed until you move the repaired file "
+                   "back or run `konstruct trust reset`", stacklevel=5)
+        return data
+
+    def _note(self, message: str, stacklevel: int = 4) -> None:
+        if message in self.warnings:
+            return  # once per store object
         self.warnings.append(message)
-        warnings.warn(message, TrustStoreWarning, stacklevel=4)
+        warnings.warn(message, TrustStoreWarning, stacklevel=stacklevel)
 
     def _write(self, data: dict[str, Any]) -> None:
         directory = self.path.parent
@@ -191,7 +238,7 @@ class TrustStore:
 
 
 def _parse(text: str) -> dict[str, Any]:
-    """The `projects` table of a trust file, validated. Raises ValueError or BadGrant."""
+    """A trust file, validated. Raises ValueError or BadGrant."""
     data = json.loads(text)
     if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
         raise ValueError("it is not a trust file (no projects table)")
@@ -203,7 +250,9 @@ def _parse(text: str) -> dict[str, Any]:
         for grant in project.get("grants", []):
             TrustGrant.from_json(grant)
         _check_settings(key, project.get("policy"))
-    return data["projects"]
+    if "damaged" in data and not isinstance(data["damaged"], dict):
+        raise ValueError("its damage record is not an object")
+    return data
 
 
 def _check_settings(key: str, settings: Any) -> None:
