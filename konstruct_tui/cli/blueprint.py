@@ -20,25 +20,14 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent.events import Finished, TextDelta, event_json
-from ..agent.killswitch import KillSwitch
-from ..blueprint import (
-    BlueprintInvalid,
-    Orchestrator,
-    RunOptions,
-    RunStore,
-    model_source,
-    new_run_id,
-    parse_blueprint,
-    render_report,
-)
-from ..blueprint.models import describe
-from ..blueprint.verification import refused_commands
-from ..providers import ConfigInvalid, ScriptInvalid, resolve
-from ..userdirs import data_dir, private_dir
 from .common import UsageError, open_workspace, print_json
+
+if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to parse a command line
+    from ..agent.events import Finished
+    from ..agent.killswitch import KillSwitch
+    from ..blueprint import Orchestrator, RunOptions, RunStore
 
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
 
@@ -123,6 +112,10 @@ def _positive(text: str) -> float:
 
 
 def start_run(args: argparse.Namespace) -> int:
+    from ..blueprint import BlueprintInvalid, RunStore, new_run_id, parse_blueprint
+    from ..blueprint.models import describe
+    from ..blueprint.verification import refused_commands
+
     path = Path(args.file)
     try:
         text = path.read_text(encoding="utf-8")
@@ -149,6 +142,8 @@ def start_run(args: argparse.Namespace) -> int:
 
 
 def resume_run(args: argparse.Namespace) -> int:
+    from ..blueprint import parse_blueprint
+
     store = _store()
     run = _run(store, args.run)
     if run.status == "done":
@@ -165,6 +160,8 @@ def resume_run(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
+    from ..providers import ConfigInvalid, resolve
+
     stored = stored or {}
     provider = args.provider or stored.get("provider")
     same = provider == stored.get("provider")
@@ -182,6 +179,9 @@ def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
 
 
 def _models(settings: Any) -> Any:
+    from ..blueprint import model_source
+    from ..providers import ConfigInvalid, ScriptInvalid
+
     try:
         return model_source(settings)
     except (ScriptInvalid, ConfigInvalid) as error:
@@ -192,6 +192,8 @@ class _RunLock:
     """One process drives a run at a time: `resume` of a run that is still going is refused."""
 
     def __init__(self, run_id: str) -> None:
+        from ..userdirs import data_dir, private_dir
+
         self.path = private_dir(data_dir() / "blueprint" / "locks") / f"{run_id}.lock"
 
     def __enter__(self) -> None:
@@ -207,6 +209,8 @@ class _RunLock:
 
 
 def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
+    from ..blueprint import RunOptions
+
     tick = args.watchdog_tick or _env_seconds("KONSTRUCT_WATCHDOG_TICK_S", 30.0)
     silent = args.silent_after or _env_seconds("KONSTRUCT_SILENT_AFTER_S", 300.0)
     return RunOptions(max_retries=args.max_retries, tick_s=tick, silent_after_s=silent, turn_deadline_s=settings.turn_deadline_s,
@@ -215,6 +219,9 @@ def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
 
 def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
            args: argparse.Namespace, *, resumed: bool) -> int:
+    from ..agent.killswitch import KillSwitch
+    from ..blueprint import Orchestrator
+
     reporter = JsonLines() if args.headless else Readable()
     switch = KillSwitch()
     with workspace:
@@ -238,6 +245,8 @@ async def _with_signals(orchestrator: Orchestrator, switch: KillSwitch, resumed:
 
 class JsonLines:
     def report(self, event: Any) -> None:
+        from ..agent.events import event_json
+
         try:
             sys.stdout.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
             sys.stdout.flush()
@@ -249,6 +258,8 @@ class Readable:
     """One line per step a person watching a terminal cares about (text deltas are left out)."""
 
     def report(self, event: Any) -> None:
+        from ..agent.events import TextDelta, event_json
+
         if isinstance(event, TextDelta):
             return
         data = event_json(event)
@@ -268,6 +279,8 @@ class Readable:
 
 
 def show_status(args: argparse.Namespace) -> int:
+    from ..blueprint import RunStore
+
     if args.run is None:
         existing = RunStore.existing()
         runs = [{"run_id": r.id, "title": r.title, "status": r.status, "reason": r.reason, "source": r.source}
@@ -293,6 +306,8 @@ def show_status(args: argparse.Namespace) -> int:
 
 
 def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
+    from ..blueprint import parse_blueprint
+
     run = store.run(run_id)
     assert run is not None
     blueprint = parse_blueprint(run.blueprint, run.source)
@@ -315,12 +330,16 @@ def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
 
 
 def show_report(args: argparse.Namespace) -> int:
+    from ..blueprint import render_report
+
     store = _store()
     sys.stdout.write(render_report(store, _run(store, args.run).id))
     return 0
 
 
 def _store() -> RunStore:
+    from ..blueprint import RunStore
+
     store = RunStore.existing()
     if store is None:
         raise UsageError("no blueprint run has been started yet (see `konstruct blueprint run`)")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..workspace import Workspace
+if TYPE_CHECKING:
+    from ..workspace import Workspace
 
 
 class UsageError(Exception):
@@ -22,6 +22,8 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 def open_workspace(root: str) -> Workspace:
     if not os.path.isdir(root):
         raise UsageError(f"--root {root!r} is not a directory")
+    from ..workspace import Workspace  # here, not above: parsing a command line needs none of it
+
     try:
         return Workspace(root)
     except OSError as error:
@@ -31,5 +33,7 @@ def open_workspace(root: str) -> Workspace:
 def print_json(payload: Any) -> None:
     """Print a result. Tools scrub the root from paths and reasons themselves; file content is
     printed verbatim, even where it happens to spell the root."""
+    import json
+
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=True) + "\n")
     sys.stdout.flush()

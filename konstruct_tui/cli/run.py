@@ -15,22 +15,15 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent import (
-    AgentLoop,
-    KillSwitch,
-    Limits,
-    SessionMissing,
-    event_json,
-    headless_gate,
-    load_session,
-)
-from ..agent.events import AgentEvent
-from ..agent.sessions import SessionRecord
-from ..providers import ConfigInvalid, ScriptInvalid, open_provider, resolve
-from ..workspace import Workspace, WriteJournal
 from .common import UsageError, open_workspace
+
+if TYPE_CHECKING:  # the agent layer loads when a run starts, not to parse (or refuse) a command line
+    from ..agent import AgentLoop
+    from ..agent.events import AgentEvent
+    from ..agent.sessions import SessionRecord
+    from ..workspace import Workspace
 
 EXIT_CODES = {"done": 0, "error": 1, "max_turns": 3, "max_tokens": 4, "max_cost": 5, "timeout": 124, "killed": 130}
 
@@ -74,6 +67,10 @@ def _positive_float(text: str) -> float:
 
 
 def run_agent(args: argparse.Namespace) -> int:
+    from ..agent import AgentLoop, KillSwitch, Limits, headless_gate
+    from ..providers import ConfigInvalid, ScriptInvalid, open_provider, resolve
+    from ..workspace import WriteJournal
+
     # Tearing the interpreter down collects every object of the loaded libraries, which took 300-600
     # ms here: after a Ctrl-C the process should be gone at once. Frozen objects are skipped by that
     # last collection; registered at exit, so nothing changes while the process (or a test) runs.
@@ -125,6 +122,8 @@ def run_agent(args: argparse.Namespace) -> int:
 
 
 def _resumed(session_id: str) -> SessionRecord:
+    from ..agent import SessionMissing, load_session
+
     try:
         return load_session(session_id)
     except SessionMissing as missing:
@@ -153,6 +152,8 @@ class JsonLinesReporter:
     """One JSON object per line on stdout, flushed at once so a reader sees each event as it happens."""
 
     def report(self, event: AgentEvent) -> None:
+        from ..agent import event_json
+
         try:
             sys.stdout.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
             sys.stdout.flush()

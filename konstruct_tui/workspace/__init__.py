@@ -3,35 +3,60 @@
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
 `apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, `list_files`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
+
+The names load on first use (PEP 562): the index's warm start needs `workspace.listing` alone, and
+importing this package used to pull in every edit and journal module (80 ms) before a file was seen.
 """
 
-from .batch import apply_edits
-from .containment import PathMissing, PathRefused
-from .editing import EditRequest
-from .guards import EditRun
-from .handle import FileSnapshot, NotAFile, Workspace
-from .journal import WriteJournal
-from .listing import list_files
-from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
-from .revision import is_revision, revision_of
-from .undo import UndoRefused, undo_last
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_MAX_BYTES",
-    "EditRequest",
-    "EditRun",
-    "FileSnapshot",
-    "NotAFile",
-    "PathMissing",
-    "PathRefused",
-    "ReadRequest",
-    "UndoRefused",
-    "Workspace",
-    "WriteJournal",
-    "apply_edits",
-    "is_revision",
-    "list_files",
-    "read_batch",
-    "revision_of",
-    "undo_last",
-]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+_HOMES = {
+    "apply_edits": "batch",
+    "PathMissing": "containment",
+    "PathRefused": "containment",
+    "EditRequest": "editing",
+    "EditRun": "guards",
+    "FileSnapshot": "handle",
+    "NotAFile": "handle",
+    "Workspace": "handle",
+    "WriteJournal": "journal",
+    "list_files": "listing",
+    "DEFAULT_MAX_BYTES": "reading",
+    "ReadRequest": "reading",
+    "read_batch": "reading",
+    "is_revision": "revision",
+    "revision_of": "revision",
+    "UndoRefused": "undo",
+    "undo_last": "undo",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # the next lookup is a plain dict hit
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
+
+if TYPE_CHECKING:
+    from .batch import apply_edits
+    from .containment import PathMissing, PathRefused
+    from .editing import EditRequest
+    from .guards import EditRun
+    from .handle import FileSnapshot, NotAFile, Workspace
+    from .journal import WriteJournal
+    from .listing import list_files
+    from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
+    from .revision import is_revision, revision_of
+    from .undo import UndoRefused, undo_last
