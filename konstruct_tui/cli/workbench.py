@@ -61,7 +61,7 @@ def open_workbench(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
         # Nothing was asked for on the command line and nothing usable is configured: open anyway
         # (the graph and past sessions are still worth seeing) and say what is missing on screen.
-        problem = f"{error}. Set a key, or start with --provider/--base-url (see `konstruct --help`)."
+        problem = str(error)  # the screen adds what to do: /model
     theme = _theme(args.workbench_theme)
     limits = Limits(args.workbench_max_turns, args.workbench_max_tokens, args.workbench_max_cost, args.workbench_timeout)
     blueprint = _blueprint(args.workbench_blueprint, root, settings, problem)
@@ -82,6 +82,7 @@ def open_demo(args: argparse.Namespace) -> int:
         BLUEPRINT,
         BLUEPRINT_SCRIPTS,
         FIRST_REQUEST,
+        FOLLOW_UP,
         SCRIPT,
         prepare_demo,
     )
@@ -90,9 +91,10 @@ def open_demo(args: argparse.Namespace) -> int:
     # config={}: the demo ignores the person's config file, so it is the same everywhere.
     settings = resolve(provider="scripted", script=str(SCRIPT), turn_deadline_s=DEMO_TURN_DEADLINE_S, config={})
     blueprint_settings = resolve(provider="scripted", script=str(BLUEPRINT_SCRIPTS), turn_deadline_s=60, config={})
+    follow_up = resolve(provider="scripted", script=str(FOLLOW_UP), turn_deadline_s=60, config={})
     root = prepare_demo()
     run_workbench(WorkbenchSetup(root, settings, None, Limits(max_turns=20), demo=True, theme=theme, first_request=FIRST_REQUEST,
-                                 blueprint=BLUEPRINT, blueprint_settings=blueprint_settings))
+                                 blueprint=BLUEPRINT, blueprint_settings=blueprint_settings, follow_up_settings=follow_up))
     print(f"konstruct demo: the sample project (with the agent's edits) is at {root}", file=sys.stderr)
     return 0
 

@@ -16,9 +16,24 @@ from .errors import (
 from .openai import OpenAICompatible
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .scripted import ScriptedProvider, ScriptInvalid
-from .settings import ConfigInvalid, Price, ProviderSettings, resolve
+from .settings import (
+    DEFAULT_BASE_URLS,
+    DEFAULT_MODELS,
+    KEY_VARIABLES,
+    PROVIDERS,
+    ConfigInvalid,
+    Price,
+    ProviderSettings,
+    config_path,
+    load_config,
+    resolve,
+)
 
 __all__ = [
+    "DEFAULT_BASE_URLS",
+    "DEFAULT_MODELS",
+    "KEY_VARIABLES",
+    "PROVIDERS",
     "Anthropic",
     "ConfigInvalid",
     "OpenAICompatible",
@@ -31,6 +46,8 @@ __all__ = [
     "ScriptInvalid",
     "ScriptedProvider",
     "TurnDeadlineExceeded",
+    "config_path",
+    "load_config",
     "open_provider",
     "resolve",
 ]

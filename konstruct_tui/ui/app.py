@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -24,12 +24,15 @@ from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
 from ..agent import SessionGate, load_session
+from ..app import Attachment, CostLedger, attach_mentions, compact_session, literal_request, parse_slash, project_files
 from ..trust import TrustSession, TrustStore
 from ..workspace import Workspace
 from .graph_overview import GraphOverview, graph_overview
 from .messages import KillRequested, Reported, RequestSubmitted
+from .narrow_layout import fit_width, next_view
 from .panes.batches import BatchTable
 from .panes.budgets import BudgetsPane
+from .panes.completion import CompletionList
 from .panes.gate import GatePane
 from .panes.neighborhoods import NeighborhoodsPane
 from .panes.request_input import RequestInput
@@ -37,12 +40,20 @@ from .panes.transcript import Transcript
 from .reporter import MessageReporter, Streamed
 from .request_history import append_history, load_history
 from .run_events import Notice
+from .screens.history_search import HistorySearch
 from .session_list import SessionSummary, list_sessions, replay_events
 from .session_runs import SessionRuns, WorkbenchSetup, graph_ranker
 from .sessions_screen import SessionsScreen
+from .slash_dispatch import SlashDispatch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
 from .trust_broker import CallLedger, ModalTrustBroker, PreviewingGate
 from .trust_prompt import DENY, TrustPrompt
+
+
+def _no_model_line(problem: str | None) -> str:
+    # One line at 80 columns: what is missing, and the way out.
+    why = f" ({escape(problem.split(' (')[0].split('. ')[0])})" if problem else ""
+    return f"[$warning]⚠ no model{why}: [b]/model[/b] picks one · /help[/]"
 
 
 class Workbench(App[None]):
@@ -51,6 +62,9 @@ class Workbench(App[None]):
     BINDINGS = [
         # priority: the kill key must work whatever has focus (the request input binds ctrl+k too).
         Binding("ctrl+k", "kill", "Kill run", priority=True),
+        # First after kill, so a narrow footer still shows it: the side panes' toggle.
+        Binding("ctrl+b", "toggle_side", "Panes"),
+        Binding("ctrl+r", "search_history", "Search requests"),
         Binding("ctrl+n", "new_session", "New session"),
         Binding("ctrl+o", "sessions", "Sessions"),
         Binding("ctrl+g", "toggle_calls", "Expand calls"),
@@ -77,6 +91,8 @@ class Workbench(App[None]):
         self.runs = SessionRuns(setup, self.workspace, reporter, self._fresh_gate, graph_ranker())
         self._calls_expanded = False
         self._after_blueprint: str | None = None
+        self.slash = SlashDispatch(self)
+        self.costs = CostLedger()
 
     # -- composition -------------------------------------------------------------------------
 
@@ -84,11 +100,12 @@ class Workbench(App[None]):
         # The app keeps its panes by reference: a modal on top (trust prompt, sessions) is the
         # active screen, and events keep arriving for the panes underneath it.
         self.transcript = Transcript(syntax_theme=self.syntax_theme(), id="transcript")
-        self.budgets = BudgetsPane(id="budgets")
+        self.budgets = BudgetsPane(limits=self.setup.limits, id="budgets")
         self.neighborhoods = NeighborhoodsPane(id="neighborhoods")
         self.gate = GatePane(id="gate")
         self.batches = BatchTable(id="batches")
-        self.request = RequestInput(id="request")
+        self.completions = CompletionList(id="completions")
+        self.request = RequestInput(completions=self.completions, id="request")
         yield Static(self._banner(), id="banner")
         with Horizontal(id="main"):
             yield self.transcript
@@ -97,12 +114,13 @@ class Workbench(App[None]):
                 yield self.neighborhoods
                 yield self.gate
         yield self.batches
+        yield self.completions
         yield self.request
         yield Footer()
 
     def _banner(self) -> Content:
         s = self.setup
-        model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured"
+        model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured · /model picks one"
         label = "  [reverse $scripted-label] SCRIPTED DEMO — no model is called, no network [/]" if s.demo else ""
         return Content.from_markup(f"[b]Konstruct[/b]  {escape(s.root.name)}  [dim]{escape(model)}[/dim]{label}")
 
@@ -115,11 +133,50 @@ class Workbench(App[None]):
         for problem in self.themes.failed:
             transcript.add_problem(f"theme {problem.path} not loaded: {problem.reason}")
         if self.setup.model_problem:
-            transcript.add_problem(f"no model: {self.setup.model_problem}")
+            transcript.add_note(_no_model_line(self.setup.model_problem), classes="problem")
         self.request.focus()
+        self._fit_width(self.size.width)
         # Index after the first frame: the indexer holds the GIL in bursts and would delay it.
         self.call_after_refresh(self._load_graph)
         self._load_history()
+        self._load_files()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_width(event.size.width)
+
+    def _fit_width(self, width: int) -> None:
+        fit_width(self.screen_stack[0], width)  # the main screen, even under a modal
+        self.refresh_bindings()  # the footer names ctrl+b only when it does something
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_side" and self.screen_stack and not self.screen_stack[0].has_class("-narrow"):
+            return False  # wide: every pane is on screen already
+        if action == "search_history" and len(self.screen_stack) > 1:
+            return False  # over a question or a picker, ctrl+r is theirs (history search moves its match)
+        return True
+
+    def action_toggle_side(self) -> None:
+        shown = next_view(self.screen_stack[0])
+        if shown is None:
+            self.notify("The side panes are already on screen (the terminal is wide enough).")
+        else:
+            self.notify(f"{shown} (ctrl+b for the next view)", timeout=2)
+
+    def action_search_history(self) -> None:
+        self.push_screen(HistorySearch(list(self.request.history)), self._history_chosen)
+
+    def _history_chosen(self, text: str | None) -> None:
+        if text is not None:
+            self.request.value = text
+            self.request.cursor_position = len(text)
+        self.request.focus()
+
+    def use_model(self, settings: Any) -> None:
+        """The model chosen with /model: the next request uses it (a demo's follow-ups too)."""
+        self.setup = replace(self.setup, settings=settings, model_problem=None)
+        self.runs.use_model(settings)
+        self.query_one("#banner", Static).update(self._banner())
+        self.transcript.add_note(f"[$success]✓ the next request goes to {escape(settings.provider)} · {escape(settings.model)}[/]")
 
     def get_css_variables(self) -> dict[str, str]:
         # A user theme may leave Konstruct's tokens out: each falls back to the base color it stands for.
@@ -143,8 +200,12 @@ class Workbench(App[None]):
         if isinstance(event, Notice):
             self.transcript.add_note(f"[$scripted-label]{escape(event.text)}[/]")
             return
-        for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
-            pane.show(event)
+        self.costs.note(event)
+        try:
+            for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
+                pane.show(event)
+        except NoMatches:  # the app is closing: a late event has no pane left to land on
+            pass
 
     def on_streamed(self, message: Streamed) -> None:
         # The hot path of a stream: coalesced deltas, and only the transcript cares.
@@ -157,17 +218,45 @@ class Workbench(App[None]):
         self.submit(message.text)
 
     def submit(self, text: str) -> None:
+        command = parse_slash(text)
+        if command is not None:  # answered here, never sent to a model
+            self._save_history(text)
+            self.slash.run(command)
+            return
+        text = literal_request(text)
         if self.runs.running:
             self.notify("A run is in progress: wait for it, or kill it with ctrl+k.", severity="warning")
             return
         self._save_history(text)
         self.transcript.add_request(text)
+        if self.runs.setup.settings is None:
+            self.transcript.add_note(_no_model_line(self.setup.model_problem), classes="problem")
+            return
         self.budgets.set_running(True)
         self._run_agent(text)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="agent run")
     def _run_agent(self, request: str) -> object:
-        return self.runs.run(request)
+        attachment = attach_mentions(self.workspace, request)
+        self.call_from_thread(self._show_attachment, attachment)
+        return self.runs.run(attachment.text)
+
+    def _show_attachment(self, attachment: Attachment) -> None:
+        for path, revision in attachment.attached:
+            self.transcript.add_note(f"[dim]📎 attached {escape(path)} ({escape(revision[:19])}…)[/dim]")
+        for problem in attachment.problems:
+            self.transcript.add_problem(problem)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="compact", name="compaction")
+    def compact(self, session_id: str | None) -> object:
+        try:
+            return compact_session(session_id, self.runs.setup.settings, self.workspace)
+        except Exception as error:  # shown as one line; the session is unchanged
+            return error
+
+    @work(thread=True, exit_on_error=False, group="files", name="project files")
+    def _load_files(self) -> list[str]:
+        return project_files(self.workspace.root)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="blueprint run")
     def _run_blueprint(self, path: Path) -> object:
@@ -201,6 +290,7 @@ class Workbench(App[None]):
             return
         if worker.group == "agent":
             self.budgets.set_running(False, ended="error" if state == WorkerState.ERROR else "stopped")
+            self._load_files()  # the run may have created files: @ completion offers them
             queued, self._after_blueprint = self._after_blueprint, None
             if queued:
                 self.call_later(self.submit, queued)
@@ -220,6 +310,10 @@ class Workbench(App[None]):
             self._first_request()
         elif worker.group == "history":
             self.request.remember(worker.result)  # type: ignore[arg-type]
+        elif worker.group == "compact":
+            self.slash.compacted(worker.result)  # type: ignore[arg-type]
+        elif worker.group == "files":
+            self.request.files = worker.result  # type: ignore[assignment]
         elif worker.group == "replay":
             self._show_replay(*worker.result)  # type: ignore[misc]
         elif worker.group == "sessions":
@@ -257,6 +351,7 @@ class Workbench(App[None]):
             self.notify("Kill the run first (ctrl+k).", severity="warning")
             return
         self.runs.new_session()
+        self.costs.reset()
         self.transcript.clear()
         self.batches.reset()
         self.gate.reset()
@@ -309,6 +404,9 @@ class Workbench(App[None]):
         yield SystemCommand("Sessions", "List this project's sessions and continue one (ctrl+o)", self.action_sessions)
         yield SystemCommand("Expand or collapse tool calls", "Show every call's arguments and results (ctrl+g)", self.action_toggle_calls)
         yield SystemCommand("Next Konstruct theme", "Cycle dark, light and high contrast (ctrl+t)", self.action_next_theme)
+        yield SystemCommand("Show or hide the side panes", "Budgets, neighborhoods, gate and batches on narrow terminals (ctrl+b)", self.action_toggle_side)
+        yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
+        yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
 
     def on_unmount(self) -> None:

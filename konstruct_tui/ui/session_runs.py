@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,9 @@ class WorkbenchSetup:
     first_request: str | None = None  # sent as soon as the screen is up (the demo uses it)
     blueprint: Path | None = None  # a blueprint to run as soon as the screen is up (before first_request)
     blueprint_settings: ProviderSettings | None = None  # its model, when not `settings` (the demo's scripts)
+    # The demo's answer to every request after its first (a script that says it is scripted): a
+    # replayed session cannot follow up honestly, and must not replay its turns again.
+    follow_up_settings: ProviderSettings | None = None
 
 
 class NoModel(RuntimeError):
@@ -58,7 +62,9 @@ class SessionRuns:
         self._lock = threading.Lock()
         self.switch: KillSwitch | None = None
         self.session_id: str | None = None
+        self.session_since: float | None = None  # when this session's first run began (/diff)
         self.gate = gate_for()
+        self._requests = 0
 
     @property
     def running(self) -> bool:
@@ -70,6 +76,11 @@ class SessionRuns:
         settings = self.setup.settings
         if settings is None:
             raise NoModel(self.setup.model_problem or "no model is configured")
+        if self.setup.follow_up_settings is not None and self._requests > 0:
+            settings, self.session_id = self.setup.follow_up_settings, None
+        self._requests += 1
+        if self.session_since is None:
+            self.session_since = time.time()  # the journal stamps its batches with the same clock
         record = load_session(self.session_id) if self.session_id else None
         switch = KillSwitch()
         with self._lock:
@@ -133,10 +144,28 @@ class SessionRuns:
 
     def new_session(self) -> None:
         self.session_id = None
+        self.session_since = None
         self.gate = self._gate_for()
+
+    def use_model(self, settings: ProviderSettings) -> None:
+        """A model chosen in the workbench (/model): the next request goes to it, demo or not."""
+        from dataclasses import replace
+
+        self.setup = replace(self.setup, settings=settings, model_problem=None, follow_up_settings=None)
 
     def continue_session(self, session_id: str) -> None:
         self.session_id = session_id
+        self.session_since = session_started_at(session_id)  # /diff covers the whole session
+
+
+def session_started_at(session_id: str) -> float | None:
+    """When a session began, from its id (a UTC timestamp first, see agent/sessions.py)."""
+    import calendar
+
+    try:
+        return float(calendar.timegm(time.strptime(session_id[:15], "%Y%m%d-%H%M%S")))
+    except ValueError:
+        return None
 
 
 def graph_ranker() -> Callable[[Workspace, str], list[dict[str, Any]]]:

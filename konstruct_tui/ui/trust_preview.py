@@ -17,7 +17,7 @@ from ..commands import PolicyConfig, decide, discover_scripts
 from ..tools import ToolContext, ToolError, call
 from ..workspace import PathMissing, PathRefused, Workspace
 
-MAX_DIFF_LINES = 120
+MAX_DIFF_LINES = 5000  # every line a person approves is shown; past this the write is not reviewable here anyway
 GRAPH_WAIT_S = 2.0  # the prompt never waits longer than this for the blast radius
 
 

@@ -38,15 +38,20 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
     DEFAULT_CSS = """
     TrustPrompt { align: center middle; }
     TrustPrompt > #trust-dialog {
-        width: 96; max-width: 95%; height: auto; max-height: 90%;
-        border: thick $warning; background: $surface; padding: 1 2;
+        width: 120; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $warning; background: $surface; padding: 0 1;
     }
-    TrustPrompt #trust-title { text-style: bold; color: $warning; margin-bottom: 1; }
-    TrustPrompt #trust-details { height: auto; max-height: 22; }
-    /* Docked, so a long diff in a short terminal scrolls instead of pushing the answers off screen. */
+    TrustPrompt #trust-title { text-style: bold; color: $warning; }
+    TrustPrompt #trust-body { height: auto; }
+    /* Every diff in full, in one scroll the keys move (the buttons keep focus; see BINDINGS). */
+    TrustPrompt #trust-details { height: auto; max-height: 100%; width: 1fr; scrollbar-size-vertical: 1; }
+    TrustPrompt #trust-radius { width: 34; height: auto; max-height: 100%; padding: 0 0 0 1;
+        border-left: vkey $warning 50%; }
+    TrustPrompt.-narrow #trust-radius { width: 24; }
     TrustPrompt .trust-diff { margin-top: 1; }
-    TrustPrompt #trust-answers { dock: bottom; height: auto; margin-top: 1; align-horizontal: center; }
-    TrustPrompt #trust-answers Button { margin: 0 1; min-width: 14; }
+    TrustPrompt #trust-keys { color: $text-muted; }
+    TrustPrompt #trust-answers { height: auto; align-horizontal: center; }
+    TrustPrompt #trust-answers Button { margin: 0 1; }
     """
 
     BINDINGS = [
@@ -55,6 +60,12 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         Binding("s", "answer('allow-session')", "This session", show=True),
         Binding("a", "answer('allow-always')", "Always here", show=True),
         Binding("d", "answer('deny')", "Deny", show=False),
+        Binding("up", "scroll_details('up')", "Scroll", show=False),
+        Binding("down", "scroll_details('down')", "Scroll", show=False),
+        Binding("pageup", "scroll_details('page_up')", "Page up", show=False),
+        Binding("pagedown", "scroll_details('page_down')", "Page down", show=False),
+        Binding("home", "scroll_details('home')", "Top", show=False),
+        Binding("end", "scroll_details('end')", "Bottom", show=False),
     ]
 
     def __init__(self, preview: TrustPreview, syntax_theme: str = "monokai") -> None:
@@ -64,20 +75,42 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
 
     def compose(self) -> ComposeResult:
         p = self.preview
+        self.set_class(self.app.size.width < 100, "-narrow")
         with Vertical(id="trust-dialog"):
             yield Static(Content.from_markup(f"⚑ The agent asks to {escape(p.detail)}"), id="trust-title")
-            with VerticalScroll(id="trust-details"):
-                yield Static(Content.from_markup(self._facts()), id="trust-facts")
-                for path, diff in p.diffs:
-                    yield Static(Content.from_markup(f"[b]diff[/b] {escape(path)}"), classes="trust-diff")
-                    yield Static(Syntax(diff, "diff", theme=self.syntax_theme, word_wrap=True))
+            with Horizontal(id="trust-body"):
+                with VerticalScroll(id="trust-details", can_focus=False):
+                    yield Static(Content.from_markup(self._facts(with_radius=p.capability != "edit")), id="trust-facts")
+                    for path, diff in p.diffs:
+                        yield Static(Content.from_markup(f"[b]diff[/b] {escape(path)}"), classes="trust-diff")
+                        yield Static(Syntax(diff, "diff", theme=self.syntax_theme, word_wrap=True), classes="trust-diff-body")
+                if p.capability == "edit":
+                    yield Static(Content.from_markup(self._radius()), id="trust-radius")
+            yield Static("↑↓ PgUp PgDn Home End scroll · o once · s session · a always · esc deny", id="trust-keys")
             with Horizontal(id="trust-answers"):
-                yield Button(Content("Allow once (o)"), id="allow-once", variant="primary")
-                yield Button(Content("This session (s)"), id="allow-session")
-                yield Button(Content("Always for project (a)"), id="allow-always", variant="warning")
-                yield Button(Content("Deny (esc)"), id="deny", variant="error")
+                yield Button(Content("Allow once (o)"), id="allow-once", variant="primary", compact=True)
+                yield Button(Content("This session (s)"), id="allow-session", compact=True)
+                yield Button(Content("Always for project (a)"), id="allow-always", variant="warning", compact=True)
+                yield Button(Content("Deny (esc)"), id="deny", variant="error", compact=True)
 
-    def _facts(self) -> str:
+    def on_resize(self) -> None:
+        # The answers stay on screen: the diffs get what is left of the terminal's height.
+        self.query_one("#trust-body").styles.max_height = max(4, self.app.size.height - 6)
+
+    def action_scroll_details(self, how: str) -> None:
+        details = self.query_one("#trust-details", VerticalScroll)
+        {"up": details.scroll_up, "down": details.scroll_down, "page_up": details.scroll_page_up,
+         "page_down": details.scroll_page_down, "home": details.scroll_home, "end": details.scroll_end}[how](animate=False)
+
+    def _radius(self) -> str:
+        p = self.preview
+        if p.blast_radius is None:
+            return f"[b]blast radius[/b]\n[dim]{escape(p.blast_note or 'unknown')}[/dim]"
+        if not p.blast_radius:
+            return "[b]blast radius[/b]\nno other file depends on these"
+        return f"[b]blast radius[/b]\n[$warning]{len(p.blast_radius)} dependent file(s)[/]\n" + "\n".join(escape(path) for path in p.blast_radius)
+
+    def _facts(self, with_radius: bool = True) -> str:
         p = self.preview
         lines = [f"[b]capability[/b]  {escape(p.capability)} [dim](tool {escape(p.tool)})[/dim]"]
         if p.command:
@@ -86,7 +119,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
             lines.append(f"[b]rule[/b]        {escape(p.rule)}: {escape(p.reason or '')}")
         if p.paths:
             lines.append(f"[b]files[/b]       {escape(', '.join(p.paths))}")
-        if p.capability == "edit":
+        if p.capability == "edit" and with_radius:
             if p.blast_radius is None:
                 lines.append(f"[b]blast radius[/b] [dim]{escape(p.blast_note or 'unknown')}[/dim]")
             elif p.blast_radius:
@@ -99,6 +132,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         return "\n".join(lines)
 
     def on_mount(self) -> None:
+        self.on_resize()
         self.query_one("#allow-once", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

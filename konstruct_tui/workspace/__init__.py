@@ -1,7 +1,7 @@
 """The workspace layer: the only code that touches project files.
 
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
-`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
+`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, `list_files`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
 
 The names load on first use (PEP 562): the index's warm start needs `workspace.listing` alone, and
@@ -23,6 +23,7 @@ _HOMES = {
     "NotAFile": "handle",
     "Workspace": "handle",
     "WriteJournal": "journal",
+    "list_files": "listing",
     "DEFAULT_MAX_BYTES": "reading",
     "ReadRequest": "reading",
     "read_batch": "reading",
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from .guards import EditRun
     from .handle import FileSnapshot, NotAFile, Workspace
     from .journal import WriteJournal
+    from .listing import list_files
     from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
     from .revision import is_revision, revision_of
     from .undo import UndoRefused, undo_last

@@ -70,6 +70,10 @@ class WriteJournal:
         self._prune()
         return batch_id
 
+    def batches(self) -> list[JournalBatch]:
+        """Every batch still kept, oldest first (`/diff` in the workbench reads a session's worth)."""
+        return [self._load(folder) for folder in self._batch_dirs()]
+
     def latest(self) -> JournalBatch | None:
         batches = self._batch_dirs()
         return self._load(batches[-1]) if batches else None

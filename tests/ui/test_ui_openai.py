@@ -80,8 +80,9 @@ async def test_pair_coding_against_an_openai_compatible_server(tmp_path: Path, s
         app.submit("why does add fail?")
         budgets = app.query_one(BudgetsPane)
         await wait_for(pilot, lambda: budgets.state == "done", timeout=30)
-        replies = [r.shown for r in app.query(AssistantText)]
-        assert replies == ["Reading the core.", "add() subtracts; that is the bug."]
+        expected = ["Reading the core.", "add() subtracts; that is the bug."]
+        # Markdown renders a beat after the stream ends: wait for the last piece to land.
+        await wait_for(pilot, lambda: [r.shown for r in app.query(AssistantText)] == expected)
         assert [(r.path, r.status) for r in app.query_one(BatchTable).rows_shown] == [("calc/core.py", "ok"), ("nope.py", "not_found")]
         assert budgets.budget is not None and budgets.budget.input_tokens == 2500 and budgets.budget.cost_usd
         assert "openai · gpt-4.1-mini" in str(app.query_one("#banner").content)

@@ -98,15 +98,16 @@ async def test_sessions_screen_lists_this_projects_sessions_and_resumes_one(tmp_
         assert "remember me" in _text_of(app) and "Answer." in _text_of(app)  # its history is back on screen
 
 
-async def test_without_a_model_a_request_fails_in_one_visible_line(tmp_path: Path) -> None:
+async def test_without_a_model_a_request_is_answered_with_one_line_offering_model(tmp_path: Path) -> None:
     app = workbench(make_project(tmp_path))  # no script: no model configured
     async with app.run_test(size=(120, 40)) as pilot:
-        assert "no model" in _text_of(app)
+        assert "no model" in _text_of(app) and "/model" in _text_of(app)
         app.submit("anything")
-        await wait_for(pilot, lambda: "agent run failed" in _text_of(app))
-        assert "Traceback" not in _text_of(app)
-        assert app.query_one(BudgetsPane).query_one("#kill").disabled
-        assert app.query_one(BudgetsPane).state == "error"
+        await pilot.pause(0.2)
+        assert _text_of(app).count("/model picks one") == 2  # at start, and for the request
+        assert "agent run failed" not in _text_of(app) and "Traceback" not in _text_of(app)
+        assert not app.runs.running and app.query_one(BudgetsPane).query_one("#kill").disabled
+        assert app.query_one(BudgetsPane).state == "idle"
 
 
 async def test_request_history_survives_a_restart(tmp_path: Path) -> None:

@@ -38,7 +38,8 @@ async def test_each_answer_of_the_prompt(tmp_path: Path, keys: list[str], expect
         app.push_screen(TrustPrompt(PREVIEW), answers.append)
         await pilot.pause(0.1)
         facts = app.screen.query_one("#trust-facts", Static).content.plain
-        assert "calc/core.py" in facts and "1 dependent file(s): calc/cli.py" in facts
+        radius = app.screen.query_one("#trust-radius", Static).content.plain  # beside the diffs
+        assert "calc/core.py" in facts and "1 dependent file(s)\ncalc/cli.py" in radius
         for key in keys:
             await pilot.press(key)
         await wait_for(pilot, lambda: answers)

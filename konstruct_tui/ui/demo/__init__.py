@@ -15,6 +15,7 @@ HERE = Path(__file__).resolve().parent
 SAMPLE = HERE / "sample"
 SCRIPT = HERE / "session.json"  # the pair-coding session
 BLUEPRINT = HERE / "blueprint.toml"  # a one-phase blueprint run before it, through the real gate
+FOLLOW_UP = HERE / "follow_up.json"  # the scripted answer to any request after the first
 BLUEPRINT_SCRIPTS = HERE / "blueprint_scripts"  # executor.json and adjudicator.json for that run
 FIRST_REQUEST = "Fix the discount rounding in shop/pricing.py and keep web/src/pricing.ts in step with it"
 

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Button, Static
 
+from ...agent import Limits
 from ...agent.events import BudgetUpdate, Finished, SessionStarted, TurnStarted
 from ..messages import KillRequested, Reportable
 
@@ -19,11 +20,13 @@ class BudgetsPane(Vertical):
     """Reads `BudgetUpdate`s; between them the clock ticks locally, since the loop reports after
     each turn and a long turn would otherwise look frozen."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, limits: Limits | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.limits = limits or Limits()
         self.budget: BudgetUpdate | None = None
         self.state = "idle"
-        self.turn = 0
+        self.turn = 0  # turns of this run (a resumed session's turn numbers continue; the budget does not)
+        self._first_turn: int | None = None
         self._started_at: float | None = None
         self._elapsed_before = 0.0
 
@@ -41,11 +44,13 @@ class BudgetsPane(Vertical):
     def show(self, event: Reportable) -> None:
         if isinstance(event, SessionStarted):
             self.budget = None
-            self.turn = 0
+            self.turn, self._first_turn = 0, None
             self._started_at, self._elapsed_before = time.monotonic(), 0.0
             self.set_running(True)
         elif isinstance(event, TurnStarted):
-            self.turn = event.turn
+            if self._first_turn is None:
+                self._first_turn = event.turn
+            self.turn = event.turn - self._first_turn + 1
         elif isinstance(event, BudgetUpdate):
             self.budget = event
             self._started_at, self._elapsed_before = time.monotonic(), event.elapsed_s
@@ -86,16 +91,18 @@ class BudgetsPane(Vertical):
         return self._elapsed_before + time.monotonic() - self._started_at
 
     def _paint(self) -> None:
-        self.query_one("#run-state", Static).update(Content.from_markup(_state_markup(self.state, self.turn)))
+        self.query_one("#run-state", Static).update(Content.from_markup(_state_markup(self.state, self.turn, self.limits.max_turns)))
         self.query_one("#budget-lines", Static).update(Content.from_markup(self._lines()))
 
     def _lines(self) -> str:
         b = self.budget
+        # Always `used / limit`, from the first frame on: the limits are known before any run reports.
+        limits = self.limits
         if b is None:
-            turns = f"{self.turn}"
-            tokens = "—"
-            cost = "—"
-            clock = _clock(self._elapsed()) if self._started_at is not None else "—"
+            turns = f"{max(self.turn - 1, 0)}{_limit(limits.max_turns)}"
+            tokens = f"0{_limit(limits.max_tokens, ',')}"
+            cost = f"$0.0000{_limit(limits.max_cost_usd, '.2f', '$')}"
+            clock = (_clock(self._elapsed()) if self._started_at is not None else "0:00") + (f" / {_clock(limits.timeout_s)}" if limits.timeout_s else " / no limit")
         else:
             turns = f"{b.turns}{_limit(b.max_turns)}"
             estimated = " [dim](est.)[/dim]" if b.tokens_estimated else ""
@@ -103,8 +110,8 @@ class BudgetsPane(Vertical):
             if b.cost_usd is None:
                 cost = "[dim]not counted (no price)[/dim]"
             else:
-                cost = f"${b.cost_usd:.4f}" + (f" / ${b.max_cost_usd:.2f}" if b.max_cost_usd is not None else "")
-            clock = _clock(self._elapsed()) + (f" / {_clock(b.timeout_s)}" if b.timeout_s else "")
+                cost = f"${b.cost_usd:.4f}{_limit(b.max_cost_usd, '.2f', '$')}"
+            clock = _clock(self._elapsed()) + (f" / {_clock(b.timeout_s)}" if b.timeout_s else " / no limit")
         return "\n".join(
             (
                 f"[b]turns[/b]   {turns}",
@@ -115,9 +122,9 @@ class BudgetsPane(Vertical):
         )
 
 
-def _state_markup(state: str, turn: int) -> str:
+def _state_markup(state: str, turn: int, max_turns: int | None) -> str:
     if state == "running":
-        return f"[$tool-running]● running[/] · turn {turn}"
+        return f"[$tool-running]● running[/] · turn {turn}{_limit(max_turns)}"
     if state == "killing":
         return "[$warning]● stopping…[/]"
     if state == "idle":
@@ -126,8 +133,8 @@ def _state_markup(state: str, turn: int) -> str:
     return f"[{colour}]■ {escape(state)}[/]"
 
 
-def _limit(value: float | None, fmt: str = "") -> str:
-    return "" if value is None else f" / {value:{fmt}}"
+def _limit(value: float | None, fmt: str = "", unit: str = "") -> str:
+    return " / no limit" if value is None else f" / {unit}{value:{fmt}}"
 
 
 def _clock(seconds: float) -> str:

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.markup import escape
 from textual.widget import Widget
-from textual.widgets import Collapsible, Static
+from textual.widgets import Collapsible, Markdown, Static
 
 from ...agent.events import (
     Compacted,
@@ -33,30 +33,33 @@ from ..summaries import describe_call, describe_outcome, diffs_of
 # repainting on each would make the screen fall behind the stream (bench/bench_ui.py measures it).
 _REPAINT_S = 1 / 30
 _MAX_SHOWN_LINES = 200
-_FREEZE_AT = 1500
 
 
 class AssistantText(Vertical):
-    """One assistant reply as it streams in, as plain text (no markup: a model can write `[`).
+    """One assistant reply as it streams in, rendered as Markdown (code blocks highlighted).
 
-    Repainting a long reply costs time in proportion to its length, so finished lines are frozen into
-    their own widgets once the live part grows past `_FREEZE_AT` characters: a repaint then only
-    re-wraps the tail. Splitting at a newline changes nothing on screen."""
+    Deltas are coalesced and handed to `Markdown.append`, which re-parses only from the last
+    top-level block onwards: a long reply costs each repaint the tail, not the whole text (a model
+    can write `[`: Markdown is not console markup, nothing is interpreted as styles). One append is
+    in flight at a time, so the pieces land in order."""
 
     def __init__(self) -> None:
         super().__init__(classes="assistant-text")
         self._parts: list[str] = []
-        self._frozen = 0  # characters already moved into frozen widgets
-        self._shown = 0  # characters on screen (frozen + live)
-        self._live = Static("", classes="assistant-live")
+        self._length = 0
+        self._sent = 0  # characters handed to the Markdown widget
+        self._shown = 0  # characters the Markdown widget has finished rendering
+        self._markdown = Markdown("", classes="assistant-markdown")
         self._painted_at = 0.0
         self._pending = False
+        self._appending = False
 
     def compose(self) -> ComposeResult:
-        yield self._live
+        yield self._markdown
 
     def append(self, text: str) -> None:
         self._parts.append(text)
+        self._length += len(text)
         if self._pending:
             return
         self._pending = True
@@ -69,20 +72,26 @@ class AssistantText(Vertical):
     def flush(self) -> None:
         self._pending = False
         self._painted_at = time.monotonic()
-        text = self.text
-        tail = text[self._frozen :]
-        if len(tail) > _FREEZE_AT and "\n" in tail:
-            cut = tail.rfind("\n")
-            self.mount(Static(Content(tail[:cut]), classes="assistant-frozen"), before=self._live)
-            self._frozen += cut + 1
-            tail = tail[cut + 1 :]
-        self._live.update(Content(tail))
-        self._shown = len(text)
+        if not self._appending and self._sent < self._length:
+            self._appending = True
+            self.call_later(self._append_pending)
+
+    async def _append_pending(self) -> None:
+        try:
+            while self._sent < self._length:
+                text = self.text
+                piece, self._sent = text[self._sent :], len(text)
+                await self._markdown.append(piece)
+                self._shown = self._sent
+        finally:
+            self._appending = False
 
     @property
     def text(self) -> str:
         """Everything received so far."""
-        return "".join(self._parts)
+        if len(self._parts) > 1:
+            self._parts = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
 
     @property
     def shown(self) -> str:
@@ -178,6 +187,12 @@ class Transcript(VerticalScroll):
     def add_problem(self, text: str) -> None:
         """The one place run errors are shown: a line in the transcript, never a traceback."""
         self.add_note(f"[$error]⚠ {escape(text)}[/]", classes="problem")
+
+    def add_diff(self, title: str, diff: str) -> None:
+        """A unified diff (/diff), open and syntax coloured; it collapses to its title line."""
+        self._reply = None
+        body = Static(Syntax(diff, "diff", theme=self.syntax_theme, word_wrap=True), classes="diff")
+        self._mount_entry(Collapsible(body, title=title, collapsed=False, classes="tool-call diff-entry"))
 
     def show(self, event: Reportable) -> None:
         if isinstance(event, TextDelta):
