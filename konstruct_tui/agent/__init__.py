@@ -21,8 +21,8 @@ from .events import (
     event_json,
 )
 from .killswitch import KillSwitch
-from .loop import AgentLoop, tool_specs
-from .ports import ModelCallPort, ToolCall, ToolSpec, Usage
+from .loop import AgentLoop, Stop, TurnHooks, tool_specs
+from .ports import Message, ModelCallPort, ToolCall, ToolSpec, TurnDeadlinePassed, Usage
 from .sessions import SessionMissing
 from .sessions import load as load_session
 from .trust_gate import SessionGate, TrustGate, TrustQuestion, headless_gate
@@ -37,11 +37,13 @@ __all__ = [
     "Finished",
     "KillSwitch",
     "Limits",
+    "Message",
     "ModelCallPort",
     "ProgressReporterPort",
     "SessionGate",
     "SessionMissing",
     "SessionStarted",
+    "Stop",
     "TextDelta",
     "ToolCall",
     "ToolFinished",
@@ -50,6 +52,8 @@ __all__ = [
     "TrustGate",
     "TrustQuestion",
     "TrustRequested",
+    "TurnDeadlinePassed",
+    "TurnHooks",
     "TurnStarted",
     "Usage",
     "event_json",

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from ..agent.ports import TurnDeadlinePassed
+
 
 class ProviderError(Exception):
     """The model call failed. The message is one line a person can act on."""
@@ -17,7 +19,7 @@ class ProviderRefused(ProviderError):
     pass
 
 
-class TurnDeadlineExceeded(ProviderError):
+class TurnDeadlineExceeded(ProviderError, TurnDeadlinePassed):
     pass
 
 
