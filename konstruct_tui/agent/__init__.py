@@ -22,15 +22,26 @@ from .events import (
 )
 from .killswitch import KillSwitch
 from .loop import AgentLoop, Stop, TurnHooks, tool_specs
-from .ports import Message, ModelCallPort, ToolCall, ToolSpec, TurnDeadlinePassed, Usage
-from .sessions import SessionMissing
+from .ports import (
+    AssistantMessage,
+    Message,
+    ModelCallPort,
+    ToolCall,
+    ToolResultMessage,
+    ToolSpec,
+    TurnDeadlinePassed,
+    Usage,
+    UserMessage,
+)
+from .sessions import SessionMissing, SessionRecord, sessions_dir
 from .sessions import load as load_session
-from .trust_gate import SessionGate, TrustGate, TrustQuestion, headless_gate
+from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate
 
 __all__ = [
     "FINISH_REASONS",
     "AgentEvent",
     "AgentLoop",
+    "AssistantMessage",
     "BudgetMeter",
     "BudgetUpdate",
     "CollectingReporter",
@@ -42,11 +53,13 @@ __all__ = [
     "ProgressReporterPort",
     "SessionGate",
     "SessionMissing",
+    "SessionRecord",
     "SessionStarted",
     "Stop",
     "TextDelta",
     "ToolCall",
     "ToolFinished",
+    "ToolResultMessage",
     "ToolSpec",
     "ToolStarted",
     "TrustGate",
@@ -56,8 +69,11 @@ __all__ = [
     "TurnHooks",
     "TurnStarted",
     "Usage",
+    "UserMessage",
+    "edited_paths",
     "event_json",
     "headless_gate",
     "load_session",
+    "sessions_dir",
     "tool_specs",
 ]

@@ -71,13 +71,14 @@ def question_for(tool: str, arguments: dict[str, Any], call_id: str) -> TrustQue
         if arguments.get("script"):
             return TrustQuestion(tool, "scripts", f"run the project script {arguments['script']!r}", (), call_id)
         return TrustQuestion(tool, "commands", f"run the command {str(arguments.get('command', ''))!r}", (), call_id)
-    paths = _paths(arguments)
+    paths = edited_paths(arguments)
     shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
     verb = "delete" if tool == "delete_code" else "change"
     return TrustQuestion(tool, "edit", f"{verb} {shown or 'files'}", tuple(paths), call_id)
 
 
-def _paths(arguments: dict[str, Any]) -> list[str]:
+def edited_paths(arguments: dict[str, Any]) -> list[str]:
+    """The paths a write_code or delete_code call names (what an `edit` grant is asked for)."""
     entries = arguments.get("edits") or arguments.get("paths") or []
     paths = []
     for entry in entries if isinstance(entries, list) else []:

@@ -24,21 +24,17 @@ from typing import Any
 
 from ..agent.events import Finished, TextDelta, event_json
 from ..agent.killswitch import KillSwitch
+from ..app import BlueprintProblem, check_commands, create_run, load_blueprint, open_models
 from ..blueprint import (
-    BlueprintInvalid,
     Orchestrator,
     RunOptions,
     RunStore,
-    model_source,
-    new_run_id,
     parse_blueprint,
     render_report,
 )
-from ..blueprint.models import describe
-from ..blueprint.verification import refused_commands
-from ..providers import ConfigInvalid, ScriptInvalid, resolve
+from ..providers import ConfigInvalid, resolve
 from ..userdirs import data_dir, private_dir
-from .common import UsageError, open_workspace, print_json
+from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, print_json, whole_number
 
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
 
@@ -74,30 +70,17 @@ def _model_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="M", help="model name")
     parser.add_argument("--base-url", metavar="URL", help="server base URL (any OpenAI-compatible server)")
     parser.add_argument("--script", metavar="PATH", help="scripted provider: a script file, or a folder of ROLE-PHASE[-ATTEMPT].json")
-    parser.add_argument("--turn-timeout", type=_positive, metavar="S", help="deadline for one model turn (default 300)")
+    parser.add_argument("--turn-timeout", type=positive_number, metavar="S", help="deadline for one model turn (default 300)")
     parser.add_argument("--headless", action="store_true", help="print events as JSON lines")
     parser.add_argument("--yes", action="store_true", help="also let the executor run arbitrary command lines (edits and project scripts are granted for the run)")
-    parser.add_argument("--max-retries", type=_at_least(0), default=3, metavar="N", help="retries per phase (default 3)")
-    parser.add_argument("--max-turns", type=_at_least(1), default=40, metavar="N", help="model turns per executor session (default 40)")
-    parser.add_argument("--max-tokens", type=_at_least(1), metavar="N", help="token budget for the whole run (input + output, every session)")
-    parser.add_argument("--max-cost", type=_positive, metavar="USD", help="cost budget for the whole run, US dollars")
-    parser.add_argument("--watchdog-tick", type=_positive, metavar="S",
+    parser.add_argument("--max-retries", type=whole_number(0), default=3, metavar="N", help="retries per phase (default 3)")
+    parser.add_argument("--max-turns", type=whole_number(), default=40, metavar="N", help="model turns per executor session (default 40)")
+    parser.add_argument("--max-tokens", type=whole_number(), metavar="N", help="token budget for the whole run (input + output, every session)")
+    parser.add_argument("--max-cost", type=positive_number, metavar="USD", help="cost budget for the whole run, US dollars")
+    parser.add_argument("--watchdog-tick", type=positive_number, metavar="S",
                         help="how often the watchdog looks (default 30, or $KONSTRUCT_WATCHDOG_TICK_S)")
-    parser.add_argument("--silent-after", type=_positive, metavar="S",
+    parser.add_argument("--silent-after", type=positive_number, metavar="S",
                         help="stop a session silent this long (default 300, or $KONSTRUCT_SILENT_AFTER_S)")
-
-
-def _at_least(low: int) -> Any:
-    def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{text!r} must be {low} or more")
-        return value
-
-    return read
 
 
 def _env_seconds(name: str, default: float) -> float:
@@ -107,45 +90,25 @@ def _env_seconds(name: str, default: float) -> float:
     if not text:
         return default
     try:
-        return _positive(text)
+        return positive_number(text)
     except argparse.ArgumentTypeError as error:
         raise UsageError(f"${name}: {error}") from None
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
-    return value
-
-
 def start_run(args: argparse.Namespace) -> int:
-    path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read blueprint {args.file!r}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        blueprint = parse_blueprint(text, path.name)
-    except BlueprintInvalid as invalid:
-        raise UsageError(str(invalid)) from None
-    settings = _settings(args, None)
-    workspace = open_workspace(args.root)
-    for phase in blueprint.phases:
-        refused = refused_commands(phase.verify, workspace)
-        if refused:
-            command, reason = refused[0]
-            raise UsageError(f"{path.name}: phase {phase.id}: verify command {command!r} is refused by the command policy: {reason}")
-    options = _options(args, settings)
-    models = _models(settings)
+        plan = load_blueprint(Path(args.file))
+        settings = _settings(args, None)
+        workspace = open_workspace(args.root)
+        check_commands(plan, workspace)
+        options = _options(args, settings)
+        models = open_models(settings)
+    except BlueprintProblem as problem:
+        raise UsageError(str(problem)) from None
     store = RunStore()
-    run_id = new_run_id()
-    store.create_run(run_id, blueprint.title, path.name, text, str(workspace.root), describe(settings), [p.id for p in blueprint.phases])
+    run_id = create_run(store, plan, workspace, settings)
     with _RunLock(run_id):
-        return _drive(store, run_id, blueprint, workspace, models, settings, options, args, resumed=False)
+        return _drive(store, run_id, plan.blueprint, workspace, models, settings, options, args, resumed=False)
 
 
 def resume_run(args: argparse.Namespace) -> int:
@@ -159,7 +122,10 @@ def resume_run(args: argparse.Namespace) -> int:
         raise UsageError(f"run {run.id}'s project folder no longer exists")
     workspace = open_workspace(run.root)
     options = _options(args, settings)
-    models = _models(settings)
+    try:
+        models = open_models(settings)
+    except BlueprintProblem as problem:
+        raise UsageError(str(problem)) from None
     with _RunLock(run.id):
         return _drive(store, run.id, blueprint, workspace, models, settings, options, args, resumed=True)
 
@@ -178,13 +144,6 @@ def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
             turn_deadline_s=args.turn_timeout or stored.get("turn_deadline_s"),
         )
     except ConfigInvalid as error:
-        raise UsageError(str(error)) from None
-
-
-def _models(settings: Any) -> Any:
-    try:
-        return model_source(settings)
-    except (ScriptInvalid, ConfigInvalid) as error:
         raise UsageError(str(error)) from None
 
 
@@ -215,7 +174,7 @@ def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
 
 def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
            args: argparse.Namespace, *, resumed: bool) -> int:
-    reporter = JsonLines() if args.headless else Readable()
+    reporter = JsonLinesReporter() if args.headless else Readable()
     switch = KillSwitch()
     with workspace:
         orchestrator = Orchestrator(store, run_id, blueprint, workspace, models, reporter, options, switch, settings.price())
@@ -234,15 +193,6 @@ async def _with_signals(orchestrator: Orchestrator, switch: KillSwitch, resumed:
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
-
-
-class JsonLines:
-    def report(self, event: Any) -> None:
-        try:
-            sys.stdout.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
-            sys.stdout.flush()
-        except BrokenPipeError:
-            pass  # the reader went away; the run goes on and its state is in the store
 
 
 class Readable:

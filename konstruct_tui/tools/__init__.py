@@ -1,6 +1,13 @@
-"""The agent-facing tools: one module per tool, an explicit registry, plain Python, no UI."""
+"""The agent-facing tools (DESIGN.md §6): one module per tool, an explicit registry (`TOOLS`), and
+`call` to validate and run one. Plain Python, no UI; `tools/` never imports `agent/`.
+
+Public names: `TOOLS` / `call` / `describe` (the registry), `Tool` / `ToolInput` / `ToolResult` /
+`ToolContext` / `ToolError` (what a tool is), `ForegroundGraph` (the graph a headless caller uses), `WriteCodeInput` (an edit batch, for previews).
+"""
 
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
+from .graph_access import ForegroundGraph
 from .registry import TOOLS, call, describe
+from .write_code import WriteCodeInput
 
-__all__ = ["TOOLS", "Tool", "ToolContext", "ToolError", "ToolInput", "ToolResult", "call", "describe"]
+__all__ = ["TOOLS", "ForegroundGraph", "Tool", "ToolContext", "ToolError", "ToolInput", "ToolResult", "WriteCodeInput", "call", "describe"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .session_runs import WorkbenchSetup
+    from ..app import WorkbenchSetup
 
 
 def run_workbench(setup: WorkbenchSetup) -> None:

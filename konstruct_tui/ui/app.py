@@ -1,16 +1,20 @@
 """The workbench: composes the panes, routes the loop's events to them, and runs the loop in a worker.
 
-Attributes down, messages up: panes get events through `show(event)`; they send `RequestSubmitted`
-and `KillRequested` up. Work happens in workers (the loop, the graph overview, the sessions list);
-their failures are routed in one `Worker.StateChanged` handler and shown in one place, the transcript.
+Attributes down, messages up: each pane gets the events of the types it draws (`EventRoutes`); panes
+send `RequestSubmitted` and `KillRequested` up. Work happens in workers (the loop, the graph overview,
+the sessions list) that call the application layer (`konstruct_tui.app`) and post their result as a
+typed message; their failures are routed in one `Worker.StateChanged` handler and shown in one
+place, the transcript.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -23,11 +27,18 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ..agent import SessionGate, load_session
-from ..trust import TrustSession, TrustStore
-from ..workspace import Workspace
-from .graph_overview import GraphOverview, graph_overview
-from .messages import KillRequested, Reported, RequestSubmitted
+from ..app import DENY, Notice, SessionRuns, WorkbenchSetup
+from .messages import (
+    EventRoutes,
+    GraphLoaded,
+    HistoryLoaded,
+    KillRequested,
+    Reported,
+    RequestSubmitted,
+    RunEnded,
+    SessionReplayed,
+    SessionsListed,
+)
 from .panes.batches import BatchTable
 from .panes.budgets import BudgetsPane
 from .panes.gate import GatePane
@@ -35,14 +46,25 @@ from .panes.neighborhoods import NeighborhoodsPane
 from .panes.request_input import RequestInput
 from .panes.transcript import Transcript
 from .reporter import MessageReporter, Streamed
-from .request_history import append_history, load_history
-from .run_events import Notice
-from .session_list import SessionSummary, list_sessions, replay_events
-from .session_runs import SessionRuns, WorkbenchSetup, graph_ranker
 from .sessions_screen import SessionsScreen
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
-from .trust_broker import CallLedger, ModalTrustBroker, PreviewingGate
-from .trust_prompt import DENY, TrustPrompt
+from .trust_broker import ModalTrustBroker
+from .trust_prompt import TrustPrompt
+
+
+Handler = TypeVar("Handler", bound=Callable[..., None])
+
+
+def _unless_closing(handler: Handler) -> Handler:
+    """A worker's result may land while the app is closing and its panes are gone: nothing left to
+    show it on, so it is dropped."""
+
+    @functools.wraps(handler)
+    def guarded(*args: Any, **kwargs: Any) -> None:
+        with contextlib.suppress(NoMatches):
+            handler(*args, **kwargs)
+
+    return guarded  # type: ignore[return-value]  # same signature; wraps() does not tell mypy
 
 
 class Workbench(App[None]):
@@ -66,15 +88,8 @@ class Workbench(App[None]):
             self.register_theme(theme)
         wanted = setup.theme or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
-        self.workspace = Workspace(setup.root)
-        self.ledger = CallLedger()
-        self.broker = ModalTrustBroker(self, self.workspace, self.ledger, self.syntax_theme)
-        reporter: Any = MessageReporter(self, also=self.ledger.note)
-        if setup.demo:
-            from .demo.director import DemoDirector
-
-            reporter = DemoDirector(reporter, self.workspace)
-        self.runs = SessionRuns(setup, self.workspace, reporter, self._fresh_gate, graph_ranker())
+        self.broker = ModalTrustBroker(self, self.syntax_theme)
+        self.runs = SessionRuns(setup, MessageReporter(self), self.broker.ask)
         self._calls_expanded = False
         self._after_blueprint: str | None = None
 
@@ -116,6 +131,7 @@ class Workbench(App[None]):
             transcript.add_problem(f"theme {problem.path} not loaded: {problem.reason}")
         if self.setup.model_problem:
             transcript.add_problem(f"no model: {self.setup.model_problem}")
+        self.routes = EventRoutes((self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets))
         self.request.focus()
         # Index after the first frame: the indexer holds the GIL in bursts and would delay it.
         self.call_after_refresh(self._load_graph)
@@ -133,9 +149,6 @@ class Workbench(App[None]):
     def _retheme(self) -> None:
         self.transcript.syntax_theme = self.syntax_theme()
 
-    def _fresh_gate(self) -> PreviewingGate:
-        return PreviewingGate(SessionGate(TrustSession(self.workspace.root, TrustStore(), self.broker)), self.broker)
-
     # -- events from the core ----------------------------------------------------------------
 
     def on_reported(self, message: Reported) -> None:
@@ -143,7 +156,7 @@ class Workbench(App[None]):
         if isinstance(event, Notice):
             self.transcript.add_note(f"[$scripted-label]{escape(event.text)}[/]")
             return
-        for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
+        for pane in self.routes.panes_for(event):
             pane.show(event)
 
     def on_streamed(self, message: Streamed) -> None:
@@ -166,64 +179,72 @@ class Workbench(App[None]):
         self._run_agent(text)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="agent run")
-    def _run_agent(self, request: str) -> object:
-        return self.runs.run(request)
+    def _run_agent(self, request: str) -> None:
+        self._ending(lambda: self.runs.run(request))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="blueprint run")
-    def _run_blueprint(self, path: Path) -> object:
-        return self.runs.run_blueprint(path)
+    def _run_blueprint(self, path: Path) -> None:
+        self._ending(lambda: self.runs.run_blueprint(path))
+
+    def _ending(self, run: Callable[[], object]) -> None:
+        """On the worker: run, then say the run ended (a failure still raises, for the one handler)."""
+        try:
+            run()
+        except BaseException:
+            self.post_message(RunEnded(failed=True))
+            raise
+        self.post_message(RunEnded(failed=False))
 
     @work(thread=True, exit_on_error=False, group="graph", name="graph overview")
-    def _load_graph(self) -> GraphOverview:
-        return graph_overview(self.workspace)
+    def _load_graph(self) -> None:
+        self.post_message(GraphLoaded(self.runs.graph_overview()))
 
     @work(thread=True, exit_on_error=False, group="history", name="request history")
-    def _load_history(self) -> list[str]:
-        return load_history(self.workspace.root)
+    def _load_history(self) -> None:
+        self.post_message(HistoryLoaded(self.runs.history()))
 
     @work(thread=True, exit_on_error=False, group="history-save", name="saving request history")
     def _save_history(self, text: str) -> None:
-        append_history(self.workspace.root, text)
+        self.runs.remember(text)
 
     @work(thread=True, exit_on_error=False, group="sessions", name="sessions list")
-    def _list_sessions(self) -> list[SessionSummary]:
-        return list_sessions(self.workspace.root)
+    def _list_sessions(self) -> None:
+        self.post_message(SessionsListed(self.runs.sessions()))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place worker outcomes land. Errors become a line in the transcript, never a traceback."""
-        try:
-            self._worker_done(event.worker, event.state)
-        except NoMatches:  # the app is closing and its panes are gone: nothing left to show it on
-            pass
-
-    def _worker_done(self, worker: Worker[Any], state: WorkerState) -> None:
-        if state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+        """The one place worker failures land: a line in the transcript, never a traceback."""
+        if event.state != WorkerState.ERROR:
             return
-        if worker.group == "agent":
-            self.budgets.set_running(False, ended="error" if state == WorkerState.ERROR else "stopped")
-            queued, self._after_blueprint = self._after_blueprint, None
-            if queued:
-                self.call_later(self.submit, queued)
-        if state == WorkerState.ERROR:
-            error = worker.error
-            self.transcript.add_problem(f"{worker.name} failed: {self.workspace.scrub(str(error)) or type(error).__name__}")
+        worker, error = event.worker, event.worker.error
+        with contextlib.suppress(NoMatches):  # the app is closing and its panes are gone
+            self.transcript.add_problem(f"{worker.name} failed: {self.runs.scrub(str(error)) or type(error).__name__}")
             if worker.group == "graph":
                 self.neighborhoods.set_graph_status("graph: unavailable")
                 self._first_request()
-            return
-        if worker.group == "graph":
-            overview: GraphOverview = worker.result  # type: ignore[assignment]
-            panel = self.neighborhoods
-            panel.set_graph_status(overview.status)
-            if not panel.hoods:
-                panel.set_neighborhoods(list(overview.neighborhoods))
-            self._first_request()
-        elif worker.group == "history":
-            self.request.remember(worker.result)  # type: ignore[arg-type]
-        elif worker.group == "replay":
-            self._show_replay(*worker.result)  # type: ignore[misc]
-        elif worker.group == "sessions":
-            self.push_screen(SessionsScreen(worker.result), self._resume)  # type: ignore[arg-type]
+
+    @_unless_closing
+    def on_run_ended(self, message: RunEnded) -> None:
+        self.budgets.set_running(False, ended="error" if message.failed else "stopped")
+        queued, self._after_blueprint = self._after_blueprint, None
+        if queued:
+            self.call_later(self.submit, queued)
+
+    @_unless_closing
+    def on_graph_loaded(self, message: GraphLoaded) -> None:
+        overview = message.overview
+        panel = self.neighborhoods
+        panel.set_graph_status(overview.status)
+        if not panel.hoods:
+            panel.set_neighborhoods(list(overview.neighborhoods))
+        self._first_request()
+
+    @_unless_closing
+    def on_history_loaded(self, message: HistoryLoaded) -> None:
+        self.request.remember(message.requests)
+
+    @_unless_closing
+    def on_sessions_listed(self, message: SessionsListed) -> None:
+        self.push_screen(SessionsScreen(message.sessions), self._resume)
 
     def _first_request(self) -> None:
         # The demo's request (or a blueprint run) goes once the graph is indexed, so its
@@ -277,17 +298,18 @@ class Workbench(App[None]):
         self._replay(session_id)
 
     @work(thread=True, exit_on_error=False, group="replay", name="session replay")
-    def _replay(self, session_id: str) -> tuple[str, list[tuple[str | None, object]]]:
-        return session_id, replay_events(load_session(session_id))
+    def _replay(self, session_id: str) -> None:
+        self.post_message(SessionReplayed(session_id, self.runs.replay(session_id)))
 
-    def _show_replay(self, session_id: str, shown: list[tuple[str | None, object]]) -> None:
-        for request, event in shown:
+    @_unless_closing
+    def on_session_replayed(self, message: SessionReplayed) -> None:
+        for request, event in message.shown:
             if request is not None:
                 self.transcript.add_request(request)
             elif event is not None:
-                self.transcript.show(event)  # type: ignore[arg-type]
-                self.batches.show(event)  # type: ignore[arg-type]
-        self.transcript.add_note(f"[$primary]↻ the next request continues session {escape(session_id)}[/]")
+                self.transcript.show(event)
+                self.batches.show(event)
+        self.transcript.add_note(f"[$primary]↻ the next request continues session {escape(message.session_id)}[/]")
 
     def action_toggle_calls(self) -> None:
         self._calls_expanded = not self._calls_expanded
@@ -312,6 +334,5 @@ class Workbench(App[None]):
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
 
     def on_unmount(self) -> None:
-        self.runs.kill()
-        self.workspace.close()
+        self.runs.close()
 

@@ -1,13 +1,13 @@
 """The workspace layer: the only code that touches project files.
 
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
-`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
+`apply_edits` / `EditRequest` / `preview_edits`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
 """
 
 from .batch import apply_edits
 from .containment import PathMissing, PathRefused
-from .editing import EditRequest
+from .editing import EditPreview, EditRequest, preview_edits
 from .guards import EditRun
 from .handle import FileSnapshot, NotAFile, Workspace
 from .journal import WriteJournal
@@ -17,6 +17,7 @@ from .undo import UndoRefused, undo_last
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "EditPreview",
     "EditRequest",
     "EditRun",
     "FileSnapshot",
@@ -29,6 +30,7 @@ __all__ = [
     "WriteJournal",
     "apply_edits",
     "is_revision",
+    "preview_edits",
     "read_batch",
     "revision_of",
     "undo_last",

@@ -8,15 +8,10 @@ blueprint phase and verdict are not staged here: they come from a real (scripted
 
 from __future__ import annotations
 
-from ...agent.events import (
-    AgentEvent,
-    ProgressReporterPort,
-    SessionStarted,
-    ToolFinished,
-)
-from ...blueprint.events import RunStarted
+from ...agent import AgentEvent, ProgressReporterPort, SessionStarted, ToolFinished
+from ...blueprint import RunStarted
 from ...workspace import EditRequest, EditRun, Workspace, apply_edits
-from ..run_events import Notice, RunEvent
+from ..events import Notice, RunEvent
 
 EDITED_ELSEWHERE = "web/src/pricing.ts"
 _COMMENT = "\n// TODO(dana): support currency codes other than USD\n"
