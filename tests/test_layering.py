@@ -1,10 +1,186 @@
-"""The core never imports textual: every module outside `ui/` imports cleanly without it."""
+"""The layers of DESIGN.md §2, as import contracts the code must keep.
+
+One AST walk over the package finds every import (top level, inside functions, under
+TYPE_CHECKING), resolved to absolute module names; each contract below is a question about that
+list. A subprocess test then proves the stronger runtime claim: importing any core module never
+loads textual.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[1] / "konstruct_tui"
+UI_ONLY = {"textual", "rich"}  # the screen's libraries: ui/ only
+# Data shipped with the package (the demo's sample project), not code of ours.
+DATA = ("app/demo/sample",)
+
+# What each package may import, inside konstruct_tui (besides itself and `userdirs`). Dependencies
+# point one way: ui -> app -> blueprint -> agent -> tools -> graph/commands/trust/sandbox -> workspace.
+MAY_IMPORT: dict[str, set[str]] = {
+    "workspace": set(),
+    "trust": set(),
+    "graph": {"workspace"},
+    "commands": {"workspace"},
+    "sandbox": {"commands", "trust", "workspace"},
+    "tools": {"workspace", "graph", "commands", "trust", "sandbox"},
+    "agent": {"tools", "workspace", "graph", "commands", "trust", "sandbox"},
+    "providers": {"agent"},  # they implement the agent's ModelCallPort
+    "blueprint": {"agent", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
+    "app": {"agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
+    "ui": {"app", "agent", "blueprint", "trust"},
+    "cli": {"app", "agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox", "ui"},
+}
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str  # the importing module, relative to the package: "agent/loop.py"
+    target: str  # the absolute module imported from: "konstruct_tui.tools.base"
+
+    @property
+    def layer(self) -> str:
+        return self.source.split("/")[0]
+
+    @property
+    def target_layer(self) -> str | None:
+        parts = self.target.split(".")
+        return parts[1].removesuffix(".py") if parts[0] == "konstruct_tui" and len(parts) > 1 else None
+
+
+def _modules() -> list[Path]:
+    return [p for p in sorted(PACKAGE.rglob("*.py")) if not str(p.relative_to(PACKAGE)).startswith(DATA)]
+
+
+def _absolute(path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = ["konstruct_tui", *path.relative_to(PACKAGE).with_suffix("").parts]
+    parts = parts[: len(parts) - node.level]  # a module's own name counts as one level (an __init__ too)
+    return ".".join(parts + ([node.module] if node.module else []))
+
+
+@cache
+def imports() -> tuple[Import, ...]:
+    found = []
+    for path in _modules():
+        source = str(path.relative_to(PACKAGE))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found += [Import(source, alias.name) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(path, node)
+                found.append(Import(source, base))
+                # `from ..tools import base` imports the module tools.base, not a name on the face
+                found += [Import(source, f"{base}.{a.name}") for a in node.names if (PACKAGE.parent / f"{base}.{a.name}".replace(".", "/")).with_suffix(".py").exists()]
+    return tuple(found)
+
+
+def _packages() -> list[str]:
+    return sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
+
+
+def test_the_contract_names_every_package() -> None:
+    assert set(_packages()) == set(MAY_IMPORT), "a new package needs its row in MAY_IMPORT"
+
+
+@pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
+def test_each_layer_imports_only_the_layers_below_it(layer: str) -> None:
+    allowed = MAY_IMPORT[layer] | {layer, "userdirs", None}
+    guilty = sorted({f"{i.source} imports {i.target}" for i in imports() if i.layer == layer and i.target_layer not in allowed})
+    assert guilty == []
+
+
+def test_nothing_below_the_ui_imports_textual_or_rich() -> None:
+    """The core imports neither; the CLI may print with rich (a progress bar) but never imports textual."""
+    guilty = sorted({
+        f"{i.source} imports {i.target}" for i in imports()
+        if i.layer != "ui" and (i.target.split(".")[0] == "textual" or (i.layer != "cli" and i.target.split(".")[0] in UI_ONLY))
+    })
+    assert guilty == []
+
+
+def test_nothing_imports_the_ui_but_the_cli() -> None:
+    guilty = sorted({i.source for i in imports() if i.target_layer == "ui" and i.layer not in ("ui", "cli")})
+    assert guilty == []
+
+
+def test_tools_never_import_the_agent() -> None:
+    assert sorted({i.source for i in imports() if i.layer == "tools" and i.target_layer == "agent"}) == []
+
+
+def test_blueprint_runs_on_the_agent_loop_and_imports_no_provider() -> None:
+    blueprint = [i for i in imports() if i.layer == "blueprint"]
+    assert not [i.source for i in blueprint if i.target_layer == "providers"]
+    session = (PACKAGE / "blueprint" / "session.py").read_text(encoding="utf-8")
+    assert "AgentLoop(" in session, "a blueprint session must run on the agent's loop"
+
+
+def test_every_ui_module_draws() -> None:
+    """A module in ui/ imports textual or rich itself; anything else belongs in app/ or the core.
+    A package face that only re-exports its own modules is the exception."""
+    idle = []
+    for path in (PACKAGE / "ui").rglob("*.py"):
+        if path.name == "__init__.py":
+            continue
+        source = str(path.relative_to(PACKAGE))
+        if not any(i.source == source and i.target.split(".")[0] in UI_ONLY for i in imports()):
+            idle.append(source)
+    assert sorted(idle) == []
+
+
+def test_the_ui_reaches_the_core_only_through_the_application_layer() -> None:
+    reaching = {"tools", "commands", "providers", "workspace", "graph", "sandbox"}
+    guilty = sorted({f"{i.source} imports {i.target}" for i in imports() if i.layer == "ui" and i.target_layer in reaching})
+    assert guilty == []
+
+
+def _face(package: Path) -> list[str] | None:
+    tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return None
+
+
+@pytest.mark.parametrize("name", [p for p in MAY_IMPORT if p not in ("ui", "cli")])
+def test_every_core_package_has_a_face(name: str) -> None:
+    import importlib
+
+    names = _face(PACKAGE / name)
+    assert names, f"konstruct_tui/{name}/__init__.py has no non-empty __all__"
+    module = importlib.import_module(f"konstruct_tui.{name}")
+    assert [n for n in names if not hasattr(module, n)] == [], "__all__ names something the face does not have"
+    assert len(names) == len(set(names))
+
+
+def test_other_packages_import_through_the_face() -> None:
+    """Outside its own package, a module imports `konstruct_tui.X` (the face), never X's modules;
+    a sub-package with a face of its own (app.demo) counts as one. ui/ and cli/ have no face: the
+    CLI is the only importer of ui/, and nothing imports cli/ but `__main__`."""
+
+    def is_face(target: str) -> bool:
+        folder = PACKAGE.parent / target.replace(".", "/")
+        return (folder / "__init__.py").exists() and bool(_face(folder))
+
+    guilty = sorted({
+        f"{i.source} imports {i.target}" for i in imports()
+        if i.target_layer not in (None, i.layer, "userdirs", "ui", "cli") and i.target.count(".") >= 2 and not is_face(i.target)
+    })
+    assert guilty == []
+
+
+def test_the_package_is_typed() -> None:
+    assert (PACKAGE / "py.typed").exists()
+
 
 _PROBE = """
 import importlib, json, pkgutil, sys
@@ -27,4 +203,5 @@ def test_no_module_outside_ui_imports_textual() -> None:
     report = json.loads(done.stdout)
     assert "konstruct_tui.workspace.containment" in report["modules"]
     assert "konstruct_tui.cli" in report["modules"]
+    assert "konstruct_tui.app.workbench" in report["modules"]
     assert report["guilty"] == [], f"{report['guilty'][0]} pulls in textual"
