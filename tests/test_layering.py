@@ -79,8 +79,12 @@ def imports() -> tuple[Import, ...]:
             elif isinstance(node, ast.ImportFrom):
                 base = _absolute(path, node)
                 found.append(Import(source, base))
-                # `from ..tools import base` imports the module tools.base, not a name on the face
-                found += [Import(source, f"{base}.{a.name}") for a in node.names if (PACKAGE.parent / f"{base}.{a.name}".replace(".", "/")).with_suffix(".py").exists()]
+                # `from ..tools import base` imports the module tools.base, unless the face exports that name
+                face = _face(PACKAGE.parent / base.replace(".", "/")) if (PACKAGE.parent / base.replace(".", "/") / "__init__.py").exists() else None
+                found += [
+                    Import(source, f"{base}.{a.name}") for a in node.names
+                    if (PACKAGE.parent / f"{base}.{a.name}".replace(".", "/")).with_suffix(".py").exists() and a.name not in (face or ())
+                ]
     return tuple(found)
 
 

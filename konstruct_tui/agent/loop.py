@@ -213,8 +213,12 @@ class AgentLoop:
                 hoods = list(rank(self.workspace, request))
             except Exception:  # noqa: BLE001 - the graph is best-effort: a failure means no neighborhoods
                 hoods = []
+            def settle() -> None:
+                if not found.done():
+                    found.set_result(hoods)
+
             try:
-                loop.call_soon_threadsafe(lambda: found.done() or found.set_result(hoods))
+                loop.call_soon_threadsafe(settle)
             except RuntimeError:
                 pass  # the run ended (and its event loop closed) before the graph answered
 

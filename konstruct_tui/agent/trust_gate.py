@@ -27,7 +27,8 @@ class TrustGate(Protocol):
     """`ask`: may this call go ahead (spending a `once` grant)? `obtain`: ask and keep the answer
     for a tool that spends grants itself. `grants` is what such a tool checks (`use(capability)`)."""
 
-    grants: object
+    @property
+    def grants(self) -> object: ...
 
     async def ask(self, question: TrustQuestion) -> bool: ...
 

@@ -38,7 +38,9 @@ class BlueprintSession(Protocol):
     """What the orchestrator needs of a session."""
 
     session_id: str
-    turns: int
+
+    @property
+    def turns(self) -> int: ...
 
     async def advance(self, user_text: str) -> SessionOutcome: ...
 

@@ -4,14 +4,16 @@ widgets never hold core objects, only the frozen records inside these messages."
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Union
+from typing import Any
 
 from textual.message import Message
 
-from ..agent import AgentEvent
-from ..app import GraphOverview, Replayed, RunEvent, SessionSummary
+from ..agent import Event
+from ..app import GraphOverview, Replayed, SessionSummary
 
-Reportable = Union[AgentEvent, RunEvent]
+# Any event the core reports: the agent's (`AgentEvent`), a blueprint run's and the workbench's own
+# notices (`app.RunEvent`). Panes are routed only the types they draw (`EventRoutes`).
+Reportable = Event
 
 
 class Reported(Message):

@@ -37,7 +37,7 @@ class ModalTrustBroker:
                     answered.set_result(answer or DENY)
 
         def start() -> None:
-            self._app.run_worker(prompt, name="trust prompt", group="trust", exit_on_error=False)
+            self._app.run_worker(prompt(), name="trust prompt", group="trust", exit_on_error=False)
 
         try:
             self._app.call_from_thread(start)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .containment import PathMissing, PathRefused
 from .guards import EditRejected, EditRun, apply_replacement, check_edit
@@ -17,6 +19,7 @@ from .handle import NotAFile, Workspace
 from .revision import is_revision, revision_of
 
 MAX_DIFF_LINES = 400
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -215,7 +218,7 @@ def unified_diff(plan: Plan, max_lines: int = MAX_DIFF_LINES) -> str:
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def _guard(step, prefix: str = ""):  # type: ignore[no-untyped-def]
+def _guard(step: Callable[[], T], prefix: str = "") -> T:
     try:
         return step()
     except EditRejected as rejected:
