@@ -187,12 +187,16 @@ def test_the_package_is_typed() -> None:
 
 
 _PROBE = """
-import importlib, json, pkgutil, sys
+import importlib, json, sys
+from pathlib import Path
 import konstruct_tui
-names = sorted(
-    m.name for m in pkgutil.walk_packages(konstruct_tui.__path__, "konstruct_tui.")
-    if not m.name.startswith("konstruct_tui.ui") and not m.name.endswith("__main__")
-)
+package = Path(konstruct_tui.__file__).parent
+names = []
+for path in sorted(package.rglob("*.py")):
+    parts = path.relative_to(package.parent).with_suffix("").parts
+    if parts[1] == "ui" or parts[-1] == "__main__" or "sample" in parts:
+        continue
+    names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 guilty = []
 for name in names:
     importlib.import_module(name)
