@@ -1,14 +1,23 @@
-"""Where Konstruct keeps its own files: per-user directories (platformdirs), one folder per workspace."""
+"""Where Konstruct keeps its own files: per-user directories (platformdirs), one folder per
+workspace, and `ProjectTable`, the one way a per-user JSON file of per-project entries is written."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
+import json
 import os
+import tempfile
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TypeVar
 
 import platformdirs
 
 APP = "konstruct"
+T = TypeVar("T")
 
 
 def data_dir() -> Path:
@@ -36,3 +45,101 @@ def private_dir(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     os.chmod(path, 0o700)
     return path
+
+
+class TableDamaged(ValueError):
+    """A per-user JSON file that does not parse or has the wrong shape; the message says why."""
+
+
+class ProjectTable:
+    """One per-user JSON file of per-project entries, keyed by each project's real root:
+
+        {"version": 1, "projects": {"/real/root": {...}}}
+
+    It is the one writer of such files (the trust store, the sandbox settings). Every change is a
+    read-modify-write under an exclusive `flock` on `FILE.lock`, written to a temp file in the same
+    folder (mode 0600, in a 0700 folder), fsynced and renamed over the old one, and the folder
+    fsynced: two processes changing it at once both land, and a reader, which takes no lock, never
+    sees half a file. `check` validates each entry (raising ValueError); what a damaged file means
+    is the caller's to decide (`on_damage`).
+    """
+
+    def __init__(self, path: Path, *, version: int = 1, check: Callable[[str, Any], None] | None = None) -> None:
+        self.path = path
+        self.version = version
+        self._check = check
+
+    def read(self) -> dict[str, Any]:
+        """The projects table; {} when there is no file yet. Raises TableDamaged."""
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return {}
+        except (OSError, UnicodeDecodeError) as error:
+            raise TableDamaged(f"cannot read it: {getattr(error, 'strerror', None) or error}") from None
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise TableDamaged(f"not JSON: {error}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
+            raise TableDamaged("it has no projects table")
+        if data.get("version", self.version) != self.version:
+            raise TableDamaged(f"unknown version {data.get('version')!r}")
+        projects: dict[str, Any] = data["projects"]
+        for key, entry in projects.items():
+            if self._check is not None:
+                try:
+                    self._check(key, entry)
+                except ValueError as problem:
+                    raise TableDamaged(str(problem)) from None
+        return projects
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        private_dir(self.path.parent)
+        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def update(self, change: Callable[[dict[str, Any]], T], on_damage: Callable[[TableDamaged], dict[str, Any]]) -> T:
+        """Apply `change` to the table under the lock and write the result. A damaged file is handed
+        to `on_damage` (still under the lock), which says what table to start from."""
+        with self.locked():
+            try:
+                projects = self.read()
+            except TableDamaged as damage:
+                projects = on_damage(damage)
+            result = change(projects)
+            self._write({"version": self.version, "projects": projects})
+            return result
+
+    def move_aside(self) -> Path:
+        """Keep a damaged file for the person to look at, under a name nobody reads."""
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        os.replace(self.path, aside)
+        return aside
+
+    def _write(self, data: dict[str, Any]) -> None:
+        directory = self.path.parent
+        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=directory)
+        try:
+            os.fchmod(fd, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out, indent=2, sort_keys=True)
+                out.write("\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temp, self.path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+            raise
+        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dir_fd)  # the rename itself survives a crash
+        finally:
+            os.close(dir_fd)

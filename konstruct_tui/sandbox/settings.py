@@ -10,25 +10,21 @@ Why not a file in the project: the agent edits project files, and a sandbox it c
 writing `mode = "full"` into the repository would confine nothing. (A confined command cannot
 write this file either: it is outside every folder a sandbox lets it write.)
 
-A file that does not parse is ignored with a warning and means the defaults, which are the safe
-ones: `workspace-write`, network blocked, unsandboxed runs allowed but reported as unsandboxed.
+The file is a `userdirs.ProjectTable` (locked read-modify-write, atomic rename). A file that does
+not parse is ignored with a warning and means the defaults, which are the safe ones:
+`workspace-write`, network blocked, unsandboxed runs allowed but reported as unsandboxed.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
 import os
-import tempfile
 import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..trust import project_key
-from ..userdirs import config_dir, private_dir
+from ..userdirs import ProjectTable, TableDamaged, config_dir
 
 MODES = ("read-only", "workspace-write", "full")
 DEFAULT_MODE = "workspace-write"
@@ -75,10 +71,41 @@ class SandboxConfig:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "sandbox.json"
+        self.table = ProjectTable(self.path, version=VERSION)
         self.warnings: list[str] = []
 
     def settings(self, root: str | os.PathLike[str]) -> SandboxSettings:
-        entry = self._load().get(project_key(root))
+        return self._entry(self._load().get(project_key(root)))
+
+    def update(self, root: str | os.PathLike[str], *, mode: str | None = None, allow_network: bool | None = None,
+               refuse_unsandboxed: bool | None = None) -> SandboxSettings:
+        """Change some of the project's settings; the others keep their value. Raises BadSetting
+        (before anything on disk is touched)."""
+        if mode is not None:
+            SandboxSettings(mode)  # a bad mode is refused here, not under the lock
+        key = project_key(root)
+
+        def change(projects: dict[str, Any]) -> SandboxSettings:
+            # Read and written under one lock: a concurrent change to another setting is kept.
+            current = self._entry(projects.get(key))
+            changed = replace(
+                current,
+                mode=current.mode if mode is None else mode,
+                allow_network=current.allow_network if allow_network is None else allow_network,
+                refuse_unsandboxed=current.refuse_unsandboxed if refuse_unsandboxed is None else refuse_unsandboxed,
+                source=str(self.path),
+            )
+            projects[key] = changed.to_json()
+            return changed
+
+        return self.table.update(change, self._damaged)
+
+    def clear(self, root: str | os.PathLike[str]) -> None:
+        key = project_key(root)
+        if key in self._load():  # nothing to forget: the file is left as it is
+            self.table.update(lambda projects: projects.pop(key, None), self._damaged)
+
+    def _entry(self, entry: Any) -> SandboxSettings:
         if entry is None:
             return SandboxSettings()
         try:
@@ -87,67 +114,16 @@ class SandboxConfig:
             self._warn(f"the sandbox setting for this project in {self.path} is unusable ({problem}); using the defaults")
             return SandboxSettings()
 
-    def update(self, root: str | os.PathLike[str], *, mode: str | None = None, allow_network: bool | None = None,
-               refuse_unsandboxed: bool | None = None) -> SandboxSettings:
-        """Change some of the project's settings; the others keep their value. Raises BadSetting."""
-        current = self.settings(root)
-        changed = replace(
-            current,
-            mode=current.mode if mode is None else mode,
-            allow_network=current.allow_network if allow_network is None else allow_network,
-            refuse_unsandboxed=current.refuse_unsandboxed if refuse_unsandboxed is None else refuse_unsandboxed,
-            source=str(self.path),
-        )
-        with self._locked():
-            projects = self._load()
-            projects[project_key(root)] = changed.to_json()
-            self._write(projects)
-        return changed
-
-    def clear(self, root: str | os.PathLike[str]) -> None:
-        with self._locked():
-            projects = self._load()
-            if projects.pop(project_key(root), None) is not None:
-                self._write(projects)
-
     def _load(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError) as problem:
-            self._warn(f"the sandbox settings file {self.path} is unreadable ({problem}); using the defaults")
-            return {}
-        if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
-            self._warn(f"the sandbox settings file {self.path} has no projects table; using the defaults")
-            return {}
-        return dict(data["projects"])
+            return self.table.read()
+        except TableDamaged as damage:
+            return self._damaged(damage)
+
+    def _damaged(self, damage: TableDamaged) -> dict[str, Any]:
+        self._warn(f"the sandbox settings file {self.path} is unreadable ({damage}); using the defaults")
+        return {}
 
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
         warnings.warn(message, SandboxSettingsWarning, stacklevel=3)
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        private_dir(self.path.parent)
-        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
-
-    def _write(self, projects: dict[str, Any]) -> None:
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump({"version": VERSION, "projects": projects}, out, indent=2, sort_keys=True)
-                out.write("\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise

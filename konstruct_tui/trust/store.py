@@ -9,27 +9,22 @@ One JSON file, `config_dir()/trust.json`, mode 0600 in a 0700 folder:
 `policy` is the user's command policy for the project (allowlist presets and prefixes, chains); it
 lives here rather than in the project so that the agent cannot loosen it by editing a file.
 
-Every change is a read-modify-write under an exclusive `flock` on `trust.json.lock`, written to a
-temp file in the same folder, fsynced and renamed over the old one: two processes granting at once
-both land, and a reader never sees half a file. A file that does not parse (or has the wrong shape)
-is moved aside as `trust.json.corrupt-<UTC time>` with a warning, and means no grants: trust is never
-guessed from a damaged file.
+The file is a `userdirs.ProjectTable`: every change a read-modify-write under an exclusive lock,
+written atomically, so two processes granting at once both land and a reader never sees half a
+file. A file that does not parse (or has the wrong shape) is moved aside as
+`trust.json.corrupt-<UTC time>` with a warning, and means no grants: trust is never guessed from a
+damaged file.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
 import os
-import tempfile
 import warnings
-from collections.abc import Callable, Iterator
-from datetime import datetime, timezone
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..userdirs import config_dir, private_dir
+from ..userdirs import ProjectTable, TableDamaged, config_dir
 from .grants import SESSION_ONLY, BadGrant, TrustGrant, check_capability, check_globs, now_utc
 
 VERSION = 1
@@ -46,6 +41,7 @@ def project_key(root: str | os.PathLike[str]) -> str:
 class TrustStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "trust.json"
+        self.table = ProjectTable(self.path, version=VERSION, check=_check_project)
         self.warnings: list[str] = []
 
     # -- reading --------------------------------------------------------------------------------
@@ -89,7 +85,7 @@ class TrustStore:
             project = projects.get(key)
             if not project:
                 return
-            kept = []
+            kept: list[Any] = []
             for g in project.get("grants", []):
                 grant = TrustGrant.from_json(g)
                 hit = (capability is None or grant.capability == capability) and (paths is None or grant.paths == paths)
@@ -130,80 +126,35 @@ class TrustStore:
 
     # -- the file -------------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        private_dir(self.path.parent)
-        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing releases the lock
-
     def _update(self, change: Callable[[dict[str, Any]], None]) -> None:
-        with self._locked():
-            projects = self._load(locked=True)
-            change(projects)
-            self._write({"version": VERSION, "projects": projects})
+        self.table.update(change, self._damaged)
 
-    def _load(self, locked: bool = False) -> dict[str, Any]:
+    def _load(self) -> dict[str, Any]:
         try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return {}
-        try:
-            return _parse(text)
-        except (ValueError, BadGrant) as problem:
-            if not locked:
-                with self._locked():  # decide about the damage under the lock: one mover only
-                    return self._load(locked=True)
-            self._move_aside(str(problem))
-            return {}
+            return self.table.read()
+        except TableDamaged:
+            with self.table.locked():  # decide about the damage under the lock: one mover only
+                try:
+                    return self.table.read()
+                except TableDamaged as damage:
+                    return self._damaged(damage)
 
-    def _move_aside(self, problem: str) -> None:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        os.replace(self.path, aside)
-        message = f"the trust store {self.path} was unreadable ({problem}); moved it to {aside.name}: no grants are in force"
+    def _damaged(self, damage: TableDamaged) -> dict[str, Any]:
+        """Under the lock: move the damaged file aside, warn, and start from no grants."""
+        aside = self.table.move_aside()
+        message = f"the trust store {self.path} was unreadable ({damage}); moved it to {aside.name}: no grants are in force"
         self.warnings.append(message)
         warnings.warn(message, TrustStoreWarning, stacklevel=4)
-
-    def _write(self, data: dict[str, Any]) -> None:
-        directory = self.path.parent
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=directory)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=2, sort_keys=True)
-                out.write("\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
-        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        return {}
 
 
-def _parse(text: str) -> dict[str, Any]:
-    """The `projects` table of a trust file, validated. Raises ValueError or BadGrant."""
-    data = json.loads(text)
-    if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
-        raise ValueError("it is not a trust file (no projects table)")
-    if data.get("version", VERSION) != VERSION:
-        raise ValueError(f"unknown version {data.get('version')!r}")
-    for key, project in data["projects"].items():
-        if not isinstance(project, dict) or not isinstance(project.get("grants", []), list):
-            raise ValueError(f"project {key!r} has no grants list")
-        for grant in project.get("grants", []):
-            TrustGrant.from_json(grant)
-        _check_settings(key, project.get("policy"))
-    return data["projects"]
+def _check_project(key: str, project: Any) -> None:
+    """One project's entry of a trust file. Raises ValueError (BadGrant is one)."""
+    if not isinstance(project, dict) or not isinstance(project.get("grants", []), list):
+        raise ValueError(f"project {key!r} has no grants list")
+    for grant in project.get("grants", []):
+        TrustGrant.from_json(grant)
+    _check_settings(key, project.get("policy"))
 
 
 def _check_settings(key: str, settings: Any) -> None:
