@@ -4,7 +4,7 @@ Ports: `ModelCallPort` (providers implement it) and `ProgressReporterPort` (the 
 JSON lines, the UI posts them as Textual messages). Nothing here knows HTTP or Textual.
 """
 
-from .budgets import BudgetMeter, Limits
+from .budgets import BudgetMeter, Limits, PricePort
 from .events import (
     FINISH_REASONS,
     AgentEvent,
@@ -21,21 +21,27 @@ from .events import (
     TurnStarted,
     event_json,
 )
+from .execution import CallOutcome
 from .killswitch import KillSwitch
 from .loop import AgentLoop, Stop, TurnHooks, tool_specs
 from .ports import (
     AssistantMessage,
     Message,
     ModelCallPort,
+    TextChunk,
     ToolCall,
+    ToolCallChunk,
     ToolResultMessage,
     ToolSpec,
     TurnDeadlinePassed,
+    TurnEnd,
+    TurnItem,
     Usage,
+    UsageChunk,
     UserMessage,
 )
-from .sessions import SessionMissing, SessionRecord, sessions_dir
-from .sessions import load as load_session
+from .prompt import system_prompt
+from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
 from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate
 
 __all__ = [
@@ -45,6 +51,7 @@ __all__ = [
     "AssistantMessage",
     "BudgetMeter",
     "BudgetUpdate",
+    "CallOutcome",
     "CollectingReporter",
     "Event",
     "Finished",
@@ -52,14 +59,17 @@ __all__ = [
     "Limits",
     "Message",
     "ModelCallPort",
+    "PricePort",
     "ProgressReporterPort",
     "SessionGate",
     "SessionMissing",
     "SessionRecord",
     "SessionStarted",
     "Stop",
+    "TextChunk",
     "TextDelta",
     "ToolCall",
+    "ToolCallChunk",
     "ToolFinished",
     "ToolResultMessage",
     "ToolSpec",
@@ -68,14 +78,18 @@ __all__ = [
     "TrustQuestion",
     "TrustRequested",
     "TurnDeadlinePassed",
+    "TurnEnd",
     "TurnHooks",
+    "TurnItem",
     "TurnStarted",
     "Usage",
+    "UsageChunk",
     "UserMessage",
     "edited_paths",
     "event_json",
     "headless_gate",
     "load_session",
     "sessions_dir",
+    "system_prompt",
     "tool_specs",
 ]

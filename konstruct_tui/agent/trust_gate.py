@@ -8,10 +8,11 @@ modal; headless `GrantForRun` for `--yes`, `DenyAll` without it) and its answer 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..trust import DenyAll, GrantForRun, TrustRequest, TrustSession, TrustStore
+from ..trust import DenyAll, GrantForRun, TrustBroker, TrustRequest, TrustSession, TrustStore
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,11 @@ class SessionGate:
         return True
 
 
-def headless_gate(root: object, *, grant: bool, store: TrustStore | None = None) -> SessionGate:
+def headless_gate(root: str | os.PathLike[str], *, grant: bool, store: TrustStore | None = None) -> SessionGate:
     """`konstruct run`: stored `always` grants apply; anything else is granted for this run only
     with `--yes` (nothing stored) and denied without it."""
-    return SessionGate(TrustSession(root, store, GrantForRun() if grant else DenyAll()))  # type: ignore[arg-type]
+    broker: TrustBroker = GrantForRun() if grant else DenyAll()
+    return SessionGate(TrustSession(root, store, broker))
 
 
 def question_for(tool: str, arguments: dict[str, Any], call_id: str) -> TrustQuestion:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..tools.globs import matches as glob_matches
+from ..tools import matches as glob_matches
 from .plan import Phase
 from .store import ToolCallRecord
 from .verdict import Verdict

@@ -14,13 +14,18 @@ import time
 import uuid
 from typing import Any
 
-from ..agent.budgets import BudgetMeter, Limits, PricePort
-from ..agent.events import Finished, ProgressReporterPort
-from ..agent.killswitch import KillSwitch
-from ..agent.ports import ToolSpec, Usage
-from ..agent.trust_gate import SessionGate
-from ..tools import TOOLS
-from ..tools.base import Tool
+from ..agent import (
+    BudgetMeter,
+    Finished,
+    KillSwitch,
+    Limits,
+    PricePort,
+    ProgressReporterPort,
+    SessionGate,
+    ToolSpec,
+    Usage,
+)
+from ..tools import TOOLS, Tool
 from ..trust import DenyAll, TrustSession
 from ..workspace import Workspace, WriteJournal
 from . import report
@@ -109,9 +114,9 @@ class Orchestrator:
 
     def _end(self, status: str, reason: str, message: str) -> Finished:
         self.store.end_open_sessions(self.run_id, reason)
-        for phase in self.store.phases(self.run_id):
-            if phase.status == "running":  # cut off mid-phase (killed, a failed model): resumable
-                self.store.set_phase(self.run_id, phase.phase_id, "parked")
+        for record in self.store.phases(self.run_id):
+            if record.status == "running":  # cut off mid-phase (killed, a failed model): resumable
+                self.store.set_phase(self.run_id, record.phase_id, "parked")
         report.write_final_sections(self.store, self.run_id, self.blueprint, status, reason, message)
         self.store.set_run(self.run_id, status, reason, message)
         changed = []

@@ -9,9 +9,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from ..agent.events import ProgressReporterPort
-from ..agent.killswitch import KillSwitch
-from ..tools.base import Tool
+from ..agent import KillSwitch, ProgressReporterPort
+from ..tools import Tool
 from ..workspace import Workspace
 from .adjudicator import adjudicate
 from .events import VerdictReached

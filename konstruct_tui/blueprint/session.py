@@ -18,9 +18,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..agent import AgentLoop, KillSwitch, Limits, ModelCallPort, ProgressReporterPort, TrustGate, TurnHooks, Usage
-from ..agent.execution import CallOutcome
-from ..agent.ports import Message, ToolCall
+from ..agent import (
+    AgentLoop,
+    CallOutcome,
+    KillSwitch,
+    Limits,
+    Message,
+    ModelCallPort,
+    ProgressReporterPort,
+    ToolCall,
+    TrustGate,
+    TurnHooks,
+    Usage,
+)
 from ..tools import Tool
 from ..workspace import Workspace, WriteJournal
 

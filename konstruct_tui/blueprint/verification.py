@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 from ..commands import (
     Cancellation,
-    ProcessOutcome,
     PolicyConfig,
+    ProcessOutcome,
     decide,
     discover_scripts,
+    is_assignment,
     run_process,
     scrubbed_environment,
 )
-from ..commands.wrappers import is_assignment
 from ..sandbox import Confinement, project_plan
 from ..workspace import Workspace
 from .failures import FailureImplication, failing_paths, implication

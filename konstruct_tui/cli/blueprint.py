@@ -22,8 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..agent.events import Finished, TextDelta, event_json
-from ..agent.killswitch import KillSwitch
+from ..agent import Finished, KillSwitch, TextDelta, event_json
 from ..app import BlueprintProblem, check_commands, create_run, load_blueprint, open_models
 from ..blueprint import (
     Orchestrator,

@@ -7,8 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..graph.code_graph import build_index
-from ..graph.export import LEVELS, export_graph
+from ..graph import LEVELS, build_index, export_graph
 from .common import UsageError, add_root, open_workspace, print_json
 
 FORMATS = ("json",)

@@ -18,8 +18,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ..graph.code_graph import build_index
-from ..graph.indexer import Progress as ProgressCallback
+from ..graph import Progress as ProgressCallback, build_index
 from .common import add_root, open_workspace
 
 _PHASES = {"reading": "Reading and parsing", "resolving": "Resolving imports"}

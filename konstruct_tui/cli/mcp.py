@@ -15,10 +15,8 @@ import threading
 from typing import Any
 
 from .. import __version__
-from ..graph.code_graph import CodeGraph
-from ..tools import TOOLS, ToolContext, ToolError, call
-from ..tools.graph_access import GraphAccess
-from ..tools.served_graph import ServedGraph
+from ..graph import CodeGraph
+from ..tools import TOOLS, GraphAccess, ServedGraph, ToolContext, ToolError, call
 from ..workspace import Workspace, WriteJournal
 from .common import UsageError, add_root, open_workspace
 

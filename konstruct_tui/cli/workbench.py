@@ -53,7 +53,7 @@ def open_workbench(args: argparse.Namespace) -> int:
     try:
         settings = resolve(provider=args.workbench_provider, model=args.workbench_model, base_url=args.workbench_base_url, script=args.workbench_script)
         if settings.script is not None and not args.workbench_blueprint:
-            from ..providers.scripted import load_script
+            from ..providers import load_script
 
             load_script(settings.script)  # a broken script is bad input: say so before the screen opens
     except (ConfigInvalid, ScriptInvalid) as error:
@@ -77,8 +77,7 @@ def open_demo(args: argparse.Namespace) -> int:
     from ..providers import ConfigInvalid, ScriptInvalid, resolve
 
     theme = _theme(args.theme)
-    from ..app import WorkbenchSetup
-    from ..app.demo import BLUEPRINT, BLUEPRINT_SCRIPTS, FIRST_REQUEST, SCRIPT, prepare_demo
+    from ..app import BLUEPRINT, BLUEPRINT_SCRIPTS, FIRST_REQUEST, SCRIPT, WorkbenchSetup, prepare_demo
     from ..ui import run_workbench
 
     # config={}: the demo ignores the person's config file, so it is the same everywhere.

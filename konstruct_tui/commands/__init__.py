@@ -8,10 +8,12 @@ Public names: `decide` / `PolicyConfig` / `PolicyDecision` (the policy), `PRESET
 """
 
 from .allowlist import PRESETS, BadPrefix
+from .chain import run_chain
 from .environment import scrubbed_environment
 from .execution import Cancellation, ProcessOutcome, kill_all_running, run_process, run_process_async, running_groups
 from .policy import PolicyConfig, PolicyDecision, decide
 from .scripts import ProjectScript, discover_scripts, find_script
+from .wrappers import is_assignment
 
 __all__ = [
     "PRESETS",
@@ -24,7 +26,9 @@ __all__ = [
     "decide",
     "discover_scripts",
     "find_script",
+    "is_assignment",
     "kill_all_running",
+    "run_chain",
     "run_process",
     "run_process_async",
     "running_groups",

@@ -8,7 +8,7 @@ statuses and `GraphAnswer`, `IndexStore` / `index_path`, `export_graph` / `LEVEL
 Modules inside the package import each other directly; every other package imports from here.
 """
 
-from .answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
+from .answers import NOT_INDEXED, NO_REFERENCES, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
 from .code_graph import CodeGraph, build_index
 from .export import LEVELS, export_graph
 from .facts import Symbol

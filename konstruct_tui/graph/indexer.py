@@ -21,8 +21,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from ..workspace import PathMissing, PathRefused, Workspace
-from ..workspace.listing import SKIPPED_DIRS
+from ..workspace import SKIPPED_DIRS, PathMissing, PathRefused, Workspace
 from . import gitstate
 from .extraction import Task, chunked, read_chunk, read_file, start_worker
 from .facts import FileFacts, LanguageSupport
@@ -172,8 +171,8 @@ class Indexer:
                 self._facts.setdefault(facts.path, facts)
             self._all_facts_loaded = True
         usage = UsageIndex()
-        for path, facts in self._facts.items():
-            usage.update(path, facts)
+        for path, known in self._facts.items():
+            usage.update(path, known)
         self._usage = usage
 
     # --- the pipeline --------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def detect(snapshot: GraphSnapshot) -> Neighborhoods:
     names = _names(groups, graph)
     items = []
     for i, members in enumerate(groups):
-        outside = Counter()
+        outside: Counter[str] = Counter()
         for path in members:
             for other in graph.neighbors(path):
                 if by_file[other] != i:

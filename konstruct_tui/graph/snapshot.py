@@ -59,7 +59,7 @@ class GraphSnapshot:
                 inbound[edge.target].append(edge)
         out_edges = {key: tuple(value) for key, value in out.items()}
         in_edges = {key: tuple(value) for key, value in inbound.items()}
-        return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
+        return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]  # kwargs: the remaining fields, as given
 
     def replace(
         self,

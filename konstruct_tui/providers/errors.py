@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ..agent.ports import TurnDeadlinePassed
+from ..agent import TurnDeadlinePassed
 
 
 class ProviderError(Exception):

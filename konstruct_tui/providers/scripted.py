@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..agent.ports import (
+from ..agent import (
     AssistantMessage,
     Message,
     TextChunk,

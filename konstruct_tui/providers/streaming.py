@@ -11,20 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 import httpx
 
-from ..agent.ports import (
-    Message,
-    TextChunk,
-    ToolCallChunk,
-    ToolSpec,
-    TurnItem,
-    Usage,
-    UsageChunk,
-)
+from ..agent import Message, TextChunk, ToolCallChunk, ToolSpec, TurnItem, Usage, UsageChunk
 from .errors import (
     ProviderError,
     ProviderRefused,
@@ -138,7 +130,7 @@ class StreamingProvider:
         return ProviderRefused(text)
 
 
-Producer = Callable[["asyncio.Queue[object]"], Awaitable[None]]
+Producer = Callable[["asyncio.Queue[object]"], Coroutine[Any, Any, None]]
 
 
 async def within_deadline(produce: Producer, deadline_s: float, provider: str) -> AsyncIterator[TurnItem]:
@@ -163,7 +155,7 @@ async def within_deadline(produce: Producer, deadline_s: float, provider: str) -
                 return
             if isinstance(item, BaseException):
                 raise item
-            yield item  # type: ignore[misc]
+            yield item  # type: ignore[misc]  # the queue holds TurnItems besides the END marker and errors
     finally:
         producer.cancel()
         await asyncio.wait([producer], timeout=2.0)

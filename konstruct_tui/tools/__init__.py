@@ -6,8 +6,24 @@ Public names: `TOOLS` / `call` / `describe` (the registry), `Tool` / `ToolInput`
 """
 
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
-from .graph_access import ForegroundGraph
+from .globs import matches
+from .graph_access import ForegroundGraph, GraphAccess
 from .registry import TOOLS, call, describe
+from .served_graph import ServedGraph
 from .write_code import WriteCodeInput
 
-__all__ = ["TOOLS", "ForegroundGraph", "Tool", "ToolContext", "ToolError", "ToolInput", "ToolResult", "WriteCodeInput", "call", "describe"]
+__all__ = [
+    "TOOLS",
+    "ForegroundGraph",
+    "GraphAccess",
+    "ServedGraph",
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "ToolInput",
+    "ToolResult",
+    "WriteCodeInput",
+    "call",
+    "describe",
+    "matches",
+]

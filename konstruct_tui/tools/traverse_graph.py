@@ -13,8 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..graph.answers import OK, UNDETERMINABLE, GraphAnswer
-from ..graph.traversal import reach
+from ..graph import OK, UNDETERMINABLE, GraphAnswer, reach
 from ..workspace import Workspace
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .graph_access import GraphAccess, graph_of, not_ready_reason
@@ -137,7 +136,7 @@ def _deepening(walk: Callable[[int], GraphAnswer], depth: int | None) -> GraphAn
     would return the same first `limit` files (and truncated): a hub file imported by half the
     project answers after one hop instead of after walking the whole graph."""
     if depth is None:
-        return walk(depth)  # type: ignore[arg-type]
+        return walk(depth)  # type: ignore[arg-type]  # the walk takes None as "no depth limit"
     answer = walk(1)
     for level in range(2, depth + 1):
         if answer.truncated or answer.status != OK:

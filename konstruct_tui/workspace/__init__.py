@@ -11,12 +11,14 @@ from .editing import EditPreview, EditRequest, preview_edits
 from .guards import EditRun
 from .handle import FileSnapshot, NotAFile, Workspace
 from .journal import WriteJournal
+from .listing import SKIPPED_DIRS
 from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
 from .revision import is_revision, revision_of
 from .undo import UndoRefused, undo_last
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "SKIPPED_DIRS",
     "EditPreview",
     "EditRequest",
     "EditRun",

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.color import Color, ColorParseError
 from textual.widgets import DataTable
 
-from ...agent.events import ToolFinished
+from ...agent import ToolFinished
 from ...app import batch_rows, status_token
 from ..messages import Reportable
 

@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Button, Static
 
-from ...agent.events import BudgetUpdate, Finished, SessionStarted, TurnStarted
+from ...agent import BudgetUpdate, Finished, SessionStarted, TurnStarted
 from ..messages import KillRequested, Reportable
 
 

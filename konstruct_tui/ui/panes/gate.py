@@ -13,13 +13,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from ...blueprint.events import (
-    PhaseClosed,
-    PhaseStarted,
-    RunStarted,
-    VerdictReached,
-    WatchdogAlarm,
-)
+from ...blueprint import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
 from ..messages import Reportable
 
 _VERDICT_TOKENS = {

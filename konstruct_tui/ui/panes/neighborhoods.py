@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from ...agent.events import SessionStarted, ToolFinished
+from ...agent import SessionStarted, ToolFinished
 from ...app import batch_rows
 from ..messages import Reportable
 

@@ -15,15 +15,7 @@ from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
-from ...agent.events import (
-    Finished,
-    SessionStarted,
-    TextDelta,
-    ToolFinished,
-    ToolStarted,
-    TrustRequested,
-    TurnStarted,
-)
+from ...agent import Finished, SessionStarted, TextDelta, ToolFinished, ToolStarted, TrustRequested, TurnStarted
 from ...app import describe_call, describe_outcome, diffs_of
 from ..messages import Reportable
 
