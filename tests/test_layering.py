@@ -36,7 +36,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "providers": {"agent"},  # they implement the agent's ModelCallPort
     "blueprint": {"agent", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
     "app": {"agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
-    "ui": {"app", "agent", "blueprint", "trust"},
+    "ui": {"app", "agent", "blueprint"},
     "cli": {"app", "agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox", "ui"},
 }
 
