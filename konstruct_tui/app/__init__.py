@@ -28,7 +28,6 @@ from .blueprint_runs import (
     read_blueprint,
     run_blueprint,
 )
-from .demo import BLUEPRINT, BLUEPRINT_SCRIPTS, FIRST_REQUEST, SCRIPT, prepare_demo
 from .events import Notice, RunEvent
 from .graph_overview import GraphOverview
 from .models import ScriptBook, describe_model, model_source
@@ -40,11 +39,7 @@ from .trust_preview import TrustPreview, build_preview
 from .workbench import NoModel, SessionRuns, WorkbenchSetup
 
 __all__ = [
-    "BLUEPRINT",
-    "BLUEPRINT_SCRIPTS",
     "DENY",
-    "FIRST_REQUEST",
-    "SCRIPT",
     "BlueprintPlan",
     "BlueprintProblem",
     "GraphOverview",
@@ -72,7 +67,6 @@ __all__ = [
     "model_source",
     "neighborhood_ranker",
     "open_models",
-    "prepare_demo",
     "read_blueprint",
     "run_blueprint",
     "status_token",

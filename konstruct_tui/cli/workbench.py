@@ -77,7 +77,8 @@ def open_demo(args: argparse.Namespace) -> int:
     from ..providers import ConfigInvalid, ScriptInvalid, resolve
 
     theme = _theme(args.theme)
-    from ..app import BLUEPRINT, BLUEPRINT_SCRIPTS, FIRST_REQUEST, SCRIPT, WorkbenchSetup, prepare_demo
+    from ..app import WorkbenchSetup
+    from ..app.demo import BLUEPRINT, BLUEPRINT_SCRIPTS, FIRST_REQUEST, SCRIPT, prepare_demo
     from ..ui import run_workbench
 
     # config={}: the demo ignores the person's config file, so it is the same everywhere.

@@ -16,6 +16,8 @@ SAMPLE = HERE / "sample"
 SCRIPT = HERE / "session.json"  # the pair-coding session
 BLUEPRINT = HERE / "blueprint.toml"  # a one-phase blueprint run before it, through the real gate
 BLUEPRINT_SCRIPTS = HERE / "blueprint_scripts"  # executor.json and adjudicator.json for that run
+__all__ = ["BLUEPRINT", "BLUEPRINT_SCRIPTS", "FIRST_REQUEST", "SAMPLE", "SCRIPT", "prepare_demo"]
+
 FIRST_REQUEST = "Fix the discount rounding in shop/pricing.py and keep web/src/pricing.ts in step with it"
 
 
