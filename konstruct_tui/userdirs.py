@@ -1,5 +1,5 @@
 """Where Konstruct keeps its own files: per-user directories (platformdirs), one folder per
-workspace, and `ProjectTable`, the one way a per-user JSON file of per-project entries is written."""
+workspace, and `JsonFile`, the one way a per-user JSON file is written."""
 
 from __future__ import annotations
 
@@ -47,52 +47,41 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-class TableDamaged(ValueError):
+class FileDamaged(ValueError):
     """A per-user JSON file that does not parse or has the wrong shape; the message says why."""
 
 
-class ProjectTable:
-    """One per-user JSON file of per-project entries, keyed by each project's real root:
+def _an_object(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ValueError("it is not a JSON object")
+    return data
 
-        {"version": 1, "projects": {"/real/root": {...}}}
 
-    It is the one writer of such files (the trust store, the sandbox settings). Every change is a
-    read-modify-write under an exclusive `flock` on `FILE.lock`, written to a temp file in the same
-    folder (mode 0600, in a 0700 folder), fsynced and renamed over the old one, and the folder
-    fsynced: two processes changing it at once both land, and a reader, which takes no lock, never
-    sees half a file. `check` validates each entry (raising ValueError); what a damaged file means
-    is the caller's to decide (`on_damage`).
+class JsonFile:
+    """One per-user JSON file (the trust store, the sandbox settings): the one way such a file is
+    written. Every change is a read-modify-write under an exclusive `flock` on `FILE.lock`, written
+    to a temp file in the same folder (mode 0600, in a 0700 folder), fsynced and renamed over the
+    old one, and the folder fsynced: two processes changing it at once both land, and a reader,
+    which takes no lock, never sees half a file. `parse` validates what was read (raising
+    ValueError); what a damaged file means is the caller's to decide (`on_damage`).
     """
 
-    def __init__(self, path: Path, *, version: int = 1, check: Callable[[str, Any], None] | None = None) -> None:
+    def __init__(self, path: Path, parse: Callable[[Any], dict[str, Any]] = _an_object) -> None:
         self.path = path
-        self.version = version
-        self._check = check
+        self._parse = parse
 
     def read(self) -> dict[str, Any]:
-        """The projects table; {} when there is no file yet. Raises TableDamaged."""
+        """The file's content, validated; {} when there is no file yet. Raises FileDamaged."""
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return {}
         except (OSError, UnicodeDecodeError) as error:
-            raise TableDamaged(f"cannot read it: {getattr(error, 'strerror', None) or error}") from None
+            raise FileDamaged(f"cannot read it: {getattr(error, 'strerror', None) or error}") from None
         try:
-            data = json.loads(text)
-        except ValueError as error:
-            raise TableDamaged(f"not JSON: {error}") from None
-        if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
-            raise TableDamaged("it has no projects table")
-        if data.get("version", self.version) != self.version:
-            raise TableDamaged(f"unknown version {data.get('version')!r}")
-        projects: dict[str, Any] = data["projects"]
-        for key, entry in projects.items():
-            if self._check is not None:
-                try:
-                    self._check(key, entry)
-                except ValueError as problem:
-                    raise TableDamaged(str(problem)) from None
-        return projects
+            return self._parse(json.loads(text))
+        except ValueError as problem:  # a JSONDecodeError is one too
+            raise FileDamaged(str(problem)) from None
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
@@ -104,27 +93,29 @@ class ProjectTable:
         finally:
             os.close(fd)  # closing releases the lock
 
-    def update(self, change: Callable[[dict[str, Any]], T], on_damage: Callable[[TableDamaged], dict[str, Any]]) -> T:
-        """Apply `change` to the table under the lock and write the result. A damaged file is handed
-        to `on_damage` (still under the lock), which says what table to start from."""
+    def update(self, change: Callable[[dict[str, Any]], T], on_damage: Callable[[FileDamaged], dict[str, Any]]) -> T:
+        """Apply `change` to the content under the lock and write the result. A damaged file is
+        handed to `on_damage` (still under the lock), which says what content to start from."""
         with self.locked():
             try:
-                projects = self.read()
-            except TableDamaged as damage:
-                projects = on_damage(damage)
-            result = change(projects)
-            self._write({"version": self.version, "projects": projects})
+                data = self.read()
+            except FileDamaged as damage:
+                data = on_damage(damage)
+            result = change(data)
+            self.write(data)
             return result
 
     def move_aside(self) -> Path:
-        """Keep a damaged file for the person to look at, under a name nobody reads."""
+        """Keep a damaged file for the person to look at, under a name nobody reads (under the lock)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
         aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         os.replace(self.path, aside)
         return aside
 
-    def _write(self, data: dict[str, Any]) -> None:
+    def write(self, data: dict[str, Any]) -> None:
+        """Replace the file atomically (callers hold the lock)."""
         directory = self.path.parent
+        private_dir(directory)
         fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=directory)
         try:
             os.fchmod(fd, 0o600)
@@ -143,3 +134,20 @@ class ProjectTable:
             os.fsync(dir_fd)  # the rename itself survives a crash
         finally:
             os.close(dir_fd)
+
+
+def projects_table(version: int, check: Callable[[str, Any], None] | None = None) -> Callable[[Any], dict[str, Any]]:
+    """A `parse` for the usual shape, `{"version": N, "projects": {real root: entry}}`: checks the
+    version and each entry (`check` raises ValueError)."""
+
+    def parse(data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
+            raise ValueError("it has no projects table")
+        if data.get("version", version) != version:
+            raise ValueError(f"unknown version {data.get('version')!r}")
+        for key, entry in data["projects"].items():
+            if check is not None:
+                check(key, entry)
+        return data
+
+    return parse

@@ -10,7 +10,7 @@ Why not a file in the project: the agent edits project files, and a sandbox it c
 writing `mode = "full"` into the repository would confine nothing. (A confined command cannot
 write this file either: it is outside every folder a sandbox lets it write.)
 
-The file is a `userdirs.ProjectTable` (locked read-modify-write, atomic rename). A file that does
+The file is a `userdirs.JsonFile` (locked read-modify-write, atomic rename). A file that does
 not parse is ignored with a warning and means the defaults, which are the safe ones:
 `workspace-write`, network blocked, unsandboxed runs allowed but reported as unsandboxed.
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..trust import project_key
-from ..userdirs import ProjectTable, TableDamaged, config_dir
+from ..userdirs import FileDamaged, JsonFile, config_dir, projects_table
 
 MODES = ("read-only", "workspace-write", "full")
 DEFAULT_MODE = "workspace-write"
@@ -71,7 +71,7 @@ class SandboxConfig:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "sandbox.json"
-        self.table = ProjectTable(self.path, version=VERSION)
+        self.file = JsonFile(self.path, projects_table(VERSION))
         self.warnings: list[str] = []
 
     def settings(self, root: str | os.PathLike[str]) -> SandboxSettings:
@@ -85,8 +85,10 @@ class SandboxConfig:
             SandboxSettings(mode)  # a bad mode is refused here, not under the lock
         key = project_key(root)
 
-        def change(projects: dict[str, Any]) -> SandboxSettings:
+        def change(data: dict[str, Any]) -> SandboxSettings:
             # Read and written under one lock: a concurrent change to another setting is kept.
+            data["version"] = VERSION
+            projects = data.setdefault("projects", {})
             current = self._entry(projects.get(key))
             changed = replace(
                 current,
@@ -98,12 +100,12 @@ class SandboxConfig:
             projects[key] = changed.to_json()
             return changed
 
-        return self.table.update(change, self._damaged)
+        return self.file.update(change, self._damaged)
 
     def clear(self, root: str | os.PathLike[str]) -> None:
         key = project_key(root)
         if key in self._load():  # nothing to forget: the file is left as it is
-            self.table.update(lambda projects: projects.pop(key, None), self._damaged)
+            self.file.update(lambda data: data.setdefault("projects", {}).pop(key, None), self._damaged)
 
     def _entry(self, entry: Any) -> SandboxSettings:
         if entry is None:
@@ -116,11 +118,11 @@ class SandboxConfig:
 
     def _load(self) -> dict[str, Any]:
         try:
-            return self.table.read()
-        except TableDamaged as damage:
+            return dict(self.file.read().get("projects", {}))
+        except FileDamaged as damage:
             return self._damaged(damage)
 
-    def _damaged(self, damage: TableDamaged) -> dict[str, Any]:
+    def _damaged(self, damage: FileDamaged) -> dict[str, Any]:
         self._warn(f"the sandbox settings file {self.path} is unreadable ({damage}); using the defaults")
         return {}
 

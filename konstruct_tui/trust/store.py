@@ -9,7 +9,7 @@ One JSON file, `config_dir()/trust.json`, mode 0600 in a 0700 folder:
 `policy` is the user's command policy for the project (allowlist presets and prefixes, chains); it
 lives here rather than in the project so that the agent cannot loosen it by editing a file.
 
-The file is a `userdirs.ProjectTable`: every change a read-modify-write under an exclusive lock,
+The file is a `userdirs.JsonFile`: every change a read-modify-write under an exclusive lock,
 written atomically, so two processes granting at once both land and a reader never sees half a
 file. A file that does not parse (or has the wrong shape) is moved aside as
 `trust.json.corrupt-<UTC time>` with a warning, and means no grants: trust is never guessed from a
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..userdirs import ProjectTable, TableDamaged, config_dir
+from ..userdirs import FileDamaged, JsonFile, config_dir, projects_table
 from .grants import SESSION_ONLY, BadGrant, TrustGrant, check_capability, check_globs, now_utc
 
 VERSION = 1
@@ -41,7 +41,7 @@ def project_key(root: str | os.PathLike[str]) -> str:
 class TrustStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "trust.json"
-        self.table = ProjectTable(self.path, version=VERSION, check=_check_project)
+        self.file = JsonFile(self.path, projects_table(VERSION, _check_project))
         self.warnings: list[str] = []
 
     # -- reading --------------------------------------------------------------------------------
@@ -127,21 +127,25 @@ class TrustStore:
     # -- the file -------------------------------------------------------------------------------
 
     def _update(self, change: Callable[[dict[str, Any]], None]) -> None:
-        self.table.update(change, self._damaged)
+        def in_projects(data: dict[str, Any]) -> None:
+            data["version"] = VERSION
+            change(data.setdefault("projects", {}))
+
+        self.file.update(in_projects, self._damaged)
 
     def _load(self) -> dict[str, Any]:
         try:
-            return self.table.read()
-        except TableDamaged:
-            with self.table.locked():  # decide about the damage under the lock: one mover only
+            return dict(self.file.read().get("projects", {}))
+        except FileDamaged:
+            with self.file.locked():  # decide about the damage under the lock: one mover only
                 try:
-                    return self.table.read()
-                except TableDamaged as damage:
+                    return dict(self.file.read().get("projects", {}))
+                except FileDamaged as damage:
                     return self._damaged(damage)
 
-    def _damaged(self, damage: TableDamaged) -> dict[str, Any]:
+    def _damaged(self, damage: FileDamaged) -> dict[str, Any]:
         """Under the lock: move the damaged file aside, warn, and start from no grants."""
-        aside = self.table.move_aside()
+        aside = self.file.move_aside()
         message = f"the trust store {self.path} was unreadable ({damage}); moved it to {aside.name}: no grants are in force"
         self.warnings.append(message)
         warnings.warn(message, TrustStoreWarning, stacklevel=4)
