@@ -6,21 +6,48 @@ Public names: `CodeGraph` / `build_index` (the graph of one workspace), `GraphSn
 statuses and `GraphAnswer`, `IndexStore` / `index_path`, `export_graph` / `LEVELS`,
 `rank_neighborhoods` / `Neighborhood`, `languages` / `language_for`, `Symbol`, `TEXT`, `Progress`.
 Modules inside the package import each other directly; every other package imports from here.
+
+The face is lazy (PEP 562): a name's module is imported when the name is first asked for, so a
+warm `konstruct index` that needs only the store never loads tree-sitter, the resolvers or networkx.
 """
 
-from .answers import NOT_INDEXED, NO_REFERENCES, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
-from .code_graph import CodeGraph, build_index
-from .export import LEVELS, export_graph
-from .facts import Symbol
-from .freshness import Freshness
-from .indexer import Progress
-from .languages import language_for, languages
-from .neighborhoods import Neighborhood, rank_neighborhoods
-from .query import GraphQuery
-from .records import TEXT
-from .snapshot import GraphSnapshot
-from .store import IndexStore, index_path
-from .traversal import reach
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
+    from .code_graph import CodeGraph, build_index
+    from .export import LEVELS, export_graph
+    from .facts import Symbol
+    from .freshness import Freshness
+    from .indexer import Progress
+    from .languages import language_for, languages
+    from .neighborhoods import Neighborhood, rank_neighborhoods
+    from .query import GraphQuery
+    from .records import TEXT
+    from .snapshot import GraphSnapshot
+    from .store import IndexStore, index_path
+    from .traversal import reach
+
+# Where each public name lives.
+_HOME = {
+    "NO_REFERENCES": "answers", "NOT_INDEXED": "answers", "OK": "answers", "UNDETERMINABLE": "answers",
+    "UNSUPPORTED_LANGUAGE": "answers", "GraphAnswer": "answers",
+    "CodeGraph": "code_graph", "build_index": "code_graph",
+    "LEVELS": "export", "export_graph": "export",
+    "Symbol": "facts",
+    "Freshness": "freshness",
+    "Progress": "indexer",
+    "language_for": "languages", "languages": "languages",
+    "Neighborhood": "neighborhoods", "rank_neighborhoods": "neighborhoods",
+    "GraphQuery": "query",
+    "TEXT": "records",
+    "GraphSnapshot": "snapshot",
+    "IndexStore": "store", "index_path": "store",
+    "reach": "traversal",
+}
 
 __all__ = [
     "LEVELS",
@@ -47,3 +74,16 @@ __all__ = [
     "rank_neighborhoods",
     "reach",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # asked once: later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
