@@ -12,6 +12,7 @@ import ast
 import json
 import subprocess
 import sys
+import types
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -170,6 +171,9 @@ def test_every_core_package_has_a_face(name: str) -> None:
     assert names, f"konstruct_tui/{name}/__init__.py has no non-empty __all__"
     module = importlib.import_module("konstruct_tui." + name.replace("/", "."))
     assert [n for n in names if not hasattr(module, n)] == [], "__all__ names something the face does not have"
+    # A name that is also a sub-module's resolves to the module once that is imported (a lazy face
+    # never sees the lookup): faces export objects, never modules.
+    assert [n for n in names if isinstance(getattr(module, n), types.ModuleType)] == []
     assert len(names) == len(set(names))
 
 

@@ -4,7 +4,8 @@ the background reconciler, neighborhoods and traversals.
 Public names: `CodeGraph` / `build_index` (the graph of one workspace), `GraphSnapshot` /
 `GraphQuery` / `reach` (reading it), `Freshness` (what changed since the indexed commit), the answer
 statuses and `GraphAnswer`, `IndexStore` / `index_path`, `export_graph` / `LEVELS`,
-`rank_neighborhoods` / `Neighborhood`, `languages` / `language_for`, `Symbol`, `TEXT`, `Progress`.
+`rank_neighborhoods` / `Neighborhood`, `Symbol`, `TEXT`, `Progress`; the languages have a face of
+their own (`graph.languages`: `languages` / `language_for`), since the sub-package shares the name.
 Modules inside the package import each other directly; every other package imports from here.
 
 The face is lazy (PEP 562): a name's module is imported when the name is first asked for, so a
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from .facts import Symbol
     from .freshness import Freshness
     from .indexer import Progress
-    from .languages import language_for, languages
     from .neighborhoods import Neighborhood, rank_neighborhoods
     from .query import GraphQuery
     from .records import TEXT
@@ -40,7 +40,6 @@ _HOME = {
     "Symbol": "facts",
     "Freshness": "freshness",
     "Progress": "indexer",
-    "language_for": "languages", "languages": "languages",
     "Neighborhood": "neighborhoods", "rank_neighborhoods": "neighborhoods",
     "GraphQuery": "query",
     "TEXT": "records",
@@ -69,8 +68,6 @@ __all__ = [
     "build_index",
     "export_graph",
     "index_path",
-    "language_for",
-    "languages",
     "rank_neighborhoods",
     "reach",
 ]

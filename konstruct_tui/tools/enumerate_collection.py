@@ -17,8 +17,8 @@ from ..graph import (
     UNDETERMINABLE,
     UNSUPPORTED_LANGUAGE,
     GraphSnapshot,
-    language_for,
 )
+from ..graph.languages import language_for
 from .base import Tool, ToolContext, ToolInput, ToolResult
 from .globs import path_filter
 from .graph_access import graph_of, not_ready_reason

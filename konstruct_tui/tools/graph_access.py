@@ -14,7 +14,8 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
-from ..graph import Freshness, GraphQuery, GraphSnapshot, IndexStore, build_index, index_path, languages
+from ..graph import Freshness, GraphQuery, GraphSnapshot, IndexStore, build_index, index_path
+from ..graph.languages import languages
 
 if TYPE_CHECKING:
     from ..workspace import Workspace
