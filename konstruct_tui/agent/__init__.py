@@ -5,14 +5,18 @@ JSON lines, the UI posts them as Textual messages). Nothing here knows HTTP or T
 """
 
 from .budgets import BudgetMeter, Limits, PricePort
+from .compaction import SUMMARY_SYSTEM, model_turns
+from .context_window import DEFAULT_BUDGET_CHARS
 from .events import (
     FINISH_REASONS,
     AgentEvent,
     BudgetUpdate,
     CollectingReporter,
+    Compacted,
     Event,
     Finished,
     ProgressReporterPort,
+    ProviderWarning,
     SessionStarted,
     TextDelta,
     ToolFinished,
@@ -28,6 +32,8 @@ from .ports import (
     AssistantMessage,
     Message,
     ModelCallPort,
+    Notice,
+    Restart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -41,11 +47,14 @@ from .ports import (
     UserMessage,
 )
 from .prompt import system_prompt
+from .session_facts import carried_facts
 from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
 from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate
 
 __all__ = [
+    "DEFAULT_BUDGET_CHARS",
     "FINISH_REASONS",
+    "SUMMARY_SYSTEM",
     "AgentEvent",
     "AgentLoop",
     "AssistantMessage",
@@ -53,14 +62,18 @@ __all__ = [
     "BudgetUpdate",
     "CallOutcome",
     "CollectingReporter",
+    "Compacted",
     "Event",
     "Finished",
     "KillSwitch",
     "Limits",
     "Message",
     "ModelCallPort",
+    "Notice",
     "PricePort",
     "ProgressReporterPort",
+    "ProviderWarning",
+    "Restart",
     "SessionGate",
     "SessionMissing",
     "SessionRecord",
@@ -85,10 +98,12 @@ __all__ = [
     "Usage",
     "UsageChunk",
     "UserMessage",
+    "carried_facts",
     "edited_paths",
     "event_json",
     "headless_gate",
     "load_session",
+    "model_turns",
     "sessions_dir",
     "system_prompt",
     "tool_specs",

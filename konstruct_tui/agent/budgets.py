@@ -12,7 +12,7 @@ from .ports import Usage
 
 
 class PricePort(Protocol):
-    def cost(self, input_tokens: int, output_tokens: int) -> float: ...
+    def cost(self, input_tokens: int, output_tokens: int, cache_read_tokens: int = 0, cache_write_tokens: int = 0) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class BudgetMeter:
         self.input_tokens = 0
         self.output_tokens = 0
         self.estimated = False
+        self.cache_read_tokens = 0  # parts of input_tokens served from (or written to) the prompt cache
+        self.cache_write_tokens = 0
 
     def count_turn(self) -> None:
         self.turns += 1
@@ -45,12 +47,16 @@ class BudgetMeter:
         self.input_tokens += usage.input_tokens
         self.output_tokens += usage.output_tokens
         self.estimated = self.estimated or usage.estimated
+        self.cache_read_tokens += usage.cache_read_tokens
+        self.cache_write_tokens += usage.cache_write_tokens
 
     @property
     def cost_usd(self) -> float | None:
         if self.price is None:
             return None
-        return round(self.price.cost(self.input_tokens, self.output_tokens), 6)
+        if not (self.cache_read_tokens or self.cache_write_tokens):
+            return round(self.price.cost(self.input_tokens, self.output_tokens), 6)
+        return round(self.price.cost(self.input_tokens, self.output_tokens, self.cache_read_tokens, self.cache_write_tokens), 6)
 
     def cost_note(self) -> str | None:
         if self.price is None:
@@ -90,4 +96,6 @@ class BudgetMeter:
             cost_note=self.cost_note(),
             elapsed_s=round(self.elapsed_s(), 3),
             timeout_s=self.limits.timeout_s,
+            cache_read_tokens=self.cache_read_tokens,
+            cache_write_tokens=self.cache_write_tokens,
         )

@@ -82,6 +82,8 @@ class BudgetUpdate:
     cost_note: str | None
     elapsed_s: float
     timeout_s: float | None
+    cache_read_tokens: int = 0  # of input_tokens, read from the provider's prompt cache (cheaper)
+    cache_write_tokens: int = 0  # of input_tokens, written to it
 
 
 @dataclass(frozen=True)
@@ -95,9 +97,52 @@ class Finished:
     interrupted: dict[str, Any] | None = None  # the tool call in flight when killed, and what of it landed
 
 
-AgentEvent = SessionStarted | TurnStarted | TextDelta | ToolStarted | ToolFinished | TrustRequested | BudgetUpdate | Finished
+@dataclass(frozen=True)
+class ProviderWarning:
+    """Something about the model call the person should know that did not end the turn: a malformed
+    line skipped (reported once per turn), a retry after part of the turn had streamed (the turn's
+    text so far is void: `kind` "retry"), a whole answer where a stream was asked for."""
+
+    name: ClassVar[str] = "warning"
+    turn: int
+    kind: str  # malformed_line, retry, non_streamed, compaction_failed
+    message: str
+
+
+@dataclass(frozen=True)
+class Compacted:
+    """The older transcript was replaced by a summary plus a block of facts built in code (what the
+    model is sent from now on); the session file keeps the full history."""
+
+    name: ClassVar[str] = "compacted"
+    turn: int
+    trigger: str  # "auto" (near the context limit), "overflow" (the server said the window is full), "request" (/compact)
+    replaced_messages: int
+    kept_messages: int
+    chars_before: int
+    chars_after: int
+    files_read: int
+    files_changed: int
+    conflicts: int
+    summary_chars: int
+
+
+AgentEvent = SessionStarted | TurnStarted | TextDelta | ToolStarted | ToolFinished | TrustRequested | BudgetUpdate | ProviderWarning | Compacted | Finished
 
 FINISH_REASONS = ("done", "max_turns", "max_tokens", "max_cost", "timeout", "killed", "error")
+MESSAGE_LIMIT = 2000  # characters of the model's final reply kept in `finished.message`
+
+
+def finished_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """The model's final reply for `finished.message`: whole when it fits, else its beginning cut at
+    a word boundary with a marker (the whole reply is in the text_delta events and the session)."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    cut = cut if cut > limit // 2 else limit
+    rest = len(text) - cut
+    return f"{text[:cut].rstrip()} […{rest} more characters in this turn's text_delta events and the session file]"
 
 
 class Event(Protocol):

@@ -55,6 +55,7 @@ class ToolRunner:
     reporter: ProgressReporterPort
     scrub: Callable[[str], str] = lambda text: text
     tools: Mapping[str, Tool[Any]] = field(default_factory=lambda: TOOLS)  # the set this run offers
+    record: Callable[[ToolCall, CallOutcome], None] | None = None  # keeps each answered call
 
     async def run(self, turn: int, tool_call: ToolCall) -> CallOutcome:
         self.reporter.report(ToolStarted(turn, tool_call.id, tool_call.name, tool_call.arguments))
@@ -77,8 +78,8 @@ class ToolRunner:
             return self._refuse(turn, tool_call, self.scrub(str(error)))
         if not finished:
             note = {"error": "the run was killed while this call ran and it had not returned; its effect is unknown"}
-            self.reporter.report(ToolFinished(turn, tool_call.id, tool_call.name, False, note, error=note["error"]))
-            return CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(note), True), note, unfinished=True)
+            outcome = CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(note), True), note, unfinished=True)
+            return self._finished(turn, tool_call, outcome, ToolFinished(turn, tool_call.id, tool_call.name, False, note, error=note["error"]))
         payload = result.to_json()
         entries = [e for e in payload.get("results", []) if isinstance(e, dict)] if isinstance(payload, dict) else []
         statuses = tuple(str(e.get("status", "")) for e in entries)
@@ -87,9 +88,9 @@ class ToolRunner:
             for e in entries
             if e.get("status") in LANDED
         )
-        self.reporter.report(ToolFinished(turn, tool_call.id, tool_call.name, True, payload, statuses))
         content = json.dumps(payload, ensure_ascii=False)
-        return CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, content), payload, landed, statuses)
+        outcome = CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, content), payload, landed, statuses)
+        return self._finished(turn, tool_call, outcome, ToolFinished(turn, tool_call.id, tool_call.name, True, payload, statuses))
 
     def _self_gated(self, name: str) -> bool:
         """Only when the tool can see the grants (`context.trust`) and the gate can get one without
@@ -118,8 +119,16 @@ class ToolRunner:
 
     def _refuse(self, turn: int, tool_call: ToolCall, reason: str, status: str = "error") -> CallOutcome:
         payload = {"error": reason, "status": status}
-        self.reporter.report(ToolFinished(turn, tool_call.id, tool_call.name, False, payload, error=reason))
-        return CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(payload), True), payload)
+        outcome = CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(payload), True), payload)
+        return self._finished(turn, tool_call, outcome, ToolFinished(turn, tool_call.id, tool_call.name, False, payload, error=reason))
+
+    def _finished(self, turn: int, tool_call: ToolCall, outcome: CallOutcome, event: ToolFinished) -> CallOutcome:
+        """The call is kept (`record`: a blueprint's run store) before anyone hears it finished, so
+        a process killed right after the event still has the call on record."""
+        if self.record is not None:
+            self.record(tool_call, outcome)
+        self.reporter.report(event)
+        return outcome
 
     async def _on_worker(self, tool_call: ToolCall) -> tuple[Any, bool]:
         """Run the tool on a daemon thread (one that ignores the kill must not hold the process

@@ -22,14 +22,17 @@ from ..commands import Cancellation
 from ..tools import TOOLS, Tool, ToolContext
 from ..workspace import EditRun, Workspace, WriteJournal
 from .budgets import BudgetMeter, Limits, PricePort
+from .compaction import compact_after_overflow, compact_near_limit, model_turns
 from .context_window import DEFAULT_BUDGET_CHARS, fit
 from .events import (
     BudgetUpdate,
     Finished,
     ProgressReporterPort,
+    ProviderWarning,
     SessionStarted,
     TextDelta,
     TurnStarted,
+    finished_message,
 )
 from .execution import CallOutcome, ToolCrashed, ToolRunner
 from .killswitch import KillSwitch
@@ -37,6 +40,8 @@ from .ports import (
     AssistantMessage,
     Message,
     ModelCallPort,
+    Notice,
+    Restart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -73,8 +78,8 @@ class TurnHooks:
     """What a caller that owns more than one session (a blueprint run) hears from the loop.
 
     `alive`: any sign of life (a turn starting, a streamed chunk, a tool call starting or ending),
-    the watchdog's clock. `record`: each tool call once answered, before the next one runs (the run
-    store keeps it). `on_usage`: each finished turn's usage; a caller that sets it owns the budget
+    the watchdog's clock. `record`: each tool call once answered, before its `tool_finished` event
+    and before the next call runs (the run store keeps it). `on_usage`: each finished turn's usage; a caller that sets it owns the budget
     (it counts, reports and enforces it), so the loop reports no `budget` events of its own.
     """
 
@@ -139,7 +144,7 @@ class AgentLoop:
         grants = getattr(self.gate, "grants", None)
         context = ToolContext(self.workspace, run=EditRun(), journal=self.journal, killed=self.switch, trust=grants, cancellation=cancellation)
         tools = TOOLS if self.tools is None else self.tools
-        self._runner = ToolRunner(context, self.gate, self.switch, self.reporter, self.workspace.scrub, tools)
+        self._runner = ToolRunner(context, self.gate, self.switch, self.reporter, self.workspace.scrub, tools, self.hooks.record)
         self._specs = self.specs
         self._system = self.system if self.system is not None else system_prompt(self._specs)
         return self._runner
@@ -189,7 +194,7 @@ class AgentLoop:
         # A resumed session is a new run: its own budgets, its own 65% edit guard (the person chose
         # to go on); only the turn numbers continue, so events and the session file read in order.
         transcript = list(record.transcript)
-        self.turn = sum(isinstance(m, AssistantMessage) for m in transcript)
+        self.turn = model_turns(transcript)  # turns folded into a compaction count too
         follow_up = request or ("Continue." if transcript and isinstance(transcript[-1], AssistantMessage) else None)
         assert self.session is not None
         if follow_up:
@@ -236,6 +241,7 @@ class AgentLoop:
             if not self.meter.turns_left():
                 return Stop("max_turns", f"the run used its {self.limits.max_turns} turns and the model still had work to do", text)
             self.turn += 1
+            self._streamed_chars = 0  # text of this turn so far (a turn cut by a kill still cost it)
             self.meter.count_turn()
             self.reporter.report(TurnStarted(self.turn))
             self.hooks.alive()
@@ -249,16 +255,17 @@ class AgentLoop:
             except asyncio.CancelledError:
                 if not self.switch.killed:
                     raise
-                self._account(None)
+                cut = Usage(0, self._streamed_chars // 4, estimated=True) if self._streamed_chars else None
+                self._account(cut)  # the cut turn cost what streamed; the server never said how much
                 return Stop(self.switch.reason or "killed", "the model turn in flight was cut off", text)
             except (TimeoutError, TurnDeadlinePassed) as late:
                 # A slow or hung turn is not an unreachable model: a blueprint's gate judges what the
                 # session left, and a retry starts afresh.
-                self._account(None)
+                self._account(getattr(late, "usage", None))
                 said = self.workspace.scrub(str(late)) if isinstance(late, TurnDeadlinePassed) else ""
                 return Stop("deadline", said or f"a model turn took longer than {self.turn_deadline_s or 0:g} s", text)
             except Exception as error:  # noqa: BLE001 - ProviderError, or a wire format we could not read
-                self._account(None)
+                self._account(getattr(error, "usage", None))  # a failed turn still cost what streamed
                 return Stop("error", self.workspace.scrub(str(error)), text)
             calls = self._unique_ids(calls, transcript)
             reply = AssistantMessage(text, calls)
@@ -266,7 +273,7 @@ class AgentLoop:
             self._log(reply)
             self._account(usage)
             if not calls:
-                return Stop("done", text.strip()[-500:], text)
+                return Stop("done", finished_message(text), text)
             settled, interrupted, crash = await self._run_calls(calls, transcript)
             if interrupted is not None:
                 return Stop(self.switch.reason or "killed", "killed while a tool ran", text, interrupted)
@@ -276,7 +283,7 @@ class AgentLoop:
             if reason is not None:
                 return Stop(reason, f"budget reached: {reason}", text)
             if settled:
-                return Stop("done", text.strip()[-500:], text)
+                return Stop("done", finished_message(text), text)
 
     async def _until_killed(self, task: asyncio.Task[Any]) -> Any:
         """The turn's result; after a kill, CancelledError once the turn has stopped. The switch
@@ -300,9 +307,21 @@ class AgentLoop:
             waiter.cancel()
 
     async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage]:
+        # Near the context limit the older transcript becomes a summary plus code-built facts
+        # (agent/compaction.py); `fit` still trims whatever remains too large. When the server
+        # says the window is full before anything streamed, compact once and ask again.
+        usage = await compact_near_limit(transcript, self.model, self.workspace, self.context_chars, self.session, self.reporter, self.turn) or Usage()
+        try:
+            return await self._stream_turn(transcript, usage)
+        except Exception as error:
+            spent = await compact_after_overflow(error, transcript, self.model, self.workspace, self.session, self.reporter, self.turn)
+            if spent is None:
+                raise
+            return await self._stream_turn(transcript, usage + spent)
+
+    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage]:
         text: list[str] = []
         calls: list[ToolCall] = []
-        usage = Usage()
         stream = self.model.stream_turn(self._system, fit(transcript, self.context_chars), self._specs)
         # aclosing() wants an AsyncGenerator; the port promises only an AsyncIterator with aclose().
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
@@ -310,11 +329,16 @@ class AgentLoop:
                 self.hooks.alive()
                 if isinstance(item, TextChunk):
                     text.append(item.text)
+                    self._streamed_chars += len(item.text)
                     self.reporter.report(TextDelta(self.turn, item.text))
                 elif isinstance(item, ToolCallChunk):
                     calls.append(item.call)
                 elif isinstance(item, UsageChunk):
-                    usage = Usage(usage.input_tokens + item.usage.input_tokens, usage.output_tokens + item.usage.output_tokens, usage.estimated or item.usage.estimated)
+                    usage = usage + item.usage
+                elif isinstance(item, Notice):
+                    self.reporter.report(ProviderWarning(self.turn, item.kind, item.text))
+                elif isinstance(item, Restart):
+                    text.clear()  # the provider asks again: what streamed so far is void (a warning said so)
         return "".join(text), tuple(calls), usage
 
     async def _run_calls(self, calls: tuple[ToolCall, ...], transcript: list[Message]) -> tuple[bool, dict[str, Any] | None, ToolCrashed | None]:
@@ -335,8 +359,6 @@ class AgentLoop:
             transcript.append(outcome.message)
             self._log(outcome.message)
             self.landed.extend(outcome.landed)
-            if self.hooks.record is not None:
-                self.hooks.record(tool_call, outcome)
             self.hooks.alive()
             settled = settled or (outcome.ok and tool_call.name in self.settle_after)
             if self.switch.killed:

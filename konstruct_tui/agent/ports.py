@@ -40,13 +40,27 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens of one turn. `input_tokens` is the whole prompt; the cache counts are the parts of it
+    read from (or written to) the server's prompt cache, which are priced differently."""
+
     input_tokens: int = 0
     output_tokens: int = 0
     estimated: bool = False  # the provider sent no usage; counted from characters (4 per token)
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
 
     @property
     def total(self) -> int:
         return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.estimated or other.estimated,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
 
 
 # The transcript, provider-neutral. Each provider translates it to its own wire shape.
@@ -99,7 +113,24 @@ class TurnEnd:
     stop_reason: str  # the provider's own word: stop, tool_calls, end_turn, tool_use, length, ...
 
 
-TurnItem = TextChunk | ToolCallChunk | UsageChunk | TurnEnd
+@dataclass(frozen=True)
+class Notice:
+    """Something the person should know about this turn that did not end it (a malformed line the
+    provider skipped, a retry). `kind` is a stable word: `malformed_line`, `retry`, `non_streamed`."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Restart:
+    """The server failed mid-turn before any tool call began, and the provider asks again: the text
+    streamed so far in this turn is void (its tokens were already counted)."""
+
+    reason: str
+
+
+TurnItem = TextChunk | ToolCallChunk | UsageChunk | TurnEnd | Notice | Restart
 
 
 class ModelCallPort(Protocol):

@@ -2,7 +2,8 @@
 
 Lines: a `header` (id, workspace, provider, model, request), then each transcript `message` as soon
 as it exists (the assistant turn when it is complete, each tool result when its tool returns), a
-`budget` line after each turn and a `finished` line at the end. A crash loses at most the turn in
+`budget` line after each turn, a `compacted` line where compaction replaced the older messages (they
+stay in the file; `load` continues from the replacement), and a `finished` line at the end. A crash loses at most the turn in
 flight. `load` rebuilds the transcript; a tool call whose result never got written (the process died
 while it ran) is answered on resume with a note that its effect is unknown.
 """
@@ -61,8 +62,9 @@ class SessionRecord:
 
     session_id: str
     header: dict[str, Any]
-    transcript: list[Message] = field(default_factory=list)
+    transcript: list[Message] = field(default_factory=list)  # what a resumed run continues from (compacted)
     budget: dict[str, Any] = field(default_factory=dict)
+    history: list[Message] = field(default_factory=list)  # every message, compaction or not (for showing)
 
 
 class SessionLog:
@@ -107,11 +109,17 @@ def load(session_id: str) -> SessionRecord:
             record.header = entry
         elif kind == "message":
             record.transcript.append(message_from_json(entry["message"]))
+            record.history.append(record.transcript[-1])
         elif kind == "budget":
             record.budget = entry
+        elif kind == "compacted" and isinstance(entry.get("replaced"), int) and isinstance(entry.get("message"), dict):
+            # The messages before it stay in the file (the full history); a resumed run continues
+            # from the compaction message and what followed it, as the run itself did.
+            record.transcript = [message_from_json(entry["message"]), *record.transcript[entry["replaced"]:]]
     if not record.header:
         raise SessionMissing(f"session {session_id!r} has no header line")
     record.transcript = _answer_orphans(record.transcript)
+    record.history = _answer_orphans(record.history)
     return record
 
 

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from ..agent import AgentLoop, KillSwitch, Limits, ProgressReporterPort, TrustGate
+from ..agent import DEFAULT_BUDGET_CHARS, AgentLoop, KillSwitch, Limits, ProgressReporterPort, TrustGate
 from ..providers import ProviderSettings, open_provider
 from ..workspace import Workspace, WriteJournal
 
@@ -45,6 +45,8 @@ def agent_loop(workspace: Workspace, settings: ProviderSettings, reporter: Progr
         journal=WriteJournal(workspace.root),
         note=getattr(model, "note", None),
         header_extra={"script": os.path.abspath(settings.script)} if settings.script else {},
+        # compaction starts near the model's window, when the config names it
+        context_chars=settings.context_chars() or DEFAULT_BUDGET_CHARS,
     )
 
 

@@ -87,10 +87,11 @@ Replayed = list[tuple[str | None, AgentEvent | None]]
 def replay_events(record: SessionRecord) -> Replayed:
     """A stored session as what the panes show: (request text, None) for each request the person
     made, (None, event) for the assistant's text and each tool call with its result."""
-    results = {m.call_id: m for m in record.transcript if isinstance(m, ToolResultMessage)}
+    messages = record.history or record.transcript  # the whole story, also where it was compacted
+    results = {m.call_id: m for m in messages if isinstance(m, ToolResultMessage)}
     shown: list[tuple[str | None, AgentEvent | None]] = []
     turn = 0
-    for message in record.transcript:
+    for message in messages:
         if isinstance(message, UserMessage):
             text = message.text
             if turn == 0 and _REQUEST_MARK in text:  # the opening wraps the request in context

@@ -75,6 +75,9 @@ def run_agent(args: argparse.Namespace) -> int:
         except (ConfigInvalid, ScriptInvalid) as error:
             raise UsageError(str(error)) from None
         finished = asyncio.run(_drive(loop, None if record else args.request, record, args.request if record else None))
+    if finished.reason == "error":
+        # The JSON lines are for programs; a person watching the terminal reads this line.
+        print(f"konstruct run: error: {finished.message}", file=sys.stderr)
     return EXIT_CODES.get(finished.reason, 1)
 
 

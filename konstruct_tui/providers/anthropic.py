@@ -7,7 +7,6 @@ user message (consecutive results share one message, as the API requires alterna
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
@@ -28,13 +27,13 @@ from ..agent import (
     UsageChunk,
     UserMessage,
 )
-from .errors import ProviderError, RetryableFailure
+from .errors import RetryableFailure, ServerReported, StreamIncomplete
+from .server_words import describe_error, error_of, parse_json, retryable
 from .sse import server_events
-from .streaming import StreamingProvider, parse_arguments
+from .streaming import StreamingProvider, TurnState, parse_arguments
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
-_RETRYABLE_ERRORS = {"overloaded_error", "rate_limit_error", "api_error"}
 
 
 def messages_url(base_url: str) -> str:
@@ -49,61 +48,110 @@ class Anthropic(StreamingProvider):
         headers = {"content-type": "application/json", "accept": "text/event-stream", "anthropic-version": API_VERSION}
         if self.api_key:
             headers["x-api-key"] = self.api_key
+        # Prompt caching: the system prompt and the tool schemas are the same every turn of a run, so
+        # they are marked as a cache prefix (the last tool's mark covers every tool before it). A
+        # cached read costs a tenth of an input token; the budget shows the reads and writes.
+        # Three marks of the four the API allows.
         body: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_output_tokens,
-            "system": system,
+            "system": [{"type": "text", "text": system, **CACHED}],
             "messages": wire_messages(transcript),
             "stream": True,
         }
         if tools:
             body["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in tools]
+            body["tools"][-1] = {**body["tools"][-1], **CACHED}
+        # And the conversation so far: the next turn re-sends it unchanged plus one reply and its
+        # results, so it reads this prefix from the cache instead of paying for it again.
+        if body["messages"] and body["messages"][-1]["content"]:
+            last = body["messages"][-1]["content"]
+            last[-1] = {**last[-1], **CACHED}
         return messages_url(self.base_url), headers, body
 
-    async def read_turn(self, response: httpx.Response) -> AsyncIterator[TurnItem]:
+    async def read_turn(self, source: httpx.Response | str, state: TurnState) -> AsyncIterator[TurnItem]:
         blocks: dict[int, dict[str, Any]] = {}
-        input_tokens = output_tokens = 0
+        usage = Usage()
         stop_reason: str | None = None
         stopped = False
-        async for event in server_events(response):
-            payload = json.loads(event.data)
+        async for event in server_events(source, state.stray):
+            payload = parse_json(event.data)
+            if not isinstance(payload, dict):
+                notice = state.bad_line(event.data)
+                if notice:
+                    yield notice
+                continue
             kind = payload.get("type", event.event)
             if kind == "message_start":
-                usage = payload.get("message", {}).get("usage") or {}
-                input_tokens = sum(int(usage.get(k) or 0) for k in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
-                output_tokens = int(usage.get("output_tokens") or 0)
+                usage = usage_of((payload.get("message") or {}).get("usage") or {}, usage)
+                state.server_usage = usage
             elif kind == "content_block_start":
                 block = dict(payload.get("content_block") or {})
                 block["partial"] = ""
                 blocks[int(payload.get("index", len(blocks)))] = block
+                if block.get("type") == "tool_use":
+                    state.began_tool(str(block.get("name") or ""))
             elif kind == "content_block_delta":
                 delta = payload.get("delta") or {}
                 block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": ""})
                 if delta.get("type") == "text_delta" and delta.get("text"):
                     yield TextChunk(delta["text"])
                 elif delta.get("type") == "input_json_delta":
-                    block["partial"] += delta.get("partial_json") or ""
+                    piece = delta.get("partial_json") or ""
+                    block["partial"] += piece
+                    state.out_chars += len(piece)
             elif kind == "content_block_stop":
                 block = blocks.get(int(payload.get("index", -1))) or {}
-                if block.get("type") == "tool_use":
+                if block.get("type") == "tool_use" and not block.get("handed_on"):
+                    block["handed_on"] = True
                     yield ToolCallChunk(_assemble(block))
             elif kind == "message_delta":
                 stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
-                usage = payload.get("usage") or {}
-                output_tokens = int(usage.get("output_tokens") or output_tokens)  # cumulative, per the API
+                usage = usage_of(payload.get("usage") or {}, usage)  # cumulative, per the API
+                state.server_usage = usage
             elif kind == "message_stop":
                 stopped = True
                 break
-            elif kind == "error":
-                error = payload.get("error") or {}
-                message = f"anthropic: {error.get('type', 'error')}: {error.get('message', '')}".rstrip(": ")
-                if error.get("type") in _RETRYABLE_ERRORS:
-                    raise RetryableFailure(message)
-                raise ProviderError(message)
-        if not stopped:
-            raise ProviderError("anthropic: the stream ended before the turn was complete")
-        yield UsageChunk(Usage(input_tokens, output_tokens))
+            elif kind == "error" or error_of(payload):
+                error = error_of(payload) or {"message": event.data}
+                said = describe_error(error)
+                raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
+        if not stopped and stop_reason is None:  # a proxy may drop `message_stop`; a stop reason is enough
+            skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
+            raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
+        for block in blocks.values():  # a tool_use block the output limit cut before its stop
+            if block.get("type") == "tool_use" and not block.get("handed_on"):
+                yield ToolCallChunk(_assemble(block))
+        yield UsageChunk(usage)
         yield TurnEnd(stop_reason or "end_turn")
+
+    def whole_answer(self, payload: Any) -> list[TurnItem] | None:
+        """A complete message (`"type": "message"`), sent where a stream was asked."""
+        if not isinstance(payload, dict) or payload.get("type") != "message" or not isinstance(payload.get("content"), list):
+            return None
+        items: list[TurnItem] = []
+        for block in payload["content"]:
+            if block.get("type") == "text" and block.get("text"):
+                items.append(TextChunk(str(block["text"])))
+            elif block.get("type") == "tool_use":
+                items.append(ToolCallChunk(_assemble({**block, "partial": ""})))
+        items.append(UsageChunk(usage_of(payload.get("usage") or {}, Usage())))
+        return [*items, TurnEnd(str(payload.get("stop_reason") or "end_turn"))]
+
+
+CACHED = {"cache_control": {"type": "ephemeral"}}
+
+
+def usage_of(reported: dict[str, Any], before: Usage) -> Usage:
+    """The turn's usage after a `message_start` or `message_delta`: each field the server names
+    replaces the earlier count. `input_tokens` is the uncached part; the prompt is all three."""
+    def count(key: str, earlier: int) -> int:
+        return int(reported[key] or 0) if key in reported else earlier
+
+    read = count("cache_read_input_tokens", before.cache_read_tokens)
+    written = count("cache_creation_input_tokens", before.cache_write_tokens)
+    uncached = count("input_tokens", before.input_tokens - before.cache_read_tokens - before.cache_write_tokens)
+    return Usage(uncached + read + written, count("output_tokens", before.output_tokens), False, read, written)
 
 
 def _assemble(block: dict[str, Any]) -> ToolCall:

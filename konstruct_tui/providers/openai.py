@@ -1,7 +1,7 @@
 """OpenAI-compatible chat completions (`POST {base}/chat/completions`, streamed), which OpenAI,
 Ollama, vLLM, llama.cpp server and LM Studio all speak.
 
-Tool calls stream as fragments keyed by `index`: the first carries `id` and the function name, the
+Tool calls stream as fragments keyed by `index` (a fragment without one joins the open call): the first carries `id` and the function name, the
 rest pieces of the argument string. They are assembled here and handed on whole at the end of the
 turn, each argument string parsed once; one that is not a JSON object becomes a tool error the
 model sees, not a crash.
@@ -30,9 +30,10 @@ from ..agent import (
     UsageChunk,
     UserMessage,
 )
-from .errors import ProviderError, RetryableFailure
-from .sse import server_events
-from .streaming import StreamingProvider, parse_arguments
+from .errors import RetryableFailure, ServerReported, StreamIncomplete
+from .server_words import describe_error, error_of, parse_json, retryable
+from .sse import ServerEvent, server_events, split_frames
+from .streaming import StreamingProvider, TurnState, parse_arguments
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -50,12 +51,19 @@ class OpenAICompatible(StreamingProvider):
     # Usage in the stream needs `stream_options`, which a few compatible servers reject with a 400.
     # Then it is dropped for this provider's life and usage is estimated (and marked so) instead.
     usage_option = True
+    # The output limit goes as `max_tokens`, which every compatible server reads; OpenAI's newer
+    # models refuse it and name `max_completion_tokens` instead, which is then used for this provider's life.
+    limit_field = "max_tokens"
 
     async def _refusal(self, response: httpx.Response) -> Exception:
         refusal = await super()._refusal(response)
-        if response.status_code in (400, 422) and self.usage_option and "stream_options" in str(refusal):
+        said = str(refusal)
+        if response.status_code in (400, 422) and self.usage_option and "stream_options" in said:
             self.usage_option = False
-            return RetryableFailure(str(refusal), 0.0)
+            return RetryableFailure(said, 0.0)
+        if response.status_code in (400, 422) and self.limit_field == "max_tokens" and "max_completion_tokens" in said:
+            self.limit_field = "max_completion_tokens"
+            return RetryableFailure(said, 0.0)
         return refusal
 
     def request(self, system: str, transcript: Sequence[Message], tools: Sequence[ToolSpec]) -> tuple[str, dict[str, str], dict[str, Any]]:
@@ -66,6 +74,7 @@ class OpenAICompatible(StreamingProvider):
             "model": self.model,
             "messages": [{"role": "system", "content": system}, *wire_messages(transcript)],
             "stream": True,
+            self.limit_field: self.max_output_tokens,
         }
         if self.usage_option:
             body["stream_options"] = {"include_usage": True}
@@ -76,37 +85,76 @@ class OpenAICompatible(StreamingProvider):
             ]
         return chat_url(self.base_url), headers, body
 
-    async def read_turn(self, response: httpx.Response) -> AsyncIterator[TurnItem]:
+    async def read_turn(self, source: httpx.Response | str, state: TurnState) -> AsyncIterator[TurnItem]:
         calls: dict[int, dict[str, Any]] = {}
         finish: str | None = None
         done = False
-        async for event in server_events(response):
+        async for event in _frames(server_events(source, state.stray)):
             if event.data.strip() == "[DONE]":
                 done = True
                 break
-            chunk = json.loads(event.data)
-            if chunk.get("error"):
-                error = chunk["error"]
-                raise ProviderError(f"openai: the server reported an error mid-stream: {error.get('message', error) if isinstance(error, dict) else error}")
+            chunk = parse_json(event.data)
+            if not isinstance(chunk, dict):
+                notice = state.bad_line(event.data)
+                if notice:
+                    yield notice
+                continue
+            error = error_of(chunk)
+            if error is not None or event.event == "error":
+                error = error or (chunk if "message" in chunk else {"message": event.data})  # llama.cpp's `error:` field
+                said = f"the server reported an error mid-stream: {describe_error(error)}"
+                raise RetryableFailure(said) if retryable(error) else ServerReported(said)
             usage = chunk.get("usage")
             if usage:
-                yield UsageChunk(Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)))
+                yield UsageChunk(usage_of(usage))
             for choice in chunk.get("choices") or ():
-                delta = choice.get("delta") or {}
+                delta = choice.get("delta") or choice.get("message") or {}
                 if delta.get("content"):
                     yield TextChunk(delta["content"])
                 for fragment in delta.get("tool_calls") or ():
-                    _merge(calls, fragment)
+                    _merge(calls, fragment, state)
                 finish = choice.get("finish_reason") or finish
         if not done and finish is None:
-            raise ProviderError("openai: the stream ended before the turn was complete")
+            skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
+            raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
         for index in sorted(calls):
             yield ToolCallChunk(_assemble(calls[index], index))
         yield TurnEnd(finish or "stop")
 
+    def whole_answer(self, payload: Any) -> list[TurnItem] | None:
+        """A complete chat completion (`"object": "chat.completion"`), sent where a stream was asked."""
+        if not isinstance(payload, dict) or not isinstance(payload.get("choices"), list) or error_of(payload):
+            return None
+        items: list[TurnItem] = []
+        finish = "stop"
+        calls: dict[int, dict[str, Any]] = {}
+        for choice in payload["choices"][:1]:
+            message = choice.get("message") or {}
+            if message.get("content"):
+                items.append(TextChunk(str(message["content"])))
+            for position, call in enumerate(message.get("tool_calls") or ()):
+                _merge(calls, {**call, "index": position}, TurnState(self.provider))
+            finish = choice.get("finish_reason") or finish
+        if payload.get("usage"):
+            items.append(UsageChunk(usage_of(payload["usage"])))
+        items += [ToolCallChunk(_assemble(calls[i], i)) for i in sorted(calls)]
+        return [*items, TurnEnd(finish)]
 
-def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> None:
-    index = int(fragment.get("index", len(calls)))
+
+async def _frames(events: AsyncIterator[ServerEvent]) -> AsyncIterator[ServerEvent]:
+    async for event in events:
+        for data in split_frames(event.data):
+            yield ServerEvent(event.event, data)
+
+
+def usage_of(usage: dict[str, Any]) -> Usage:
+    details = usage.get("prompt_tokens_details") or {}
+    return Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
+                 cache_read_tokens=int(details.get("cached_tokens") or 0))
+
+
+def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: TurnState) -> None:
+    index = _index_of(calls, fragment)
     call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
     if fragment.get("id"):
         call["id"] = fragment["id"]
@@ -116,8 +164,38 @@ def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> None:
     arguments = function.get("arguments")
     if isinstance(arguments, dict):  # a few local servers send the object itself
         call["arguments"] = arguments
-    elif arguments:
+    elif arguments and isinstance(call["arguments"], str):
         call["arguments"] += arguments
+        state.out_chars += len(arguments)
+    state.began_tool(call["name"])
+
+
+def _index_of(calls: dict[int, dict[str, Any]], fragment: dict[str, Any]) -> int:
+    """The call a fragment belongs to. Without `index` (some local servers leave it out) a fragment
+    joins the open call, unless it carries a different call's id, or a name while the open call's
+    arguments are already a whole object: argument pieces never become phantom calls of their own."""
+    if isinstance(fragment.get("index"), int):
+        return fragment["index"]
+    if not calls:
+        return 0
+    open_index = max(calls)
+    current = calls[open_index]
+    new_id = fragment.get("id")
+    if new_id and current["id"] and new_id != current["id"]:
+        return open_index + 1
+    name = (fragment.get("function") or {}).get("name")
+    if name and current["name"] and not new_id and _complete(current["arguments"]):
+        return open_index + 1  # whole calls sent one per fragment, with neither index nor id
+    return open_index
+
+
+def _complete(arguments: object) -> bool:
+    if isinstance(arguments, dict):
+        return True
+    try:
+        return isinstance(json.loads(str(arguments)), dict)
+    except json.JSONDecodeError:
+        return False
 
 
 def _assemble(call: dict[str, Any], index: int) -> ToolCall:

@@ -21,6 +21,10 @@ before it in the transcript, so a resumed session picks up where it stopped. A T
 `"$revision:PATH"` anywhere in the arguments stands for the revision of PATH in the latest tool result
 of the transcript that carries one (what a model would copy from its read_code result), so a script
 does not hard-code file hashes. Asking for a turn past the script's end is an error.
+
+Compaction asks the model for a summary; a script answers those requests from its top-level
+`"summaries": ["...", ...]` in order (then a fixed line saying no model wrote it). Model turns folded
+into a compaction still count when choosing the script's next turn.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agent import (
-    AssistantMessage,
+    SUMMARY_SYSTEM,
     Message,
     TextChunk,
     ToolCall,
@@ -43,6 +47,9 @@ from ..agent import (
     TurnItem,
     Usage,
     UsageChunk,
+    UserMessage,
+    carried_facts,
+    model_turns,
 )
 from .errors import ProviderError, ScriptExhausted
 from .streaming import END, parse_arguments, within_deadline
@@ -52,6 +59,15 @@ _PLACEHOLDER = "$revision:"
 
 class ScriptInvalid(ValueError):
     """The script file cannot be used; the message names the file and the problem."""
+
+
+def load_summaries(path: str | Path) -> list[str]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return []
+    summaries = data.get("summaries") if isinstance(data, dict) else None
+    return [str(s) for s in summaries] if isinstance(summaries, list) else []
 
 
 def load_script(path: str | Path) -> list[dict[str, Any]]:
@@ -85,6 +101,7 @@ class ScriptedProvider:
     def __init__(self, script: str | Path, *, turn_deadline_s: float = 300.0) -> None:
         self.path = Path(script)
         self.turns = load_script(self.path)
+        self.summaries = load_summaries(self.path)
         self.model = f"scripted:{self.path.name}"
         self.turn_deadline_s = turn_deadline_s
 
@@ -94,10 +111,19 @@ class ScriptedProvider:
         return None
 
     def stream_turn(self, system: str, transcript: Sequence[Message], tools: Sequence[ToolSpec]) -> AsyncIterator[TurnItem]:
+        if system == SUMMARY_SYSTEM:
+            return within_deadline(self._summarise, self.turn_deadline_s, self.provider)
         return within_deadline(lambda queue: self._replay(queue, transcript), self.turn_deadline_s, self.provider)
 
+    async def _summarise(self, queue: asyncio.Queue[object]) -> None:
+        text = self.summaries.pop(0) if self.summaries else "(scripted provider: no model wrote this summary; the facts below are exact)"
+        queue.put_nowait(TextChunk(text))
+        queue.put_nowait(UsageChunk(Usage(0, len(text) // 4, estimated=True)))
+        queue.put_nowait(TurnEnd("stop"))
+        queue.put_nowait(END)
+
     async def _replay(self, queue: asyncio.Queue[object], transcript: Sequence[Message]) -> None:
-        index = sum(isinstance(m, AssistantMessage) for m in transcript)
+        index = model_turns(transcript)
         try:
             if index >= len(self.turns):
                 raise ScriptExhausted(f"the script {self.path.name!r} has {len(self.turns)} turns and the run asked for turn {index + 1}")
@@ -131,9 +157,13 @@ class ScriptedProvider:
 
 
 def _revisions(transcript: Sequence[Message]) -> dict[str, str]:
-    """path -> revision from the tool results so far, later results winning."""
+    """path -> revision from the tool results so far (and the facts of a compaction), later ones winning."""
     found: dict[str, str] = {}
     for message in transcript:
+        if isinstance(message, UserMessage):
+            facts = carried_facts(message.text)  # a compaction folded earlier results into its facts
+            found.update(facts.read if facts else {})
+            continue
         if not isinstance(message, ToolResultMessage):
             continue
         try:

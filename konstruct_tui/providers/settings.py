@@ -12,11 +12,17 @@ config.toml (every key optional):
 
     [anthropic]
     model = "claude-sonnet-4-5"
-    max_output_tokens = 8192
+    max_output_tokens = 8192            # for every model of this provider, unless [models] says
+
+    [models."qwen2.5-coder:14b"]        # per model (exact name, or a prefix of dated names)
+    max_output_tokens = 4096            # sent as max_tokens; a reply cut there is reported as cut
+    context_tokens = 32768              # the model's context window: compaction starts near it
 
     [prices."my-local-model"]           # USD per million tokens
     input = 0.0
     output = 0.0
+    cache_read = 0.0                    # optional: prompt-cache reads and writes
+    cache_write = 0.0
 """
 
 from __future__ import annotations
@@ -39,30 +45,45 @@ KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 @dataclass(frozen=True)
 class Price:
-    """USD per million tokens."""
+    """USD per million tokens. Prompt-cache reads and writes have their own prices; a model without
+    them pays the input price for cached tokens too (never an underestimate)."""
 
     input: float
     output: float
+    cache_read: float | None = None
+    cache_write: float | None = None
 
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        return (input_tokens * self.input + output_tokens * self.output) / 1_000_000
+    def cost(self, input_tokens: int, output_tokens: int, cache_read_tokens: int = 0, cache_write_tokens: int = 0) -> float:
+        """`input_tokens` is the whole prompt, cached parts included."""
+        uncached = max(0, input_tokens - cache_read_tokens - cache_write_tokens)
+        read = self.input if self.cache_read is None else self.cache_read
+        write = self.input if self.cache_write is None else self.cache_write
+        return (uncached * self.input + cache_read_tokens * read + cache_write_tokens * write + output_tokens * self.output) / 1_000_000
+
+
+def _claude(input_price: float, output_price: float) -> Price:
+    # Anthropic: a cache read costs 0.1x the input price, a (5-minute) cache write 1.25x.
+    return Price(input_price, output_price, round(input_price * 0.1, 4), round(input_price * 1.25, 4))
 
 
 # Published list prices (USD per million tokens) of a few common models, so a first run can show a
 # cost. The config file's [prices] table overrides and extends it; a model in neither has no price,
 # and the budget says so instead of guessing.
 KNOWN_PRICES: dict[str, Price] = {
-    "gpt-4o": Price(2.50, 10.00),
-    "gpt-4o-mini": Price(0.15, 0.60),
-    "gpt-4.1": Price(2.00, 8.00),
-    "gpt-4.1-mini": Price(0.40, 1.60),
-    "gpt-4.1-nano": Price(0.10, 0.40),
-    "claude-sonnet-4-5": Price(3.00, 15.00),
-    "claude-sonnet-4": Price(3.00, 15.00),
-    "claude-opus-4": Price(15.00, 75.00),
-    "claude-haiku-4-5": Price(1.00, 5.00),
-    "claude-3-5-haiku": Price(0.80, 4.00),
+    "gpt-4o": Price(2.50, 10.00, 1.25),
+    "gpt-4o-mini": Price(0.15, 0.60, 0.075),
+    "gpt-4.1": Price(2.00, 8.00, 0.50),
+    "gpt-4.1-mini": Price(0.40, 1.60, 0.10),
+    "gpt-4.1-nano": Price(0.10, 0.40, 0.025),
+    "claude-sonnet-4-5": _claude(3.00, 15.00),
+    "claude-sonnet-4": _claude(3.00, 15.00),
+    "claude-opus-4": _claude(15.00, 75.00),
+    "claude-haiku-4-5": _claude(1.00, 5.00),
+    "claude-3-5-haiku": _claude(0.80, 4.00),
 }
+# What is sent as the output limit when nothing says otherwise. Lower for OpenAI-compatible servers:
+# a local server with a small context refuses a request whose limit does not fit it.
+DEFAULT_MAX_OUTPUT = {"openai": 4096, "anthropic": 8192}
 
 
 class ConfigInvalid(ValueError):
@@ -79,14 +100,28 @@ class ProviderSettings:
     turn_deadline_s: float = 300.0
     max_output_tokens: int = 8192
     prices: Mapping[str, Price] = field(default_factory=dict)
+    context_tokens: int | None = None  # the model's context window, when the config names it
 
     def price(self) -> Price | None:
         """The price of this model: an exact name first, then the longest known prefix (so a dated
         snapshot such as claude-sonnet-4-5-20250929 finds its family)."""
-        if self.model in self.prices:
-            return self.prices[self.model]
-        prefixes = [name for name in self.prices if self.model.startswith(name + "-")]
-        return self.prices[max(prefixes, key=len)] if prefixes else None
+        return for_model(self.prices, self.model)
+
+    def context_chars(self) -> int | None:
+        """What may be sent per turn when the config names the model's context window: the window
+        less the reply's room, at a cautious 3 characters a token (code tokenises densely). None:
+        the loop's default budget applies."""
+        if not self.context_tokens:
+            return None
+        return max(8_000, (self.context_tokens - self.max_output_tokens) * 3)
+
+
+def for_model(table: Mapping[str, Any], model: str) -> Any:
+    """A per-model entry: the exact name, else the longest name that `model` extends with `-`."""
+    if model in table:
+        return table[model]
+    prefixes = [name for name in table if model.startswith(name + "-")]
+    return table[max(prefixes, key=len)] if prefixes else None
 
 
 def config_path() -> Path:
@@ -142,22 +177,47 @@ def resolve(
     key = env.get(KEY_VARIABLES[chosen]) or None
     if key is None and url == DEFAULT_BASE_URLS[chosen]:
         raise ConfigInvalid(f"{KEY_VARIABLES[chosen]} is not set (needed for {url}; a local server via --base-url needs none)")
+    name = model or env.get(f"KONSTRUCT_{chosen.upper()}_MODEL") or str(section.get("model") or DEFAULT_MODELS[chosen])
+    per_model = for_model(_table(config, "models"), name) or {}
+    if not isinstance(per_model, dict):
+        raise ConfigInvalid(f"[models.{name!r}] in the config file must be a table")
+    limit = _positive(per_model.get("max_output_tokens", section.get("max_output_tokens", DEFAULT_MAX_OUTPUT[chosen])), "max_output_tokens", name)
+    window = per_model.get("context_tokens")
     return ProviderSettings(
         chosen,
-        model or env.get(f"KONSTRUCT_{chosen.upper()}_MODEL") or str(section.get("model") or DEFAULT_MODELS[chosen]),
+        name,
         str(url),
         key,
         turn_deadline_s=deadline,
-        max_output_tokens=int(section.get("max_output_tokens", 8192)),
+        max_output_tokens=limit,
         prices=prices,
+        context_tokens=_positive(window, "context_tokens", name) if window is not None else None,
     )
+
+
+def _table(config: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    table = config.get(key) or {}
+    if not isinstance(table, dict):
+        raise ConfigInvalid(f"[{key}] in the config file must be a table")
+    return table
+
+
+def _positive(value: Any, key: str, model: str) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = 0
+    if number <= 0 or isinstance(value, bool):
+        raise ConfigInvalid(f"{key} for model {model!r} must be a whole number above 0, not {value!r}")
+    return number
 
 
 def _prices(table: Mapping[str, Any]) -> dict[str, Price]:
     prices: dict[str, Price] = {}
     for name, entry in table.items():
         try:
-            prices[name] = Price(float(entry["input"]), float(entry["output"]))
-        except (KeyError, TypeError, ValueError):
+            cached = [None if entry.get(k) is None else float(entry[k]) for k in ("cache_read", "cache_write")]
+            prices[name] = Price(float(entry["input"]), float(entry["output"]), *cached)
+        except (AttributeError, KeyError, TypeError, ValueError):
             raise ConfigInvalid(f"[prices.{name!r}] needs numbers `input` and `output` (USD per million tokens)") from None
     return prices

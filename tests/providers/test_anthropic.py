@@ -63,7 +63,10 @@ async def test_request_shape_alternates_roles_and_sends_tool_results_as_blocks()
     body = json.loads(request.content)
     assert str(request.url) == "https://api.anthropic.com/v1/messages"
     assert request.headers["x-api-key"] == "sk-ant" and request.headers["anthropic-version"] == "2023-06-01"
-    assert body["system"] == "system rules" and body["max_tokens"] > 0 and body["tools"][0]["input_schema"] == {"type": "object"}
+    # Prompt caching: the system prompt and the last tool schema carry the cache mark.
+    assert body["system"] == [{"type": "text", "text": "system rules", "cache_control": {"type": "ephemeral"}}]
+    assert body["max_tokens"] > 0 and body["tools"][0]["input_schema"] == {"type": "object"}
+    assert body["tools"][-1]["cache_control"] == {"type": "ephemeral"}
     assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
     results = body["messages"][2]["content"]
     assert [b["type"] for b in results] == ["tool_result", "tool_result", "text"]
@@ -90,13 +93,13 @@ async def test_malformed_partial_json_is_a_problem_for_the_model() -> None:
     assert call.id == "toolu_1" and call.problem and "not valid JSON" in call.problem
 
 
-async def test_an_error_event_mid_stream_ends_the_turn_with_its_message() -> None:
+async def test_a_non_retryable_error_event_mid_stream_ends_the_turn_with_its_message() -> None:
     events = [
         ("message_start", {"type": "message_start", "message": {"usage": {"input_tokens": 5}}}),
         ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
         ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}}),
-        ("error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}),
+        ("error", {"type": "error", "error": {"type": "invalid_request_error", "message": "prompt is too long: 210000 tokens > 200000 maximum"}}),
     ]
     body = "".join(f"event: {k}\ndata: {json.dumps(d)}\n\n" for k, d in events).encode()
-    with pytest.raises(ProviderError, match="overloaded_error: Overloaded"):
+    with pytest.raises(ProviderError, match="^anthropic: the server reported an error mid-stream: prompt is too long: 210000 tokens > 200000 maximum"):
         await collect(Anthropic(mock_client(lambda r: sse_response(body)), model="c", base_url="http://h"))

@@ -27,7 +27,7 @@ def test_prices_from_config_and_dated_model_names() -> None:
     config = {"prices": {"my-model": {"input": 1.0, "output": 2.0}}}
     assert resolve(model="my-model", base_url="http://h/v1", environ={}, config=config).price() == Price(1.0, 2.0)
     dated = resolve(provider="anthropic", model="claude-sonnet-4-5-20250929", environ={"ANTHROPIC_API_KEY": "k"}, config={})
-    assert dated.price() == Price(3.0, 15.0)
+    assert dated.price() == Price(3.0, 15.0, 0.3, 3.75)  # the family's price, cache reads and writes included
     assert resolve(model="llama3.1:8b", base_url="http://h/v1", environ={}, config={}).price() is None
     with pytest.raises(ConfigInvalid, match="needs numbers"):
         resolve(base_url="http://h/v1", environ={}, config={"prices": {"x": {"input": "cheap"}}})

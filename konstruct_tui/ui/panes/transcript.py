@@ -15,7 +15,17 @@ from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
-from ...agent import Finished, SessionStarted, TextDelta, ToolFinished, ToolStarted, TrustRequested, TurnStarted
+from ...agent import (
+    Compacted,
+    Finished,
+    ProviderWarning,
+    SessionStarted,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TrustRequested,
+    TurnStarted,
+)
 from ...app import describe_call, describe_outcome, diffs_of
 from ..messages import Reportable
 
@@ -138,7 +148,9 @@ class Transcript(VerticalScroll):
     """Everything said and done in the session, newest at the bottom; stays pinned to the bottom
     until the person scrolls up."""
     # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
-    DRAWS: ClassVar[tuple[type, ...]] = (TextDelta, ToolStarted, ToolFinished, TurnStarted, SessionStarted, TrustRequested, Finished)
+    DRAWS: ClassVar[tuple[type, ...]] = (
+        TextDelta, ToolStarted, ToolFinished, TurnStarted, SessionStarted, TrustRequested, Finished, Compacted, ProviderWarning,
+    )
 
     def __init__(self, *, syntax_theme: str = "monokai", id: str | None = None) -> None:
         super().__init__(id=id)
@@ -198,6 +210,13 @@ class Transcript(VerticalScroll):
             self._end_reply()
             decision = f" → {event.decision}" if event.decision else ""
             self.add_note(f"[$warning]⚑ trust[/] {escape(event.capability)}: {escape(event.detail)}{decision}")
+        elif isinstance(event, ProviderWarning):
+            self._end_reply()  # after a `retry` warning the model's reply starts over below it
+            self.add_note(f"[$warning]⚠ {escape(event.message)}[/]")
+        elif isinstance(event, Compacted):
+            self._end_reply()
+            self.add_note(f"[dim]── compacted here: {event.replaced_messages} earlier messages → a summary plus facts on "
+                          f"{event.files_read} files read, {event.files_changed} changed; the session file keeps them all ──[/dim]")
         elif isinstance(event, Finished):
             self._end_reply()
             colour = "$success" if event.reason == "done" else "$warning" if event.reason == "killed" else "$error"
