@@ -4,6 +4,9 @@
 
 1. Policy: median microseconds per `decide()` over the test table's commands, against the named
    baseline `shlex.split` of the same lines (the least any argv-based check must do). Prints the ratio.
+   Then one long line of each kind (ordinary words, quoted words, assignments, `(){` runs, `;`
+   chains) at 1 KB and 80 KB: median decide time, ratio to shlex.split of the same line, and the
+   80 KB / 1 KB growth per byte (1.0 is linear). The issue's bar: 80 KB in < 50 ms.
 2. Cancellation: a child that ignores SIGTERM spawns a grandchild that ignores it too; after the
    cancel, the time until no live member of the process group is left (zombies count as dead), over
    N rounds. Baseline: the 300 ms bar of the issue; prints median / 300 ms.
@@ -66,6 +69,31 @@ def policy_figures(rounds: int) -> None:
           f"baseline shlex.split {theirs:.1f} us; ratio {mine / theirs:.1f}x")
 
 
+LONG_UNITS = {"words": "word ", "quoted": '"a b" ', "assignments": "x=1 ", "functions": "a(){ ", "chains": "a; "}
+
+
+def _median_time(judge, line: str, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        judge(line)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def long_line_figures(rounds: int) -> None:
+    for kind, unit in LONG_UNITS.items():
+        figures, baseline = {}, {}
+        for size in (1_000, 80_000):
+            line = "echo " + unit * (size // len(unit))
+            ours, base = _median_time(decide, line, rounds), _median_time(shlex.split, line, rounds)
+            figures[size], baseline[size] = ours, base
+            print(f"policy {kind:<11} {size // 1000:>2} KB: decide {ours * 1000:8.2f} ms; baseline shlex.split "
+                  f"{base * 1000:7.2f} ms; ratio {ours / base:4.1f}x")
+        print(f"policy {kind:<11} growth 80 KB / 1 KB per byte: {figures[80_000] / figures[1_000] / 80:.2f} "
+              f"(1.0 = linear; shlex.split's own: {baseline[80_000] / baseline[1_000] / 80:.2f})")
+
+
 def cancel_figures(rounds: int) -> None:
     waits = []
     for _ in range(rounds):
@@ -93,9 +121,12 @@ def cancel_figures(rounds: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--policy-only", action="store_true", help="skip the cancellation figures")
     args = parser.parse_args()
     policy_figures(args.rounds)
-    cancel_figures(args.rounds)
+    long_line_figures(args.rounds)
+    if not args.policy_only:
+        cancel_figures(args.rounds)
 
 
 if __name__ == "__main__":

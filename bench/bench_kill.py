@@ -4,8 +4,12 @@ Drives the real `konstruct run` as a subprocess, the way a person's Ctrl-C reach
 
 - mid-stream: streaming from a loopback SSE server that stops talking; measured until the server
   sees the client close the connection;
-- mid-command: a `run_command` whose child spawns a grandchild that ignores SIGTERM; measured until
-  both are gone from the process table (a zombie counts as dead: it runs nothing).
+- mid-command: a `run_command` whose child spawns a grandchild that ignores SIGTERM and a daemon
+  that double-forks and calls `setsid`; measured until all are gone from the process table (a
+  zombie counts as dead: it runs nothing). Found by a token in their command lines, since a
+  confined command's pids are those of its own PID namespace;
+- workbench SIGKILL: the same command, but `konstruct run` itself is SIGKILLed (no clean-up code of
+  ours runs); measured until every descendant is dead (the guardian and the namespace do it).
 
 Baseline: the goal of 300 ms (issue 6); the ratio is median / goal (<= 1.0 meets it). Also printed:
 the time until `konstruct run` has exited, having written its `finished` event.
@@ -32,9 +36,14 @@ from sse_server import Reply, SSEServer, openai_text
 GOAL_MS = 300.0
 SLOW_CHILD = """\
 import os, subprocess, sys, time
-grandchild = subprocess.Popen([sys.executable, "-c",
-    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"])
-open("pids.txt", "w").write(f"{os.getpid()} {grandchild.pid}")
+token = sys.argv[1]
+subprocess.Popen([sys.executable, "-c",
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)", token])
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(60)", token])
+    os._exit(0)
 time.sleep(60)
 """
 
@@ -50,12 +59,19 @@ def wait_for(proc: subprocess.Popen[str], event: str) -> None:
     raise RuntimeError(f"konstruct run ended before {event}")
 
 
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(") ", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+def alive(token: str) -> int:
+    """How many live (not zombie) processes carry `token` in their command line."""
+    count = 0
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                if token.encode() not in handle.read():
+                    continue
+            with open(f"/proc/{name}/stat") as handle:
+                count += handle.read().rsplit(") ", 1)[1].split()[0] != "Z"
+        except (FileNotFoundError, NotADirectoryError, ProcessLookupError):
+            continue
+    return count
 
 
 def mid_stream(root: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -71,19 +87,16 @@ def mid_stream(root: Path, env: dict[str, str]) -> tuple[float, float]:
         return (server.client_left_at - sent) * 1000, (exited - sent) * 1000  # type: ignore[operator]
 
 
-def mid_command(root: Path, script: Path, env: dict[str, str]) -> tuple[float, float]:
-    pids_file = root / "pids.txt"
-    pids_file.unlink(missing_ok=True)
+def mid_command(root: Path, script: Path, env: dict[str, str], token: str, how: signal.Signals) -> tuple[float, float]:
     proc = start(["--root", str(root), "--provider", "scripted", "--script", str(script), "--yes", "run it"], env)
     wait_for(proc, "tool_started")
-    while not pids_file.exists() or len(pids_file.read_text().split()) < 2:
+    while alive(token) < 3:  # the command, its grandchild and the daemon
         time.sleep(0.005)
-    pids = [int(p) for p in pids_file.read_text().split()]
     sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
-    while any(alive(p) for p in pids):
+    proc.send_signal(how)
+    while alive(token):
         if time.monotonic() - sent > 5:
-            raise RuntimeError(f"children still alive 5 s after SIGINT: {pids}")
+            raise RuntimeError(f"children still alive 5 s after {how.name}")
         time.sleep(0.0005)
     dead = time.monotonic()
     proc.wait(10)
@@ -109,13 +122,16 @@ def main() -> None:
         root.mkdir()
         (root / "slow.py").write_text(SLOW_CHILD)
         script = home / "script.json"
-        command = f"{Path(sys.executable).name} slow.py"
+        token = f"konstruct-bench-kill-{os.getpid()}"
+        command = f"{Path(sys.executable).name} slow.py {token}"
         script.write_text(json.dumps({"turns": [{"tool_calls": [{"name": "run_command", "arguments": {"command": command}}]}, {"text": "done"}]}))
         streams = [mid_stream(root, env) for _ in range(runs)]
-        commands = [mid_command(root, script, env) for _ in range(runs)]
-    print(f"kill switch latency over {runs} runs each (SIGINT to `konstruct run`)")
+        commands = [mid_command(root, script, env, token, signal.SIGINT) for _ in range(runs)]
+        killed = [mid_command(root, script, env, token, signal.SIGKILL) for _ in range(runs)]
+    print(f"kill switch latency over {runs} runs each (a signal to `konstruct run`)")
     report("mid-stream", streams, "SIGINT -> stream closed      ")
-    report("mid-command", commands, "SIGINT -> every child dead   ")
+    report("mid-command", commands, "SIGINT -> every descendant dead")
+    report("workbench", killed, "SIGKILL -> every descendant dead")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@
    throwaway confined thread that starts the child, a private TMPDIR). Pairs are interleaved (A B,
    B A, ...) so drift on a shared machine hits both sides; the figure is the ratio of medians
    (goal <= 1.1x). Two cadences: back to back ("burst") and with 20 ms between commands (an agent's
-   pace: the temp-folder pool refills between commands). Also the whole `run_command` tool call,
+   pace: the temp-folder pool refills between commands). The workspace is a git repository, so the
+   plan keeps `.git` read-only; where private namespaces are available, the same figure without them. Also the whole `run_command` tool call,
    confined vs `full` (unconfined), which adds the policy and script discovery to both sides.
 2. Starlark: one `script` call doing N `search` calls vs N separate `call("search", ...)` calls,
    on a small generated project. Prints both medians and the ratio (script / separate calls).
@@ -17,8 +18,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from konstruct_tui.commands import run_process, scrubbed_environment
-from konstruct_tui.sandbox import Confinement, SandboxSettings, kernel_abi, plan_for
+from konstruct_tui.sandbox import Confinement, SandboxSettings, kernel_abi, namespaces, plan_for
 from konstruct_tui.tools import ToolContext, call
 from konstruct_tui.workspace import Workspace
 
@@ -47,9 +50,21 @@ def _paired(a: Callable[[], object], b: Callable[[], object], rounds: int, gap_s
 
 def startup_figures(rounds: int) -> None:
     root = Path(tempfile.mkdtemp(prefix="bench-sandbox-"))
+    subprocess.run(["git", "init", "-q", str(root)], check=True)  # a .git to keep read-only, as in a real project
     env = scrubbed_environment()
     plan = plan_for(root, SandboxSettings())
     print(f"Landlock ABI {kernel_abi()}; plan: {plan.report()}")
+    if plan.namespaces:
+        # The same measurement without the private namespaces, to show what they cost.
+        os.environ[namespaces.DISABLE] = "1"
+        flat = plan_for(root, SandboxSettings())
+        del os.environ[namespaces.DISABLE]
+
+        def flat_confined() -> None:
+            with Confinement(flat) as confinement:
+                assert run_process(["true"], root, timeout_s=30, env=env, confinement=confinement).status == "ok"
+    else:
+        flat_confined = None
 
     def unconfined() -> None:
         assert run_process(["true"], root, timeout_s=30, env=env).status == "ok"
@@ -65,6 +80,10 @@ def startup_figures(rounds: int) -> None:
         base, boxed = _paired(unconfined, confined, rounds, gap)
         print(f"start `true` ({label}): unconfined {base * 1e3:.2f} ms, confined {boxed * 1e3:.2f} ms, "
               f"ratio {boxed / base:.3f}x (goal <= 1.1x), median of {rounds}")
+    if flat_confined is not None:
+        base, boxed = _paired(unconfined, flat_confined, rounds, 0.02)
+        print(f"start `true` (20 ms apart, Landlock + seccomp without namespaces): unconfined {base * 1e3:.2f} ms, "
+              f"confined {boxed * 1e3:.2f} ms, ratio {boxed / base:.3f}x")
 
     with Workspace(root) as workspace:
         arguments = {"command": shlex.join(["true"])}

@@ -49,7 +49,7 @@ from .ports import (
 from .prompt import system_prompt
 from .session_facts import carried_facts
 from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
-from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate
+from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate, question_for
 
 __all__ = [
     "DEFAULT_BUDGET_CHARS",
@@ -104,6 +104,7 @@ __all__ = [
     "headless_gate",
     "load_session",
     "model_turns",
+    "question_for",
     "sessions_dir",
     "system_prompt",
     "tool_specs",

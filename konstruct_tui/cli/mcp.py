@@ -3,7 +3,8 @@ official SDK (2.x, `MCPServer`), so other agents can search, read, edit and ask 
 
 Each registry tool is published with its own input model's JSON schema; arguments pass through to
 the registry unchanged, so validation, `ToolError` messages and results are exactly those of
-`konstruct tool`. Calls run one at a time (the edit guards of one run are not meant for
+`konstruct tool`, with one difference: the client is usually another agent, so mutating tools and
+`run_command` need the agent's grants, asked of the client by elicitation (see mcp_trust.py). Calls run one at a time (the edit guards of one run are not meant for
 interleaving). Results come back as structured content and as the same JSON in a text block.
 """
 
@@ -11,14 +12,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import threading
 from typing import Any
+
+import anyio
 
 from .. import __version__
 from ..graph import CodeGraph
-from ..tools import TOOLS, GraphAccess, ServedGraph, ToolContext, ToolError, call
+from ..tools import TOOLS, GraphAccess, ServedGraph, ToolContext, ToolError
+from ..trust import TrustSession
 from ..workspace import Workspace, WriteJournal
 from .common import UsageError, add_root, open_workspace
+from .mcp_trust import GrantRefused, guarded_call
 
 INSTRUCTIONS = (
     "Konstruct's tools for one project. Paths are relative to the project root. Start with search "
@@ -54,15 +58,18 @@ def build_server(workspace: Workspace, graph: GraphAccess, *, read_only: bool = 
     from mcp.server.mcpserver import MCPServer
 
     context = ToolContext(workspace, journal=WriteJournal(workspace.root), graph=graph)
-    lock = threading.Lock()
+    session = TrustSession(workspace.root)  # the stored `always` grants, and this server's own
+    context.trust = session
+    lock = anyio.Lock()
     names = [name for name, tool in TOOLS.items() if not (read_only and tool.mutating)]
-    tools = [_published(name, context, lock) for name in names]
+    tools = [_published(name, context, session, lock) for name in names]
     return MCPServer(name="konstruct", version=__version__, instructions=INSTRUCTIONS, tools=tools,
                      log_level="WARNING")
 
 
-def _published(name: str, context: ToolContext, lock: threading.Lock) -> Any:
+def _published(name: str, context: ToolContext, session: TrustSession, lock: Any) -> Any:
     """One registry tool as an SDK tool: our schema, arguments passed through untouched."""
+    from mcp.server.mcpserver import Context
     from mcp.server.mcpserver.exceptions import ToolError as MCPToolError
     from mcp.server.mcpserver.tools.base import Tool as SDKTool
     from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
@@ -77,11 +84,11 @@ def _published(name: str, context: ToolContext, lock: threading.Lock) -> Any:
 
     tool = TOOLS[name]
 
-    def handler(arguments: dict[str, Any]) -> CallToolResult:
-        with lock:
+    async def handler(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
+        async with lock:
             try:
-                payload = call(name, arguments, context).to_json()
-            except ToolError as error:
+                payload = (await guarded_call(name, arguments, context, session, ctx)).to_json()
+            except (ToolError, GrantRefused) as error:
                 raise MCPToolError(context.workspace.scrub(str(error))) from None
         text = json.dumps(payload, ensure_ascii=False)
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
@@ -92,6 +99,7 @@ def _published(name: str, context: ToolContext, lock: threading.Lock) -> Any:
         description=tool.description,
         parameters=tool.schema(),
         fn_metadata=FuncMetadata(arg_model=Arguments),
-        is_async=False,
+        is_async=True,
+        context_kwarg="ctx",
         annotations=ToolAnnotations(read_only_hint=not tool.mutating, destructive_hint=tool.mutating),
     )

@@ -3,12 +3,18 @@
 
 `check` judges COMMAND with the flags given only (the stored project policy does not apply to it).
 
-Prints `{"decision": "allow"|"ask"|"refuse", "rule": ..., "reason": ...}` and exits 0
+Prints `{"decision": "allow"|"ask"|"refuse", "rule": ..., "reason": ...}` (plus `"confinement":
+"read-only"` for a read-only command allowed only because it runs confined so) and exits 0
 whatever the decision; bad input (no command, an unknown preset, an unusable prefix) exits 2.
+
+Read-only commands (`ls`, `git status`, ...) are allowed without a grant only where this machine can
+confine them read-only with no network: a Landlock ABI with network rules (4+) and a project not set
+to run unconfined (`konstruct sandbox set --mode full`). Elsewhere they ask, as any command.
 
 COMMAND is normally one argument holding the whole command line. Given as several arguments (a
 driver that split the line with a shell or shlex), they are joined back into one line: a word that
-still looks like shell syntax (`&&`, `ls;`, `>out`, `2>/dev/null`, `$(id)`, `(ls)`) stays syntax,
+still looks like shell syntax (`&&`, `ls;`, `>out`, `2>/dev/null`, `$(id)`, `(ls)`) or like an
+expansion (`$HOME`, `${X:0:1}`, `{a,b}`, `/bin/r?`, `~+`) stays syntax,
 every other word is quoted, so `grep -rn 'a|b' src` keeps its literal `a|b`. When in doubt the
 word stays syntax: a refusal too many beats a compound command let through.
 """
@@ -22,11 +28,13 @@ import shlex
 from typing import Any
 
 from ..commands import BadPrefix, PolicyConfig, decide, discover_scripts
+from ..sandbox import SandboxConfig, effective_abi, seccomp_filter
 from ..trust import TrustStore
 from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json
 
 _EDGE = frozenset(";&|<>(){}")
+_EXPANSION_WORD = re.compile(r"\$[A-Za-z_{@*#?$!0-9'\"\[]|\{[^{}]*(,|\.\.)[^{}]*\}|[*?]|\[[^\][]+\]|^~[+-](/|$)")
 _OPERATOR_WORD = re.compile(r"^(\d*(>>?|<<?<?|>&|<&|>\||<>)\d*|&>>?|&&|\|\|?|\|&|;;?|&|\(|\)|\{|\}|`.*|\$\(.*)$")
 
 
@@ -38,7 +46,8 @@ def register(commands: Any) -> None:
     check.add_argument("--preset", action="append", default=[], metavar="NAME",
                        help="a toolchain preset (python, node, go, java); turns allowlist mode on")
     check.add_argument("--allow", action="append", default=[], metavar="PREFIX",
-                       help="an allowed command prefix, matched on whole words; turns allowlist mode on")
+                       help="an allowed command as an argv rule (program and subcommand words, plus any unsafe "
+                            "option it should admit, e.g. 'rg --pre'); turns allowlist mode on")
     check.add_argument("--chains", action="store_true",
                        help="allow a, b chained with &&, || or ; when each is allowed alone (pipes stay refused)")
     check.add_argument("command", nargs="*", metavar="COMMAND", help="the command line (after --)")
@@ -80,6 +89,8 @@ def _looks_like_syntax(word: str) -> bool:
         return False  # only a quoted word can hold a blank
     if _OPERATOR_WORD.match(word) or "$(" in word or "`" in word or "<(" in word or ">(" in word:
         return True
+    if _EXPANSION_WORD.search(word):
+        return True  # `${HOME:0:1}`, `$IFS`, `{rm,-rf,/}`, `/bin/r?`, `~+`: what a shell would expand stays unquoted
     stripped = word.lstrip("0123456789")
     closing = word[-1] in _EDGE and not (word[-1] == ")" and "(" in word)  # `print(1)` is a literal call
     return word[0] in _EDGE or closing or stripped[:1] in ("<", ">")
@@ -94,14 +105,30 @@ def run_check(args: argparse.Namespace) -> int:
     workspace = open_workspace(args.root)
     with workspace:
         try:
-            config = PolicyConfig.build(args.preset, args.allow, discover_scripts(workspace), workspace.root, args.chains)
+            config = PolicyConfig.build(args.preset, args.allow, discover_scripts(workspace), workspace.root, args.chains,
+                                        read_only_sandbox=read_only_sandbox(workspace.root))
         except BadPrefix as error:
             raise UsageError(str(error)) from None
         decision = decide(command_line(words), config)
-        # Exactly the contract's three keys (DESIGN.md §10); the grant needed is named in the reason.
+        # The contract's three keys (DESIGN.md §10); the grant needed is named in the reason.
         answer = {"decision": decision.decision, "rule": decision.rule, "reason": decision.reason}
+        if decision.confinement is not None:
+            answer["confinement"] = decision.confinement
         print_json(_scrubbed(answer, workspace))
     return 0
+
+
+def read_only_sandbox(root: Any) -> bool:
+    """Whether a command in the project at `root` can run under the kernel sandbox read-only with
+    the network blocked: Landlock ABI 4+ (network rules), the seccomp filter for the other sockets,
+    and the project's mode not `full` (run_command decides the same from its plan). Any doubt
+    (settings unreadable, no Landlock) means no: read-only commands then ask."""
+    try:
+        if SandboxConfig().settings(root).mode == "full":
+            return False
+        return effective_abi() >= 4 and seccomp_filter() is not None  # TCP by Landlock, the rest by seccomp
+    except Exception:  # noqa: BLE001 - whatever went wrong, the answer that fails closed is "no"
+        return False
 
 
 def _scrubbed(payload: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

@@ -23,12 +23,12 @@ from ..sandbox import (
     SandboxPlan,
     describe_writable,
     effective_abi,
+    handled_rights,
     kernel_abi,
     plan_for,
     probe,
     right_names,
     seccomp_filter,
-    write_rights,
 )
 from .common import UsageError, add_root, open_workspace, print_json
 
@@ -73,8 +73,16 @@ def run_check(args: argparse.Namespace) -> int:
         "applied": plan.report(),
         "landlock": landlock,
         "filesystem": {
-            "reads": "unchanged: a command reads and executes what it could before",
-            "restricted_rights": right_names(write_rights(abi)) if plan.confined else [],
+            "reads": ("an allow-list: the workspace, system folders, the interpreter, PATH and named toolchain "
+                      "folders; never the home folder itself (~/.ssh, ~/.aws, ~/.config/konstruct ...)")
+            if plan.confined else "unrestricted",
+            "readable_count": len(plan.readable) if plan.confined else None,
+            "git": ("read-only (a read-only bind mount)" if plan.namespaces else
+                    "read-only (every other top-level entry is writable; new top-level entries cannot be made)")
+            if plan.confined else "writable",
+            "covered_socket_places": list(plan.hidden),
+            "lifetime": ("pid-namespace" if plan.namespaces else "subreaper") if plan.confined else "subreaper",
+            "restricted_rights": right_names(handled_rights(abi)) if plan.confined else [],
             "never_granted": right_names(NEVER_GRANTED) if plan.confined else [],
             "writable": describe_writable(plan, workspace.root),
             "toolchain_caches_if_present": list(TOOLCHAIN_CACHES) if settings.mode == "workspace-write" and plan.confined else [],
@@ -102,10 +110,12 @@ def _network(plan: SandboxPlan) -> dict[str, Any]:
         return {"applied": plan.network, "refused": []}
     refused = ["tcp connect", "tcp bind"]
     if seccomp_filter() is not None:
-        refused += ["udp, raw, packet and sctp sockets (seccomp)", "io_uring (seccomp)"]
+        refused += ["every socket but unix and netlink ones: tcp listen, tcp fast open, udp, raw, packet, "
+                    "sctp, vsock (seccomp)", "io_uring (seccomp)"]
     if plan.abi >= 6:
         refused.append("abstract unix sockets outside the sandbox")
-    return {"applied": "blocked", "refused": refused, "still_allowed": ["unix sockets by path"]}
+    still = ["unix sockets by path" + (" (your socket places are covered)" if plan.hidden else "")]
+    return {"applied": "blocked", "refused": refused, "still_allowed": still}
 
 
 def run_set(args: argparse.Namespace) -> int:

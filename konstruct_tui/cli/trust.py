@@ -3,6 +3,7 @@
 list    {"grants": [{"capability", "scope", "paths", "granted_at"}, ...]}   the `always` grants
 grant   CAPABILITY [--path GLOB]...  remember an `always` grant (edit may be narrowed to globs)
 revoke  [CAPABILITY] [--path GLOB]...  forget this project's grants (all, one capability, one edit scope)
+reset   lift the lock a damaged trust store left (allowlist mode with nothing allowed, every project)
 
 Only `always` grants live on disk; `once` and `session` grants end with their session.
 """
@@ -36,11 +37,14 @@ def register(commands: Any) -> None:
     revoke.add_argument("capability", nargs="?", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     revoke.add_argument("--path", action="append", default=None, metavar="GLOB", help="edit only: the grant's globs")
     revoke.set_defaults(handler=run_revoke)
+    reset = actions.add_parser("reset", help="lift the lock a damaged trust store left (your decision)")
+    add_root(reset)
+    reset.set_defaults(handler=run_reset)
     trust.set_defaults(handler=_missing_action)
 
 
 def _missing_action(args: argparse.Namespace) -> int:
-    raise UsageError("trust needs an action: list, grant or revoke")
+    raise UsageError("trust needs an action: list, grant, revoke or reset")
 
 
 def _store() -> TrustStore:
@@ -90,6 +94,17 @@ def run_revoke(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
         _report_warnings(store)
         print_json(_scrubbed({"revoked": [g.to_json() for g in removed]}, workspace))
+    return 0
+
+
+def run_reset(args: argparse.Namespace) -> int:
+    workspace = open_workspace(args.root)
+    store = _store()
+    with workspace, warnings.catch_warnings():
+        warnings.simplefilter("ignore", TrustStoreWarning)
+        lifted = store.reset()
+        _report_warnings(store)
+        print_json({"reset": lifted})
     return 0
 
 

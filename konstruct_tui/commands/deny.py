@@ -7,23 +7,24 @@ not a preset, not an allowlist entry, not a grant. The others (`destructive`, `o
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .environment import is_secret_name
+from .sweeping import (
+    DENY,
+    Finding,
+    deny_extract,
+    deny_git,
+    deny_kill,
+    deny_output,
+    deny_pkill,
+)
 from .targets import Place, is_device, place_of
 from .wrappers import program_name
 
-
-@dataclass(frozen=True)
-class Finding:
-    rule: str
-    reason: str
-
-
-DENY = "deny"
 _MKFS = re.compile(r"^(mkfs(\..*)?|mke2fs|mkswap|mkntfs|mkdosfs|mkexfatfs|newfs(_.*)?|wipefs|blkdiscard|sfdisk|sgdisk|zpool)$")
 _PARTITION = frozenset({"fdisk", "gdisk", "parted", "cfdisk"})
 _POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "kexec"})
@@ -31,15 +32,25 @@ _SECRETS = re.compile(
     r"(^|/)\.ssh(/|$)|(^|/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$|\.aws/(credentials|config)|(^|/)\.netrc$"
     r"|/etc/(shadow|gshadow|sudoers)|(^|/)\.gnupg(/|$)|\.kube/config|\.docker/config\.json"
     r"|(^|/)\.git-credentials$|\.password-store|\.config/gcloud|konstruct/trust\.json|(^|/)\.pgpass$"
-    r"|(^|/)\.(bash|zsh|python|mysql|psql)_history$|^/proc/(self|\d+)/environ$"
+    r"|(^|/)\.(bash|zsh|python|mysql|psql)_history$|^/proc/(self|thread-self|\d+)/(task/\d+/)?(environ|mem|root/)"
+    r"|^/proc(/(self|thread-self|\d+))?/?$"  # a whole process folder (or all of them): `grep -r KEY /proc/1234`
 )
+# Every credential path holds one of these (normalising a path never creates one): a cheap filter first.
+_SECRET_HINTS = (".ssh", "id_", ".aws", ".netrc", "/etc/", ".gnupg", ".kube", ".docker", ".git-credentials",
+                 ".password-store", "gcloud", "trust.json", ".pgpass", "_history", "/proc")
 # Sending a project's env file somewhere: `curl -d @.env`, `curl -T .env`, `wget --post-file=.env`.
 _UPLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "scp", "rsync", "nc", "ncat", "netcat", "socat", "ftp", "sftp"})
 _ENV_FILE = re.compile(r"(^|[@=/])\.env(\.[\w.-]+)?$")
 # Variables that make the next program load code of the caller's choosing.
 _INJECTING = re.compile(
     r"^(LD_[A-Z_]+|DYLD_[A-Z_]+|BASH_ENV|ENV|PATH|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|BASH_FUNC_.*"
-    r"|GIT_SSH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_ASKPASS|NODE_OPTIONS|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$"
+    r"|GIT_(?!AUTHOR_|COMMITTER_)[A-Z0-9_]+|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB"
+    r"|PYTHONSTARTUP|PYTHONHOME|PYTHONINSPECT|PYTHONBREAKPOINT|PYTHONUSERBASE|PAGER|[A-Z]+_PAGER|MANPAGER|EDITOR|VISUAL"
+    r"|[A-Z]+_EDITOR|LESSOPEN|LESSCLOSE|LESSKEY|LESS|BROWSER|SHELL|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS"
+    r"|(?i:npm_config_\w+|yarn_\w+|pnpm_\w+)|MAKEFLAGS|MAKEFILES|MFLAGS|GNUMAKEFLAGS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS"
+    r"|JDK_JAVA_OPTIONS|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|GRADLE_USER_HOME|GOFLAGS|GOENV|GOTOOLCHAIN|RUSTC_WRAPPER"
+    r"|CARGO_BUILD_RUSTC_WRAPPER|CARGO_TARGET_[A-Z0-9_]+_RUNNER|PROMPT|ZDOTDIR|ENV|TAR_OPTIONS|RSYNC_RSH|SSH_ASKPASS|SUDO_ASKPASS|PKG_CONFIG_PATH"
+    r"|LD_[A-Z_]+|GCONV_PATH|LOCPATH|NLSPATH|HOSTALIASES|RESOLV_HOST_CONF|MALLOC_[A-Z_]+|GLIBC_TUNABLES)$"
 )
 
 _VARIABLE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
@@ -72,7 +83,12 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
             return found
     if _changes_own_trust(name, args):
         return Finding("self_grant", "the agent may not grant itself trust or loosen the command policy")
-    secret = next((w for w in argv if _SECRETS.search(w)), None)
+    if name == "git":
+        hidden = next((w for w in args if w.startswith("--config-env")), None)
+        if hidden is not None:
+            return Finding("env_injection", f"{hidden!r} takes a git setting from an environment variable whose value "
+                           "the policy cannot see (a setting may name a program git runs)")
+    secret = _secret_word(argv)
     if secret is not None:
         return Finding("secrets", f"{secret!r} is a credential file; the agent may not read or touch it")
     if name in _UPLOADERS:
@@ -82,7 +98,7 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
         outside = next((p for p in _sent_files(name, args) if place_of(p, root) not in (Place.INSIDE, Place.TEMP)), None)
         if outside is not None:
             return Finding("secrets", f"{name} would send {outside!r}, a file from outside the project, off this machine")
-    variable = next((m.group(1) for w in argv for m in _VARIABLE.finditer(w) if is_secret_name(m.group(1))), None)
+    variable = next((m.group(1) for w in argv if "$" in w for m in _VARIABLE.finditer(w) if is_secret_name(m.group(1))), None)
     if variable is None and name == "printenv":
         variable = next((w for w in args if is_secret_name(w)), None)
     if variable is not None:
@@ -110,7 +126,27 @@ def judge_assignments(assignments: Sequence[str]) -> Finding | None:
 
 
 def is_secret(text: str) -> bool:
-    return bool(_SECRETS.search(text))
+    return bool(_SECRETS.search(text)) or bool(_SECRETS.search(_normal_path(text)))
+
+
+def _normal_path(text: str) -> str:
+    """`/proc/1//environ`, `/etc/./shadow`, `/x/../etc/shadow`: the path a kernel would open."""
+    if "//" not in text and "/." not in text:
+        return text
+    head, sep, path = text.rpartition("=") if "=" in text and not text.startswith("/") else ("", "", text)
+    path = re.sub(r"/+", "/", path)
+    if "/." in path or path.startswith("."):
+        path = posixpath.normpath(path)
+    return head + sep + path
+
+
+def _secret_word(argv: Sequence[str]) -> str | None:
+    """The first word naming a credential file. One search over the joined words (linear), then
+    the word itself; paths are normalised first, so `//` or `/./` does not hide one."""
+    joined = "\n".join(argv)
+    if not any(hint in joined for hint in _SECRET_HINTS):
+        return None
+    return next((w for w in argv if any(hint in w for hint in _SECRET_HINTS) and is_secret(w)), None)
 
 
 def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None:
@@ -121,6 +157,9 @@ def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None
 
 
 def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | None:
+    written = deny_output(name, args, root)
+    if written is not None:
+        return written
     options, operands = options_and_operands(args)
     if name.lower() in _WINDOWS_WIPE:
         return _deny_windows(name, args)
@@ -143,9 +182,19 @@ def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | No
     elif name == "systemctl" and operands[:1] and operands[0] in ("poweroff", "reboot", "halt", "kexec", "emergency", "rescue"):
         return Finding(DENY, f"systemctl {operands[0]} stops or restarts the machine")
     elif name == "kill":
-        return _deny_kill(args)
+        return deny_kill(args)
     elif name in ("killall5",):
         return Finding(DENY, "killall5 signals every process on the machine")
+    elif name in ("pkill", "killall"):
+        return deny_pkill(name, args)
+    elif name == "find":
+        for k, word in enumerate(args[:-1]):
+            if word in ("-fprint", "-fprint0", "-fprintf", "-fls") and (is_device(args[k + 1]) or place_of(args[k + 1], root).fatal):
+                return Finding(DENY, f"find {word} {args[k + 1]!r} overwrites {place_of(args[k + 1], root).value}")
+    elif name == "git":
+        return deny_git(args, root)
+    elif name in ("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio"):
+        return deny_extract(name, args, root)
     elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
         for target in operands[1:] if not any(o.startswith("--reference") for o in options) else operands:
             place = place_of(target, root)
@@ -220,19 +269,6 @@ def _deny_windows(name: str, args: list[str]) -> Finding | None:
     return None
 
 
-def _deny_kill(args: list[str]) -> Finding | None:
-    i = 0
-    if args[:1] and args[0] in ("-s", "-n"):
-        i = 2
-    elif args[:1] and args[0].startswith("-") and args[0] != "--" and len(args) > 1:
-        i = 1  # the signal
-    if args[i:i + 1] == ["--"]:
-        i += 1
-    if any(p in ("-1", "1") for p in args[i:]):
-        return Finding(DENY, "kill -1 (or pid 1) signals every process you own, or init")
-    return None
-
-
 _DISK_TOOLS = {
     "hdparm": lambda options, operands: any(o.startswith(("--security-erase", "--write-sector", "--trim-sector",
                                                            "--fwdownload", "--make-bad-sector")) for o in options),
@@ -248,9 +284,7 @@ _HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tt
 
 
 def _deny_write(name: str, options: list[str], operands: list[str], root: Path | None) -> Finding | None:
-    if name in ("tee", "truncate", "touch"):
-        targets = operands
-    elif name == "mv":
+    if name in ("tee", "truncate", "touch") or name == "mv":
         targets = operands
     else:
         targets = operands[-1:] if len(operands) > 1 else []
@@ -276,6 +310,11 @@ def _destructive(name: str, args: list[str], root: Path | None) -> Finding | Non
         targets = operands[:-1]
     elif name == "find" and "-delete" in args:
         return _find_delete(args, root)
+    elif name in ("chmod", "chown", "chgrp") and any(o in ("-R", "--recursive") or (o[1:].isalpha() and "R" in o) for o in options):
+        for target in operands[1:]:
+            if place_of(target, root) in (Place.PARENT, Place.ELSEWHERE):
+                return Finding("outside_workspace", f"{name} -R {target!r} changes permissions outside the project")
+        return None
     else:
         return None
     for target in targets:
@@ -322,8 +361,17 @@ _FIND_FILTERS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "
 
 
 def find_is_filtered(args: Sequence[str]) -> bool:
-    """Whether a find expression narrows what it matches (a name, a path, an age...)."""
-    return any(w in _FIND_FILTERS for w in args)
+    """Whether a find expression narrows what it matches (a name, a path, an age...) before its
+    first action: `find . -delete -name x` deletes everything, then tests the name."""
+    for word in args:
+        if word in _FIND_FILTERS:
+            return True
+        if word in _FIND_ACTIONS:
+            return False
+    return False
+
+
+_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"})
 
 
 def find_exec_commands(args: Sequence[str]) -> list[tuple[list[str], list[str]]]:

@@ -36,6 +36,29 @@ class EmbeddedCode:
     code: str
     via: str
     strict: bool
+    argv: tuple[str, ...] | None = None  # a program run with arguments, no shell (`rg --pre CMD FILE`)
+
+
+# Options whose value a program runs: (program, subcommand or None) -> {option: how}. `shell`: run
+# by a shell; `program`: a program run with a file name appended (judged as `VALUE FILE`).
+_EXEC_OPTIONS: dict[tuple[str, str | None], dict[str, str]] = {
+    ("git", "rebase"): {"--exec": "shell", "-x": "shell"},
+    ("git", "grep"): {"--open-files-in-pager": "program", "-O": "program"},
+    ("git", "difftool"): {"--extcmd": "shell", "-x": "shell"},
+    ("git", "send-email"): {"--sendmail-cmd": "shell", "--smtp-server": "program"},
+    ("git", "clone"): {"--upload-pack": "shell", "-u": "shell"}, ("git", "fetch"): {"--upload-pack": "shell"},
+    ("git", "pull"): {"--upload-pack": "shell"}, ("git", "push"): {"--receive-pack": "shell", "--exec": "shell"},
+    ("git", "ls-remote"): {"--upload-pack": "shell"}, ("git", "archive"): {"--exec": "shell"},
+    ("rg", None): {"--pre": "program", "--hostname-bin": "program"},
+    ("tar", None): {"--to-command": "shell", "--use-compress-program": "shell", "-I": "shell", "--info-script": "shell",
+                    "--new-volume-script": "shell", "-F": "shell", "--rsh-command": "program", "--rmt-command": "program"},
+    ("zip", None): {"--unzip-command": "shell", "-TT": "shell"},
+    ("vim", None): {"-c": "vim", "--cmd": "vim"}, ("vi", None): {"-c": "vim", "--cmd": "vim"},
+    ("nvim", None): {"-c": "vim", "--cmd": "vim"}, ("ex", None): {"-c": "vim", "--cmd": "vim"},
+    ("rsync", None): {"-e": "shell", "--rsh": "shell", "--rsync-path": "shell"},
+    ("scp", None): {"-S": "program"}, ("sort", None): {"--compress-program": "program"},
+    ("make", None): {"--eval": "shell", "-E": "shell"},
+}
 
 
 def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
@@ -50,11 +73,19 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
         found.append(EmbeddedCode(args[0], "trap", True))
     elif name == "git":
         found += _git_settings(args)
+        # `ext::CMD` remotes: git runs CMD through a shell to reach the "remote".
+        found += [EmbeddedCode(w.split("ext::", 1)[1].replace("%S", "x").replace("% ", " "), "git ext:: transport", True)
+                  for w in args if "ext::" in w]
     elif name == "parallel" and ":::" in args:
         at = args.index(":::")
         start = next((k for k, w in enumerate(args[:at]) if not w.startswith("-")), at)
         template = args[start:at]  # parallel's own options come first, then the command
         found.append(EmbeddedCode(" ".join(template + [w for w in args[at + 1:] if w != ":::"]), "parallel", True))
+    found += _exec_options(name, args)
+    if name in ("vim", "vi", "nvim", "ex", "view", "gvim"):
+        found += [EmbeddedCode(w[1:].lstrip(":")[1:], f"{name} +", True) for w in args if w.startswith("+") and w[1:].lstrip(":").startswith("!")]
+    if name == "sed":
+        found += _sed_execute(args)
     if name in TEXT_PROGRAMS:
         return found
     for word in args:
@@ -62,6 +93,74 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
             if " " in candidate.strip() or "\t" in candidate:
                 found.append(EmbeddedCode(candidate, f"an argument of {name}", False))
     return found
+
+
+def _exec_options(name: str, args: list[str]) -> list[EmbeddedCode]:
+    """Values of options that run a program or a shell string (the table above)."""
+    sub = next((w for w in args if not w.startswith("-")), None) if name == "git" else None
+    table = _EXEC_OPTIONS.get((name, sub)) or _EXEC_OPTIONS.get((name, None))
+    if not table:
+        return []
+    found = []
+    for k, word in enumerate(args):
+        for option, how in table.items():
+            value: str | None = None
+            if word == option:
+                value = args[k + 1] if k + 1 < len(args) else ""
+            elif word.startswith(option + "="):
+                value = word.split("=", 1)[1]
+            elif not option.startswith("--") and len(option) == 2 and word.startswith(option) and len(word) > 2:
+                value = word[2:]  # `-Orm`, `-xCMD`
+            if value is None:
+                continue
+            via = f"{name} {option}"
+            if how == "vim":
+                value = value.lstrip(":")
+                if value.startswith("!"):
+                    found.append(EmbeddedCode(value[1:], via, True))
+            elif how == "program":
+                found.append(EmbeddedCode(value, via, True, tuple(value.split()) + (".",)))
+            else:
+                found.append(EmbeddedCode(value, via, True))
+    return found
+
+
+def _sed_execute(args: list[str]) -> list[EmbeddedCode]:
+    """GNU sed runs shell commands: the `e COMMAND` command, and the `e` flag of `s///e`."""
+    found = []
+    scripts = [args[k + 1] for k, w in enumerate(args[:-1]) if w in ("-e", "--expression")]
+    scripts += [w.split("=", 1)[1] for w in args if w.startswith("--expression=")]
+    if not scripts:
+        scripts = [next((w for w in args if not w.startswith("-")), "")]
+    for script in scripts:
+        for line in script.replace(";", "\n").split("\n"):
+            command = line.strip().lstrip("0123456789,$/ !")
+            if command.startswith("e"):
+                found.append(EmbeddedCode(command[1:].strip() or "sh", "sed e", True))
+            elif command.startswith("s") and len(command) > 1:
+                parts = _sed_parts(command[2:], command[1])
+                if len(parts) == 3 and "e" in parts[2]:  # s/x/CMD/e runs the replaced line as a command
+                    found.append(EmbeddedCode(parts[1] or "sh", "sed s///e", True))
+    return found
+
+
+def _sed_parts(text: str, delimiter: str) -> list[str]:
+    """`pat/rep/flags` split on the unescaped delimiter, `\\/` unescaped."""
+    parts: list[str] = []
+    current: list[str] = []
+    k = 0
+    while k < len(text):
+        if text[k] == "\\" and k + 1 < len(text):
+            current.append(text[k + 1] if text[k + 1] == delimiter else text[k:k + 2])
+            k += 2
+            continue
+        if text[k] == delimiter and len(parts) < 2:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(text[k])
+        k += 1
+    return parts + ["".join(current)]
 
 
 def _git_settings(args: list[str]) -> list[EmbeddedCode]:

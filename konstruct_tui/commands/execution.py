@@ -1,11 +1,13 @@
-"""Running one command: argv (never a shell), its own process group, a timeout, capped output,
-a scrubbed environment, and cancellation that kills the whole group at once.
+"""Running one command: argv (never a shell), its own session, a timeout, capped output, a
+scrubbed environment, and cancellation that kills everything it started at once.
 
-Why a process group and SIGKILL: a test runner forks workers, a build starts a compiler; killing the
-leader alone leaves them running, and a child that ignores SIGTERM would outlive a polite stop. The
-kill switch must leave nothing behind, so the group gets SIGKILL, from the cancelling thread itself
-(not at the next poll). When the leader exits normally the group is killed too: stragglers would keep
-our pipes open and hang the call.
+Why the whole tree and SIGKILL: a test runner forks workers, a build starts a compiler, a script
+starts a daemon that calls `setsid`; killing the leader alone (or only its process group) leaves
+them running, and a child that ignores SIGTERM would outlive a polite stop. Nothing may outlive its
+call, so on timeout, cancel (from the cancelling thread itself, not at the next poll) and the
+normal end of the leader, every descendant gets SIGKILL (process_tree.py says how they are found;
+a confined command's private PID namespace does it in the kernel), and a guardian process kills
+them if this process itself is SIGKILLed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from .process_tree import GUARDIAN, ProcessTree, become_subreaper, running_trees
 
 DEFAULT_CAP_BYTES = 64 * 1024
 _POLL_S = 0.05
@@ -76,6 +80,11 @@ class ChildConfinement(Protocol):
     def environment(self, env: Mapping[str, str] | None) -> dict[str, str]: ...
 
     def spawn(self, start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]: ...
+
+    @property
+    def contains_descendants(self) -> bool:
+        """True when the kernel kills every descendant with the leader (a private PID namespace)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -161,11 +170,11 @@ def running_groups() -> set[int]:
 
 
 def kill_all_running() -> int:
-    """SIGKILL every running command's group. Returns how many groups were signalled."""
-    groups = running_groups()
-    for pgid in groups:
-        _kill_group(pgid)
-    return len(groups)
+    """SIGKILL every running command and all it started. Returns how many commands were signalled."""
+    trees = running_trees()
+    for tree in trees:
+        tree.kill()
+    return len(trees)
 
 
 def run_process(
@@ -191,6 +200,7 @@ def run_process(
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, close_fds=True,
         )
 
+    become_subreaper()  # orphans of the command come to us, not to init, so they can be found
     try:
         proc = confinement.spawn(start) if confinement is not None else start()
     except FileNotFoundError:
@@ -200,6 +210,9 @@ def run_process(
         return ProcessOutcome("failed", None, time.monotonic() - started, "", "",
                               reason=f"{argv[0]!r} could not be started: {error.strerror or error}")
     pgid = proc.pid  # start_new_session: the child leads a new session and process group
+    contained = bool(getattr(confinement, "contains_descendants", False))
+    tree = ProcessTree(proc.pid, contained=contained)
+    GUARDIAN.watch(proc.pid, contained=contained)
     with _running_lock:
         _running.add(pgid)
     outputs = (CappedOutput(cap_bytes), CappedOutput(cap_bytes))
@@ -217,7 +230,7 @@ def run_process(
     def kill_on_cancel() -> None:
         with reaping:  # never signal a group id after its leader was reaped (the id may be reused)
             if not reaped:
-                _kill_group(pgid)
+                tree.kill()
 
     unregister = cancellation.on_cancel(kill_on_cancel) if cancellation else (lambda: None)
     ending: str | None = None
@@ -232,7 +245,7 @@ def run_process(
             elif time.monotonic() >= deadline:
                 ending = "timeout"
             if ending:
-                _kill_group(pgid)
+                tree.kill()
                 break
             time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, _POLL_S)
@@ -243,9 +256,11 @@ def run_process(
         with _running_lock:
             _running.discard(pgid)
         with reaping:
-            _kill_group(pgid)  # stragglers of a finished leader would keep our pipes open
+            tree.kill()  # nothing outlives the call (and stragglers would keep our pipes open)
             proc.wait()  # now reap the leader
             reaped = True
+        tree.close()
+        GUARDIAN.forget(proc.pid)
     for reader in readers:
         reader.join(_READER_GRACE_S)
     for stream in (proc.stdout, proc.stderr):
@@ -260,9 +275,9 @@ def _outcome(code: int, ending: str | None, duration: float, outputs: tuple[Capp
     out, err = outputs
     signal_number = -code if code is not None and code < 0 else None
     if ending == "timeout":
-        status, reason = "timeout", f"still running after {timeout_s:g} s: its process group was killed"
+        status, reason = "timeout", f"still running after {timeout_s:g} s: it and every process it started were killed"
     elif ending == "killed":
-        status, reason = "killed", "cancelled: its process group was killed"
+        status, reason = "killed", "cancelled: it and every process it started were killed"
     elif code == 0:
         status, reason = "ok", None
     elif signal_number is not None:

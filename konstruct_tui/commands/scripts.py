@@ -35,31 +35,66 @@ class ProjectScript:
         return f"{self.kind}:{self.name}"
 
     def matches(self, argv: Sequence[str]) -> bool:
-        """True when `argv` runs this script, possibly with extra arguments that do not redirect it
-        to another project, file or shell (`make -f`, `npm --prefix`, `pytest -p` do)."""
+        """True when `argv` runs this script as written. Extra words only as arguments to the script,
+        after `--` (`npm test -- --watch`), never as options to npm/make that change what runs
+        (`make test -f evil.mk`, `npm test --script-shell=./x.sh`, `-C`, `--prefix`, ...). Make has no
+        script arguments, so a make target takes none. The test runners that are their own script
+        (pytest, `go test`) take the test-selection options listed in _SAFE_EXTRAS and paths inside
+        the project."""
         words = tuple(argv)
         if self.kind in ("maven", "gradle"):
             words = (words[0],) + tuple(w for w in words[1:] if not _BUILD_FLAG.match(w)) if words else words
         for spelling in (self.argv, *self.spellings):
             if words[: len(spelling)] == spelling:
-                extra = words[len(spelling):]
-                if self.kind in ("maven", "gradle"):
-                    return not extra
-                return not any(_REDIRECTING.match(w) or "SHELL=" in w for w in extra)
+                return _extras_allowed(self, words[len(spelling):])
         return False
 
     def to_json(self) -> dict[str, object]:
         return {"name": self.name, "qualified": self.qualified, "source": self.source, "argv": list(self.argv)}
 
 
-_REDIRECTING = re.compile(
-    r"^(--prefix|-C|--cwd|--dir|--workspace|-w|--filter|-f|--file|--makefile|--directory|-E|--eval|-I"
-    r"|--include-dir|--userconfig|--globalconfig|--rootdir|-c|--config|--config-file|-p|--settings|-s"
-    r"|--init-script|--project-dir|-b|--build-file|--import-mode)(=|$)"
-)
+# Options of a test runner that only choose which tests run or how results print; (option, takes a value).
+_SAFE_EXTRAS: dict[str, dict[str, bool]] = {
+    "pytest": {"-q": False, "-qq": False, "-v": False, "-vv": False, "-x": False, "-s": False, "-l": False, "-k": True,
+               "-m": True, "--lf": False, "--ff": False, "--last-failed": False, "--failed-first": False, "--sw": False,
+               "--stepwise": False, "--tb": True, "-r": True, "--maxfail": True, "--no-header": False, "--co": False,
+               "--collect-only": False, "--durations": True, "-n": True, "--exitfirst": False, "--quiet": False,
+               "--verbose": False, "--showlocals": False, "--no-cov": False, "-ra": False, "-rA": False},
+    "go": {"-run": True, "-v": False, "-count": True, "-race": False, "-short": False, "-timeout": True, "-cover": False,
+           "-bench": True, "-failfast": False, "-json": False, "-cpu": True, "-skip": True, "-benchmem": False},
+}
+
+
+def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
+    if not extra:
+        return True
+    if script.kind in ("maven", "gradle", "make"):
+        return False
+    if script.kind == "npm" or (script.kind == "python" and script.source == "pyproject.toml"):
+        return extra[0] == "--"  # arguments to the script itself
+    safe = _SAFE_EXTRAS["go" if script.kind == "go" else "pytest"]
+    k = 0
+    while k < len(extra):
+        word = extra[k]
+        name = word.split("=", 1)[0]
+        if word.startswith("-"):
+            if name not in safe:
+                return False
+            k += 2 if safe[name] and "=" not in word else 1
+            continue
+        if word.startswith(("/", "~", "..")) or "/../" in word or "$" in word:
+            return False  # a test file elsewhere would run code of the caller's choosing
+        k += 1
+    return True
+
+
 _BUILD_FLAG = re.compile(
     r"^(-q|-B|-e|-X|-o|-U|--quiet|--batch-mode|--errors|--offline|--no-transfer-progress|--info|--stacktrace"
-    r"|--no-daemon|--parallel|-D[\w.-]+=[^\s]*|-P[\w.-]+=[^\s]*|-T\d+C?)$"
+    r"|--no-daemon|--parallel|-T\d+C?"
+    # Properties that only pick tests: any other -Dkey=value can reach a plugin the pom runs
+    # (`-Dexec.executable=...`), so it makes the line an arbitrary command.
+    r"|-D(test|it\.test|groups|excludedGroups|skipTests|maven\.test\.skip|surefire\.failIfNoSpecifiedTests)(=[\w.#*,/-]*)?"
+    r"|-P[\w.,-]+)$"
 )
 _MAKE_TARGET = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_./-]*(?:\s+[A-Za-z0-9_][A-Za-z0-9_./-]*)*)\s*::?(?!=)")
 

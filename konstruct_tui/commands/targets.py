@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from enum import Enum
 from pathlib import Path
 
@@ -45,6 +46,7 @@ _HOME_WORDS = re.compile(r"^(~[A-Za-z0-9._-]*|\$HOME|\$\{HOME\}|\$\{HOME:?[-=][^
 _GLOB = re.compile(r"[*?\[\]{},]")
 
 
+@lru_cache(maxsize=4096)
 def place_of(word: str, root: Path | None = None) -> Place:
     """Where `word`, a path argument, points."""
     text = word.strip()
@@ -58,6 +60,10 @@ def place_of(word: str, root: Path | None = None) -> Place:
         return Place.HOME
     if re.match(r"^(\$PWD|\$\{PWD\})/*$", text):
         return Place.PROJECT
+    if text.startswith("~+") and (len(text) == 2 or text[2] == "/"):
+        text = "." + text[2:]  # `~+` is the current folder: the project
+    elif text.startswith("~-") and (len(text) == 2 or text[2] == "/"):
+        return Place.ELSEWHERE  # `~-` is the previous folder: unknown
     home = _HOME_WORDS.match(text)
     if home:
         rest = _normal("/" + _GLOB.sub("", text[home.end():]))

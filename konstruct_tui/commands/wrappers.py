@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .options import Parsed, Table, parse
 from .shellwords import ShellSyntaxError, split_words
 
 PRIVILEGE = frozenset({"sudo", "doas", "su", "pkexec", "run0", "sudoedit", "runuser", "systemd-run"})
@@ -20,8 +21,12 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def program_name(word: str) -> str:
-    """The program a word names: `/bin/rm`, `./rm` and `rm` are all `rm` for the deny list."""
-    return os.path.basename(word.rstrip("/")) or word
+    """The program a word names: `/bin/rm`, `./rm` and `rm` are all `rm` for the deny list, and so
+    is a package runner's `rimraf@latest` or `@scope/rimraf@1` (a version pinned)."""
+    name = os.path.basename(word.rstrip("/")) or word
+    if "@" in name[1:]:
+        name = name[0] + name[1:].split("@", 1)[0]
+    return name
 
 
 def is_assignment(word: str) -> bool:
@@ -35,12 +40,23 @@ class Unwrapped:
     argv: tuple[str, ...]
     wrappers: tuple[str, ...] = ()
     assignments: tuple[str, ...] = ()
-    shell_code: str | None = None  # a string some wrapper hands to a shell
-    shell_via: str | None = None  # which wrapper, for the reason text
+    codes: tuple[tuple[str, str], ...] = ()  # (shell code some wrapper runs, which wrapper)
+    unknown: str | None = None  # an option of a wrapper that its table does not know: ask, never allow
+    probes: tuple[tuple[str, ...], ...] = ()  # other readings of the command behind an unknown option
+    chdir: str | None = None  # a wrapper ran the command in another folder (`env -C`, `unshare -w`)
+    writes: tuple[str, ...] = ()  # files a wrapper writes (`strace -o`, `time -o`)
 
     @property
     def privileged(self) -> bool:
         return any(w in PRIVILEGE for w in self.wrappers)
+
+    @property
+    def shell_code(self) -> str | None:
+        return self.codes[0][0] if self.codes else None
+
+    @property
+    def shell_via(self) -> str | None:
+        return self.codes[0][1] if self.codes else None
 
 
 @dataclass
@@ -48,13 +64,20 @@ class _State:
     words: list[str]
     wrappers: list[str] = field(default_factory=list)
     assignments: list[str] = field(default_factory=list)
-    shell_code: str | None = None
-    shell_via: str | None = None
+    codes: list[tuple[str, str]] = field(default_factory=list)
+    unknown: str | None = None
+    probes: list[tuple[str, ...]] = field(default_factory=list)
+    chdir: str | None = None
+    writes: list[str] = field(default_factory=list)
+    stop: bool = False  # the wrapper runs no further program (`taskset -p`, `flock 9`)
+
+    def code(self, text: str, via: str) -> None:
+        self.codes.append((text, via))
 
 
 def skip_options(words: Sequence[str], start: int, short_args: str = "", long_args: Sequence[str] = ()) -> int:
-    """Index of the first operand at or after `start`. `short_args` are option letters taking a
-    value (`-u root`, `-uroot`); `long_args` long options taking one (`--user root`, `--user=root`)."""
+    """Index of the first operand at or after `start` (for the privilege wrappers, refused anyway).
+    `short_args` are option letters taking a value; `long_args` long options taking one."""
     i = start
     while i < len(words):
         word = words[i]
@@ -94,40 +117,12 @@ def _su(s: _State) -> None:
     words = s.words[1:]
     for k, word in enumerate(words):
         if word in ("-c", "--command") and k + 1 < len(words):
-            s.shell_code, s.shell_via = words[k + 1], "su -c"
+            s.code(words[k + 1], "su -c")
             break
         if word.startswith("--command="):
-            s.shell_code, s.shell_via = word.split("=", 1)[1], "su -c"
+            s.code(word.split("=", 1)[1], "su -c")
             break
     s.words = ["sh"]  # su starts a (root) shell
-
-
-def _env(s: _State) -> None:
-    words, i = s.words, 1
-    rest: list[str] = []
-    while i < len(words):
-        word = words[i]
-        if word in ("-S", "--split-string") and i + 1 < len(words):
-            rest = _split(words[i + 1])
-            i += 2
-        elif word.startswith("--split-string="):
-            rest = _split(word.split("=", 1)[1])
-            i += 1
-        elif word.startswith("-S") and len(word) > 2:
-            rest = _split(word[2:])
-            i += 1
-        elif word in ("-u", "--unset", "-C", "--chdir"):
-            i += 2
-        elif word.startswith("-") and word != "-" and not rest:
-            i += 1
-            if word == "--":
-                break
-        elif is_assignment(word):
-            s.assignments.append(word)
-            i += 1
-        else:
-            break
-    s.words = rest + words[i:]
 
 
 def _split(text: str) -> list[str]:
@@ -137,127 +132,262 @@ def _split(text: str) -> list[str]:
         return text.split()
 
 
-def _skip_then(short_args: str, long_args: Sequence[str] = (), operands: int = 0) -> Callable[[_State], None]:
-    """A wrapper whose options are skipped, then `operands` words of its own (a duration, a file)."""
+@dataclass(frozen=True)
+class Wrapper:
+    """A program that starts another: its option table, how many operands of its own come before
+    the command (`timeout 5`, `chroot DIR`), and what some options' values are (roles: `shell` a
+    string run by a shell, `split` a string split into the command's words, `chdir` the folder it
+    runs in, `write` a file it writes, `output` strace's `-o`, which may be `|command`)."""
 
-    def peel(s: _State) -> None:
-        i = skip_options(s.words, 1, short_args, long_args)
-        s.words = s.words[i + operands:]
-
-    return peel
-
-
-def _nice(s: _State) -> None:
-    words, i = s.words, 1
-    while i < len(words) and words[i].startswith("-") and words[i] != "--":
-        i += 2 if words[i] in ("-n", "--adjustment") else 1
-    if i < len(words) and words[i] == "--":
-        i += 1
-    s.words = words[i:]
+    table: Table
+    operands: int = 0
+    after: Callable[[_State, Parsed], None] | None = None  # special cases, once options are read
 
 
-def _chrt(s: _State) -> None:
-    i = skip_options(s.words, 1, "TPD")
-    if i < len(s.words) and s.words[i].lstrip("-").isdigit():
-        i += 1
-    s.words = s.words[i:]
+def _t(short: str = "", long: str = "", roles: dict[str, str] | None = None, numeric: bool = False) -> Table:
+    return Table(short, tuple(long.split()), numeric, False, roles or {})
 
 
-def _taskset(s: _State) -> None:
-    i = skip_options(s.words, 1)
-    s.words = s.words[i + 1:]  # the CPU mask
-
-
-def _flock(s: _State) -> None:
+def _env_after(s: _State, parsed: Parsed) -> None:
     words = s.words
-    for k, word in enumerate(words):
-        if word in ("-c", "--command") and k + 1 < len(words):
-            s.shell_code, s.shell_via = words[k + 1], "flock -c"
-            s.words = ["sh"]
-            return
-    i = skip_options(words, 1, "wEo", ("timeout", "conflict-exit-code"))
-    s.words = words[i + 1:]  # the lock file
+    i = parsed.end
+    while i < len(words) and (is_assignment(words[i]) or words[i] == "-"):  # a lone `-` is -i
+        if words[i] == "-":
+            i += 1
+            continue
+        s.assignments.append(words[i])
+        i += 1
+    split = [text.replace("\\_", " ") for text in parsed.role_values(_WRAPPERS["env"].table, "split")]  # `\_` is a blank to env -S
+    if any("$" in text for text in split):
+        # env -S expands ${NAME} from the environment: a value the policy cannot know.
+        s.unknown = s.unknown or "env -S with a ${...} variable"
+        s.probes.append(tuple(w for text in split for w in _split(re.sub(r"\$\{\w+\}", " ", text))) + tuple(words[i:]))
+    s.words = [w for text in split for w in _split(text)] + words[i:]
 
 
-def _watch(s: _State) -> None:
-    words = s.words
-    i = skip_options(words, 1, "nqd", ("interval", "differences", "equexit"))
-    if any(w in ("-x", "--exec") for w in words[1:i]):
-        s.words = words[i:]
+def _xargs_after(s: _State, parsed: Parsed) -> None:
+    if parsed.end >= len(s.words):
+        s.words = ["echo"]  # xargs with no command runs echo
+
+
+def _watch_after(s: _State, parsed: Parsed) -> None:
+    if parsed.has("-x", "--exec"):
         return
-    s.shell_code, s.shell_via = " ".join(words[i:]), "watch"
+    s.code(" ".join(s.words[parsed.end:]), "watch")
     s.words = ["sh"]
 
 
-def _script(s: _State) -> None:
-    words = s.words
-    for k, word in enumerate(words):
-        if k and word.startswith("-") and not word.startswith("--") and word.endswith("c") and k + 1 < len(words):
-            s.shell_code, s.shell_via = words[k + 1], "script -c"
-            break
-        if word.startswith("--command"):
-            s.shell_code = word.split("=", 1)[1] if "=" in word else (words[k + 1] if k + 1 < len(words) else "")
-            s.shell_via = "script -c"
-            break
-    s.words = ["sh"]
+def _pid_mode(s: _State, parsed: Parsed) -> None:
+    if parsed.has("-p", "--pid"):
+        s.words, s.stop = [s.words[0]], True  # `taskset -p MASK PID`, `chrt -p PRIO PID`: changes a running process
 
 
-def _ssh(s: _State) -> None:
-    words = s.words
-    i = skip_options(words, 1, "bcDEeFIiJLlmOopQRSWw")
-    if i + 1 < len(words):
-        s.shell_code, s.shell_via = " ".join(words[i + 1:]), "ssh"
-        s.words = words[: i + 1]  # the remote command is judged as shell code, not run here
+def _flock_after(s: _State, parsed: Parsed) -> None:
+    rest = s.words[parsed.end:]
+    if rest[:1] and rest[0] in ("-c", "--command"):
+        s.code(rest[1] if len(rest) > 1 else "", "flock -c")
+        s.words = ["sh"]
+        s.stop = True
+    elif parsed.operands and parsed.operands[0].isdigit() and not rest:
+        s.stop = True  # `flock 9`: locks a file descriptor, runs nothing
 
 
-def _busybox(s: _State) -> None:
-    s.words = s.words[1:]
+def _script_after(s: _State, parsed: Parsed) -> None:
+    if not parsed.role_values(_WRAPPERS["script"].table, "shell"):
+        s.words = ["sh"]  # script with no -c starts an interactive shell
 
 
-_PEELERS: dict[str, Callable[[_State], None]] = {
-    "sudo": _sudo, "sudoedit": _sudo, "doas": _doas, "su": _su, "pkexec": _skip_then("", ("user",)),
-    "run0": _skip_then("", ("user", "unit", "property", "description", "slice", "chdir", "setenv")),
-    "runuser": _sudo, "systemd-run": _skip_then("pEMu", ("unit", "property", "description", "slice", "uid", "gid",
-                                                      "setenv", "working-directory", "machine", "host")),
-    "fakeroot": _skip_then("ls", ("lib", "faked")), "env": _env,
+def _setarch_after(s: _State, parsed: Parsed) -> None:
+    """`setarch ARCH [options] [program]`: options may follow the architecture too."""
+    again = parse(s.words, parsed.end, _WRAPPERS["setarch"].table, 0)
+    parsed.options += again.options
+    parsed.unknown = parsed.unknown or again.unknown
+    parsed.end = again.end
+
+
+def _ssh_after(s: _State, parsed: Parsed) -> None:
+    if parsed.end + 1 < len(s.words):
+        s.code(" ".join(s.words[parsed.end + 1:]), "ssh")
+    s.words = s.words[:parsed.end + 1]  # the remote command is judged as shell code, not run here
+    s.stop = True
+
+
+_SETARCH = _t("RFZLXBIST3v", "addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec "
+              "32bit short-inode whole-seconds sticky-timeouts 3gb 4gb uname-2.6 verbose list show=?")
+_NPX = _t("p:c:yqw:", "package= call= yes no quiet ignore-existing workspace= workspaces include-workspace-root "
+          "prefix= registry= cache= offline prefer-offline prefer-online loglevel= silent",
+          {"-c": "shell", "--call": "shell", "--prefix": "chdir", "-w": "chdir", "--workspace": "chdir"})
+
+_WRAPPERS: dict[str, Wrapper] = {
+    "env": Wrapper(_t("0iu:C:S:vP:a:", "null ignore-environment unset= chdir= split-string= debug argv0= "
+                      "block-signal=? default-signal=? ignore-signal=? list-signal-handling",
+                      {"-S": "split", "--split-string": "split", "-C": "chdir", "--chdir": "chdir", "-P": "path"}),
+                   after=_env_after),
+    "nice": Wrapper(_t("n:", "adjustment=", numeric=True)),
+    "ionice": Wrapper(_t("c:n:p:P:u:t", "class= classdata= pid= pgid= uid= ignore"), after=_pid_mode),
+    "timeout": Wrapper(_t("s:k:v", "signal= kill-after= foreground preserve-status verbose"), operands=1),
+    "nohup": Wrapper(_t()), "builtin": Wrapper(_t()), "unbuffer": Wrapper(_t("p")),
+    "command": Wrapper(_t("pvV")), "exec": Wrapper(_t("cla:")),
+    "time": Wrapper(_t("f:o:apvq", "format= output= append portability verbose quiet",
+                       {"-o": "write", "--output": "write"})),
+    "stdbuf": Wrapper(_t("i:o:e:", "input= output= error=")),
+    "setsid": Wrapper(_t("cfw", "ctty fork wait")),
+    "chrt": Wrapper(_t("bdfioraRmpvT:P:D:", "batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose "
+                       "sched-runtime= sched-period= sched-deadline="), operands=1, after=_pid_mode),
+    "taskset": Wrapper(_t("apc", "all-tasks pid cpu-list"), operands=1, after=_pid_mode),
+    "flock": Wrapper(_t("sxunw:E:oc:Fv", "shared exclusive unlock nonblock nb timeout= wait= conflict-exit-code= "
+                        "close command= no-fork verbose", {"-c": "shell", "--command": "shell"}),
+                     operands=1, after=_flock_after),
+    "watch": Wrapper(_t("n:d::tbegcCxpwq:rs:", "interval= differences=? no-title beep errexit chgexit color no-color "
+                        "exec precise no-wrap equexit= no-rerun shotsfile="), after=_watch_after),
+    "script": Wrapper(_t("ac:eE:fqt::T:B:I:O:m:", "append command= return flush quiet timing=? log-in= log-out= "
+                         "log-io= log-timing= logging-format= echo= force output-limit=",
+                         {"-c": "shell", "--command": "shell"}), operands=1, after=_script_after),
+    "ssh": Wrapper(_t("46AaCfGgKkMNnqsTtVvXxYyB:b:c:D:E:e:F:I:i:J:L:l:m:O:o:p:Q:R:S:W:w:"), after=_ssh_after),
+    "busybox": Wrapper(_t()), "caffeinate": Wrapper(_t("dimsuw:t:")),
+    "strace": Wrapper(_t("cCdDfFhikqrtTvVwxyYzZna:b:e:E:I:o:O:p:P:s:S:u:U:X:",
+                         "output= trace= signal= abbrev= verbose= raw= read= write= fault= inject= status= quiet=? "
+                         "decode-fds=? user= env= attach= trace-path= summary-sort-by= string-limit= columns= "
+                         "const-print-style= seccomp-bpf follow-forks output-separately summary-only summary "
+                         "summary-wall-clock absolute-timestamps=? relative-timestamps=? syscall-times=? "
+                         "instruction-pointer stack-traces no-abbrev decode-pids= kvm= secontext=? always-show-pid "
+                         "detach-on= daemonize=? debug argv0= timestamps=? successful-only failed-only",
+                         {"-o": "output", "--output": "output"})),
+    "ltrace": Wrapper(_t("bcCdfhiLrStTVwa:A:D:e:F:l:n:o:p:s:u:x:X:", "output= library= demangle align= indent= "
+                         "debug= config= help version", {"-o": "output", "--output": "output"})),
+    "unshare": Wrapper(_t("muinpUCTfrcw:R:S:G:", "mount=? uts=? ipc=? net=? pid=? user=? cgroup=? time=? fork "
+                          "kill-child=? mount-proc=? mount-binfmt=? map-user= map-group= map-users= map-groups= "
+                          "map-root-user map-current-user map-auto propagation= setgroups= keep-caps setuid= "
+                          "setgid= root= wd= monotonic= boottime= load-interp=",
+                          {"-w": "chdir", "--wd": "chdir", "-R": "chdir", "--root": "chdir"})),
+    "nsenter": Wrapper(_t("amuinpUCTFZt:S:G:r::w::", "all target= mount=? uts=? ipc=? net=? pid=? user=? cgroup=? "
+                          "time=? setuid= setgid= preserve-credentials root=? wd=? no-fork follow-context "
+                          "join-cgroup env user-parent keep-caps", {"-w": "chdir", "--wd": "chdir"})),
+    "chroot": Wrapper(_t("", "userspec= groups= skip-chdir"), operands=1),
+    "setarch": Wrapper(_SETARCH, operands=1, after=_setarch_after),
+    "xargs": Wrapper(_t("0a:d:E:e::I:i::L:l::n:P:s:oprtx", "null arg-file= delimiter= eof=? replace=? max-lines=? "
+                        "max-args= max-procs= max-chars= interactive no-run-if-empty verbose exit open-tty "
+                        "show-limits process-slot-var="), after=_xargs_after),
     # package runners: `npx rimraf /` runs the package's program with the rest of the words
-    "npx": _skip_then("pc", ("package", "call")), "pnpx": _skip_then("pc", ("package", "call")),
-    "bunx": _skip_then("p", ("package",)), "uvx": _skip_then("", ("from", "with", "python")),
-    "nice": _nice, "ionice": _skip_then("cnpPu", ("class", "classdata", "pid", "pgid", "uid")),
-    "timeout": _skip_then("sk", ("signal", "kill-after"), operands=1),
-    "nohup": _skip_then(""), "command": _skip_then(""), "builtin": _skip_then(""), "exec": _skip_then("a"),
-    "time": _skip_then("fo", ("format", "output")), "stdbuf": _skip_then("ioe", ("input", "output", "error")),
-    "setsid": _skip_then(""), "chrt": _chrt, "taskset": _taskset, "flock": _flock, "watch": _watch,
-    "script": _script, "ssh": _ssh, "busybox": _busybox, "unbuffer": _skip_then(""),
-    "strace": _skip_then("abeEIoOpPsSuUX"), "ltrace": _skip_then("aAeEnopsuxX"),
-    "caffeinate": _skip_then("tw"), "nsenter": _skip_then("tSGw", ("target", "setuid", "setgid", "wd")),
-    "unshare": _skip_then("", ("map-user", "map-group", "propagation", "setgroups", "wd", "root")),
-    "chroot": _skip_then("", ("userspec", "groups"), operands=1),
-    "xargs": _skip_then("adEILnPs", (  # -i, -e, -l take their value attached, if any"arg-file", "delimiter", "eof", "replace", "max-lines", "max-args",
-                                        "max-procs", "max-chars", "process-slot-var")),
+    "npx": Wrapper(_NPX), "pnpx": Wrapper(_NPX), "bunx": Wrapper(_t("p:", "package= bun")),
+    "uvx": Wrapper(_t("qvn", "from= with= with-editable= with-requirements= python= quiet verbose no-cache isolated "
+                      "offline refresh")),
+    "fakeroot": Wrapper(_t("l:s:i:u", "lib= faked= unknown-is-real")),
 }
+# `linux64 rm -rf /`: setarch's aliases name the architecture themselves.
+_ARCH_ALIASES = frozenset({"linux32", "linux64", "i386", "i486", "i586", "i686", "x86_64", "amd64", "arm64",
+                           "aarch64", "ppc", "ppc32", "ppc64", "s390", "s390x", "sparc", "sparc32", "sparc64"})
+# Runners of a project's environment: `uv run CMD`, `poetry run CMD`, `npm exec -- CMD` run CMD.
+_SUBCOMMAND_RUNNERS: dict[tuple[str, str], Table] = {
+    ("uv", "run"): _t("qvw:p:", "with= with-editable= with-requirements= python= package= extra= all-extras "
+                      "no-dev frozen locked isolated no-project no-sync offline quiet verbose directory= project= "
+                      "env-file= no-env-file module script gui-script", {"--directory": "chdir", "--project": "chdir"}),
+    ("poetry", "run"): _t("qvnP:C:", "quiet verbose no-interaction project= directory=",
+                          {"-C": "chdir", "--directory": "chdir", "-P": "chdir", "--project": "chdir"}),
+    ("pdm", "run"): _t("qvlgp:", "verbose quiet list global project= venv=", {"-p": "chdir", "--project": "chdir"}),
+    ("pipenv", "run"): _t("qv", "quiet verbose python="), ("hatch", "run"): _t("", ""),
+    ("conda", "run"): _t("n:p:v", "name= prefix= cwd= no-capture-output live-stream", {"--cwd": "chdir"}),
+    ("npm", "exec"): _NPX, ("npm", "x"): _NPX, ("bun", "x"): _t("p:", "package= bun"),
+    ("pnpm", "dlx"): _t("c", "package= shell-mode silent", {}), ("pnpm", "exec"): _t("cr", "shell-mode recursive parallel"),
+    ("yarn", "dlx"): _t("p:q", "package= quiet"), ("yarn", "exec"): _t(),
+}
+
+
+def _peel(s: _State, name: str, wrapper: Wrapper) -> None:
+    words = s.words
+    parsed = parse(words, 1, wrapper.table, wrapper.operands)
+    if wrapper.after is not None and parsed.unknown is None:
+        s.words = words
+        wrapper.after(s, parsed)
+    table = wrapper.table
+    for option, value in parsed.options:
+        role = table.roles.get(option)
+        if role == "shell":
+            s.code(value or "", f"{name} {option}")
+        elif role == "output" and (value or "").startswith(("|", "!")):
+            s.code((value or "")[1:], f"{name} {option} |")  # strace -o '|cmd' pipes into a shell command
+        elif role in ("output", "write") and value:
+            s.writes.append(value)
+        elif role == "chdir":
+            s.chdir = value or "/"
+        elif role == "path":
+            s.unknown = s.unknown or f"{name} {option} (it looks the command up where the caller chooses)"
+    if parsed.unknown is not None:
+        s.unknown = s.unknown or f"{name} {parsed.unknown}"
+        # Where the command starts is unknown: read the option as a flag, probe it as taking a value.
+        s.probes.append(tuple(words[parsed.end + 2:]))
+        s.words = words[parsed.end + 1:]
+        return
+    if s.words is words:
+        s.words = words[parsed.end:]
+        if s.words[:1] == ["--"] and len(s.words) > 1:
+            s.probes.append(tuple(s.words[1:]))  # `timeout 5 -- rm ...`: `--` read as the command, probe past it
+    if s.codes and not s.words:
+        s.stop = True  # `npx -c CMD`, `script -c CMD`: the string is the command
+
+
+def _peel_runner(s: _State, name: str, table: Table) -> None:
+    """`uv run [options] CMD ...`, `npm exec [options] -- CMD ...`, `pnpm exec -c 'CMD'`."""
+    words = s.words
+    s.words = [name] + words[2:]
+    _peel(s, name, Wrapper(table))
+    own = []  # the runner's own options: up to the first word that is not one
+    for word in words[2:]:
+        if not word.startswith("-") or word == "--":
+            break
+        own.append(word)
+    if name in ("pnpm exec", "pnpm dlx") and any(w in ("-c", "--shell-mode") for w in own) or name == "yarn exec":
+        s.code(" ".join(s.words), name)  # shell mode: the words are joined and run by a shell
+        s.words = ["sh"]
+        s.stop = True
 
 
 def unwrap(argv: Sequence[str]) -> Unwrapped:
     """Peel wrappers off `argv` until the real program is first."""
     s = _State(list(argv))
     for _ in range(32):  # `env env env ...`: bounded, never a loop forever
-        while s.words and is_assignment(s.words[0]):
-            s.assignments.append(s.words.pop(0))
-        if not s.words:
+        lead = 0
+        while lead < len(s.words) and is_assignment(s.words[lead]):
+            lead += 1
+        if lead:  # one slice, not pop(0) per word: linear in the line
+            s.assignments.extend(s.words[:lead])
+            s.words = s.words[lead:]
+        if not s.words or s.stop:
             break
         name = program_name(s.words[0])
-        peel = _PEELERS.get(name)
-        if peel is None:
-            break
-        if name == "xargs" and len(s.words) == 1:
-            s.words = ["echo"]  # xargs with no command runs echo
-        s.wrappers.append(name)
+        runner = _SUBCOMMAND_RUNNERS.get((name, s.words[1])) if len(s.words) > 1 else None
         before = s.words
-        peel(s)
-        if s.shell_code is not None or s.words is before:
+        if name in _PRIVILEGED_PEELERS:
+            s.wrappers.append(name)
+            _PRIVILEGED_PEELERS[name](s)
+        elif name in _WRAPPERS:
+            s.wrappers.append(name)
+            _peel(s, name, _WRAPPERS[name])
+        elif name in _ARCH_ALIASES:
+            s.wrappers.append(name)
+            s.words = [s.words[0], "-"] + s.words[1:]  # as `setarch ARCH`, the arch being the alias
+            _peel(s, "setarch", Wrapper(_SETARCH, operands=1, after=_setarch_after))
+        elif runner is not None:
+            s.wrappers.append(f"{name} {before[1]}")
+            _peel_runner(s, f"{name} {before[1]}", runner)
+        else:
             break
-    return Unwrapped(tuple(s.words), tuple(s.wrappers), tuple(s.assignments), s.shell_code, s.shell_via)
+        if s.words is before:
+            break
+    if s.stop and s.codes and s.words == []:
+        s.words = ["sh"]
+    return Unwrapped(tuple(s.words), tuple(s.wrappers), tuple(s.assignments), tuple(s.codes), s.unknown,
+                     tuple(s.probes), s.chdir, tuple(s.writes))
+
+
+_PRIVILEGED_PEELERS: dict[str, Callable[[_State], None]] = {
+    "sudo": _sudo, "sudoedit": _sudo, "runuser": _sudo, "doas": _doas, "su": _su,
+    "pkexec": lambda s: setattr(s, "words", s.words[skip_options(s.words, 1, "", ("user",)):]),
+    "run0": lambda s: setattr(s, "words", s.words[skip_options(s.words, 1, "", (
+        "user", "unit", "property", "description", "slice", "chdir", "setenv")):]),
+    "systemd-run": lambda s: setattr(s, "words", s.words[skip_options(s.words, 1, "pEMu", (
+        "unit", "property", "description", "slice", "uid", "gid", "setenv", "working-directory", "machine", "host")):]),
+}
 
 
 def shell_code_of(argv: Sequence[str]) -> str | None:

@@ -6,12 +6,14 @@ import os
 import subprocess
 from pathlib import Path
 
+from ..workspace import run_git
+
 _TIMEOUT = 10
 
 
 def _git(root: Path, *args: str) -> bytes | None:
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=_TIMEOUT, check=False)
+        done = run_git(root, *args, timeout=_TIMEOUT)  # hardened: runs no project-controlled program
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 else None
@@ -26,7 +28,7 @@ def head(root: Path) -> str | None:
 def changed_since(root: Path, commit: str) -> set[str] | None:
     """Workspace-relative paths whose working-tree bytes differ from `commit`: committed since, staged,
     unstaged, deleted and untracked. None when git cannot tell (the commit is gone, no git)."""
-    diff = _git(root, "diff", "--name-only", "-z", "--relative", "--no-renames", commit, "--")
+    diff = _git(root, "diff", "--no-ext-diff", "--no-textconv", "--name-only", "-z", "--relative", "--no-renames", commit, "--")
     if diff is None:
         return None
     untracked = _git(root, "ls-files", "-z", "--others", "--exclude-standard") or b""
@@ -37,10 +39,7 @@ def changed_since(root: Path, commit: str) -> set[str] | None:
 def is_ignored(root: Path, path: str) -> bool:
     """True when git would ignore `path` (False outside git: the walk's own skip list applies)."""
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "check-ignore", "-q", "--", path],
-            capture_output=True, timeout=_TIMEOUT, check=False,
-        )
+        done = run_git(root, "check-ignore", "-q", "--", path, timeout=_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0

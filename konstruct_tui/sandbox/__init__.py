@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from .confine import Confinement
-from .landlock import NEVER_GRANTED, LandlockError, kernel_abi, right_names, write_rights
+from .landlock import NEVER_GRANTED, LandlockError, handled_rights, kernel_abi, right_names, write_rights
 from .plan import ABI_OVERRIDE, TOOLCHAIN_CACHES, SandboxPlan, describe_writable, effective_abi, plan_for
 from .privileges import DROPPED
 from .probe import probe
@@ -45,6 +45,7 @@ __all__ = [
     "SandboxSettings",
     "describe_writable",
     "effective_abi",
+    "handled_rights",
     "kernel_abi",
     "plan_for",
     "probe",

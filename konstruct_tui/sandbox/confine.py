@@ -33,7 +33,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from . import landlock, seccomp
+from . import landlock, namespaces, seccomp
 from .plan import SandboxPlan
 from .privileges import drop_dangerous_capabilities
 from .temp_folders import BACKGROUND, TEMP_FOLDERS
@@ -59,16 +59,20 @@ class _Launcher:
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
         network_filter = seccomp.seccomp_filter() if plan.blocks_network else None
+        isolate = (plan.read_only, plan.hidden) if plan.namespaces else None
         # A bare `_thread` thread and locks: threading.Thread's start()/join() add hand-offs.
         try:
-            _thread.start_new_thread(self._body, (ruleset, network_filter))
+            _thread.start_new_thread(self._body, (ruleset, network_filter, isolate))
         except BaseException:
             ruleset.close()
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
 
-    def _body(self, ruleset: landlock.Ruleset, network_filter: bytes | None) -> None:
+    def _body(self, ruleset: landlock.Ruleset, network_filter: bytes | None,
+              isolate: tuple[tuple[str, ...], tuple[str, ...]] | None) -> None:
         try:
+            if isolate is not None:  # before Landlock: a Landlock-confined thread may not mount
+                namespaces.enter(*isolate)
             landlock.restrict_thread(ruleset)
             drop_dangerous_capabilities()
             if network_filter is not None:
@@ -177,6 +181,12 @@ class Confinement:
             self.temp_dir = None
             PREPARED.prepare_later(self.plan)
 
+    @property
+    def contains_descendants(self) -> bool:
+        """The command is the first process of a private PID namespace: when it dies, the kernel
+        kills everything it started (see namespaces.py)."""
+        return self._launcher is not None and self.plan.namespaces
+
     def environment(self, env: Mapping[str, str] | None) -> dict[str, str]:
         """The child's environment: `env` (default: ours) with TMPDIR and friends pointing at the
         private temp folder, the one place outside the workspace a confined command may write."""
@@ -197,7 +207,7 @@ class Confinement:
 
 def build_ruleset(plan: SandboxPlan, temp_dir: str) -> landlock.Ruleset:
     abi = plan.abi
-    handled = landlock.write_rights(abi)
+    handled = landlock.handled_rights(abi)
     net = landlock.NET_CONNECT_TCP | landlock.NET_BIND_TCP if plan.blocks_network and abi >= 4 else 0
     scoped = 0
     if abi >= 6:
@@ -207,6 +217,8 @@ def build_ruleset(plan: SandboxPlan, temp_dir: str) -> landlock.Ruleset:
         ruleset.allow_beneath(temp_dir, handled)
         for path in plan.writable:
             ruleset.allow_beneath(path, handled)
+        for path in plan.readable:
+            ruleset.allow_beneath(path, landlock.READ_RIGHTS)
     except BaseException:
         ruleset.close()
         raise

@@ -87,12 +87,24 @@ def write_rights(abi: int) -> int:
     return rights
 
 
+# Reading and running files: handled too, so reads become an allow-list (system folders, the
+# interpreter, the workspace, named toolchain folders) and the person's home stays out of reach.
+READ_RIGHTS = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
+
+
+def handled_rights(abi: int) -> int:
+    """Every filesystem right the sandbox governs on this ABI: writes and reads alike."""
+    return write_rights(abi) | READ_RIGHTS
+
+
 def file_rights(abi: int) -> int:
     """The write rights that apply to a single file (a rule on a non-folder may hold only these)."""
-    return FS_WRITE_FILE | (FS_TRUNCATE if abi >= 3 else 0) | (FS_IOCTL_DEV if abi >= 5 else 0)
+    return (FS_WRITE_FILE | FS_READ_FILE | FS_EXECUTE | (FS_TRUNCATE if abi >= 3 else 0)
+            | (FS_IOCTL_DEV if abi >= 5 else 0))
 
 
 _FS_NAMES = {
+    FS_EXECUTE: "execute", FS_READ_FILE: "read_file", FS_READ_DIR: "read_dir",
     FS_WRITE_FILE: "write_file", FS_REMOVE_DIR: "remove_dir", FS_REMOVE_FILE: "remove_file",
     FS_MAKE_CHAR: "make_char", FS_MAKE_DIR: "make_dir", FS_MAKE_REG: "make_reg", FS_MAKE_SOCK: "make_sock",
     FS_MAKE_FIFO: "make_fifo", FS_MAKE_BLOCK: "make_block", FS_MAKE_SYM: "make_sym", FS_REFER: "refer",

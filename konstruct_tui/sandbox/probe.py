@@ -29,9 +29,9 @@ try:
 except PermissionError:
     print("write:refused")
 if port:
-    s = socket.socket()
-    s.settimeout(5)
     try:
+        s = socket.socket()  # refused here already under the seccomp filter
+        s.settimeout(5)
         s.connect(("127.0.0.1", port))
         print("connect:allowed")
     except PermissionError:

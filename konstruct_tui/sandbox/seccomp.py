@@ -1,14 +1,16 @@
-"""The rest of "network blocked": a seccomp filter for what Landlock's TCP rules do not cover.
+"""The rest of "network blocked": a seccomp filter that leaves a command no network socket at all.
 
-Landlock (ABI >= 4) refuses TCP connect and bind. It says nothing about UDP (DNS tunnels, QUIC),
-raw and packet sockets (root has CAP_NET_RAW), SCTP or MPTCP, or io_uring, whose socket operations
-never pass through a system call a filter could see. So, with the network blocked, the launcher
-thread also installs this filter (per-thread, like Landlock; inherited by the child and its
-descendants): `socket()` for IPv4/IPv6 is allowed only as plain TCP (which Landlock then refuses
-to connect or bind), packet sockets and `io_uring_setup` fail with EACCES. Unix sockets stay
-allowed (programs need them locally). System calls of another architecture (i386 `int 0x80`,
-x32) fail outright: the filter could not read their numbers. Only x86_64 and aarch64 are known;
-elsewhere no filter is installed and `seccomp_filter()` says so by returning None.
+Landlock (ABI >= 4) refuses TCP connect and bind, but not everything that reaches the network: a
+TCP socket that calls `listen()` without `bind()` is bound to an ephemeral port by the kernel and
+accepts inbound connections; `sendto(MSG_FASTOPEN)` connects as it sends; UDP (DNS tunnels, QUIC),
+raw and packet sockets (root has CAP_NET_RAW), SCTP, MPTCP, vsock and the rest are not TCP. So,
+with the network blocked, the launcher thread also installs this filter (per-thread, like Landlock;
+inherited by the child and its descendants): `socket()` succeeds only for unix
+and netlink sockets and fail with EACCES for every other family, so no IP socket exists to listen,
+autobind or fast-open with; `io_uring_setup` fails too (its socket operations never pass through a
+system call a filter could see). System calls of another architecture (i386 `int 0x80`, x32) fail
+outright: the filter could not read their numbers. Only x86_64 and aarch64 are known; elsewhere no
+filter is installed and `seccomp_filter()` says so by returning None.
 """
 
 from __future__ import annotations
@@ -24,9 +26,7 @@ _ARCHES = {  # machine: (AUDIT_ARCH_*, __NR_socket, __NR_io_uring_setup, x32 bit
 }
 _ALLOW = 0x7FFF0000
 _EACCES = 0x00050000 | 13
-_AF_INET, _AF_INET6, _AF_PACKET = 2, 10, 17
-_SOCK_STREAM, _TYPE_MASK = 1, 0xF
-_IPPROTO_TCP = 6
+_AF_UNIX, _AF_NETLINK = 1, 16
 _LD_ABS, _JEQ, _JGE, _AND, _RET = 0x20, 0x15, 0x35, 0x54, 0x06
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
 _LIBC = ctypes.CDLL(None, use_errno=True)
@@ -47,20 +47,9 @@ def _program(arch: int, nr_socket: int, nr_io_uring: int, x32_bit: int) -> list[
         ("jeq", nr_socket, "socket", "allow"),
         ("label", "socket"),
         ("ld", 16),                                  # args[0]: domain (low 32 bits, little-endian)
-        ("jeq", _AF_PACKET, "deny", "not_packet"),
-        ("label", "not_packet"),
-        ("jeq", _AF_INET, "ip", "not_inet"),
-        ("label", "not_inet"),
-        ("jeq", _AF_INET6, "ip", "allow"),
-        ("label", "ip"),
-        ("ld", 24),                                  # args[1]: type, without SOCK_NONBLOCK|SOCK_CLOEXEC
-        ("and", _TYPE_MASK),
-        ("jeq", _SOCK_STREAM, "stream", "deny"),
-        ("label", "stream"),
-        ("ld", 32),                                  # args[2]: protocol, 0 or TCP (not SCTP, MPTCP)
-        ("jeq", 0, "allow", "not_default"),
-        ("label", "not_default"),
-        ("jeq", _IPPROTO_TCP, "allow", "deny"),
+        ("jeq", _AF_UNIX, "allow", "not_unix"),
+        ("label", "not_unix"),
+        ("jeq", _AF_NETLINK, "allow", "deny"),       # every other family: no socket at all
         ("label", "allow"),
         ("ret", _ALLOW),
         ("label", "deny"),

@@ -10,9 +10,10 @@ Why not a file in the project: the agent edits project files, and a sandbox it c
 writing `mode = "full"` into the repository would confine nothing. (A confined command cannot
 write this file either: it is outside every folder a sandbox lets it write.)
 
-The file is a `userdirs.JsonFile` (locked read-modify-write, atomic rename). A file that does
-not parse is ignored with a warning and means the defaults, which are the safe ones:
-`workspace-write`, network blocked, unsandboxed runs allowed but reported as unsandboxed.
+A file that does not parse, or a project entry that is unusable, fails closed (issue 13): that
+project's commands run `read-only` with the network blocked and are refused rather than run
+unsandboxed, with a one-line warning naming the file and what to do (fix it, or `konstruct sandbox
+set`/`clear`, which rewrite it). Never the defaults: a damaged file may have asked for less.
 """
 
 from __future__ import annotations
@@ -66,65 +67,69 @@ class SandboxSettings:
         return cls(str(data.get("mode", DEFAULT_MODE)), network == "allow", unsandboxed == "refuse", source)
 
 
+def damaged_settings(source: str) -> SandboxSettings:
+    """What a project gets when its settings cannot be read: the strictest there is."""
+    return SandboxSettings(mode="read-only", allow_network=False, refuse_unsandboxed=True, source=f"{source} (damaged)")
+
+
 class SandboxConfig:
-    """The settings file. Reads never fail (a damaged file means the defaults, with a warning)."""
+    """The settings file. Reads never fail (a damaged file fails closed, with a warning)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "sandbox.json"
         self.file = JsonFile(self.path, projects_table(VERSION))
         self.warnings: list[str] = []
+        self._damaged = False
 
     def settings(self, root: str | os.PathLike[str]) -> SandboxSettings:
-        return self._entry(self._load().get(project_key(root)))
-
-    def update(self, root: str | os.PathLike[str], *, mode: str | None = None, allow_network: bool | None = None,
-               refuse_unsandboxed: bool | None = None) -> SandboxSettings:
-        """Change some of the project's settings; the others keep their value. Raises BadSetting
-        (before anything on disk is touched)."""
-        if mode is not None:
-            SandboxSettings(mode)  # a bad mode is refused here, not under the lock
-        key = project_key(root)
-
-        def change(data: dict[str, Any]) -> SandboxSettings:
-            # Read and written under one lock: a concurrent change to another setting is kept.
-            data["version"] = VERSION
-            projects = data.setdefault("projects", {})
-            current = self._entry(projects.get(key))
-            changed = replace(
-                current,
-                mode=current.mode if mode is None else mode,
-                allow_network=current.allow_network if allow_network is None else allow_network,
-                refuse_unsandboxed=current.refuse_unsandboxed if refuse_unsandboxed is None else refuse_unsandboxed,
-                source=str(self.path),
-            )
-            projects[key] = changed.to_json()
-            return changed
-
-        return self.file.update(change, self._damaged)
-
-    def clear(self, root: str | os.PathLike[str]) -> None:
-        key = project_key(root)
-        if key in self._load():  # nothing to forget: the file is left as it is
-            self.file.update(lambda data: data.setdefault("projects", {}).pop(key, None), self._damaged)
-
-    def _entry(self, entry: Any) -> SandboxSettings:
+        self._damaged = False
+        projects = self._load()
+        if self._damaged:
+            return damaged_settings(str(self.path))
+        entry = projects.get(project_key(root))
         if entry is None:
             return SandboxSettings()
         try:
             return SandboxSettings.from_json(entry, str(self.path))
         except BadSetting as problem:
-            self._warn(f"the sandbox setting for this project in {self.path} is unusable ({problem}); using the defaults")
-            return SandboxSettings()
+            self._warn(f"the sandbox setting for this project in {self.path} is unusable ({problem}); its commands run "
+                       "read-only with no network until you fix it or run `konstruct sandbox set` or `clear`")
+            return damaged_settings(str(self.path))
+
+    def update(self, root: str | os.PathLike[str], *, mode: str | None = None, allow_network: bool | None = None,
+               refuse_unsandboxed: bool | None = None) -> SandboxSettings:
+        """Change some of the project's settings; the others keep their value. Raises BadSetting."""
+        current = self.settings(root)
+        if current.source.endswith("(damaged)"):  # the person rewrites it now: start from the defaults
+            current = SandboxSettings()
+        changed = replace(
+            current,
+            mode=current.mode if mode is None else mode,
+            allow_network=current.allow_network if allow_network is None else allow_network,
+            refuse_unsandboxed=current.refuse_unsandboxed if refuse_unsandboxed is None else refuse_unsandboxed,
+            source=str(self.path),
+        )
+        with self.file.locked():  # read again under the lock: a concurrent change to another project is kept
+            projects = self._load()
+            projects[project_key(root)] = changed.to_json()
+            self.file.write({"version": VERSION, "projects": projects})
+        return changed
+
+    def clear(self, root: str | os.PathLike[str]) -> None:
+        with self.file.locked():
+            projects = self._load()
+            if projects.pop(project_key(root), None) is not None:
+                self.file.write({"version": VERSION, "projects": projects})
 
     def _load(self) -> dict[str, Any]:
         try:
-            return dict(self.file.read().get("projects", {}))
-        except FileDamaged as damage:
-            return self._damaged(damage)
-
-    def _damaged(self, damage: FileDamaged) -> dict[str, Any]:
-        self._warn(f"the sandbox settings file {self.path} is unreadable ({damage}); using the defaults")
-        return {}
+            data = self.file.read()
+        except FileDamaged as problem:
+            self._damaged = True
+            self._warn(f"the sandbox settings file {self.path} is unreadable ({problem}); commands run read-only with "
+                       "no network until you fix it or run `konstruct sandbox set` or `clear` (which rewrite it)")
+            return {}
+        return dict(data.get("projects", {}))
 
     def _warn(self, message: str) -> None:
         self.warnings.append(message)

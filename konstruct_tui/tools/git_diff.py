@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from ..workspace import Workspace
+from ..workspace import Workspace, run_git
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .enrichment import impact_summary, look
 from .globs import path_filter
@@ -70,8 +70,7 @@ class GitDiff(Tool[GitDiffInput]):
 
 def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> bytes:
     try:
-        done = subprocess.run(["git", "-C", str(root), "-c", "core.quotepath=off", *args],
-                              capture_output=True, timeout=_TIMEOUT, check=False)
+        done = run_git(root, "-c", "core.quotepath=off", *args, timeout=_TIMEOUT)  # hardened: runs no project program
     except FileNotFoundError:
         raise ToolError("git is not installed, so there is no diff to show") from None
     except subprocess.TimeoutExpired:
@@ -84,8 +83,7 @@ def _git(root: Path, *args: str, ok: tuple[int, ...] = (0,)) -> bytes:
 
 def _check_repository(root: Path) -> None:
     try:
-        done = subprocess.run(["git", "-C", str(root), "rev-parse", "--is-inside-work-tree"],
-                              capture_output=True, timeout=_TIMEOUT, check=False)
+        done = run_git(root, "rev-parse", "--is-inside-work-tree", timeout=_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired):
         raise ToolError("git is not available, so there is no diff to show") from None
     if done.returncode != 0 or done.stdout.strip() != b"true":
@@ -107,11 +105,11 @@ def _resolve_base(root: Path, base: str) -> str:
 def _changed_files(workspace: Workspace, base: str) -> list[dict[str, Any]]:
     root = workspace.root
     files: dict[str, dict[str, Any]] = {}
-    names = _git(root, "diff", "--name-status", "-z", "--no-renames", "--relative", base, "--").split(b"\0")
+    names = _git(root, "diff", "--no-ext-diff", "--no-textconv", "--name-status", "-z", "--no-renames", "--relative", base, "--").split(b"\0")
     for status, name in zip(names[0::2], names[1::2], strict=False):
         if name:
             files[os.fsdecode(name)] = {"path": os.fsdecode(name), "status": _STATUS.get(status.decode()[:1], "modified")}
-    numbers = _git(root, "diff", "--numstat", "-z", "--no-renames", "--relative", base, "--").split(b"\0")
+    numbers = _git(root, "diff", "--no-ext-diff", "--no-textconv", "--numstat", "-z", "--no-renames", "--relative", base, "--").split(b"\0")
     for row in numbers:
         parts = row.split(b"\t", 2)
         if len(parts) == 3 and os.fsdecode(parts[2]) in files:
@@ -142,14 +140,14 @@ def _diff_text(root: Path, base: str, paths: list[str], *, narrowed: bool, max_b
     if not paths:
         return "", False
     specs = [f":(literal){p}" for p in paths] if narrowed else []
-    raw = _git(root, "diff", "--no-color", "--no-ext-diff", "--no-renames", "--relative", base, "--", *specs)
+    raw = _git(root, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", "--relative", base, "--", *specs)
     return _capped(raw, max_bytes)
 
 
 def _untracked_diff(root: Path, paths: list[str], max_bytes: int) -> tuple[str, bool]:
     chunks: list[bytes] = []
     for path in paths:
-        chunks.append(_git(root, "diff", "--no-color", "--no-ext-diff", "--no-index", "--", "/dev/null", path, ok=(0, 1)))
+        chunks.append(_git(root, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--no-index", "--", "/dev/null", path, ok=(0, 1)))
         if sum(len(c) for c in chunks) > max_bytes:
             break
     return _capped(b"".join(chunks), max_bytes, cut=len(chunks) < len(paths))

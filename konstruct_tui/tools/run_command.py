@@ -13,6 +13,7 @@ lacks a grant comes back `needs_grant` with the `trust_request` to put to the pe
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
@@ -32,7 +33,7 @@ from ..commands import (
     run_process,
     scrubbed_environment,
 )
-from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan
+from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan, seccomp_filter
 from ..trust import TrustStore
 from .base import Tool, ToolContext, ToolInput, ToolResult
 
@@ -42,12 +43,15 @@ OUTPUT_CAP_BYTES = 64 * 1024
 
 def stored_policy(root: Path) -> PolicyConfig:
     """The project's command policy as the user set it (`konstruct policy set`), else the default.
-    A stored policy that no longer parses falls back to the default, which still asks for grants."""
+    Fails closed: a damaged trust store (see TrustStore) or a stored policy that no longer parses
+    means allowlist mode with nothing allowed, never the default, which would allow more."""
     settings = TrustStore().command_settings(root) or {}
+    if settings.get("locked"):
+        return PolicyConfig((), True)
     try:
         return PolicyConfig.build(settings.get("presets", ()), settings.get("allow", ()), chains=settings.get("chains", False))
     except BadPrefix:
-        return PolicyConfig()
+        return PolicyConfig((), True)
 
 
 class GrantCheck(Protocol):
@@ -84,6 +88,11 @@ class RunCommand(Tool[RunCommandInput]):
         scripts = discover_scripts(workspace)
         base: PolicyConfig = context.command_policy or stored_policy(workspace.root)
         config = PolicyConfig(base.allowlist, base.allowlist_mode, tuple(scripts), workspace.root, base.chains)
+        # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
+        # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
+        plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
+        if _can_confine_read_only(plan) and hasattr(config, "read_only_sandbox"):
+            config = replace(config, read_only_sandbox=True)  # the policy may answer `read_only` then
         if params.script is not None:
             script = find_script(scripts, params.script.strip())
             if script is None:
@@ -100,15 +109,25 @@ class RunCommand(Tool[RunCommandInput]):
         if decision.decision == "refuse":
             return self._result(context, {"status": "refused", "reason": decision.reason, **payload})
         grants: GrantCheck | None = context.trust
-        if grants is not None and decision.capability and not grants.use(decision.capability):
+        capability = decision.capability
+        if decision.decision == "allow" and decision.confinement == "read-only":
+            # Allowed without a grant only because it runs read-only with no network (issue 13).
+            # Where that cannot be enforced, or the person chose to run unconfined, it asks as before.
+            read_only = _read_only_plan(workspace.root, plan, context.sandbox_abi)
+            if read_only is not None:
+                plan = read_only
+            else:
+                capability = "commands"
+                payload["policy"] = {**payload["policy"], "capability": capability,
+                                     "note": "read-only commands run without a grant only under the kernel "
+                                             "sandbox in read-only mode with no network, which is not in force here"}
+        if grants is not None and capability and not grants.use(capability):
+            payload["sandbox"] = plan.report()
             return self._result(context, {
                 "status": "needs_grant", **payload,
-                "reason": f"running this needs the {decision.capability!r} grant, which is not in force",
-                "trust_request": {"capability": decision.capability, "detail": command, "paths": []},
+                "reason": f"running this needs the {capability!r} grant, which is not in force",
+                "trust_request": {"capability": capability, "detail": command, "paths": []},
             })
-        # The sandbox (issue 9): the project's mode on this kernel. `context.sandbox` (SandboxSettings)
-        # and `context.sandbox_abi` override the stored settings and the kernel's ABI (tests, blueprint).
-        plan = project_plan(workspace.root, context.sandbox, context.sandbox_abi)
         payload["sandbox"] = plan.report()
         if plan.refusal:
             return self._result(context, {"status": "refused", "reason": plan.refusal, **payload})
@@ -166,3 +185,19 @@ class RunCommand(Tool[RunCommandInput]):
         scrub = context.workspace.scrub
         clean = {k: scrub(v) if isinstance(v, str) else v for k, v in payload.items()}
         return ToolResult(self.name, clean)
+
+
+def _can_confine_read_only(plan: SandboxPlan) -> bool:
+    """Whether a read-only, network-blocked plan is possible here (see `_read_only_plan`)."""
+    return plan.confined and plan.abi >= 4 and seccomp_filter() is not None
+
+
+def _read_only_plan(root: Path, plan: SandboxPlan, abi: int | None) -> SandboxPlan | None:
+    """The plan a read-only command runs under without a grant: kernel-confined, read-only, no
+    network. None when this machine or the person's choice cannot give exactly that."""
+    if not _can_confine_read_only(plan):  # no Landlock here, or the person chose `full` (unconfined)
+        return None
+    candidate = project_plan(root, replace(plan.settings, mode="read-only", allow_network=False), abi)
+    if candidate.mode != "read-only" or not candidate.blocks_network or seccomp_filter() is None:
+        return None
+    return candidate

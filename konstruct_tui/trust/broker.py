@@ -13,7 +13,17 @@ import threading
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
-from .grants import SESSION_ONLY, TrustDecision, TrustGrant, TrustRequest, check_capability, check_globs, check_scope, now_utc
+from .grants import (
+    SESSION_ONLY,
+    TrustDecision,
+    TrustGrant,
+    TrustRequest,
+    check_capability,
+    check_globs,
+    check_scope,
+    now_utc,
+    workspace_path,
+)
 from .store import TrustStore
 
 
@@ -41,6 +51,7 @@ def is_granted(capability: str, *, root: str | os.PathLike[str], path: str | Non
     """Whether `capability` (for `path`, with `edit`) is granted by the store's `always` grants for
     the project at `root` or by `session_grants`. Consumes nothing."""
     check_capability(capability)
+    path = workspace_path(root, path) if path is not None else None
     grants = list(session_grants) + (store or TrustStore()).grants(root)
     return any(g.covers(capability, path) for g in grants)
 
@@ -63,15 +74,17 @@ class TrustSession:
         return is_granted(capability, root=self.root, path=path, store=self.store, session_grants=pending)
 
     def use(self, capability: str, path: str | None = None) -> bool:
-        """Whether the capability may be used now; a `once` grant that is the only cover is spent."""
+        """Whether the capability may be used now; a `once` grant that is the only cover is spent.
+        A path is matched as the workspace resolves it (`src/../x` is `x`)."""
+        resolved = workspace_path(self.root, path) if path is not None else None
         with self._lock:
-            if any(g.covers(capability, path) for g in self._session):
+            if any(g.covers(capability, resolved) for g in self._session):
                 return True
         if is_granted(capability, root=self.root, path=path, store=self.store):
             return True
         with self._lock:
             for k, grant in enumerate(self._once):
-                if grant.covers(capability, path):
+                if grant.covers(capability, resolved):
                     del self._once[k]
                     return True
         return False

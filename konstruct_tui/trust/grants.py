@@ -11,6 +11,7 @@ machine, kept in the trust store until revoked). Only `always` grants are writte
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -51,6 +52,11 @@ def check_globs(paths: tuple[str, ...], capability: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=256)
 def _glob_regex(glob: str) -> re.Pattern[str]:
+    # A glob covers what is inside a folder it names only when it names one: `docs`, `docs/`,
+    # `src/**`. A last component with a wildcard (`*.md`, `test_?.py`) matches a file, never a folder
+    # on the way: `*.md` must not cover `notes.md/test_x.py`.
+    names_folder = glob.endswith("/") or not any(c in glob.rstrip("/").rsplit("/", 1)[-1] for c in "*?[")
+    glob = glob.rstrip("/")
     out, i = [], 0
     while i < len(glob):
         if glob.startswith("**/", i):
@@ -68,12 +74,26 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(glob[i]))
             i += 1
-    return re.compile("".join(out) + "(?:/.*)?$")  # a folder glob covers what is inside it
+    return re.compile("".join(out) + ("(?:/.*)?$" if names_folder else "$"))
 
 
 def glob_matches(glob: str, path: str) -> bool:
-    """`src/**` matches `src/a/b.py`; `*.md` matches `README.md` only at the top; `docs` covers `docs/x`."""
-    return bool(_glob_regex(glob.rstrip("/")).match(path.removeprefix("./")))
+    """`src/**` matches `src/a/b.py`; `*.md` matches `README.md` only at the top (and never a folder
+    on the way); `docs` covers `docs/x`. `path` must already be resolved (see `workspace_path`)."""
+    return bool(_glob_regex(glob).match(path.removeprefix("./")))
+
+
+def workspace_path(root: str | os.PathLike[str], path: str) -> str | None:
+    """`path` as the workspace resolves it: `..` applied and symlinks inside followed, relative to the
+    real root. None when it is absolute, holds a NUL, or resolves outside the root: no path-scoped
+    grant covers such a path (`src/../x` is `x`; a link in src/ to ../secrets is outside)."""
+    if not path or "\0" in path or os.path.isabs(path):
+        return None
+    real_root = os.path.realpath(os.fspath(root))
+    target = os.path.realpath(os.path.join(real_root, path))
+    if target == real_root or not target.startswith(real_root.rstrip(os.sep) + os.sep):
+        return None
+    return os.path.relpath(target, real_root).replace(os.sep, "/")
 
 
 def now_utc() -> str:

@@ -10,10 +10,13 @@ One JSON file, `config_dir()/trust.json`, mode 0600 in a 0700 folder:
 lives here rather than in the project so that the agent cannot loosen it by editing a file.
 
 The file is a `userdirs.JsonFile`: every change a read-modify-write under an exclusive lock,
-written atomically, so two processes granting at once both land and a reader never sees half a
-file. A file that does not parse (or has the wrong shape) is moved aside as
-`trust.json.corrupt-<UTC time>` with a warning, and means no grants: trust is never guessed from a
-damaged file.
+written atomically, so two processes granting at once both land and a reader never sees half a file. A file that does not parse (or has the wrong shape)
+is moved aside as `trust.json.corrupt-<UTC time>` with a warning, and fails closed: no grants, and
+because the damaged file may have held an allowlist, every project's command policy is *locked*
+(allowlist mode on, nothing allowed) until the person repairs the file (moves it back) or runs
+`konstruct trust reset`, or sets that project's policy again. The new file records this:
+
+    {"version": 1, "projects": {}, "damaged": {"moved_to": "trust.json.corrupt-...", "at": "..."}}
 """
 
 from __future__ import annotations
@@ -24,10 +27,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..userdirs import FileDamaged, JsonFile, config_dir, projects_table
+from ..userdirs import FileDamaged, JsonFile, config_dir
 from .grants import SESSION_ONLY, BadGrant, TrustGrant, check_capability, check_globs, now_utc
 
 VERSION = 1
+# The command policy of every project while the store is damaged: allowlist mode, nothing allowed.
+LOCKED_POLICY = {"presets": [], "allow": [], "chains": False, "locked": True}
 
 
 class TrustStoreWarning(UserWarning):
@@ -41,7 +46,7 @@ def project_key(root: str | os.PathLike[str]) -> str:
 class TrustStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "trust.json"
-        self.file = JsonFile(self.path, projects_table(VERSION, _check_project))
+        self.file = JsonFile(self.path, _parse)
         self.warnings: list[str] = []
 
     # -- reading --------------------------------------------------------------------------------
@@ -101,9 +106,34 @@ class TrustStore:
 
     def command_settings(self, root: str | os.PathLike[str]) -> dict[str, Any] | None:
         """The user's command policy for the project (`presets`, `allow`, `chains`), or None.
-        Kept here, outside the project, so the agent cannot loosen it by editing a file."""
+        Kept here, outside the project, so the agent cannot loosen it by editing a file. While the
+        store is damaged (see the module docstring) a project without a policy set since gets
+        LOCKED_POLICY: whatever allowlist the damaged file held, nothing runs that it did not allow."""
         settings = self._load().get(project_key(root), {}).get("policy")
-        return dict(settings) if settings else None
+        if settings:
+            return dict(settings)
+        damage = self.damage()
+        if damage is not None:
+            self._note(f"the trust store {self.path} was damaged (moved to {damage.get('moved_to')}): allowlist "
+                       "mode is on with nothing allowed until you move the repaired file back or run `konstruct trust reset`")
+            return dict(LOCKED_POLICY)
+        return None
+
+    def damage(self) -> dict[str, Any] | None:
+        """The record of a damaged store this file replaced, or None."""
+        data = self._read()
+        found = data.get("damaged") if isinstance(data, dict) else None
+        return found if isinstance(found, dict) else None
+
+    def reset(self) -> bool:
+        """Lift the lock a damaged store left (the person's decision). True when there was one."""
+        lifted = []
+
+        def lift(data: dict[str, Any]) -> None:
+            lifted.append(data.pop("damaged", None) is not None)
+
+        self._update(lift, whole=True)
+        return bool(lifted and lifted[0])
 
     def set_command_settings(self, root: str | os.PathLike[str], presets: tuple[str, ...] = (),
                              allow: tuple[str, ...] = (), chains: bool = False) -> dict[str, Any] | None:
@@ -126,39 +156,60 @@ class TrustStore:
 
     # -- the file -------------------------------------------------------------------------------
 
-    def _update(self, change: Callable[[dict[str, Any]], None]) -> None:
-        def in_projects(data: dict[str, Any]) -> None:
+    def _update(self, change: Callable[[dict[str, Any]], None], whole: bool = False) -> None:
+        """Change the projects table (or, `whole`, the whole file) under the lock; a damage record
+        is carried over unless the change removes it."""
+        with self.file.locked():
+            data = self._read(locked=True)
+            data.setdefault("projects", {})
+            change(data if whole else data["projects"])
             data["version"] = VERSION
-            change(data.setdefault("projects", {}))
+            self.file.write(data)
 
-        self.file.update(in_projects, self._damaged)
+    def _load(self, locked: bool = False) -> dict[str, Any]:
+        return dict(self._read(locked).get("projects", {}))
 
-    def _load(self) -> dict[str, Any]:
+    def _read(self, locked: bool = False) -> dict[str, Any]:
+        """The whole file, validated ({} when there is none). A damaged one is moved aside."""
         try:
-            return dict(self.file.read().get("projects", {}))
-        except FileDamaged:
-            with self.file.locked():  # decide about the damage under the lock: one mover only
-                try:
-                    return dict(self.file.read().get("projects", {}))
-                except FileDamaged as damage:
-                    return self._damaged(damage)
+            return self.file.read()
+        except FileDamaged as problem:
+            if not locked:
+                with self.file.locked():  # decide about the damage under the lock: one mover only
+                    return self._read(locked=True)
+            return self._move_aside(str(problem))
 
-    def _damaged(self, damage: FileDamaged) -> dict[str, Any]:
-        """Under the lock: move the damaged file aside, warn, and start from no grants."""
+    def _move_aside(self, problem: str) -> dict[str, Any]:
         aside = self.file.move_aside()
-        message = f"the trust store {self.path} was unreadable ({damage}); moved it to {aside.name}: no grants are in force"
+        data = {"version": VERSION, "projects": {}, "damaged": {"moved_to": aside.name, "at": now_utc()}}
+        self.file.write(data)  # the lock outlives this process: a later run must not fail open
+        self._note(f"the trust store {self.path} was unreadable ({problem}); moved it to {aside.name}: no grants "
+                   "are in force and allowlist mode is on with nothing allowed until you move the repaired file "
+                   "back or run `konstruct trust reset`", stacklevel=5)
+        return data
+
+    def _note(self, message: str, stacklevel: int = 4) -> None:
+        if message in self.warnings:
+            return  # once per store object
         self.warnings.append(message)
-        warnings.warn(message, TrustStoreWarning, stacklevel=4)
-        return {}
+        warnings.warn(message, TrustStoreWarning, stacklevel=stacklevel)
 
 
-def _check_project(key: str, project: Any) -> None:
-    """One project's entry of a trust file. Raises ValueError (BadGrant is one)."""
-    if not isinstance(project, dict) or not isinstance(project.get("grants", []), list):
-        raise ValueError(f"project {key!r} has no grants list")
-    for grant in project.get("grants", []):
-        TrustGrant.from_json(grant)
-    _check_settings(key, project.get("policy"))
+def _parse(data: Any) -> dict[str, Any]:
+    """A trust file, validated. Raises ValueError (BadGrant is one)."""
+    if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
+        raise ValueError("it is not a trust file (no projects table)")
+    if data.get("version", VERSION) != VERSION:
+        raise ValueError(f"unknown version {data.get('version')!r}")
+    for key, project in data["projects"].items():
+        if not isinstance(project, dict) or not isinstance(project.get("grants", []), list):
+            raise ValueError(f"project {key!r} has no grants list")
+        for grant in project.get("grants", []):
+            TrustGrant.from_json(grant)
+        _check_settings(key, project.get("policy"))
+    if "damaged" in data and not isinstance(data["damaged"], dict):
+        raise ValueError("its damage record is not an object")
+    return data
 
 
 def _check_settings(key: str, settings: Any) -> None:

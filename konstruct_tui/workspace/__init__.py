@@ -14,6 +14,7 @@ from .journal import WriteJournal
 from .listing import SKIPPED_DIRS
 from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
 from .revision import is_revision, revision_of
+from .safe_git import run_git
 from .undo import UndoRefused, undo_last
 
 __all__ = [
@@ -35,5 +36,6 @@ __all__ = [
     "preview_edits",
     "read_batch",
     "revision_of",
+    "run_git",
     "undo_last",
 ]

@@ -9,6 +9,8 @@ import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
+from .safe_git import run_git
+
 SKIPPED_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache",
      ".pytest_cache", ".ruff_cache", "dist", "build", "target", ".idea", ".gradle", ".next"}
@@ -27,10 +29,7 @@ def _git_files(root: Path) -> list[str] | None:
     if not (root / ".git").exists():
         return None
     try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, timeout=60, check=False,
-        )
+        done = run_git(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:

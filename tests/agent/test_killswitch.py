@@ -30,7 +30,10 @@ SLOW_CHILD = """\
 import os, signal, subprocess, sys, time
 grandchild = subprocess.Popen([sys.executable, "-c",
     "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(60)"])
-open("pids.txt", "w").write(f"{os.getpid()} {grandchild.pid}")
+# pids as the workbench sees them: a confined command runs in its own PID namespace, where
+# os.getpid() and Popen.pid are that namespace's numbers; /proc is the workbench's.
+seen = [os.readlink("/proc/self"), *open("/proc/thread-self/children").read().split()]
+open("pids.txt", "w").write(" ".join(seen))
 time.sleep(60)
 """
 

@@ -49,7 +49,10 @@ async def _session_run(root: Path, *extra: str) -> dict:
 
 
 def test_round_trip_over_stdio(tmp_path: Path) -> None:
+    from konstruct_tui.trust import TrustStore
+
     root = _project(tmp_path / "proj")
+    TrustStore().grant(root, "edit")  # over MCP a write needs the agent's grant (issue 13; see test_mcp_trust)
     seen = anyio.run(_session_run, root)
     assert seen["server"] == "konstruct"
     assert EXPECTED <= set(seen["tools"])

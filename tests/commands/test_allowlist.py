@@ -16,7 +16,7 @@ CASES = [
     (["git"], [], "./git status", "refuse"),
     (["git"], [], "/tmp/git status", "refuse"),
     (["pytest"], [], "timeout 60 pytest -x", "allow"),
-    (["pytest"], [], "env CI=1 pytest", "allow"),
+    (["pytest"], [], "env CI=1 pytest", "refuse"),  # assignments in front of an allowlisted command
     (["pytest"], [], "sudo pytest", "refuse"),
     (["pytest"], [], "pytest; rm x", "refuse"),
     (["pytest"], [], "bash -c pytest", "refuse"),

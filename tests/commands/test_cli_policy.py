@@ -21,7 +21,7 @@ def _check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict | 
 
 @pytest.mark.parametrize(
     ("command", "decision", "rule"),
-    [("rm -rf /", "refuse", "deny"), ("ls; ls", "refuse", "compound"), ("ls -la", "ask", "needs_grant")],
+    [("rm -rf /", "refuse", "deny"), ("ls; ls", "refuse", "compound"), ("curl https://example.com", "ask", "needs_grant")],
 )
 def test_prints_the_decision_and_exits_0(capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str,
                                          decision: str, rule: str) -> None:
@@ -30,6 +30,28 @@ def test_prints_the_decision_and_exits_0(capsys: pytest.CaptureFixture[str], tmp
     assert set(payload) == {"decision", "rule", "reason"}
     assert payload["decision"] == decision and payload["rule"] == rule
     assert payload["reason"]
+
+
+def test_read_only_commands_are_allowed_confined_where_landlock_can_confine_them(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from konstruct_tui.cli.policy import read_only_sandbox
+
+    code, payload, _ = _check(capsys, "--root", str(tmp_path), "--", "ls -la")
+    if read_only_sandbox(tmp_path):
+        assert (code, payload["decision"], payload["rule"], payload["confinement"]) == (0, "allow", "read_only", "read-only")
+    else:
+        assert (payload["decision"], payload["rule"]) == ("ask", "needs_grant") and "confinement" not in payload
+    monkeypatch.setenv("KONSTRUCT_SANDBOX_ABI", "0")  # a machine without Landlock: asks as any command
+    code, payload, _ = _check(capsys, "--root", str(tmp_path), "--", "ls -la")
+    assert (code, payload["decision"], payload["rule"]) == (0, "ask", "needs_grant")
+    assert set(payload) == {"decision", "rule", "reason"}
+
+
+def test_read_only_rules_refuse_options_that_execute_or_write(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for line in ("rg --pre rm x", "git diff --output=x", "find . -delete", "git branch -D main", "git grep -Orm x",
+                 "GIT_EXTERNAL_DIFF=rm git diff", "env ls", "find . -fprintf /tmp/x %p"):
+        payload = _check(capsys, "--root", str(tmp_path), "--", line)[1]
+        assert payload["decision"] != "allow" and "confinement" not in payload, line
 
 
 def test_allow_turns_allowlist_mode_on(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -55,7 +77,9 @@ def test_project_scripts_under_root_are_allowed(capsys: pytest.CaptureFixture[st
     assert str(tmp_path) not in json.dumps(payload)
 
 
-def test_command_given_as_several_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_command_given_as_several_words(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KONSTRUCT_SANDBOX_ABI", "0")  # no read-only allowance: grep asks like any command
     root = ["--root", str(tmp_path)]
     assert _check(capsys, *root, "--", "grep", "-rn", "a|b", "src")[1]["decision"] == "ask"
     assert _check(capsys, *root, "--", "ls", "&&", "rm", "x")[1]["rule"] == "compound"
@@ -73,8 +97,9 @@ def test_command_given_as_several_words(capsys: pytest.CaptureFixture[str], tmp_
     ],
 )
 def test_a_line_split_by_a_shell_keeps_its_meaning(capsys: pytest.CaptureFixture[str], tmp_path: Path, line: str,
-                                                    decision: str) -> None:
+                                                    decision: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A driver may hand COMMAND over as shlex.split(line): operators stay operators, literals stay literal."""
+    monkeypatch.setenv("KONSTRUCT_SANDBOX_ABI", "0")  # no read-only allowance: grep asks like any command
     assert _check(capsys, "--root", str(tmp_path), "--", *shlex.split(line))[1]["decision"] == decision
 
 
@@ -122,3 +147,12 @@ def test_bad_settings_exit_2_and_store_nothing(capsys: pytest.CaptureFixture[str
     code, payload, err = _policy(capsys, *argv, "--root", str(tmp_path))
     assert code == 2 and payload is None and err.startswith("konstruct: error:")
     assert _policy(capsys, "show", "--root", str(tmp_path))[1]["presets"] == []
+
+
+@pytest.mark.parametrize("line", ["rm -rf ${HOME:0:1}", "rm${IFS}-rf${IFS}/", "{rm,-rf,/}", "/bin/r? -rf /tmp/x",
+                                  "env -iS 'rm -rf /'", "xargs --max-args 1 rm -rf /", "kill -9 -01", "echo $HOME x"])
+def test_expansions_survive_a_driver_that_split_the_line(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                         line: str) -> None:
+    """shlex.split keeps `${HOME:0:1}` as a word; joined back, it must stay an expansion, not a quoted literal."""
+    payload = _check(capsys, "--root", str(tmp_path), "--", *shlex.split(line))[1]
+    assert payload["decision"] == "refuse", payload

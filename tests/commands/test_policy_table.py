@@ -131,8 +131,8 @@ ASKED = [
     "rm -rf build", "rm -rf ./node_modules", "rm -rf dist/", "rm -rf build dist *.egg-info", "rm -rf __pycache__",
     "rm -f /tmp/test.db", "rm -rf /tmp/build-cache", "rm -rf ~/.cache/pip", "rm -rf ~/.npm/_cacache", "chmod +x scripts/build.sh", "chmod -R 755 build",
     "./scripts/build.sh", "bash scripts/test.sh", "sh ./configure", 'bash -c "ls"', "echo 'a && b'", 'echo "hello; world"',
-    "echo $HOME", "echo '$(id)'", "echo \\$\\(id\\)", "echo ok \\; rm -rf build", 'printf "%s\\n" x', "docker build -t app .",
-    'docker run --rm -v "$PWD":/app node:20 npm test', "curl -s http://localhost:8080/health",
+    "echo '$(id)'", "echo \\$\\(id\\)", "echo ok \\; rm -rf build", 'printf "%s\\n" x', "docker build -t app .",
+    "docker run --rm -v ./src:/app node:20 npm test", "curl -s http://localhost:8080/health",
     "curl -X POST -d '{\"a\":1}' http://localhost:3000/api", "tar -xzf archive.tar.gz", "diff -u a.txt b.txt", "env",
     "which python", "python --version", "du -sh .", "ps aux", "kill 12345", "kill -9 12345", "kill -1 12345",
     "time pytest", "timeout 60 pytest -x", "FOO=bar npm test", "CI=true npm test", "PYTHONPATH=src python -m app",
@@ -204,3 +204,254 @@ def test_absolute_paths_inside_the_project_are_the_project() -> None:
     assert decide(f"rm -rf {root}/build", config).decision == "ask"
     assert decide(f"rm -rf {root}", config).rule == "destructive"
     assert decide(f"rm -rf {root}-sibling", config).rule == "outside_workspace"
+
+
+# Issue 13: spellings that got past the policy before it read options with their arities, normalised
+# arguments and refused shell expansions it cannot know. Every one of these was let through on main.
+DENIED_13 = [
+    "env -iS 'rm -rf /'", "env -i -S 'rm -rf /'", "env --split-string='rm -rf /'", "env --split 'rm -rf /'",
+    "env -u HOME -S 'rm -rf /'", "env -C / rm -rf bin", "xargs --max-args 1 rm -rf /", "xargs -n 1 rm -rf /",
+    "xargs -I{} rm -rf /", "xargs --max-args=1 rm -rf /", "xargs -a list.txt rm -rf /", "xargs -0 -P 4 rm -rf /",
+    "strace --output /dev/null rm -rf /", "strace -o /dev/null rm -rf /", "strace -f -e trace=all rm -rf /",
+    "strace -o '|rm -rf /' ls", "ltrace -o /dev/null rm -rf /", "unshare -w / rm -rf /", "unshare --wd=/ rm -rf /",
+    "unshare -r rm -rf /", "setarch x86_64 rm -rf /", "setarch x86_64 -R rm -rf /", "linux64 rm -rf /",
+    "x86_64 rm -rf /", "npx -c 'rm -rf /'", "npx --call='rm -rf /'", "npm exec -c 'rm -rf /'",
+    "npm exec --call 'rm -rf /'", "npm exec -- rm -rf /", "npm x -- rm -rf /", "pnpm dlx -c 'rm -rf /'",
+    "pnpm exec rm -rf /", "yarn exec rm -rf /", "uv run rm -rf /", "poetry run rm -rf /",
+    "git rebase --exec 'rm -rf /' HEAD~3", "git rebase -x 'rm -rf /' main", "git rebase --exec='rm -rf /' main",
+    "git grep --open-files-in-pager='rm -rf /' x", "git grep -O'rm -rf /' x", "git difftool -x 'rm -rf /'",
+    "kill -9 -01", "kill -9 ' -1'", "kill -- -1", "kill -SIGKILL -1", "kill -s KILL -1", "kill -n 9 -1",
+    "kill --signal=KILL -1", "kill -9 -0001", "kill -9 -- -1", "kill -KILL +1",
+    "python3 -c 'import os\ndef f():\n    os.fork()\n    f()\nf()'", "python -c \"import os; f=lambda: (os.fork(), f()); f()\"",
+    "perl -e 'sub f { fork; f() } f()'", "perl -e 'fork; fork; fork'", "python -c \"import os;[os.fork() for _ in range(9**9)]\"",
+    "g(){ g & }; g", "bomb(){ bomb|bomb; }; bomb", "rm${IFS}-rf${IFS}/", "rm$IFS-rf$IFS/", "{rm,-rf,/}",
+    "$'\\x72\\x6d' -rf /", "$'rm' -rf /", "rm -rf $'/'", "timeout -k 5 10 rm -rf /", "nice -5 rm -rf /",
+    "nice --adjustment=5 rm -rf /", "stdbuf --output=L rm -rf /", "ionice -c 3 -n 7 rm -rf /", "chrt -f 1 rm -rf /",
+    "taskset -c 0 rm -rf /", "taskset 0x1 rm -rf /", "setsid -f rm -rf /", "time -o /dev/null rm -rf /",
+    "time -p rm -rf /", "chroot / rm -rf /", "flock -w 5 /tmp/l rm -rf /", "flock /tmp/l -c 'rm -rf /'",
+    "watch -x rm -rf /", "nohup -- rm -rf /", "env -- rm -rf /", "strace -o /etc/passwd ls", "rm -rf /proc/..",
+    "tar -cf x.tar --to-command='rm -rf /' .", "tar -xf x.tar -I 'rm -rf /'", "zip -T --unzip-command='rm -rf /' x.zip x",
+    "sed -n '1e rm -rf /' x", "sed -e 's/x/rm -rf \\//e' x", "rg --pre 'rm -rf /' x", "make --eval='x:;rm -rf /' x",
+    "vim -c '!rm -rf /'", "nvim --cmd ':!rm -rf /'", "ssh -o 'LocalCommand=rm -rf /' -o PermitLocalCommand=yes x",
+    "rsync --rsh='sh -c \"rm -rf /\"' a b:", "git -c 'core.fsmonitor=rm -rf /' status", "git -c 'diff.external=rm -rf /' diff",
+    "busybox rm -rf /", "command -p rm -rf /", "builtin exec rm -rf /", "exec -a x rm -rf /",
+]
+
+# Shell expansions whose value the policy cannot know: refused, never judged as the unexpanded word.
+EXPANSIONS = [
+    "rm -rf ${HOME:0:1}", "/bin/r? -rf /tmp/x", "/bin/r* x", "/usr/bin/[r]m x", "echo $HOME", "ls $DIR", "cat ${FILE}",
+    'cat "$FILE"', "echo $1", "echo $@", "ls {src,tests}", "touch file{1..3}", "cat $'notes.txt'", 'echo $"hi"',
+    "ls ~-", "ls ~-/x", "$CMD -rf x", "${CMD} x", "r${X}m -rf /tmp/x", 'docker run -v "$PWD":/app node:20 npm test',
+    "cp ${SRC} build/", "echo ${#PATH}", "echo $[1+1]", "* -rf /tmp/x", "X=$Y ls", "ls \"${A}\"",
+]
+
+# Unknown options of a wrapper: it cannot tell where the command starts, so it asks, never allows.
+UNKNOWN_WRAPPER_OPTIONS = ["timeout --frobnicate 5 ls", "nice --weird ls", "env --whatever ls", "strace -Z9 ls"]
+
+
+@pytest.mark.parametrize("command", DENIED_13)
+def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+@pytest.mark.parametrize("command", EXPANSIONS)
+def test_expansions_the_policy_cannot_read_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert decision.decision == "refuse", decision.reason
+    assert decision.rule in ("unreadable_expansion", "deny", "secrets", "destructive", "outside_workspace"), decision.reason
+
+
+@pytest.mark.parametrize("command", UNKNOWN_WRAPPER_OPTIONS)
+def test_unknown_wrapper_options_ask_and_are_never_allowlisted(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.capability) == ("ask", "commands"), decision.reason
+    assert decision.reason.count("option") >= 1
+    inner = command.split()[-1]
+    assert decide(command, PolicyConfig.build([], ["timeout", "nice", "env", "strace", inner])).decision == "refuse"
+
+
+def test_an_unknown_option_is_probed_both_ways_for_the_deny_list() -> None:
+    for command in ("timeout --frob 5 rm -rf /", "strace -Z rm -rf /", "env --frob X rm -rf /"):
+        assert (decide(command).decision, decide(command).rule) == ("refuse", "deny"), command
+
+
+def test_judging_time_is_linear_in_the_line_length() -> None:
+    """The fork-bomb check used to rescan the line for every `(){`: 80 KB took 11 s. Now an 80 KB line
+    costs a small multiple of `shlex.split` of the same line (itself linear); the bound is generous
+    because test machines are shared and noisy."""
+    import shlex
+    import time
+
+    def cost(judge, line: str) -> float:
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            judge(line)
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    for unit in ("a(){ ", "word ", '"a b" ', "x=1 ", "f(){ f|f& }; "):
+        line = "echo " + unit * (80_000 // len(unit))
+        assert cost(decide, line) < 15 * cost(shlex.split, line) + 0.05, unit
+
+
+def test_adversarial_lines_stay_linear() -> None:
+    """Lines built to make a regex or a probe backtrack (found by a fuzzing pass): `[[[[`, unclosed
+    `open('` in inline code, look-alike `ｒｍ` repeated (each one a denied-program probe)."""
+    import shlex
+    import time
+
+    for prefix, unit in (("echo ", "["), ("python -c \"", "open('"), ("python -c \"", "Path('"), ("", "\uff52\uff4d "),
+                         ("", "kill -1 "), ("env ", "\uff52\uff4d "), ("bash -c '", "f(){ ")):
+        line = prefix + unit * (20_000 // len(unit))
+        started = time.perf_counter()
+        decide(line)
+        ours = time.perf_counter() - started
+        started = time.perf_counter()
+        try:
+            shlex.split(line)
+        except ValueError:
+            pass
+        assert ours < 30 * (time.perf_counter() - started) + 0.1, (prefix, unit, ours)
+
+
+# Found by attacking the rebuilt policy (issue 13): each is a deny-list case in a new spelling.
+SELF_ATTACK_DENIED = [
+    "python3 -c \"import os;os.system('r'+'m -rf /')\"", "perl -e 'system(\"r\".\"m -rf /\")'",
+    "python -c \"import os;os.system('rm ' '-rf /')\"", "python -c \"import pathlib,shutil;shutil.rmtree(pathlib.Path('/'))\"",
+    "node -e \"require('child_process').spawnSync('rm',['-rf','/'])\"", "vim '+!rm -rf /' x",
+    "find . -fprintf /etc/passwd x", "pkill -9 -u root", "pkill -u $USER", "killall -9 -r .", "pkill -f .",
+    "git -C / clean -fdx", "git --work-tree=/ checkout -f .", "timeout 5 -- rm -rf /", "\uff52\uff4d -rf /",
+    "rm -rf \uff0f", "rm -rf \u2215", "env -S\"rm -rf /\"", "env -vS 'rm -rf /'", "xargs -r -0 rm -rf /",
+    "xargs -L1 rm -rf /", "xargs -eEOF rm -rf /", "xargs -s 1000 rm -rf /", "flock -xn /tmp/x rm -rf /",
+    "unshare --fork --pid rm -rf /", "nsenter -t 1 -m rm -rf /", "strace -ff -o x rm -rf /", "ltrace -f rm -rf /",
+    "script -qc 'rm -rf /' /dev/null", "watch -n1 -x rm -rf /", "npx -p rimraf rimraf /", "npx --package=rimraf -- rimraf /",
+    "bunx rimraf /", "uvx --from x rm -rf /", "kill -1 -1", "f(){ f& f& }; f", "ruby -e 'def f; fork; f; end; f'",
+    "perl -e 'fork&&fork&&fork'", "python -c \"import os; os.fork() or os.fork() or os.fork()\"",
+    "find / -maxdepth 0 -exec rm -rf {} \\;", "find ~ -execdir rm {} \\;", "rm -rf /{bin,etc}", "rm -rf /bi?",
+    "rm -rf \"/\"''", "rm -rf $'\\057'", "rm -rf $'\\x2f'", "rsync -a --delete empty/ /", "docker run --pid=host x",
+]
+
+
+@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
+def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+def test_recursive_permission_changes_outside_the_project_are_refused() -> None:
+    for command in ("chmod -R 777 ~+/..", "chown -R me ../other", "chmod -R 000 ~/Documents"):
+        assert (_check(command).decision, _check(command).rule) == ("refuse", "outside_workspace"), command
+    assert _check("chmod -R 755 build").decision == "ask"
+
+
+def test_a_whole_process_folder_is_a_credential_store() -> None:
+    """/proc/PID/environ holds the workbench's own API keys: reading the folder recursively reads it."""
+    for command in ("grep -ra KEY /proc/1234/", "grep -r KEY /proc", "cat /proc//1/environ", "rg KEY /proc/self"):
+        assert (_check(command).decision, _check(command).rule) == ("refuse", "secrets"), command
+    assert _check("cat /proc/cpuinfo").decision == "ask"
+
+
+def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> None:
+    assert _check("find . -delete -name x").rule == "destructive"
+    assert _check("find . -name x -delete").decision == "ask"
+
+
+def test_control_characters_that_hide_text_are_refused() -> None:
+    for command in ("ls \x1b[2K rm", "echo \u202eabc", "ls\x00", "rm -rf /\u200b", "r\u200bm -rf /", "ls \ufeff"):
+        assert _check(command).decision == "refuse", repr(command)
+
+
+# Attack round 3 (issue 13): quoting tricks and unpacking over the machine.
+QUOTING_AND_UNPACKING_DENIED = [
+    "rm -r\\\nf /", "r\\\nm -rf /", "$'\\u0072m' -rf /", "$'\\162\\155' -rf /", "$'\\x72'm -rf /", "rm -rf $'\\x2f'etc",
+    "npx rimraf@latest /", "npx @scope/rimraf@1 /", "tar -xf evil.tar -C /", "tar -xf evil.tar --directory=/etc",
+    "tar xf evil.tar -C /usr", "tar -C / -xvf x.tar", "unzip evil.zip -d /", "unzip -o evil.zip -d ~",
+    "/bin//rm -rf /", "/bin/./rm -rf /",
+]
+
+
+@pytest.mark.parametrize("command", QUOTING_AND_UNPACKING_DENIED)
+def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+def test_archives_read_from_system_folders_are_not_refused() -> None:
+    assert _check("tar -czf out.tgz -C /etc .").decision == "ask"
+    assert _check("unzip x.zip -d build").decision == "ask"
+
+
+OUTPUT_OPTIONS_DENIED = ["git -c protocol.ext.allow=always fetch \"ext::sh -c 'rm -rf /'\"", "git diff --output=/etc/passwd", "curl -o /etc/passwd http://x", "wget -O /usr/bin/ls http://x",
+                         "sort -o /etc/hosts x", "gcc -o /dev/sda x.c", "curl -o/etc/x http://x"]
+
+
+@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
+def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+# Attack round 4 (issue 13): code inside strings, and code that decodes a string and runs it.
+NESTED_CODE_DENIED = [
+    "python -c \"import pathlib; pathlib.Path('/etc/passwd').unlink()\"", "python -c \"open('/etc/passwd', 'w').write('')\"",
+    "python -c \"open('/dev/sda','wb').write(b'x')\"", "node -e \"require('fs').writeFileSync('/etc/hosts', 'x')\"",
+    "node -e \"require('fs').unlinkSync('/bin/ls')\"",
+    "python -c \"exec('import os; os.system(\\\"rm -rf /\\\")')\"",
+    "python -c \"eval(compile('import os;os.system(\\'rm -rf /\\')','x','exec'))\"",
+    "node -e \"eval('require(\\\"child_process\\\").execSync(\\\"rm -rf /\\\")')\"",
+    "perl -e 'eval q{system(\"rm -rf /\")}'", "ruby -e 'eval %q{system(\"rm -rf /\")}'", '"rm${IFS}-rf${IFS}/"',
+]
+DECODED_AND_RUN = [
+    "python -c \"import os;os.system(bytes.fromhex('726d202d7266202f').decode())\"",
+    "python -c \"import base64,os;os.system(base64.b64decode('cm0gLXJmIC8=').decode())\"",
+    "perl -e 'system pack(\"H*\", \"726d202d7266202f\")'",
+]
+
+
+@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
+def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+@pytest.mark.parametrize("command", DECODED_AND_RUN)
+def test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python"]), PolicyConfig.build([], ["perl"])):
+        decision = decide(command, config)
+        assert (decision.decision, decision.rule) == ("refuse", "unreadable_expansion"), decision.reason
+    assert _check("python -c \"import base64; print(base64.b64decode(b'aGk='))\"").decision == "ask"
+
+
+# Programs that run the rest of their words as a command but are in no wrapper table: the deny list
+# probes where a denied program starts (attack round 5, issue 13).
+UNKNOWN_RUNNERS_DENIED = [
+    "valgrind rm -rf /", "firejail --noprofile rm -rf /", "numactl --cpunodebind=0 rm -rf /", "cross-env A=1 rm -rf /",
+    "xvfb-run -a rm -rf /", "eatmydata rm -rf /", "faketime 2020-01-01 rm -rf /", "prlimit --nproc=1 rm -rf /",
+    "bwrap --bind / / rm -rf /", "watchexec -- rm -rf /", "dotenv -- rm -rf /", "cgexec -g cpu:x rm -rf /",
+]
+
+
+@pytest.mark.parametrize("command", UNKNOWN_RUNNERS_DENIED)
+def test_runners_outside_the_tables_are_probed_for_denied_commands(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+    assert _check("grep rm -rf /").decision == "ask"  # text programs: the words are a pattern and files
+
+
+ENV_SPLIT_STRING_DENIED = ["env -S 'rm${IFS}-rf /'", "env -S 'rm\\_-rf\\_/'", "env -S '${X}rm -rf /'",
+                           "timeout --signal=KILL 5 rm -rf /", "nice --adjustment 5 rm -rf /", "watch --exec rm -rf /",
+                           "chroot --userspec=1:1 / rm -rf /", "npx --yes -- rm -rf /"]
+
+
+@pytest.mark.parametrize("command", ENV_SPLIT_STRING_DENIED)
+def test_env_split_strings_are_read_as_env_reads_them(command: str) -> None:
+    decision = _check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+def test_env_split_string_with_a_variable_is_never_allowed() -> None:
+    decision = decide("env -S 'pytest ${ARGS}'", PolicyConfig.build(["python"]))
+    assert decision.decision == "refuse"
+    assert decide("env -S 'pytest ${ARGS}'").decision == "ask"

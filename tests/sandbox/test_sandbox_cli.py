@@ -69,21 +69,25 @@ def test_check_on_a_missing_root_exits_2(tmp_path: Path, konstruct: Any) -> None
     assert code == 2 and "not a directory" in err
 
 
-def test_a_damaged_settings_file_means_the_defaults(workspace_root: Path) -> None:
+def test_a_damaged_settings_file_fails_closed(workspace_root: Path) -> None:
     config = SandboxConfig()
     config.path.parent.mkdir(parents=True, exist_ok=True)
     config.path.write_text("{not json")
-    with pytest.warns(UserWarning, match="unreadable"):
+    with pytest.warns(UserWarning, match="unreadable.*konstruct sandbox set"):
         settings = config.settings(workspace_root)
-    assert settings.mode == "workspace-write" and settings.source == "default"
+    assert (settings.mode, settings.allow_network, settings.refuse_unsandboxed) == ("read-only", False, True)
+    assert settings.source.endswith("(damaged)")
+    with pytest.warns(UserWarning, match="unreadable"):
+        assert config.update(workspace_root, allow_network=False).mode == "workspace-write"  # the person rewrote it
+    assert config.settings(workspace_root).mode == "workspace-write"
 
 
-def test_a_bad_entry_means_the_defaults_for_that_project(workspace_root: Path) -> None:
+def test_a_bad_entry_fails_closed_for_that_project(workspace_root: Path) -> None:
     config = SandboxConfig()
     config.path.parent.mkdir(parents=True, exist_ok=True)
     config.path.write_text(json.dumps({"version": 1, "projects": {str(workspace_root.resolve()): {"mode": "yolo"}}}))
     with pytest.warns(UserWarning, match="unusable"):
-        assert config.settings(workspace_root).mode == "workspace-write"
+        assert config.settings(workspace_root).mode == "read-only"
 
 
 def test_settings_file_is_private(workspace_root: Path) -> None:

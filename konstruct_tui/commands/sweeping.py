@@ -1,0 +1,150 @@
+"""Commands that sweep the whole machine in one stroke, for the hard deny list: `kill -1` in any
+spelling, `pkill`/`killall` of every process, an output option aimed at a system folder or a disk,
+unpacking an archive over one, git's wiping commands pointed at one.
+
+Arguments are normalised the way the program reads them before they are judged: a kill target
+`-01`, `' -1'` or `+1` is a number; a long option's `=value` is its value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .targets import is_device, place_of
+
+DENY = "deny"
+_HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    reason: str
+
+
+# Options naming a file the program writes: onto the machine's own folders or a disk, that is the
+# same catastrophe as `cp x /etc/passwd`.
+_OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "curl": ("-o", "--output"), "wget": ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output"),
+    "sort": ("-o", "--output"), "tree": ("-o",), "git": ("--output", "-o", "--output-directory"),
+    "gcc": ("-o",), "cc": ("-o",), "clang": ("-o",), "go": ("-o",), "ld": ("-o",), "base64": ("-o", "--output"),
+    "openssl": ("-out",), "xxd": (), "uniq": (), "split": (), "iconv": ("-o", "--output"), "pandoc": ("-o", "--output"),
+}
+
+
+def deny_output(name: str, args: list[str], root: Path | None) -> Finding | None:
+    options = _OUTPUT_OPTIONS.get(name, ())
+    for k, word in enumerate(args):
+        for option in options:
+            if word == option and k + 1 < len(args):
+                target = args[k + 1]
+            elif word.startswith(option + "=") and option.startswith("--"):
+                target = word.split("=", 1)[1]
+            elif len(option) == 2 and word.startswith(option) and len(word) > 2 and not word.startswith("--"):
+                target = word[2:]
+            else:
+                continue
+            if target not in _HARMLESS_SINKS and (is_device(target) or place_of(target, root).fatal):
+                return Finding(DENY, f"{name} {option} {target!r} writes over {place_of(target, root).value}")
+    return None
+
+
+def deny_kill(args: list[str]) -> Finding | None:
+    """`kill -1` in any spelling: `-01`, `' -1'`, `-- -1`, `-SIGKILL -1`, `-s KILL -1`, `--signal=9 -1`.
+    The first option-looking word is the signal only when more words follow; every other word is
+    read as a number the way kill reads it (blanks and leading zeros ignored)."""
+    i = 0
+    words = [w.strip() for w in args]
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            i += 1
+            break
+        if word in ("-s", "-n", "--signal"):
+            i += 2
+        elif word.startswith("--signal=") or (word.startswith("-") and not _is_pid(word) and word not in ("-",)):
+            i += 1  # `-9`, `-KILL`, `-SIGKILL`, `-l`
+        elif word.startswith("-") and _is_pid(word) and i + 1 < len(words) and i == 0:
+            i += 1  # `kill -9 PID`: a leading number is the signal when a pid follows
+        else:
+            break
+    if any(_pid_value(w) in (-1, 1) for w in words[i:]):
+        return Finding(DENY, "kill -1 (or pid 1) signals every process you own, or init")
+    return None
+
+
+_MATCH_ALL = frozenset({".", ".*", ".+", "^", "$", "", "^.*$", "^.*", ".*$", "[^]", "(.*)"})
+_PKILL_VALUES = frozenset({"-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup",
+                           "--parent", "--session", "--terminal", "--signal", "-o", "-y", "--older-than", "--younger-than"})
+
+
+def deny_pkill(name: str, args: list[str]) -> Finding | None:
+    """`pkill -u $USER`, `pkill .`, `killall -r .`: every process of a user (the workbench too)."""
+    patterns, by_user, k = [], False, 0
+    while k < len(args):
+        word = args[k]
+        if word in _PKILL_VALUES or (name == "killall" and word in ("-u", "--user", "-s", "--signal")):
+            by_user = by_user or word in ("-u", "-U", "--euid", "--uid", "--user", "-G", "-g", "--group")
+            k += 2
+            continue
+        if word.startswith("-") and word != "-":
+            by_user = by_user or word.startswith(("--euid=", "--uid=", "--user=", "-u", "-U"))
+            k += 1
+            continue
+        patterns.append(word)
+        k += 1
+    if any(p.strip() in _MATCH_ALL for p in patterns) or (by_user and not patterns):
+        return Finding(DENY, f"{name} {' '.join(args)} signals every process of a user (the workbench too), like kill -1")
+    return None
+
+
+def deny_extract(name: str, args: list[str], root: Path | None) -> Finding | None:
+    """`tar -xf x.tar -C /`, `unzip x.zip -d /etc`: unpacking over the machine's own folders."""
+    if name in ("tar", "bsdtar", "gtar") and not any(
+            w in ("--extract", "--get") or (not w.startswith("--") and "x" in w.lstrip("-") and w.lstrip("-").isalpha()
+                                           and (w.startswith("-") or k == 0)) for k, w in enumerate(args)):
+        return None  # creating or listing an archive only reads the folder given with -C
+    for k, word in enumerate(args):
+        if word in ("-C", "--directory", "-d") and k + 1 < len(args):
+            target = args[k + 1]
+        elif word.startswith(("--directory=", "-C")) and len(word) > 2 and name != "unzip":
+            target = word.split("=", 1)[1] if "=" in word else word[2:]
+        elif name in ("7z", "7za") and word.startswith("-o") and len(word) > 2:
+            target = word[2:]
+        else:
+            continue
+        if place_of(target, root).fatal:
+            return Finding(DENY, f"{name} would unpack over {target!r} ({place_of(target, root).value})")
+    return None
+
+
+_GIT_WIPES = frozenset({"clean", "reset", "checkout", "restore", "rm", "stash", "switch", "read-tree", "update-index"})
+
+
+def deny_git(args: list[str], root: Path | None) -> Finding | None:
+    """`git -C / clean -fdx`, `git --work-tree=~ checkout .`: git's wiping commands aimed at a folder
+    the deny list protects."""
+    for k, word in enumerate(args):
+        if not word.startswith("-"):
+            if word not in _GIT_WIPES:
+                return None
+            break
+        value = args[k + 1] if word in ("-C", "--work-tree", "--git-dir") and k + 1 < len(args) else (
+            word.split("=", 1)[1] if word.startswith(("--work-tree=", "--git-dir=")) else None)
+        if value is not None and place_of(value, root).fatal:
+            sub = next((w for w in args[k + (1 if "=" in word else 2):] if not w.startswith("-")), "")
+            if sub in _GIT_WIPES:
+                return Finding(DENY, f"git {word} {value!r} {sub} would wipe {place_of(value, root).value}")
+    return None
+
+
+def _is_pid(word: str) -> bool:
+    return _pid_value(word) is not None
+
+
+def _pid_value(word: str) -> int | None:
+    try:
+        return int(word.strip(), 10)
+    except ValueError:
+        return None

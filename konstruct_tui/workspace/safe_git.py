@@ -1,0 +1,135 @@
+"""Our own git, hardened: every git process the workbench starts for itself (status, diff, ls-files,
+check-ignore, rev-parse) runs with configuration that cannot execute a program the project controls.
+
+Why: the agent's commands write project files (and, where the sandbox allows, could once have
+written `.git/config`). A git config or `.gitattributes` can name programs git runs on its own:
+`core.fsmonitor` (on every status/diff), hooks (`core.hooksPath`, `post-index-change`), pagers,
+`diff.external`, diff drivers' `textconv`/`command`, filters' `clean`/`smudge`/`process`, merge
+drivers, credential helpers, `core.sshCommand`, `gpg.program`, and auto-gc daemons. The workbench
+runs git unconfined, so any of these would be an escape from the sandbox. So:
+
+- every key of that kind gets a command-line override (`-c key=...`, the highest-priority config),
+  both the fixed ones and, for per-driver keys, one per driver name found in any config file
+  (including files pulled in by `include.path` / `includeIf`: `git config --list` follows them and
+  reading config runs nothing);
+- `--no-pager`, `--no-optional-locks` (status never rewrites the index, so no index hook), and
+  callers add `--no-ext-diff --no-textconv` to diffs;
+- the environment loses every `GIT_*` variable (GIT_DIR, GIT_EXTERNAL_DIFF, GIT_CONFIG_COUNT/KEY/
+  VALUE, GIT_CONFIG_PARAMETERS, GIT_SSH_COMMAND, GIT_PAGER ...) and the system config is skipped.
+`safe.directory` is never set: a repository owned by someone else stays refused, as git decides.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+# Keys that name a program to run, or switch on something that runs one, and their safe values.
+FIXED_OVERRIDES: Mapping[str, str] = {
+    "core.fsmonitor": "false",
+    "core.hooksPath": "/dev/null",
+    "core.pager": "cat",
+    "core.editor": "false",
+    "sequence.editor": "false",
+    "core.sshCommand": "false",
+    "core.askPass": "",
+    "core.gitProxy": "",
+    "core.alternateRefsCommand": "",
+    "credential.helper": "",
+    "diff.external": "",
+    "gpg.program": "false",
+    "gpg.ssh.program": "false",
+    "gpg.x509.program": "false",
+    "log.showSignature": "false",
+    "gc.auto": "0",
+    "gc.autoDetach": "false",
+    "maintenance.auto": "false",
+    "fetch.recurseSubmodules": "false",
+    "submodule.recurse": "false",
+    "protocol.allow": "never",
+    "core.untrackedCache": "false",
+}
+# Per-driver keys (`filter.NAME.clean`): overridden for every NAME any config mentions.
+_DRIVER_KEY = re.compile(
+    r"^(?:filter\.(.+)\.(?:clean|smudge|process)|diff\.(.+)\.(?:textconv|command)|merge\.(.+)\.driver"
+    r"|pager\.(.+)|credential\.(.+)\.helper|remote\.(.+)\.(?:uploadpack|receivepack|vcs)|gpg\.(.+)\.program)$",
+    re.IGNORECASE,
+)
+TIMEOUT_S = 30
+_cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
+_cache_lock = threading.Lock()
+
+
+def git_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for our git: no GIT_* variable from anywhere, no system config, no prompts."""
+    env = {k: v for k, v in (os.environ if base is None else base).items() if not k.upper().startswith("GIT_")}
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat",
+               GIT_ATTR_NOSYSTEM="1")
+    return env
+
+
+def _fixed_argv() -> list[str]:
+    out = ["git", "--no-pager", "--no-optional-locks"]
+    for key, value in FIXED_OVERRIDES.items():
+        out += ["-c", f"{key}={value}"]
+    return out
+
+
+def _stat_key(paths: Sequence[str]) -> tuple:
+    key: list[tuple[object, ...]] = []
+    for path in paths:
+        try:
+            found = os.stat(path)
+            key.append((path, found.st_mtime_ns, found.st_size, found.st_ino))
+        except OSError:
+            key.append((path, None))
+    return tuple(key)
+
+
+def _driver_overrides(root: Path) -> tuple[str, ...]:
+    """`-c key=` for every per-driver key any config file names (cached until a config file changes)."""
+    cache_key = str(root)
+    with _cache_lock:
+        cached = _cache.get(cache_key)
+    if cached is not None and _stat_key([p for p, *_ in cached[0]]) == cached[0]:
+        return cached[1]
+    try:
+        done = subprocess.run([*_fixed_argv(), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
+                              capture_output=True, timeout=TIMEOUT_S, check=False, env=git_environment(),
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ()
+    fields = done.stdout.split(b"\0")
+    origins: set[str] = {str(root / ".git" / "config")}
+    overrides: list[str] = []
+    for origin, name in zip(fields[0::2], fields[1::2], strict=False):
+        text = os.fsdecode(origin)
+        if text.startswith("file:"):
+            file = text[len("file:"):]
+            origins.add(file if os.path.isabs(file) else str(root / file))
+        key = os.fsdecode(name)
+        if _DRIVER_KEY.match(key) and key.lower() not in (k.lower() for k in FIXED_OVERRIDES):
+            overrides += ["-c", f"{key}="]
+            if key.lower().startswith("filter."):  # a required filter with no command would stop git
+                overrides += ["-c", f"{key.rsplit('.', 1)[0]}.required=false"]
+    result = tuple(dict.fromkeys(overrides[1::2]))  # each `key=value` once
+    flat = tuple(x for key in result for x in ("-c", key))
+    with _cache_lock:
+        _cache[cache_key] = (_stat_key(sorted(origins)), flat)
+    return flat
+
+
+def git_argv(root: str | os.PathLike[str], *args: str) -> list[str]:
+    """The full argv of a hardened `git -C root ARGS...`."""
+    path = Path(root)
+    return [*_fixed_argv(), *_driver_overrides(path), "-C", str(path), *args]
+
+
+def run_git(root: str | os.PathLike[str], *args: str, timeout: float = TIMEOUT_S) -> subprocess.CompletedProcess[bytes]:
+    """Run a hardened git in `root`, capturing its output. Raises OSError / TimeoutExpired like subprocess.run."""
+    return subprocess.run(git_argv(root, *args), capture_output=True, timeout=timeout, check=False,
+                          env=git_environment(), stdin=subprocess.DEVNULL)

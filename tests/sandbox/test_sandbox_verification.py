@@ -1,0 +1,38 @@
+"""Blueprint verification commands run under the same default confinement as run_command: the
+person's home folder is out of reach and `.git` cannot be written (issue 13)."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sandbox_helpers import needs_landlock
+
+from konstruct_tui.blueprint.verification import run_verification
+from konstruct_tui.workspace import Workspace
+
+pytestmark = needs_landlock
+
+
+def test_verification_commands_are_confined(workspace_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    (home / ".ssh" / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----planted\n")
+    monkeypatch.setenv("HOME", str(home))
+    subprocess.run(["git", "init", "-q", str(workspace_root)], check=True)
+    config_before = (workspace_root / ".git" / "config").read_text()
+    # A script file: the policy cannot see what it does (a hole in recognition, not in the system).
+    (workspace_root / "check.py").write_text("import os, sys\nprint(open(os.path.join(os.environ['HOME'], '.ssh', "
+                                             "'id_ed25519')).read())\n")
+    read_key = shlex.join([sys.executable, "check.py"])
+    write_git = shlex.join([sys.executable, "-c", "open('.git/config', 'a').write('[core]\\n\\tfsmonitor = touch pwned\\n')"])
+    with Workspace(workspace_root) as workspace:
+        results = asyncio.run(run_verification([read_key, write_git], workspace, [], timeout_s=30,
+                                               last_call=lambda: 0, last_write=0))
+    assert [r.outcome for r in results] == ["failed", "failed"], results
+    assert all("planted" not in r.output for r in results)
+    assert (workspace_root / ".git" / "config").read_text() == config_before
