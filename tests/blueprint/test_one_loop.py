@@ -4,7 +4,6 @@ processes, and a tool's own crash ends the run instead of being told to the mode
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from pathlib import Path
 
@@ -17,15 +16,15 @@ from konstruct_tui.blueprint import Orchestrator, RunOptions, RunStore, new_run_
 from konstruct_tui.tools import TOOLS
 from konstruct_tui.workspace import Workspace
 
-SLEEPER = "import os, time\nopen('sleeper.pid', 'w').write(str(os.getpid()))\ntime.sleep(60)\n"
+# A heartbeat, not a pid: a confined command may run in a pid namespace of its own.
+SLEEPER = "import time\nfor n in range(1200):\n    open('beat', 'w').write(str(n))\n    time.sleep(0.05)\n"
 
 
-def _alive(pid: int) -> bool:
+def _beat(project: Path) -> str:
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+        return (project / "beat").read_text()
+    except FileNotFoundError:
+        return ""
 
 
 def test_the_kill_switch_reaches_a_phase_command_at_once(project: Path, tmp_path: Path) -> None:
@@ -43,19 +42,19 @@ def test_the_kill_switch_reaches_a_phase_command_at_once(project: Path, tmp_path
         with Workspace(project) as workspace:
             orchestrator = Orchestrator(store, run_id, blueprint, workspace, ScriptBook(scripts, 20), CollectingReporter(), options, switch)
             running = asyncio.ensure_future(orchestrator.run())
-            pid_file = project / "sleeper.pid"
             for _ in range(300):
-                if pid_file.exists() and pid_file.read_text():
+                if _beat(project):
                     break
                 await asyncio.sleep(0.05)
-            pid = int(pid_file.read_text())
+            assert _beat(project), "the phase's command never started"
             thrown = time.monotonic()
             switch.kill("killed")
             finished = await running
-            while _alive(pid) and time.monotonic() - thrown < 5:
-                await asyncio.sleep(0.02)
-            assert not _alive(pid), "the phase's command outlived the kill switch"
-            return finished.reason, time.monotonic() - thrown
+            took = time.monotonic() - thrown
+            last = _beat(project)
+            await asyncio.sleep(0.5)  # ten beats, had it lived on
+            assert _beat(project) == last, "the phase's command outlived the kill switch"
+            return finished.reason, took
 
     reason, took = asyncio.run(go())
     assert reason == "killed" and took < 5
