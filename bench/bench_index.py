@@ -1,53 +1,59 @@
-"""Index benchmark on the CPython standard library (a copy of it, so the change test can edit files).
+"""Index benchmark on the CPython standard library without its tests (a copy, so the change test can
+edit files), every figure a whole process as a person starts it, median of `--runs`, side by side:
 
-Prints, each the median of several runs:
-- cold index MB/s beside the baseline: raw tree-sitter parse + the Python query, 2 processes, no
-  reading through the workspace, no facts, no store, no resolution (the ratio; goal >= 0.7);
-- warm start seconds: open the store, list and stat every file, load the graph (goal <= 0.5 s);
-- single-file change latency: notify -> a query sees the new edge (goal <= 50 ms);
-- peak RSS of this process and of its children.
+- raw: tree-sitter parse + the Python query over every file, 2 processes, nothing else (the baseline);
+- cold `konstruct index` (no index yet) and its ratio to raw (speed, goal >= 0.70);
+- warm `konstruct index`, nothing changed (goal <= 0.3 s);
+- `konstruct --help` through `python -m konstruct_tui` and the installed entry point (goal <= 0.2 s),
+  beside `python -c pass` (the interpreter's own start);
+- single-file change -> visible to a query, through the reconciler (goal <= 50 ms);
+- peak RSS of the cold index's process tree (parent and workers, sampled from /proc);
+- aider's repo map on the same files, when aider-chat is installed in a venv (`--aider-python`,
+  default /tmp/aider-venv/bin/python); skipped with a message otherwise.
 
-    python bench/bench_index.py [--stdlib DIR] [--runs N] [--changes N]
+    python bench/bench_index.py [--runs 3] [--changes 9] [--aider-python PATH]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
+import subprocess
 import sys
+import sysconfig
 import tempfile
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from pathlib import Path
 
-DEFAULT_STDLIB = Path(os.__file__).parent
 WORKERS = 2
+HERE = Path(__file__).resolve().parent
+TEST_DIRS = ("test", "tests", "idle_test")
 
 
-def cpu_seconds() -> float:
-    """CPU time of this process and its finished children: on a shared machine a neighbour's load
-    stretches wall time, while CPU time stays close to the work actually done."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+def stdlib_set(target: Path) -> tuple[int, int]:
+    """Copy the stdlib's .py files, without site-packages and test folders; (files, bytes)."""
+    source = Path(sysconfig.get_paths()["stdlib"])
+    files = size = 0
+    for path in sorted(source.rglob("*.py")):
+        parts = path.relative_to(source).parts
+        if parts[0] == "site-packages" or "__pycache__" in parts:
+            continue
+        if any(p in TEST_DIRS or p.startswith("test") for p in parts[:-1]):
+            continue
+        if path.is_symlink() or not path.is_file():
+            continue
+        copy = target.joinpath(*parts)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copy)
+        files += 1
+        size += path.stat().st_size
+    return files, size
 
 
-def timed(run, *args) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one call."""
-    cpu, wall = cpu_seconds(), time.perf_counter()
-    run(*args)
-    return time.perf_counter() - wall, cpu_seconds() - cpu
-
-
-def copy_stdlib(source: Path, target: Path) -> None:
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("site-packages", "__pycache__"), symlinks=True)
-
-
-# --- the baseline: raw tree-sitter with two processes -----------------------------------------------
+# --- the baseline, run as its own process: `python bench_index.py --raw DIR` -------------------------
 
 def _raw_chunk(paths: list[str]) -> int:
     from konstruct_tui.graph import treesitter as ts
@@ -62,54 +68,75 @@ def _raw_chunk(paths: list[str]) -> int:
     return captured
 
 
-def python_sources(root: Path) -> list[tuple[str, int]]:
-    from konstruct_tui.graph.extraction import MAX_PARSE_BYTES
+def raw_baseline(root: str) -> int:
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
 
-    found = []
-    for path in sorted(root.rglob("*.py")):
-        if path.is_file() and not path.is_symlink():
-            size = path.stat().st_size
-            if size <= MAX_PARSE_BYTES:
-                found.append((str(path), size))
-    return found
+    from konstruct_tui.graph.extraction import MAX_PARSE_BYTES, Task, chunked
 
-
-def raw_seconds(sources: list[tuple[str, int]]) -> float:
-    from konstruct_tui.graph.extraction import Task, chunked
-
-    tasks = [Task(p, "python", s, 0) for p, s in sources]
+    tasks = []
+    for folder, _, names in os.walk(root):
+        for name in names:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                size = os.path.getsize(path)
+                if size <= MAX_PARSE_BYTES:
+                    tasks.append(Task(path, "python", size, 0))
     chunks = [[t.path for t in chunk] for chunk in chunked(tasks, WORKERS)]
-    started = time.perf_counter()
     with ProcessPoolExecutor(WORKERS, mp_context=get_context("fork")) as pool:
-        sum(pool.map(_raw_chunk, chunks))
-    return time.perf_counter() - started
+        print(sum(pool.map(_raw_chunk, chunks)))
+    return 0
 
 
-# --- Konstruct ---------------------------------------------------------------------------------------
+# --- whole processes ---------------------------------------------------------------------------------
 
-def cold_seconds(root: Path) -> float:
-    from konstruct_tui.graph.code_graph import build_index
-    from konstruct_tui.graph.store import index_path
-    from konstruct_tui.workspace import Workspace
+class TreeRss:
+    """Peak resident memory of a process and all its descendants, summed, sampled every 20 ms."""
 
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(index_path(root)) + suffix).unlink(missing_ok=True)
-    with Workspace(root) as workspace:
-        started = time.perf_counter()
-        build_index(workspace, workers=WORKERS)
-        return time.perf_counter() - started
+    def __init__(self, pid: int) -> None:
+        self.pid, self.peak, self._done = pid, 0, threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.02):
+            children: dict[int, list[int]] = {}
+            rss: dict[int, int] = {}
+            for entry in os.listdir("/proc"):
+                if not entry.isdigit():
+                    continue
+                try:
+                    with open(f"/proc/{entry}/stat") as handle:
+                        fields = handle.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                pid = int(entry)
+                children.setdefault(int(fields[1]), []).append(pid)
+                rss[pid] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+            tree, total = [self.pid], 0
+            while tree:
+                pid = tree.pop()
+                total += rss.get(pid, 0)
+                tree.extend(children.get(pid, ()))
+            self.peak = max(self.peak, total)
+
+    def stop(self) -> int:
+        self._done.set()
+        self._thread.join()
+        return self.peak
 
 
-def warm_seconds(root: Path) -> float:
-    from konstruct_tui.graph.code_graph import build_index
-    from konstruct_tui.workspace import Workspace
-
-    with Workspace(root) as workspace:
-        started = time.perf_counter()
-        _, report = build_index(workspace, workers=WORKERS)
-        elapsed = time.perf_counter() - started
-    assert report.parsed == 0, "a warm start re-parsed files"
-    return elapsed
+def run(argv: list[str], env: dict[str, str], *, rss: bool = False) -> tuple[float, int]:
+    """(wall seconds, peak tree RSS or 0) of one process; it must succeed."""
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sampler = TreeRss(process.pid) if rss else None
+    out, err = process.communicate()
+    elapsed = time.perf_counter() - started
+    peak = sampler.stop() if sampler else 0
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed: {err.decode()[-500:]}")
+    return elapsed, peak
 
 
 def change_latencies(root: Path, changes: int) -> list[float]:
@@ -146,42 +173,88 @@ def change_latencies(root: Path, changes: int) -> list[float]:
         workspace.close()
 
 
+def aider_repo_map(python: str, root: Path, env: dict[str, str]) -> tuple[float, float] | None:
+    """(cold, warm) seconds of aider's repo map over every file of `root`, or None without aider."""
+    if not Path(python).exists():
+        return None
+    script = (
+        "import sys, os\n"
+        "from aider.io import InputOutput\nfrom aider.models import Model\nfrom aider.repomap import RepoMap\n"
+        "root = sys.argv[1]\n"
+        "files = [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs if f.endswith('.py')]\n"
+        "rm = RepoMap(root=root, io=InputOutput(yes=True), main_model=Model('gpt-4o-mini'), map_tokens=4096)\n"
+        "print(len(rm.get_repo_map([], files) or ''))\n"
+    )
+    cache = root / ".aider.tags.cache.v4"
+    shutil.rmtree(cache, ignore_errors=True)
+    try:
+        cold, _ = run([python, "-c", script, str(root)], env)
+        warm, _ = run([python, "-c", script, str(root)], env)
+    except RuntimeError as error:
+        print(f"aider: could not run its repo map ({error})")
+        return None
+    return cold, warm
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stdlib", type=Path, default=DEFAULT_STDLIB)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--changes", type=int, default=9)
+    parser.add_argument("--aider-python", default=os.environ.get("AIDER_PYTHON", "/tmp/aider-venv/bin/python"))
+    parser.add_argument("--raw", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.raw:
+        return raw_baseline(args.raw)
+    median = statistics.median
     with tempfile.TemporaryDirectory(prefix="konstruct-bench-") as scratch:
-        os.environ["XDG_CACHE_HOME"] = os.path.join(scratch, "cache")  # never touch the user's index
+        cache = Path(scratch) / "cache"
+        env = {**os.environ, "XDG_CACHE_HOME": str(cache)}  # never touch the user's index
+        os.environ["XDG_CACHE_HOME"] = str(cache)
         root = Path(scratch) / "stdlib"
-        copy_stdlib(args.stdlib, root)
-        sources = python_sources(root)
-        megabytes = sum(size for _, size in sources) / 1e6
-        print(f"corpus: {len(sources)} Python files, {megabytes:.1f} MB (CPython {sys.version.split()[0]} stdlib)")
-        # Alternate the two so a neighbour's load on this shared machine hits both alike.
-        pairs = [(timed(raw_seconds, sources), timed(cold_seconds, root)) for _ in range(args.runs)]
-        raw = statistics.median(r[0] for r, _ in pairs)
-        cold = statistics.median(c[0] for _, c in pairs)
-        pair_ratio = statistics.median(r[0] / c[0] for r, c in pairs)
-        raw_cpu = statistics.median(r[1] for r, _ in pairs)
-        cold_cpu = statistics.median(c[1] for _, c in pairs)
-        warm = statistics.median(warm_seconds(root) for _ in range(args.runs))
+        files, size = stdlib_set(root)
+        print(f"corpus: CPython {sys.version.split()[0]} stdlib without tests, {files} files, {size / 1e6:.1f} MB; "
+              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+        python = sys.executable
+        index = [python, "-m", "konstruct_tui", "index", "--root", str(root)]
+        raws, colds, peaks = [], [], []
+        for _ in range(args.runs):  # alternate, so a neighbour's load hits both alike
+            raws.append(run([python, str(HERE / "bench_index.py"), "--raw", str(root)], env)[0])
+            shutil.rmtree(cache, ignore_errors=True)
+            cold, peak = run(index, env, rss=True)
+            colds.append(cold)
+            peaks.append(peak)
+        warms = [run(index, env)[0] for _ in range(args.runs)]
+        entry = Path(sys.prefix) / "bin" / "konstruct"
+        helps = {
+            "python -c pass": [python, "-c", "pass"],
+            "python -m konstruct_tui --help": [python, "-m", "konstruct_tui", "--help"],
+        }
+        if entry.exists():
+            helps[f"{entry} --help"] = [str(entry), "--help"]
+        on_path = shutil.which("konstruct")
+        if on_path and Path(on_path).resolve() != entry.resolve():
+            helps[f"{on_path} --help (a wrapper: pyenv shim?)"] = [on_path, "--help"]
+        help_times = {label: median(run(argv, env)[0] for _ in range(max(args.runs, 5))) for label, argv in helps.items()}
         latencies = change_latencies(root, args.changes)
-    raw_rate, cold_rate = megabytes / raw, megabytes / cold
-    print(f"raw tree-sitter parse+query, {WORKERS} processes: {raw_rate:6.2f} MB/s ({raw:.2f} s)")
-    print(f"konstruct cold index, {WORKERS} processes:        {cold_rate:6.2f} MB/s ({cold:.2f} s)")
-    print(f"cold ratio (konstruct / raw): {cold_rate / raw_rate:.2f} (median of paired runs {pair_ratio:.2f})"
+        aider = aider_repo_map(args.aider_python, root, env)
+    raw, cold, warm = median(raws), median(colds), median(warms)
+    print(f"raw tree-sitter parse+query, {WORKERS} processes:  {raw:6.2f} s   ({size / 1e6 / raw:5.2f} MB/s)")
+    print(f"konstruct index, cold:                      {cold:6.2f} s   ({size / 1e6 / cold:5.2f} MB/s)")
+    print(f"  cold speed / raw speed: {raw / cold:.2f} (per pair: {', '.join(f'{r / c:.2f}' for r, c in zip(raws, colds))})"
           "   goal >= 0.70")
-    print(f"CPU seconds (all processes): raw {raw_cpu:.2f}, konstruct {cold_cpu:.2f} "
-          f"(ratio {raw_cpu / cold_cpu:.2f}; less sensitive to other load on the machine)")
-    print(f"warm start: {warm:.3f} s   goal <= 0.5 s")
-    median_ms = statistics.median(latencies) * 1000
+    print(f"konstruct index, warm (nothing changed):    {warm:6.3f} s   goal <= 0.3 s")
+    for label, seconds in help_times.items():
+        goal = "" if label.startswith("python -c") else "   goal <= 0.2 s"
+        print(f"{label}: {seconds:.3f} s{goal}")
+    median_ms = median(latencies) * 1000
     print(f"single-file change -> visible to a query: median {median_ms:.1f} ms "
           f"(min {min(latencies) * 1000:.1f}, max {max(latencies) * 1000:.1f}, n={len(latencies)})   goal <= 50 ms")
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"peak RSS: {own:.0f} MB (this process), {children:.0f} MB (largest worker)")
+    print(f"peak RSS of the cold index's process tree: {max(peaks) / 2**20:.0f} MB (parent and workers summed)")
+    if aider is None:
+        print(f"aider: not measured ({args.aider_python} not found; install aider-chat in a venv there)")
+    else:
+        print(f"aider repo map: cold {aider[0]:.2f} s ({aider[0] / cold:.1f}x konstruct), "
+              f"warm {aider[1]:.2f} s ({aider[1] / warm:.1f}x konstruct)")
     return 0
 
 

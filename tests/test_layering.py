@@ -149,11 +149,16 @@ def test_the_ui_reaches_the_core_only_through_the_application_layer() -> None:
 
 
 def _face(package: Path) -> list[str] | None:
+    """The names of a package's `__all__`: a literal list, or (a lazy face, PEP 562) `sorted()` of
+    the map from each name to the module it lives in."""
     tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            return list(ast.literal_eval(node.value))
-    return None
+    assigned = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    value = assigned.get("__all__")
+    if value is None:
+        return None
+    if isinstance(value, ast.Call) and getattr(value.func, "id", "") == "sorted" and isinstance(value.args[0], ast.Name):
+        return sorted(ast.literal_eval(assigned[value.args[0].id]))
+    return list(ast.literal_eval(value))
 
 
 CORE_PACKAGES = sorted(

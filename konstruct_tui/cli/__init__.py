@@ -21,12 +21,31 @@ from . import workbench
 from .common import UsageError
 
 # Command word -> the module that registers it. Only the module of the command being run is
-# imported (each pulls in its own layers), so `konstruct policy check` does not pay for the graph,
-# the agent and MCP; help and unknown words load them all.
+# imported, and each imports its layers inside its handlers, so parsing (and refusing) a command
+# line costs argparse alone: `konstruct --help` and a usage error never load the graph, the agent,
+# pydantic or MCP (tests/cli/test_startup.py holds that line).
 COMMANDS = {
     "tool": "tool", "tools": "tool", "undo": "undo", "index": "index", "graph": "graph",
     "policy": "policy", "trust": "trust", "run": "run", "mcp": "mcp", "demo": "workbench",
     "blueprint": "blueprint", "sandbox": "sandbox",
+}
+
+# What `konstruct --help` lists, in this order. The top-level help and an unknown command word need
+# only these lines, not the twelve modules behind them; a test checks they match what each module
+# registers, so the two never drift apart.
+SUMMARIES = {
+    "tool": "call one tool headless and print its JSON result",
+    "tools": "list the tools and their JSON schemas",
+    "undo": "restore the files the last applied batch changed",
+    "index": "build or refresh the code graph index, with a progress bar",
+    "graph": "the code graph: export it",
+    "policy": "ask the command policy about a command",
+    "trust": "list, grant or revoke what the agent may do in this project",
+    "run": "one headless agent run; events as JSON lines",
+    "mcp": "serve the tools over MCP (stdio)",
+    "demo": "the workbench on a bundled sample project, with a scripted model (no key, no network)",
+    "blueprint": "run a plan of phases unattended, behind a completion gate",
+    "sandbox": "the kernel sandbox commands run in (Landlock)",
 }
 
 
@@ -35,25 +54,31 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def groups_for(argv: Sequence[str]) -> list[ModuleType]:
-    """The command modules needed to parse `argv`: the one its command word names, else all."""
+def groups_for(argv: Sequence[str]) -> list[ModuleType] | None:
+    """The command modules needed to parse `argv`: the one its command word names; [] for
+    `--version` or the bare workbench; None when only the command list is needed (help, a word
+    that names no command)."""
     word = next((arg for arg in argv if not arg.startswith("-")), None)
     if word in COMMANDS:
-        wanted = [COMMANDS[word]]
-    elif word is None and not {"-h", "--help"} & set(argv):
-        wanted = []  # `konstruct --version`, or the bare workbench
-    else:
-        wanted = list(dict.fromkeys(COMMANDS.values()))
-    return [import_module(f"{__name__}.{name}") for name in wanted]
+        return [import_module(f"{__name__}.{COMMANDS[word]}")]
+    if word is None and not {"-h", "--help"} & set(argv):
+        return []
+    return None
 
 
-def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] = (), *, full: bool = False) -> argparse.ArgumentParser:
+    """The parser for `argv`. `full`: every command's own arguments, as if each were being run."""
     parser = _Parser(prog="konstruct", description="A terminal workbench for working with a coding agent.")
     parser.add_argument("--version", action="version", version=f"konstruct {__version__}")
     workbench.add_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for group in groups_for(argv):
-        group.register(commands)
+    groups = [import_module(f"{__name__}.{name}") for name in dict.fromkeys(COMMANDS.values())] if full else groups_for(argv)
+    if groups is None:
+        for word, summary in SUMMARIES.items():
+            commands.add_parser(word, help=summary)
+    else:
+        for group in groups:
+            group.register(commands)
     return parser
 
 

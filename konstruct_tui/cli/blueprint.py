@@ -20,20 +20,13 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent import Finished, KillSwitch, TextDelta, event_json
-from ..app import BlueprintProblem, check_commands, create_run, load_blueprint, open_models
-from ..blueprint import (
-    Orchestrator,
-    RunOptions,
-    RunStore,
-    parse_blueprint,
-    render_report,
-)
-from ..providers import ConfigInvalid, resolve
-from ..userdirs import data_dir, private_dir
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, print_json, whole_number
+
+if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to parse a command line
+    from ..agent import Finished, KillSwitch
+    from ..blueprint import Orchestrator, RunOptions, RunStore
 
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
 
@@ -95,13 +88,16 @@ def _env_seconds(name: str, default: float) -> float:
 
 
 def start_run(args: argparse.Namespace) -> int:
+    from ..app import BlueprintProblem, check_commands, create_run, load_blueprint
+    from ..blueprint import RunStore
+
     try:
         plan = load_blueprint(Path(args.file))
         settings = _settings(args, None)
         workspace = open_workspace(args.root)
         check_commands(plan, workspace)
         options = _options(args, settings)
-        models = open_models(settings)
+        models = _models(settings)
     except BlueprintProblem as problem:
         raise UsageError(str(problem)) from None
     store = RunStore()
@@ -111,6 +107,8 @@ def start_run(args: argparse.Namespace) -> int:
 
 
 def resume_run(args: argparse.Namespace) -> int:
+    from ..blueprint import parse_blueprint
+
     store = _store()
     run = _run(store, args.run)
     if run.status == "done":
@@ -121,15 +119,14 @@ def resume_run(args: argparse.Namespace) -> int:
         raise UsageError(f"run {run.id}'s project folder no longer exists")
     workspace = open_workspace(run.root)
     options = _options(args, settings)
-    try:
-        models = open_models(settings)
-    except BlueprintProblem as problem:
-        raise UsageError(str(problem)) from None
+    models = _models(settings)
     with _RunLock(run.id):
         return _drive(store, run.id, blueprint, workspace, models, settings, options, args, resumed=True)
 
 
 def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
+    from ..providers import ConfigInvalid, resolve
+
     stored = stored or {}
     provider = args.provider or stored.get("provider")
     same = provider == stored.get("provider")
@@ -146,10 +143,21 @@ def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
         raise UsageError(str(error)) from None
 
 
+def _models(settings: Any) -> Any:
+    from ..app import BlueprintProblem, open_models
+
+    try:
+        return open_models(settings)
+    except BlueprintProblem as problem:
+        raise UsageError(str(problem)) from None
+
+
 class _RunLock:
     """One process drives a run at a time: `resume` of a run that is still going is refused."""
 
     def __init__(self, run_id: str) -> None:
+        from ..userdirs import data_dir, private_dir
+
         self.path = private_dir(data_dir() / "blueprint" / "locks") / f"{run_id}.lock"
 
     def __enter__(self) -> None:
@@ -165,6 +173,8 @@ class _RunLock:
 
 
 def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
+    from ..blueprint import RunOptions
+
     tick = args.watchdog_tick or _env_seconds("KONSTRUCT_WATCHDOG_TICK_S", 30.0)
     silent = args.silent_after or _env_seconds("KONSTRUCT_SILENT_AFTER_S", 300.0)
     return RunOptions(max_retries=args.max_retries, tick_s=tick, silent_after_s=silent, turn_deadline_s=settings.turn_deadline_s,
@@ -173,6 +183,9 @@ def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
 
 def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
            args: argparse.Namespace, *, resumed: bool) -> int:
+    from ..agent import KillSwitch
+    from ..blueprint import Orchestrator
+
     reporter = JsonLinesReporter() if args.headless else Readable()
     switch = KillSwitch()
     with workspace:
@@ -198,6 +211,8 @@ class Readable:
     """One line per step a person watching a terminal cares about (text deltas are left out)."""
 
     def report(self, event: Any) -> None:
+        from ..agent import TextDelta, event_json
+
         if isinstance(event, TextDelta):
             return
         data = event_json(event)
@@ -217,6 +232,8 @@ class Readable:
 
 
 def show_status(args: argparse.Namespace) -> int:
+    from ..blueprint import RunStore
+
     if args.run is None:
         existing = RunStore.existing()
         runs = [{"run_id": r.id, "title": r.title, "status": r.status, "reason": r.reason, "source": r.source}
@@ -242,6 +259,8 @@ def show_status(args: argparse.Namespace) -> int:
 
 
 def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
+    from ..blueprint import parse_blueprint
+
     run = store.run(run_id)
     assert run is not None
     blueprint = parse_blueprint(run.blueprint, run.source)
@@ -264,12 +283,16 @@ def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
 
 
 def show_report(args: argparse.Namespace) -> int:
+    from ..blueprint import render_report
+
     store = _store()
     sys.stdout.write(render_report(store, _run(store, args.run).id))
     return 0
 
 
 def _store() -> RunStore:
+    from ..blueprint import RunStore
+
     store = RunStore.existing()
     if store is None:
         raise UsageError("no blueprint run has been started yet (see `konstruct blueprint run`)")

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..workspace import Workspace
+if TYPE_CHECKING:
+    from ..workspace import Workspace
 
 
 class UsageError(Exception):
@@ -25,6 +25,8 @@ def add_root(parser: argparse.ArgumentParser) -> None:
 def open_workspace(root: str) -> Workspace:
     if not os.path.isdir(root):
         raise UsageError(f"--root {root!r} is not a directory")
+    from ..workspace import Workspace  # here, not above: parsing a command line needs none of it
+
     try:
         return Workspace(root)
     except OSError as error:
@@ -34,6 +36,8 @@ def open_workspace(root: str) -> Workspace:
 def print_json(payload: Any) -> None:
     """Print a result. Tools scrub the root from paths and reasons themselves; file content is
     printed verbatim, even where it happens to spell the root."""
+    import json
+
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=True) + "\n")
     sys.stdout.flush()
 
@@ -69,13 +73,16 @@ class JsonLinesReporter:
     happens (`konstruct run`, `konstruct blueprint run --headless`)."""
 
     def __init__(self) -> None:
-        from ..agent import event_json  # here: the commands that run no agent never load it
+        import json  # here: the commands that run no agent never load these
 
+        from ..agent import event_json
+
+        self._dumps = json.dumps
         self._json = event_json
 
     def report(self, event: Any) -> None:
         try:
-            sys.stdout.write(json.dumps(self._json(event), ensure_ascii=False) + "\n")
+            sys.stdout.write(self._dumps(self._json(event), ensure_ascii=False) + "\n")
             sys.stdout.flush()
         except BrokenPipeError:
             pass  # the reader went away; the run goes on, and its session or run store is still written

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..graph import LEVELS, build_index, export_graph
+from ..graph import LEVELS, export_graph
 from .common import UsageError, add_root, open_workspace, print_json
 
 FORMATS = ("json",)
@@ -29,6 +29,8 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format!r} is not supported; use: {', '.join(FORMATS)}")
     if args.level not in LEVELS:
         raise UsageError(f"--level {args.level!r} is not known; use one of: {', '.join(LEVELS)}")
+    from ..graph import build_index
+
     workspace = open_workspace(args.root)
     with workspace:
         snapshot, _ = build_index(workspace)

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
-import anyio
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..graph import CodeGraph
-from ..tools import TOOLS, GraphAccess, ServedGraph, ToolContext, ToolError
-from ..trust import TrustSession
-from ..workspace import Workspace, WriteJournal
 from .common import UsageError, add_root, open_workspace
-from .mcp_trust import GrantRefused, guarded_call
+
+if TYPE_CHECKING:  # the layers themselves load when the server starts, not to parse a command line
+    from ..tools import GraphAccess, ToolContext
+    from ..trust import TrustSession
+    from ..workspace import Workspace
 
 INSTRUCTIONS = (
     "Konstruct's tools for one project. Paths are relative to the project root. Start with search "
@@ -44,6 +42,9 @@ def run_mcp(args: argparse.Namespace) -> int:
         import mcp.server.mcpserver  # noqa: F401 - only this command needs the SDK
     except ImportError:
         raise UsageError("konstruct mcp needs the MCP SDK: pip install 'mcp>=2,<3'") from None
+    from ..graph import CodeGraph
+    from ..tools import ServedGraph
+
     workspace = open_workspace(args.root)
     with workspace:
         graph = ServedGraph(CodeGraph(workspace))  # starts indexing while the client connects
@@ -55,7 +56,12 @@ def run_mcp(args: argparse.Namespace) -> int:
 
 
 def build_server(workspace: Workspace, graph: GraphAccess, *, read_only: bool = False) -> Any:
+    import anyio
     from mcp.server.mcpserver import MCPServer
+
+    from ..tools import TOOLS, ToolContext
+    from ..trust import TrustSession
+    from ..workspace import WriteJournal
 
     context = ToolContext(workspace, journal=WriteJournal(workspace.root), graph=graph)
     session = TrustSession(workspace.root)  # the stored `always` grants, and this server's own
@@ -75,6 +81,9 @@ def _published(name: str, context: ToolContext, session: TrustSession, lock: Any
     from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
     from mcp_types import CallToolResult, TextContent, ToolAnnotations
     from pydantic import ConfigDict
+
+    from ..tools import TOOLS, ToolError
+    from .mcp_trust import GrantRefused, guarded_call
 
     class Arguments(ArgModelBase):
         model_config = ConfigDict(extra="allow")

@@ -13,12 +13,12 @@ import gc
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..agent import AgentLoop, KillSwitch, Limits, SessionMissing, SessionRecord, headless_gate, load_session
-from ..app import agent_loop, drive
-from ..providers import ConfigInvalid, ScriptInvalid, resolve
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, whole_number
+
+if TYPE_CHECKING:  # the agent layer loads when a run starts, not to parse (or refuse) a command line
+    from ..agent import AgentLoop, SessionRecord
 
 EXIT_CODES = {"done": 0, "error": 1, "max_turns": 3, "max_tokens": 4, "max_cost": 5, "timeout": 124, "killed": 130}
 
@@ -42,6 +42,10 @@ def register(commands: Any) -> None:
 
 
 def run_agent(args: argparse.Namespace) -> int:
+    from ..agent import KillSwitch, Limits, headless_gate
+    from ..app import agent_loop
+    from ..providers import ConfigInvalid, ScriptInvalid, resolve
+
     # Tearing the interpreter down collects every object of the loaded libraries, which took 300-600
     # ms here: after a Ctrl-C the process should be gone at once. Frozen objects are skipped by that
     # last collection; registered at exit, so nothing changes while the process (or a test) runs.
@@ -82,6 +86,8 @@ def run_agent(args: argparse.Namespace) -> int:
 
 
 def _resumed(session_id: str) -> SessionRecord:
+    from ..agent import SessionMissing, load_session
+
     try:
         return load_session(session_id)
     except SessionMissing as missing:
@@ -98,6 +104,8 @@ async def _drive(loop: AgentLoop, request: str | None, record: SessionRecord | N
 
     events.add_signal_handler(signal.SIGINT, kill)
     events.add_signal_handler(signal.SIGTERM, lambda: loop.switch.kill("killed"))
+    from ..app import drive
+
     try:
         return await drive(loop, follow_up if record else request, record)
     finally:

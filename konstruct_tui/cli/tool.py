@@ -11,8 +11,6 @@ import json
 import sys
 from typing import Any
 
-from ..tools import TOOLS, ToolContext, ToolError, call, describe
-from ..workspace import WriteJournal
 from .common import UsageError, add_root, open_workspace, print_json
 
 
@@ -27,6 +25,9 @@ def register(commands: Any) -> None:
 
 
 def run_tool(args: argparse.Namespace) -> int:
+    from ..tools import TOOLS, ToolContext, ToolError, call
+    from ..workspace import WriteJournal
+
     if args.name not in TOOLS:
         raise UsageError(f"unknown tool {args.name!r}; known tools: {', '.join(TOOLS)}")
     text = sys.stdin.read() if args.arguments == "-" else args.arguments
@@ -46,5 +47,7 @@ def run_tool(args: argparse.Namespace) -> int:
 
 
 def list_tools(args: argparse.Namespace) -> int:
+    from ..tools import describe
+
     print_json({"tools": describe()})
     return 0

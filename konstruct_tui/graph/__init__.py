@@ -18,6 +18,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .callers import BY_NAME, RESOLVED
+    from .warm_start import unchanged
     from .answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
     from .code_graph import CodeGraph, build_index
     from .export import LEVELS, export_graph
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
 
 # Where each public name lives.
 _HOME = {
+    "BY_NAME": "callers",
+    "RESOLVED": "callers",
+    "unchanged": "warm_start",
     "NO_REFERENCES": "answers", "NOT_INDEXED": "answers", "OK": "answers", "UNDETERMINABLE": "answers",
     "UNSUPPORTED_LANGUAGE": "answers", "GraphAnswer": "answers",
     "CodeGraph": "code_graph", "build_index": "code_graph",
@@ -49,10 +54,12 @@ _HOME = {
 }
 
 __all__ = [
+    "BY_NAME",
     "LEVELS",
     "NOT_INDEXED",
     "NO_REFERENCES",
     "OK",
+    "RESOLVED",
     "TEXT",
     "UNDETERMINABLE",
     "UNSUPPORTED_LANGUAGE",
@@ -70,6 +77,7 @@ __all__ = [
     "index_path",
     "rank_neighborhoods",
     "reach",
+    "unchanged",
 ]
 
 

@@ -3,7 +3,7 @@ results, and how far to trust them (`stale`, `ahead_of_index`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 OK = "ok"
@@ -22,6 +22,7 @@ class GraphAnswer:
     ahead_of_index: tuple[str, ...] = ()
     truncated: bool = False
     reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)  # mode-specific keys beside the envelope
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:
@@ -37,6 +38,7 @@ class GraphAnswer:
         }
         if self.reason:
             out["reason"] = self.reason
+        out.update({k: v for k, v in self.extra.items() if k not in out})
         return out
 
 

@@ -7,23 +7,32 @@ runs in the foreground.
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..workspace import Workspace
 from .facts import LanguageSupport
-from .freshness import Freshness
 from .indexer import Indexer, IndexReport, Progress
 from .languages import languages
-from .neighborhoods import Neighborhood, rank_neighborhoods
-from .query import GraphQuery
-from .reconciler import FAILED, Reconciler
 from .snapshot import GraphSnapshot
 from .store import IndexStore
+from .warm_start import unchanged
+
+if TYPE_CHECKING:
+    from .neighborhoods import Neighborhood
+
+# A session's graph (reconciler, queries, freshness) is imported by `CodeGraph` itself: the CLI's
+# `index` and `graph export` run `build_index` alone and need none of it.
 
 
 class CodeGraph:
     def __init__(self, workspace: Workspace, *, start: bool = True, **reconciler_options: Any) -> None:
+        from .freshness import Freshness
+        from .query import GraphQuery
+        from .reconciler import Reconciler
+
         self.workspace = workspace
         self.reconciler = Reconciler(workspace, **reconciler_options)
         self.freshness = Freshness(workspace)
@@ -50,6 +59,8 @@ class CodeGraph:
         self.reconciler.notify(paths)
 
     def rank_neighborhoods(self, request_text: str, limit: int = 5) -> list[tuple[Neighborhood, float]]:
+        from .neighborhoods import rank_neighborhoods
+
         snapshot = self.snapshot
         return [] if snapshot is None else rank_neighborhoods(snapshot, request_text, limit)
 
@@ -57,6 +68,8 @@ class CodeGraph:
         self.reconciler.stop()
 
     def _why_not_ready(self) -> str:
+        from .reconciler import FAILED
+
         if self.reconciler.state == FAILED:
             return f"the code graph could not be built ({self.reconciler.error}); draw no conclusion"
         return "the code graph is still being built; draw no conclusion, ask again shortly"
@@ -68,13 +81,30 @@ def build_index(
     progress: Progress | None = None,
     workers: int = 2,
     supports: dict[str, LanguageSupport] | None = None,
+    neighborhoods: bool = False,
 ) -> tuple[GraphSnapshot, IndexReport]:
-    """Build or refresh the index in the foreground (cold, warm or anything in between)."""
+    """Build or refresh the index in the foreground (cold, warm or anything in between).
+
+    `neighborhoods`: also settle the snapshot's neighborhoods (stored ones when the file pairs did
+    not change) and store the summary a warm `konstruct index` prints."""
+    if supports is None:
+        started = time.perf_counter()
+        warm = unchanged(workspace.root)
+        if warm is not None and not (neighborhoods and warm.summary is None):
+            snapshot = warm.snapshot()  # nothing moved: no grammar, no parse, no resolution
+            report = IndexReport(files=warm.files, edges=snapshot.edge_count())
+            report.seconds = time.perf_counter() - started
+            return snapshot, report
     supports = supports if supports is not None else languages()
     store = IndexStore.for_root(workspace.root, supports)
     try:
         indexer = Indexer(workspace, store, supports=supports, workers=workers)
         snapshot = indexer.refresh(None, progress)
+        indexer.release()
+        if neighborhoods:
+            hoods = store.neighborhoods_for(snapshot)
+            edges = Counter(e.kind for out in snapshot.out_edges.values() for e in out)
+            store.set_summary({"files": dict(indexer.report.files), "edges": dict(edges), "neighborhoods": len(hoods)})
         return snapshot, indexer.report
     finally:
         store.close()
@@ -90,7 +120,7 @@ def stored_snapshot(
 
     if not index_path(workspace.root).exists():
         return None
-    store = IndexStore.for_root(workspace.root, supports if supports is not None else languages())
+    store = IndexStore.for_root(workspace.root, supports)
     try:
         if store.rebuilt or store.meta("complete") != "1":
             return None

@@ -1,25 +1,31 @@
 """Neighborhoods: clusters of files that depend on each other in practice.
 
-Louvain community detection (networkx) over the undirected file graph with a fixed seed, nodes and
-edges added in sorted order: the same graph gives the same clusters, run after run. Files with no
-edge at all belong to no neighborhood (a cluster of one tells nobody anything).
+Leiden community detection (python-igraph, compiled: it clusters a 100,000-file graph in seconds
+where networkx's pure-Python Louvain took minutes) maximising modularity over the undirected,
+weighted file graph. Nodes and edges go in sorted order and the random source is seeded, so the
+same graph gives the same clusters, run after run. Files with no edge at all belong to no
+neighborhood (a cluster of one tells nobody anything).
+
+Clustering is never on a warm path: a snapshot reuses the clusters of an ancestor with the same file
+pairs, and the store keeps the last ones with a digest of those pairs (see `store.py`).
 """
 
 from __future__ import annotations
 
 import math
+import random
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 if TYPE_CHECKING:
     from .snapshot import GraphSnapshot
 
 SEED = 20240611
+ITERATIONS = 2  # Leiden passes: more moved modularity by 0.0001 on a 100,000-file graph, for +25% time
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _STOP = frozenset(
     [
@@ -63,52 +69,100 @@ class Neighborhoods:
         return None if index is None else self.items[index]
 
 
-def file_graph(snapshot: GraphSnapshot) -> nx.Graph:
-    """Undirected, weighted by how many edge kinds join two files (either direction)."""
-    weights: Counter[tuple[str, str]] = Counter()
+FileGraph = dict[tuple[str, str], int]  # (a, b) with a < b -> weight
+
+
+def file_graph(snapshot: GraphSnapshot) -> FileGraph:
+    """Undirected, weighted by how many edges join two files (either direction, any kind). Pairs,
+    not adjacency lists: everything below needs one pass over them, and on 700,000 edges a second
+    structure cost more than the clustering."""
+    weights: FileGraph = {}
+    weight = weights.get
     for edges in snapshot.out_edges.values():
         for edge in edges:
-            a, b = sorted((edge.source, edge.target))
-            weights[(a, b)] += 1
-    graph = nx.Graph()
-    graph.add_nodes_from(sorted({p for pair in weights for p in pair}))
-    graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
-    return graph
+            source, target = edge.source, edge.target
+            pair = (source, target) if source < target else (target, source)
+            weights[pair] = weight(pair, 0) + 1
+    return weights
+
+
+_RANDOM = threading.Lock()  # igraph's random source is process-wide: one clustering at a time
+
+
+def communities(graph: FileGraph) -> list[list[str]]:
+    """Leiden (modularity, seeded) over `graph`; each community as a list of files."""
+    import igraph
+
+    nodes = sorted({path for pair in graph for path in pair})
+    number = {path: i for i, path in enumerate(nodes)}
+    pairs = sorted((number[a], number[b], w) for (a, b), w in graph.items())
+    # GraphBase, the compiled core, not igraph.Graph: Graph's constructor imports numpy (0.1 s) to
+    # check whether the edges came as an array.
+    clustering = igraph.GraphBase(len(nodes), [(a, b) for a, b, _ in pairs])
+    weights = [w for _, _, w in pairs]
+    with _RANDOM:
+        igraph.set_random_number_generator(random.Random(SEED))
+        try:
+            # Modularity is Leiden's "normalized resolution" (what Graph.community_leiden passes
+            # for objective_function="modularity"). On the stdlib this beats networkx's Louvain
+            # on modularity (0.542 against 0.538).
+            membership, _quality = igraph.GraphBase.community_leiden(
+                clustering, edge_weights=weights, resolution=1, normalize_resolution=True, n_iterations=ITERATIONS
+            )
+        finally:
+            igraph.set_random_number_generator(random)
+    groups: dict[int, list[str]] = {}
+    for index, label in enumerate(membership):
+        groups.setdefault(label, []).append(nodes[index])
+    return list(groups.values())
 
 
 def detect(snapshot: GraphSnapshot) -> Neighborhoods:
     graph = file_graph(snapshot)
-    if graph.number_of_nodes() == 0:
+    if not graph:
         return Neighborhoods()
-    communities = nx.community.louvain_communities(graph, weight="weight", seed=SEED)
-    groups = sorted((tuple(sorted(c)) for c in communities), key=lambda m: (-len(m), m[0]))
+    groups = sorted((tuple(sorted(c)) for c in communities(graph)), key=lambda m: (-len(m), m[0]))
     by_file = {path: i for i, members in enumerate(groups) for path in members}
-    names = _names(groups, graph)
-    items = []
-    for i, members in enumerate(groups):
-        outside: Counter[str] = Counter()
-        for path in members:
-            for other in graph.neighbors(path):
-                if by_file[other] != i:
-                    outside[path] += 1
-        bridges = tuple(p for p, _ in sorted(outside.items(), key=lambda kv: (-kv[1], kv[0])))
-        items.append(Neighborhood(i, names[i], members, bridges))
-    return Neighborhoods(tuple(items), by_file)
+    inside: Counter[str] = Counter()  # neighbours in the same neighborhood (names the hub)
+    outside: Counter[str] = Counter()  # neighbours in another one (makes a bridge)
+    for a, b in graph:
+        tally = inside if by_file[a] == by_file[b] else outside
+        tally[a] += 1
+        tally[b] += 1
+    bridges: list[list[str]] = [[] for _ in groups]
+    for path in sorted(outside, key=lambda p: (-outside[p], p)):
+        bridges[by_file[path]].append(path)
+    names = _names(groups, inside)
+    items = tuple(Neighborhood(i, names[i], members, tuple(bridges[i])) for i, members in enumerate(groups))
+    return Neighborhoods(items, by_file)
 
 
-def _names(groups: list[tuple[str, ...]], graph: nx.Graph) -> list[str]:
+def modularity(graph: FileGraph, groups: list[tuple[str, ...]] | list[list[str]]) -> float:
+    """Newman's weighted modularity of a partition of `graph` (the bench compares clusterings by it)."""
+    label = {path: i for i, members in enumerate(groups) for path in members}
+    total = 2 * sum(graph.values())
+    if not total:
+        return 0.0
+    inside = 2 * sum(w for (a, b), w in graph.items() if label[a] == label[b])
+    degree: Counter[int] = Counter()
+    for (a, b), w in graph.items():
+        degree[label[a]] += w
+        degree[label[b]] += w
+    return inside / total - sum((d / total) ** 2 for d in degree.values())
+
+
+def _names(groups: list[tuple[str, ...]], inside: Counter[str]) -> list[str]:
     """The members' common folder; when that is the root or already taken, the dominant folder
     with the hub module (the member with most edges inside the group) in parentheses."""
     names: list[str] = []
     taken: set[str] = set()
     for members in groups:
-        folders = [PurePosixPath(p).parent.as_posix() for p in members]
+        folders = [p.rpartition("/")[0] or "." for p in members]
         common = _common_folder(folders)
         dominant = Counter(folders).most_common(1)[0][0]
         name = common
         if name in taken or name == ".":
-            inside = set(members)
-            hub = max(members, key=lambda p: (sum(1 for n in graph.neighbors(p) if n in inside), p))
+            hub = max(members, key=lambda p: (inside[p], p))
             module = PurePosixPath(hub).stem
             if module.startswith("__") or module == "index":
                 module = PurePosixPath(hub).parent.name or module

@@ -10,8 +10,6 @@ unreferenced) with nothing to report answer `ok` with a reason.
 from __future__ import annotations
 
 import posixpath
-import re
-from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -24,21 +22,15 @@ from .answers import (
     GraphAnswer,
     answer,
 )
+from .callers import find_callers, shaped
+from .dead_code import DeadCode, is_test_file, used_in_text
 from .facts import Symbol
 from .freshness import Freshness
 from .records import TEXT
 from .snapshot import KINDS, GraphSnapshot
 from .traversal import cycles_through, reach, shortest_paths
 
-_TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
-    r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
-)
 _NAMES_SHOWN = 20
-
-
-def is_test_file(path: str) -> bool:
-    return bool(_TEST_FILE.search(path))
 
 
 class GraphQuery:
@@ -93,31 +85,43 @@ class GraphQuery:
         return self._finish(snap, OK, results, [p for p, _ in found[:limit]], truncated=len(found) > limit)
 
     def references(self, symbol: str, *, file: str | None = None, limit: int = 200) -> GraphAnswer:
-        """Files whose imports or uses resolve to a definition of `symbol` (the callers)."""
+        """Files that refer to a definition of `symbol` (the callers), each marked with its
+        evidence (`resolved` or `by_name`, see `callers.py`) and its call-site lines."""
         snap, found, refusal = self._definitions(symbol, file)
         if refusal:
             return refusal
         short = symbol.rsplit(".", 1)[-1]
         defining = sorted({path for path, _ in found})
-        users: dict[str, dict[str, set[str]]] = {}
-        for path in defining:
-            for edge in snap.predecessors(path):
-                if any(_names_symbol(n, short) for n in edge.names):
-                    slot = users.setdefault(edge.source, {"targets": set(), "kinds": set()})
-                    slot["targets"].add(path)
-                    slot["kinds"].add(edge.kind)
-        results = [
-            {"path": p, "targets": sorted(v["targets"]), "kinds": sorted(v["kinds"])}
-            for p, v in sorted(users.items())
-        ]
-        if not results:
-            local = [p for p in defining
-                     if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
-            note = f" (used only inside {', '.join(local)})" if local else ""
-            return self._finish(snap, NO_REFERENCES, [], defining,
-                                reason=f"{symbol} is defined in {', '.join(defining)}; "
-                                       f"no other file refers to it{note}")
-        return self._finish(snap, OK, results[:limit], [*defining, *users], truncated=len(results) > limit)
+        callers = find_callers(snap, found)
+        results = shaped(snap, found, callers, self._text, lines_for=min(limit, 500))
+        shown = results[:limit]
+        files = [*defining, *(r["path"] for r in shown)]
+        if callers.resolved:
+            return self._finish(snap, OK, shown, files, truncated=len(results) > limit)
+        if callers.candidates:
+            return self._finish(
+                snap, UNDETERMINABLE, shown, files, truncated=len(results) > limit,
+                reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but "
+                       f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
+                       f"types could not be proven (evidence by_name); draw no conclusion")
+        local = [p for p in defining
+                 if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
+        note = f" (used only inside {', '.join(local)})" if local else ""
+        where = (f"; none of the {callers.searched} file(s) that can reach it uses .{short} on an untyped receiver"
+                 if any("." in s.name for _, s in found) else "")
+        return self._finish(snap, NO_REFERENCES, [], defining,
+                            reason=f"{symbol} is defined in {', '.join(defining)}; "
+                                   f"no other file refers to it{note}{where}")
+
+    def _text(self, path: str) -> str | None:
+        """A file's text through the workspace (None without one, or when it is gone)."""
+        workspace = getattr(self._freshness, "workspace", None)
+        if workspace is None:
+            return None
+        try:
+            return workspace.read(path).data.decode("utf-8", "replace")
+        except Exception:  # noqa: BLE001 - gone or refused since it was indexed
+            return None
 
     def _definitions(self, symbol: str, file: str | None
                      ) -> tuple[GraphSnapshot, list[tuple[str, Symbol]], GraphAnswer | None]:
@@ -186,48 +190,41 @@ class GraphQuery:
 
     def unreferenced(self, target: str = ".", *, limit: int = 200) -> GraphAnswer:
         """Files nothing refers to, and top-level symbols no other file names and their own file does
-        not use. Test files are skipped (nothing is supposed to import them)."""
+        not use. Entry points and test files are roots; whatever code loaded by a computed name
+        (or used by name on an untyped receiver) may reach is `undeterminable`, never dead."""
         snap, files, refusal = self._target(target)
         if refusal:
             return refusal
-        results: list[dict[str, Any]] = []
-        for path in files:
-            if is_test_file(path):
-                continue
-            inbound = snap.predecessors(path)
-            if not inbound:
-                results.append({"path": path, "kind": "file"})
-            named = {n.rsplit(".", 1)[-1] for e in inbound for n in e.names}
-            candidates = [s for s in snap.files[path].symbols()
-                          if "." not in s.name and not s.name.startswith("__") and s.name not in named]
-            used_locally = self._used_in_own_file(path, candidates, snap)
-            for s in candidates:
-                if s.name not in used_locally:
-                    results.append({"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line})
-        reason = "" if results else f"everything in {_shown(target)} is referenced"
+        finder = DeadCode(snap, self._text, lambda path, found: self._used_in_own_file(path, found, snap))
+        found = finder.find(files)
+        results = found.dead
+        extra: dict[str, Any] = {}
+        if found.uncertain:
+            extra["undeterminable"] = found.uncertain[:limit]
+        if found.roots:
+            extra["entry_points"] = found.roots[:limit]
+        if not results and found.uncertain:
+            first = found.uncertain[0]
+            return self._finish(snap, UNDETERMINABLE, [], [u["path"] for u in found.uncertain[:limit]],
+                                reason=f"nothing in {_shown(target)} is provably dead: {len(found.uncertain)} "
+                                       f"file(s)/symbol(s) may be reached at run time ({first['path']}: "
+                                       f"{first['reason']})", extra=extra)
+        reason = "" if results else f"everything in {_shown(target)} is referenced or an entry point"
         return self._finish(snap, OK, results[:limit], [r["path"] for r in results[:limit]],
-                            truncated=len(results) > limit, reason=reason)
+                            truncated=len(results) > limit, reason=reason, extra=extra)
 
     def _used_in_own_file(self, path: str, candidates: list[Any], snap: GraphSnapshot) -> set[str]:
         """Names among `candidates` that their own file mentions beyond their definitions.
 
         The extractors' `uses` also hold the name at its definition site, so they cannot tell a
         helper that is called from one that is not; counting the name's occurrences in the file's
-        text can (a mention in a comment or string counts as a use: it errs towards "referenced").
-        Without the workspace (or the file) at hand, the index's own record is used."""
+        text can. Without the workspace (or the file) at hand, the index's own record is used."""
         if not candidates:
             return set()
-        workspace = getattr(self._freshness, "workspace", None)
-        try:
-            text = workspace.read(path).data.decode("utf-8", "replace") if workspace else None
-        except Exception:  # noqa: BLE001 - gone or unreadable: fall back to the index's record
-            text = None
+        text = self._text(path)
         if text is None:
             return set(snap.files[path].used_here.split())
-        names = sorted({s.name.rsplit(".", 1)[-1] for s in candidates}, key=len, reverse=True)
-        found = Counter(re.findall(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])", text))
-        defined = Counter(s.name.rsplit(".", 1)[-1] for s in snap.files[path].symbols())
-        return {name for name in names if found[name] > defined[name]}
+        return used_in_text(text, candidates, [s.name.rsplit(".", 1)[-1] for s in snap.files[path].symbols()])
 
     # --- shared --------------------------------------------------------------------------------
 
@@ -257,16 +254,12 @@ class GraphQuery:
         return snap, [], answer(NOT_INDEXED, f"{path or '.'} is not in the index (new, ignored or missing)")
 
     def _finish(self, snap: GraphSnapshot, status: str, results: list[dict[str, Any]], files: Iterable[str],
-                *, truncated: bool = False, reason: str = "") -> GraphAnswer:
+                *, truncated: bool = False, reason: str = "", extra: dict[str, Any] | None = None) -> GraphAnswer:
         named = {r["path"] for r in results if isinstance(r.get("path"), str)}
         files = sorted(named | set(files))
         stale = self._freshness.stale(snap, files) if self._freshness else ()
         ahead = self._freshness.ahead_of_index(snap, files) if self._freshness else ()
-        return GraphAnswer(status, tuple(results), stale, ahead, truncated, reason)
-
-
-def _names_symbol(name: str, short: str) -> bool:
-    return name == short or name.endswith("." + short)
+        return GraphAnswer(status, tuple(results), stale, ahead, truncated, reason, extra or {})
 
 
 def _normal(target: str) -> str:

@@ -13,13 +13,17 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from ..workspace import Workspace
 from .facts import LanguageSupport
 from .indexer import IndexCancelled, Indexer, Progress
 from .languages import languages
 from .snapshot import GraphSnapshot
-from .store import IndexStore
+from .store import IndexStore, pairs_digest
+
+if TYPE_CHECKING:
+    from .neighborhoods import Neighborhoods
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +44,7 @@ class Reconciler:
         warm_neighborhoods: bool = True,
         rescan_every: float | None = 30.0,
         progress: Progress | None = None,
+        settle_after: float = 1.0,
     ) -> None:
         self.workspace = workspace
         self._supports = supports if supports is not None else (support_factory or languages)()
@@ -52,6 +57,11 @@ class Reconciler:
         # notified; a periodic sweep (stat only, at low priority) picks them up.
         self._rescan_every = rescan_every
         self._progress = progress
+        # Neighborhoods of a changed graph are computed once edits pause for `settle_after`
+        # seconds, in this thread, and stored: never on the path of an edit or a warm start.
+        self._settle_after = settle_after
+        self._hoods_owed = False
+        self._stored_hoods: Neighborhoods | None = None
         self._snapshot: GraphSnapshot | None = None
         self.state = STARTING
         self.error: str | None = None
@@ -144,9 +154,23 @@ class Reconciler:
     def _idle_preparation(self) -> None:
         assert self.indexer is not None
         self.indexer.prepare_incremental()
+        self._settle_neighborhoods()
+
+    def _settle_neighborhoods(self) -> None:
+        """The current snapshot's neighborhoods, from the store when its file pairs are those they
+        were last computed from, else computed now (so a session's first question never waits for
+        them) and stored for the next start."""
+        assert self.indexer is not None
         snapshot = self._snapshot
-        if self._warm_neighborhoods and snapshot is not None and not self._pending:
-            snapshot.neighborhoods  # noqa: B018 - computed now so session start does not wait for it
+        if not self._warm_neighborhoods or snapshot is None or self._pending:
+            return
+        if self._stored_hoods is None:
+            hoods = self.indexer.store.neighborhoods_for(snapshot)
+        else:
+            hoods = snapshot.neighborhoods  # an ancestor's, when the file pairs did not move
+            if hoods is not self._stored_hoods:
+                self.indexer.store.save_neighborhoods(pairs_digest(snapshot.out_edges), hoods)
+        self._stored_hoods = hoods
 
     def _loop(self) -> None:
         assert self.indexer is not None
@@ -154,12 +178,20 @@ class Reconciler:
             with self._cond:
                 self._busy = False
                 self._cond.notify_all()
+                settle = self._hoods_owed
                 woke = self._cond.wait_for(lambda: self._stopping or self._pending or self._rescan,
-                                           self._rescan_every)
+                                           self._settle_delay() if settle else self._rescan_every)
                 if self._stopping:
                     return
-                if not woke:
+                if not woke and settle:
+                    self._hoods_owed = False
+                    self._busy = False
+                elif not woke:
                     self._rescan = True
+            if not woke and settle:
+                self._settle_neighborhoods()
+                continue
+            with self._cond:
                 self._wait_for_quiet()
                 paths, self._pending = self._pending, set()
                 rescan, self._rescan = self._rescan, False
@@ -180,6 +212,14 @@ class Reconciler:
                 self.error = f"{type(error).__name__}: {error}"
                 continue
             self._publish(updated)
+            self._hoods_owed = True
+
+    def _settle_delay(self) -> float:
+        """How long edits must pause before clustering again: longer on a big graph, whose
+        clustering (seconds at 100,000 files) holds this thread and delays the next edit."""
+        snapshot = self._snapshot
+        files = len(snapshot.files) if snapshot is not None else 0
+        return self._settle_after * max(1.0, files / 10_000)
 
     def _wait_for_quiet(self) -> None:
         """Coalesce a burst: wait until no notify for `quiet` seconds, at most `max_delay` in all."""

@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from .facts import Edge, FileFacts, LanguageSupport, Resolver
 from .project import ProjectFacts, shape
 from .records import FileEntry
+from .snapshot import MEMBERS, UNRESOLVED, pack
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +64,7 @@ class Resolution:
         view = self.view
         assert view is not None, "reset() first"
         merged: dict[tuple[str, str, str], set[str]] = {}
+        packed: list[Edge] = []
         for path in paths:
             facts = view.facts_of(path)
             support = self.supports.get(files[path].language)
@@ -76,11 +78,22 @@ class Resolution:
             except Exception:  # one file's resolver bug must not cost the whole graph
                 log.exception("resolving %s failed", path)
                 continue
+            members: dict[str, set[str]] = {}
+            unknown: set[str] = set()
             for edge in found:
+                if edge.kind == UNRESOLVED:
+                    unknown.update(edge.names)
+                    continue
                 if edge.target == path or edge.target not in files:
                     continue
+                if edge.kind == MEMBERS:
+                    members.setdefault(edge.target, set()).update(edge.names)
+                    continue
                 merged.setdefault((path, edge.target, edge.kind), set()).update(edge.names)
-        return [Edge(s, t, k, tuple(sorted(n))) for (s, t, k), n in sorted(merged.items())]
+            if members or unknown:  # a file's member evidence: one row, to itself (see snapshot.pack)
+                packed.append(pack(path, members, unknown))
+        edges = [Edge(s, t, k, tuple(sorted(n))) for (s, t, k), n in sorted(merged.items())]
+        return sorted([*edges, *packed], key=lambda e: (e.source, e.target, e.kind))
 
     def resolve_forked(self, paths: list[str], files: dict[str, FileEntry], workers: int) -> list[Edge]:
         """`resolve`, split over forked children: they inherit every file's facts without a byte

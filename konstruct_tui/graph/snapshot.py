@@ -8,6 +8,7 @@ costs a dict copy, not a rebuild.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -21,6 +22,13 @@ if TYPE_CHECKING:
     from .neighborhoods import Neighborhoods
 
 KINDS = ("imports", "references")
+# Member-level evidence rides beside the file graph, never in it: `members` edges name the members a
+# file uses where the receiver's type was proven (`Console.print`), and a file's one `unresolved`
+# edge (to itself) names the members it uses on receivers nobody could type. Keeping them out of
+# `out_edges`/`in_edges` leaves the file graph, its export and its neighborhoods exactly as before.
+MEMBERS = "members"
+UNRESOLVED = "unresolved"
+SIDE_KINDS = (MEMBERS, UNRESOLVED)
 
 
 class GraphSnapshot:
@@ -33,10 +41,12 @@ class GraphSnapshot:
         commit: str | None = None,
         generation: int = 0,
         previous: GraphSnapshot | None = None,
+        side: _Side | None = None,
     ) -> None:
         self.files = files
         self.out_edges = out_edges
         self.in_edges = in_edges
+        self.side = side or _Side({})
         self.commit = commit
         self.generation = generation
         self._lock = threading.Lock()
@@ -53,13 +63,17 @@ class GraphSnapshot:
         and the resolver both give them so): every per-file tuple is then sorted without a sort."""
         out: dict[str, list[Edge]] = defaultdict(list)
         inbound: dict[str, list[Edge]] = defaultdict(list)
+        side: list[Edge] = []
         for edge in edges:
-            if edge.source in files and edge.target in files and edge.source != edge.target:
+            if edge.kind in SIDE_KINDS:
+                side.append(edge)
+            elif edge.source in files and edge.target in files and edge.source != edge.target:
                 out[edge.source].append(edge)
                 inbound[edge.target].append(edge)
         out_edges = {key: tuple(value) for key, value in out.items()}
         in_edges = {key: tuple(value) for key, value in inbound.items()}
-        return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]  # kwargs: the remaining fields, as given
+        kwargs["side"] = _Side({}).replaced(files, (), side)
+        return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
 
     def replace(
         self,
@@ -90,7 +104,11 @@ class GraphSnapshot:
                     out[edge.source] = tuple(e for e in out.get(edge.source, ()) if e.target != path)
         new_out: dict[str, list[Edge]] = defaultdict(list)
         new_in: dict[str, list[Edge]] = defaultdict(list)
+        edges = list(edges)
+        side = self.side.replaced(files, sources, [e for e in edges if e.kind in SIDE_KINDS])
         for edge in edges:
+            if edge.kind in SIDE_KINDS:
+                continue
             if edge.source in files and edge.target in files and edge.source != edge.target:
                 new_out[edge.source].append(edge)
                 new_in[edge.target].append(edge)
@@ -103,7 +121,8 @@ class GraphSnapshot:
                 inbound[target] = tuple(sorted(kept, key=_edge_key))
             else:
                 inbound.pop(target, None)
-        return GraphSnapshot(files, out, inbound, commit=commit, generation=self.generation + 1, previous=self)
+        return GraphSnapshot(files, out, inbound, commit=commit, generation=self.generation + 1, previous=self,
+                             side=side)
 
     # --- plain lookups -----------------------------------------------------------------------
 
@@ -163,6 +182,95 @@ class GraphSnapshot:
             if source is not None and source.pairs() == self.pairs():
                 return source.__dict__["neighborhoods"]
             return detect(self)
+
+
+class _Side:
+    """The member-level evidence (see SIDE_KINDS), kept packed as stored: one row per file (`packed`:
+    path -> its tokens, see `pack`). A warm start only files the rows; `members_in` (target ->
+    member edges into it), `members_out` and `unresolved` (path -> member names used on receivers
+    of unknown type) are unpacked on the first question that needs them."""
+
+    def __init__(self, packed: dict[str, tuple[str, ...]]) -> None:
+        self.packed = packed
+        self._views: tuple[dict[str, tuple[Edge, ...]], dict[str, tuple[Edge, ...]], dict[str, tuple[str, ...]]] | None = None
+        self._lock = threading.Lock()
+
+    def replaced(self, files: Mapping[str, FileEntry], sources: Iterable[str], edges: Iterable[Edge]) -> _Side:
+        """A copy with the rows of `sources` replaced by `edges` (packed rows, one per file)."""
+        packed = dict(self.packed)
+        for source in sources:
+            packed.pop(source, None)
+        for edge in edges:
+            if edge.source in files and edge.kind == MEMBERS:
+                packed[edge.source] = edge.names
+        return _Side(packed)
+
+    def _unpacked(self) -> tuple[dict[str, tuple[Edge, ...]], dict[str, tuple[Edge, ...]], dict[str, tuple[str, ...]]]:
+        with self._lock:
+            if self._views is None:
+                members_in: dict[str, list[Edge]] = defaultdict(list)
+                members_out: dict[str, list[Edge]] = {}
+                unresolved: dict[str, tuple[str, ...]] = {}
+                for source, tokens in self.packed.items():
+                    targets, unknown = unpack(tokens)
+                    if unknown:
+                        unresolved[source] = unknown
+                    out = [Edge(source, target, MEMBERS, names) for target, names in targets.items() if target != source]
+                    if out:
+                        members_out[source] = out
+                        for edge in out:
+                            members_in[edge.target].append(edge)
+                self._views = ({k: tuple(v) for k, v in members_in.items()},
+                               {k: tuple(v) for k, v in members_out.items()}, unresolved)
+            return self._views
+
+    @property
+    def members_in(self) -> dict[str, tuple[Edge, ...]]:
+        return self._unpacked()[0]
+
+    @property
+    def members_out(self) -> dict[str, tuple[Edge, ...]]:
+        return self._unpacked()[1]
+
+    @property
+    def unresolved(self) -> dict[str, tuple[str, ...]]:
+        return self._unpacked()[2]
+
+
+def pack(source: str, members: Mapping[str, Iterable[str]], unknown: Iterable[str]) -> Edge:
+    """One file's member evidence as one stored row (an edge from the file to itself): `target>a,b`
+    for the members proven used in each file (the path quoted when it holds whitespace or `%`), `?name` for
+    each member name used on a receiver of unknown type. Ten thousand rows became one per file: a
+    warm start reads them without building an object per use."""
+    tokens = [f"{_quote(target)}>{','.join(sorted(members[target]))}" for target in sorted(members)]
+    tokens += [f"?{name}" for name in sorted(set(unknown))]
+    # One name, no whitespace: the store splits names on spaces when it loads them, and a warm
+    # start then makes one string per file instead of one per token.
+    return Edge(source, source, MEMBERS, ("|".join(tokens),))
+
+
+def unpack(tokens: Iterable[str]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    targets: dict[str, list[str]] = defaultdict(list)
+    unknown = []
+    for token in (t for packed in tokens for t in packed.split("|") if t):
+        if token.startswith("?"):
+            unknown.append(token[1:])
+        else:
+            target, _, names = token.partition(">")
+            targets[_unquote(target)].extend(names.split(","))
+    return {t: tuple(n) for t, n in targets.items()}, tuple(unknown)
+
+
+def _quote(path: str) -> str:
+    if "%" not in path and ">" not in path and "|" not in path and not any(c.isspace() for c in path):
+        return path
+    return "".join(f"%{ord(c):02X}" if c in "%>|" or c.isspace() else c for c in path)
+
+
+def _unquote(text: str) -> str:
+    if "%" not in text:
+        return text
+    return re.sub(r"%([0-9A-F]{2})", lambda m: chr(int(m.group(1), 16)), text)
 
 
 def _edge_key(edge: Edge) -> tuple[str, str, str]:

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..graph import OK, UNDETERMINABLE, GraphAnswer, reach
+from ..graph import BY_NAME, OK, RESOLVED, UNDETERMINABLE, GraphAnswer, reach
 from ..workspace import Workspace
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .graph_access import GraphAccess, graph_of, not_ready_reason
@@ -42,7 +42,10 @@ class TraverseGraph(Tool[TraverseGraphInput]):
         "Ask the code graph a structural question (imports and references between files). Modes: "
         + ", ".join(MODE_NAMES)
         + ". Each answer has status (ok, no_references, not_indexed, undeterminable, unsupported_language), "
-        "results nearest first, the bounds it searched within, and stale / ahead_of_index files to re-read."
+        "results nearest first, the bounds it searched within, and stale / ahead_of_index files to re-read. "
+        "Symbol answers (callers, rename_symbol, impact) mark each result's evidence: resolved (proven) or "
+        "by_name (the name used on a receiver whose type could not be proven), with call-site lines; "
+        "undeterminable means only by-name candidates exist: draw no conclusion."
     )
     Input = TraverseGraphInput
     mutating: ClassVar[bool] = False
@@ -114,9 +117,13 @@ def _file(params: TraverseGraphInput) -> str | None:
 
 
 def _nearest_first(found: GraphAnswer) -> GraphAnswer:
-    """Callers ranked by proximity: fewest folder hops to the file they use, then by path."""
-    ranked = sorted(found.results, key=lambda r: (min(_hops(r["path"], t) for t in r["targets"] or [""]), r["path"]))
-    return replace(found, results=tuple(ranked))
+    """Callers ranked by evidence (resolved before by-name candidates), then by proximity: a
+    candidate's graph distance, a resolved caller's folder hops to the file it uses, then path."""
+    def rank(r: dict[str, Any]) -> tuple[bool, int, int, str]:
+        hops = min(_hops(r["path"], t) for t in r["targets"] or [""])
+        return r.get("evidence") == BY_NAME, r.get("distance", 0), hops, r["path"]
+
+    return replace(found, results=tuple(sorted(found.results, key=rank)))
 
 
 def _hops(a: str, b: str) -> int:
@@ -136,7 +143,7 @@ def _deepening(walk: Callable[[int], GraphAnswer], depth: int | None) -> GraphAn
     would return the same first `limit` files (and truncated): a hub file imported by half the
     project answers after one hop instead of after walking the whole graph."""
     if depth is None:
-        return walk(depth)  # type: ignore[arg-type]  # the walk takes None as "no depth limit"
+        return walk(depth)  # type: ignore[arg-type]
     answer = walk(1)
     for level in range(2, depth + 1):
         if answer.truncated or answer.status != OK:
@@ -152,19 +159,29 @@ def _symbol_impact(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
     """The symbol's callers (distance 1), then whatever reaches them, up to the mode's depth."""
     callers = graph.query.references(symbol, file=file, limit=10_000)
     if callers.status != OK:
-        return callers
+        return _nearest_first(callers)  # undeterminable answers keep their by-name candidates
     snapshot = graph.snapshot
     assert snapshot is not None
-    first = [r["path"] for r in callers.results]
+    proven = [r for r in callers.results if r.get("evidence", RESOLVED) == RESOLVED]
+    candidates = [r for r in callers.results if r.get("evidence") == BY_NAME]
+    first = [r["path"] for r in proven]
     results: list[dict[str, Any]] = [
-        {"path": r["path"], "distance": 1, "via": (r["targets"] or [""])[0], "kinds": r["kinds"], "names": [symbol]}
-        for r in callers.results
+        {"path": r["path"], "distance": 1, "via": (r["targets"] or [""])[0], "kinds": r["kinds"], "names": [symbol],
+         "evidence": RESOLVED, "lines": r.get("lines")}
+        for r in proven
     ]
     defining = {t for r in callers.results for t in r["targets"]}
     further = reach(snapshot, first, inbound=True, kinds=mode.kinds, depth=(mode.depth or 3) - 1)
     results += [
-        {"path": r.path, "distance": r.distance + 1, "via": r.via, "kinds": list(r.kinds), "names": list(r.names[:20])}
+        {"path": r.path, "distance": r.distance + 1, "via": r.via, "kinds": list(r.kinds), "names": list(r.names[:20]),
+         "evidence": RESOLVED}
         for r in further if r.path not in defining
+    ]
+    seen = {r["path"] for r in results}
+    results += [
+        {"path": r["path"], "distance": 1, "via": (r["targets"] or [""])[0], "kinds": [], "names": [symbol],
+         "evidence": BY_NAME, "lines": r.get("lines")}
+        for r in candidates if r["path"] not in seen
     ]
     shown = results[: mode.limit]
     files = sorted({r["path"] for r in shown} | defining)
@@ -187,13 +204,23 @@ def _rename_symbol(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
         results.append({"path": d["path"], "role": "definition", "symbol": d["symbol"], "kind": d["kind"],
                         "start_line": d["start_line"], "lines": _lines_naming(workspace, d["path"], word)})
     for r in used.results:
+        if r.get("evidence") == BY_NAME:  # may be a use: only the member spellings are listed
+            results.append({"path": r["path"], "role": "candidate", "targets": r["targets"], "kinds": r["kinds"],
+                            "evidence": BY_NAME, "lines": r.get("lines")})
+            continue
         results.append({"path": r["path"], "role": "reference", "targets": r["targets"], "kinds": r["kinds"],
-                        "lines": _lines_naming(workspace, r["path"], word)})
+                        "evidence": RESOLVED, "lines": _lines_naming(workspace, r["path"], word)})
     shown = results[: mode.limit]
+    if not used.results:
+        reason = f"{symbol} is named only where it is defined"
+    elif used.status == UNDETERMINABLE:
+        reason = ("no file was proven to use it; the candidates use the name on receivers whose types could not "
+                  "be proven: check each before renaming")
+    else:
+        reason = ""
     return GraphAnswer(OK, tuple(shown), tuple(sorted(set(defined.stale) | set(used.stale))),
                        tuple(sorted(set(defined.ahead_of_index) | set(used.ahead_of_index))),
-                       len(results) > mode.limit or used.truncated,
-                       "" if used.results else f"{symbol} is named only where it is defined")
+                       len(results) > mode.limit or used.truncated, reason)
 
 
 def _lines_naming(workspace: Workspace, path: str, word: re.Pattern[str]) -> list[int] | None:

@@ -1,41 +1,65 @@
 """The workspace layer: the only code that touches project files.
 
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
-`apply_edits` / `EditRequest` / `preview_edits`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
+`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
+
+The names load on first use (PEP 562): the index's warm start needs `workspace.listing` alone, and
+importing this package used to pull in every edit and journal module (80 ms) before a file was seen.
 """
 
-from .batch import apply_edits
-from .containment import PathMissing, PathRefused
-from .editing import EditPreview, EditRequest, preview_edits
-from .guards import EditRun
-from .handle import FileSnapshot, NotAFile, Workspace
-from .journal import WriteJournal
-from .listing import SKIPPED_DIRS
-from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
-from .revision import is_revision, revision_of
-from .safe_git import run_git
-from .undo import UndoRefused, undo_last
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_MAX_BYTES",
-    "SKIPPED_DIRS",
-    "EditPreview",
-    "EditRequest",
-    "EditRun",
-    "FileSnapshot",
-    "NotAFile",
-    "PathMissing",
-    "PathRefused",
-    "ReadRequest",
-    "UndoRefused",
-    "Workspace",
-    "WriteJournal",
-    "apply_edits",
-    "is_revision",
-    "preview_edits",
-    "read_batch",
-    "revision_of",
-    "run_git",
-    "undo_last",
-]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+_HOMES = {
+    "preview_edits": "editing",
+    "SKIPPED_DIRS": "listing",
+    "run_git": "listing",
+    "stat_files": "listing",
+    "apply_edits": "batch",
+    "PathMissing": "containment",
+    "PathRefused": "containment",
+    "EditRequest": "editing",
+    "EditRun": "guards",
+    "FileSnapshot": "handle",
+    "NotAFile": "handle",
+    "Workspace": "handle",
+    "WriteJournal": "journal",
+    "DEFAULT_MAX_BYTES": "reading",
+    "ReadRequest": "reading",
+    "read_batch": "reading",
+    "is_revision": "revision",
+    "revision_of": "revision",
+    "UndoRefused": "undo",
+    "undo_last": "undo",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # the next lookup is a plain dict hit
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))
+
+
+if TYPE_CHECKING:
+    from .editing import EditRequest, preview_edits
+    from .listing import SKIPPED_DIRS, run_git, stat_files
+    from .batch import apply_edits
+    from .containment import PathMissing, PathRefused
+    from .guards import EditRun
+    from .handle import FileSnapshot, NotAFile, Workspace
+    from .journal import WriteJournal
+    from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
+    from .revision import is_revision, revision_of
+    from .undo import UndoRefused, undo_last

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,62 @@ def test_an_edit_that_keeps_the_file_graph_keeps_the_clusters(clustered: Path, i
     moved = indexer.update(same, ["lonely.mini"])
     assert moved.neighborhoods is not first
     assert moved.neighborhoods.of("lonely.mini") is not None
+
+
+def test_a_new_session_reads_the_clusters_from_the_store_instead_of_clustering(
+    clustered: Path, indexer_for, monkeypatch
+) -> None:
+    from konstruct_tui.graph import neighborhoods
+
+    indexer = indexer_for(clustered)
+    first = indexer.store.neighborhoods_for(indexer.refresh())
+
+    def no_clustering(graph):
+        raise AssertionError("clustered again although the file graph did not change")
+
+    monkeypatch.setattr(neighborhoods, "communities", no_clustering)
+    again = indexer_for(clustered)
+    stored = again.store.neighborhoods_for(again.refresh())
+    assert stored == first
+    assert stored.of("billing/invoice_2.mini").name == "billing"
+
+    (clustered / "lonely.mini").write_text("def alone\nuse render_1\n")  # the file graph moved
+    monkeypatch.undo()
+    moved = indexer_for(clustered)
+    assert moved.store.neighborhoods_for(moved.refresh()).of("lonely.mini") is not None
+
+
+def test_clusters_are_at_least_as_modular_as_louvain_found_on_a_graph_with_communities() -> None:
+    """A planted partition (8 groups of 25 files, dense inside, sparse across): Leiden recovers it."""
+    import random
+
+    from konstruct_tui.graph.neighborhoods import communities, modularity
+
+    rng = random.Random(7)
+    graph: dict[tuple[str, str], int] = {}
+    names = [f"g{i // 25}/m{i % 25}.py" for i in range(200)]
+    for i, a in enumerate(names):
+        for _ in range(4):
+            j = (i // 25) * 25 + rng.randrange(25) if rng.random() < 0.85 else rng.randrange(200)
+            if j != i:
+                graph[min(a, names[j]), max(a, names[j])] = 1
+    planted = [[n for n in names if n.startswith(f"g{k}/")] for k in range(8)]
+    found = communities(graph)
+    assert modularity(graph, found) >= modularity(graph, planted) - 0.01
+    assert communities(graph) == found  # seeded: the same answer every time
+
+
+def test_the_reconciler_stores_new_clusters_once_edits_pause(clustered: Path, live_graph) -> None:
+    from konstruct_tui.graph.store import pairs_digest
+
+    graph = live_graph(clustered, warm_neighborhoods=True, settle_after=0.05)
+    assert graph.wait_until_current(30)
+    (clustered / "lonely.mini").write_text("def alone\nuse render_1\n")
+    graph.notify(["lonely.mini"])
+    assert graph.wait_until_current(30)
+    store = graph.reconciler.indexer.store
+    deadline = time.monotonic() + 20
+    while store.neighborhoods(pairs_digest(graph.snapshot.out_edges)) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stored = store.neighborhoods(pairs_digest(graph.snapshot.out_edges))
+    assert stored is not None and stored.of("lonely.mini") is not None

@@ -102,3 +102,12 @@ def test_a_damaged_index_file_is_replaced(project: Path, indexer_for) -> None:
     snapshot = indexer.refresh()
     assert indexer.report.cold
     assert ("app/main.mini", "lib/util.mini") in snapshot.pairs()
+
+
+def test_the_built_in_fingerprint_needs_no_grammar() -> None:
+    """The warm start checks the fingerprint without importing the languages; it must be the one
+    a build with the built-in languages writes."""
+    from konstruct_tui.graph.languages import languages
+
+    assert extraction_fingerprint() == extraction_fingerprint(languages())
+    assert extraction_fingerprint() != extraction_fingerprint({"python": languages()["python"]})

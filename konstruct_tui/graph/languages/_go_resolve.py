@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections import Counter
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 
 from ..facts import Edge, FileFacts, ProjectView
 
@@ -42,6 +42,7 @@ class GoPackage:
     name: str | None
     files: tuple[str, ...]
     definers: dict[str, tuple[str, ...]]  # package-level name -> files that define it
+    methods: dict[str, tuple[str, ...]] = field(default_factory=dict)  # "T.M" -> files that declare it
 
     @property
     def representative(self) -> str:
@@ -81,6 +82,7 @@ class GoResolver:
             else:
                 bare.add(use)
         own = {s.name for s in facts.symbols if "." not in s.name}
+        aliases: dict[str, GoPackage] = {}
 
         for ref in facts.imports:
             directory = self._package_dir(ref.target)
@@ -89,6 +91,7 @@ class GoResolver:
             package = self._package(directory, None, with_tests=False)
             if not package.files:
                 continue
+            aliases[ref.alias or package.name or posixpath.basename(ref.target)] = package
             if ref.alias == ".":
                 used = bare - own
             elif ref.alias == "_":
@@ -110,7 +113,54 @@ class GoResolver:
             for definer in siblings.definers.get(name, ()):
                 add(definer, "references", [name])
 
-        return [Edge(facts.path, target, kind, tuple(sorted(names))) for (target, kind), names in sorted(found.items())]
+        used, unknown = self._members(facts, members, aliases, siblings, own)
+        for target, names in used.items():
+            add(target, "members", sorted(names))
+        edges = [Edge(facts.path, target, kind, tuple(sorted(names))) for (target, kind), names in sorted(found.items())]
+        if unknown:
+            edges.append(Edge(facts.path, facts.path, "unresolved", tuple(sorted(unknown))))
+        return edges
+
+    def _members(self, facts: FileFacts, members: dict[str, set[str]], aliases: dict[str, GoPackage],
+                 siblings: GoPackage, own: set[str]) -> tuple[dict[str, set[str]], set[str]]:
+        """Method uses `x.M` typed by what the file writes for `x` (see `_go_members.py`):
+        ({declaring file: {"T.M"}}, {method names used on receivers nobody could type})."""
+        types: dict[str, list[str]] = facts.extra.get("types", {})
+        used: dict[str, set[str]] = defaultdict(set)
+        unknown = set(facts.extra.get("untyped", ()))
+
+        def type_in(written: str, package: GoPackage, depth: int = 0) -> tuple[GoPackage, str] | None:
+            called = written.endswith("()")
+            qualifier, dot, name = (written[:-2] if called else written).partition(".")
+            where = aliases.get(qualifier) if dot else package
+            name = name if dot else qualifier
+            if where is None:
+                return None
+            if not called:
+                return (where, name) if name in where.definers else None
+            for definer in where.definers.get(name, ()) if depth < 3 else ():
+                definer_facts = self._project.facts_of(definer)
+                result = definer_facts.extra.get("returns", {}).get(name) if definer_facts else None
+                if result:
+                    return type_in(result, where, depth + 1)
+            return None
+
+        for qualifier, names in members.items():
+            if qualifier in aliases:
+                continue
+            if qualifier in types:
+                typed = [type_in(w, siblings) for w in types[qualifier]]
+                keys = {(t[0].directory, t[0].name, t[1]) if t else None for t in typed}
+                if len(keys) != 1 or None in keys:
+                    continue
+                package, type_name = typed[0]  # type: ignore[misc]
+                for name in names:
+                    for path in package.methods.get(f"{type_name}.{name}", ()):
+                        used[path].add(f"{type_name}.{name}")
+            elif qualifier not in own and qualifier not in siblings.definers:
+                unknown.update(names)
+        used.pop(facts.path, None)
+        return used, unknown
 
     def _package_dir(self, import_path: str) -> str | None:
         if import_path not in self._import_dirs:
@@ -153,6 +203,7 @@ class GoResolver:
             counts = Counter(f.package for _, f in members if f.package)
             name = counts.most_common(1)[0][0] if counts else None
         definers: dict[str, list[str]] = {}
+        methods: dict[str, list[str]] = {}
         files: list[str] = []
         for path, facts in members:
             if facts.package != name:
@@ -161,7 +212,10 @@ class GoResolver:
             for symbol in facts.symbols:
                 if "." not in symbol.name and symbol.name not in _UNSEEN:
                     definers.setdefault(symbol.name, []).append(path)
-        package = GoPackage(directory, name, tuple(files), {k: tuple(dict.fromkeys(v)) for k, v in definers.items()})
+                elif symbol.kind == "method":
+                    methods.setdefault(symbol.name, []).append(path)
+        package = GoPackage(directory, name, tuple(files), {k: tuple(dict.fromkeys(v)) for k, v in definers.items()},
+                            {k: tuple(dict.fromkeys(v)) for k, v in methods.items()})
         self._packages[key] = package
         return package
 

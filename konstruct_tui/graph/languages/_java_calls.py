@@ -46,6 +46,14 @@ class _Chains:
         self.path = facts.path
         self.variables: dict[str, list[str]] = facts.extra.get("variables", {})
         self.found: dict[str, set[str]] = defaultdict(set)
+        # Member uses whose receiver's type was proven: declaring file -> {"Type.member"}; and the
+        # member names called on receivers nobody could type (by-name evidence).
+        self.uses: dict[str, set[str]] = defaultdict(set)
+        self.unknown: set[str] = set(facts.extra.get("by_name", ()))
+
+    def _used(self, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
+        for path, owner, _ in hits:
+            self.uses[path].add(f"{owner}.{label}")
 
     def _apply(self, hits: list[tuple[str, str, list[Any]]], label: str, agreed: bool = False) -> list[str]:
         """Record the types in the matched signatures; return the result types (the next
@@ -105,6 +113,7 @@ class _Chains:
             else:
                 label, _, arguments = step.partition("/")
                 hits = self._matching(context, receiver, label, arguments)
+            self._used(hits, label)
             following += [t for t in self._apply(hits, label, agreed=True) if t not in following]
         return following
 
@@ -114,6 +123,7 @@ class _Chains:
         while scope:
             hits = self._matching(context, qualify(self.facts, scope), label, arguments)
             if hits:
+                self._used(hits, label)
                 return self._apply(hits, label, agreed=True)
             scope = scope.rpartition(".")[0]
         for ref in self.facts.imports:
@@ -121,6 +131,7 @@ class _Chains:
                 owner = self.world.longest_type_prefix(ref.target)
                 hits = self._matching(context, owner, label, arguments) if owner else []
                 if hits:
+                    self._used(hits, label)
                     return self._apply(hits, label, agreed=True)
         return []
 
@@ -144,7 +155,10 @@ class _Chains:
             cast = world.resolve_name(path, context, head[5:])
             return ([cast] if cast else []), rest
         if head in self.variables:
-            typed = [world.resolve_name(path, context, written) for written in self.variables[head]]
+            written_types = self.variables[head]
+            typed = [world.resolve_name(path, context, written) for written in written_types]
+            if "var" in written_types and rest:  # `var x = call()`: the type is not written down
+                self._unknown(rest[0])
             return [t for t in typed if t], rest
         if head[:1].isupper():
             named = world.resolve_name(path, context, head)
@@ -160,7 +174,14 @@ class _Chains:
             index += 1
             if world.is_type(dotted):
                 return [dotted], rest[index:]
+        if rest and not head.startswith("@") and head[:1].islower() and not rest[0].startswith("."):
+            self._unknown(rest[0])  # a call on a name we cannot type (a lambda parameter, an inherited field)
         return [], []
+
+    def _unknown(self, step: str) -> None:
+        name = step[1:] if step.startswith(".") else step.partition("/")[0]
+        if name:
+            self.unknown.add(name)
 
     def overridden(self, fqn: str, members: dict[str, list[Any]]) -> None:
         """A method overriding one whose erased signature differs gets a bridge method with the
@@ -200,6 +221,11 @@ class _Chains:
 
 
 def descriptor_types(world: TypeWorld, facts: FileFacts) -> dict[str, set[str]]:
+    return evaluate(world, facts).found
+
+
+def evaluate(world: TypeWorld, facts: FileFacts) -> _Chains:
+    """Every call chain of the file typed: `found` (descriptor types), `uses`, `unknown`."""
     chains = _Chains(world, facts)
     for context, written_chains in facts.extra.get("calls", {}).items():
         for chain in written_chains:
@@ -214,4 +240,4 @@ def descriptor_types(world: TypeWorld, facts: FileFacts) -> dict[str, set[str]]:
             resolved = world.resolve_name(facts.path, outer, written)
             if resolved is not None:
                 chains.found[resolved].add(written.rsplit(".", 1)[-1])
-    return chains.found
+    return chains

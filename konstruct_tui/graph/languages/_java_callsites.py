@@ -103,8 +103,11 @@ class _Reader:
 
 
 def calls(
-    groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]], variables: dict[str, list[str]]
+    groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]], variables: dict[str, list[str]],
+    untyped: set[str] | None = None,
 ) -> dict[str, list[str]]:
+    """Chains per innermost type. `untyped` collects the names of methods called on receivers no
+    chain can express (`items[0].run()`): by-name evidence, nothing can prove whose method they are."""
     reader = _Reader(variables)
     starts = [t[0] for t in types]
     found: dict[str, set[str]] = defaultdict(set)
@@ -113,6 +116,8 @@ def calls(
     sites += [(n, reader.receiver(n)) for n in groups.get("new", ())]
     for node, chain in sites:
         if not chain:
+            if untyped is not None and node.type == "method_invocation":
+                untyped.add(ts.text(node.child_by_field_name("name")))
             continue
         position = node.start_byte
         index = bisect_right(starts, position) - 1
@@ -121,3 +126,4 @@ def calls(
         if index >= 0:
             found[types[index][2]].add(" ".join(chain))
     return {owner: sorted(chains) for owner, chains in found.items()}
+

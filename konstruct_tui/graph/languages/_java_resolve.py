@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..facts import Edge, FileFacts, ProjectView
-from ._java_calls import descriptor_types
+from ._java_calls import evaluate
 from ._java_types import TYPE_KINDS, TypeWorld, type_names
 
 __all__ = ["TYPE_KINDS", "JavaResolver"]
@@ -76,20 +76,33 @@ class JavaResolver:
             referenced[path].add(name)
             if name not in single and fqn.rpartition(".")[0] != (facts.package or ""):
                 imported[path].add(name)  # reached through an on-demand import
+        nested: dict[str, set[str]] = defaultdict(set)
         for use in dotted:
             head = use.split(".", 1)[0]
             if head[:1].isupper():
-                continue  # `Outer.Inner`, `Color.RED`: resolved through their type above
+                # `Outer.Inner`, `Color.RED`: the file edge goes to Outer's file (above); a nested
+                # type is also a member use of it, so `callers` of `Outer.Inner` finds this file.
+                fqn = world.resolve_name(importer, context, use) if head not in own else None
+                found = world.declaration(fqn, importer) if fqn and fqn.count(".") > (facts.package or "").count(".") + 1 else None
+                if found is not None and "." in found[1]:
+                    nested[found[0]].add(found[1])
+                continue
             fqn = world.longest_type_prefix(use)
             if fqn is not None:
                 referenced[self._file_of(fqn, importer)].add(fqn.rsplit(".", 1)[-1])
-        for fqn, names in descriptor_types(world, facts).items():
+        chains = evaluate(world, facts)
+        for path, names in nested.items():
+            chains.uses[path] |= names
+        for fqn, names in chains.found.items():
             path = self._file_of(fqn, importer)
             if path is not None:
                 referenced[path].update(names)
-        return [
+        edges = [
             Edge(importer, target, kind, tuple(sorted(names)))
-            for kind, table in (("imports", imported), ("references", referenced))
+            for kind, table in (("imports", imported), ("references", referenced), ("members", chains.uses))
             for target, names in sorted(table.items())
             if target != importer and target is not None
         ]
+        if chains.unknown:
+            edges.append(Edge(importer, importer, "unresolved", tuple(sorted(chains.unknown))))
+        return edges

@@ -18,6 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..facts import Edge, FileFacts, ImportRef, ProjectView
+from ._python_members import MemberResolver
 from ._python_modules import ModuleTable, join, parent_dir
 
 
@@ -34,6 +35,7 @@ class PythonResolver:
     def __init__(self, project: ProjectView) -> None:
         self._project = project
         self._table = ModuleTable(project)
+        self._members = MemberResolver(project, self)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
         importer = facts.path
@@ -52,6 +54,10 @@ class PythonResolver:
         referenced = self._references(facts, bindings, wildcards)
         edges = [Edge(importer, t, "imports", tuple(sorted(n))) for t, n in sorted(imported.items())]
         edges += [Edge(importer, t, "references", tuple(sorted(n))) for t, n in sorted(referenced.items()) if n]
+        members, unknown = self._members.resolve(facts)
+        edges += [Edge(importer, t, "members", tuple(sorted(n))) for t, n in sorted(members.items()) if n]
+        if unknown:
+            edges.append(Edge(importer, importer, "unresolved", tuple(sorted(unknown))))
         return edges
 
     # -- imports ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
+from ._ts_members import member_facts
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -86,7 +87,8 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
         symbols=tuple(_symbols(found)),
         imports=tuple(imports),
         uses=_uses(found, source, sorted(skip_ranges)),
-        extra={"bindings": bindings, "exports": exports, "default_export": default_export},
+        extra={"bindings": bindings, "exports": exports, "default_export": default_export,
+               **member_facts(found)},
     )
 
 

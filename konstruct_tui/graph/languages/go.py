@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
+from ._go_members import member_facts
 from ._go_resolve import GoResolver
 
 LANGUAGE = "go"
@@ -41,6 +42,7 @@ def extract(path: str, source: bytes) -> FileFacts:
         imports=tuple(imports),
         uses=_uses(found, source),
         package=package,
+        extra=member_facts(found),
     )
 
 
@@ -109,6 +111,7 @@ def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
 class GoSupport:
     name: str = LANGUAGE
     extensions: tuple[str, ...] = (".go",)
+    version: str = "3"  # 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         return extract(path, source)

@@ -95,7 +95,10 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict
             scopes.append((-negative_end, name, kind))
     extra = signatures.type_info(types, members_of)
     extra["variables"] = signatures.variables(groups)
-    extra["calls"] = callsites.calls(groups, types, extra["variables"])
+    untyped: set[str] = set()
+    extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped)
+    if untyped:
+        extra["by_name"] = sorted(untyped)
     return tuple(symbols), extra
 
 
@@ -120,6 +123,7 @@ def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
 class JavaSupport:
     name: str = "java"
     extensions: tuple[str, ...] = (".java",)
+    version: str = "3"  # 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         groups = ts.captures(ts.query("java", "java"), ts.parse("java", source).root_node)

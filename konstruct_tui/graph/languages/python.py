@@ -15,6 +15,7 @@ from operator import attrgetter, neg
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
+from ._python_member_facts import member_facts
 from ._python_resolve import PythonResolver
 
 _DOTTED_PATH = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -160,6 +161,7 @@ class PythonSupport:
     # files' facts through the view on each call, so an edit to a file's imports or symbols does
     # not outdate it (the index rebuilds resolvers anyway when a path or config file changes).
     reusable_resolver: bool = True
+    version: str = "3"  # 3: packed member rows; 2: member facts (types, returns, bases, oncall) and member/unresolved edges
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         root = ts.parse("python", source).root_node
@@ -170,6 +172,7 @@ class PythonSupport:
             symbols=_symbols(groups),
             imports=_imports(groups),
             uses=_uses(groups, root.has_error),
+            extra=member_facts(groups),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..facts import Edge, FileFacts, ProjectView
 from ._ts_extract import extract as _extract
+from ._ts_members import member_edges
 from ._ts_resolve import SpecifierResolver, facts_or_none
 
 LANGUAGE = "typescript"
@@ -42,6 +43,7 @@ class TypeScriptResolver:
         self._specifiers = SpecifierResolver(project, project.paths(), workspace_packages)
         self._definers: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
+        self._symbol_names: dict[str, frozenset[str]] = {}
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
         found: dict[tuple[str, str], set[str]] = {}
@@ -71,10 +73,23 @@ class TypeScriptResolver:
                     add(target, [local], "references")
             elif local in uses:
                 add(*self._referenced(target, imported), "references")
-        return [
+        used, unknown = member_edges(facts, uses, targets, self._definer, self._all_symbols)
+        for target, names in used.items():
+            add(target, names, "members")
+        edges = [
             Edge(facts.path, target, kind, tuple(sorted(names)))
             for (target, kind), names in sorted(found.items())
         ]
+        if unknown:
+            edges.append(Edge(facts.path, facts.path, "unresolved", tuple(sorted(unknown))))
+        return edges
+
+    def _all_symbols(self, path: str) -> frozenset[str]:
+        found = self._symbol_names.get(path)
+        if found is None:
+            facts = self._facts_of(path)[0]
+            found = self._symbol_names[path] = frozenset(s.name for s in facts.symbols) if facts else frozenset()
+        return found
 
     def _referenced(self, target: str, name: str) -> tuple[str, list[str]]:
         if self._follow:
@@ -151,6 +166,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
+    version: str = "3"  # 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:

@@ -21,3 +21,22 @@
 (dotted_name (identifier) @imported)
 (aliased_import alias: (identifier) @imported)
 (attribute) @chain
+
+; Member-level facts (python_members.py): what lets a receiver be typed where the source says so.
+; `@bind`: `x = T(...)` / `self.x = T(...)`; `@annotated`: `x: T` / `self.x: T = ...`;
+; `@param.type`: a typed parameter; `@returns`: a function's return annotation; `@oncall`: a member
+; used on a call's result (`Console().print`, `get_console().print`); `@bases`: a class's bases.
+(assignment left: [(identifier) (attribute)] right: (call function: [(identifier) (attribute)])) @bind
+(assignment left: [(identifier) (attribute)] type: (type)) @annotated
+(typed_parameter type: (type) @param.type)
+(typed_default_parameter type: (type) @param.type)
+(function_definition return_type: (type) @returns)
+(attribute object: (call function: [(identifier) (attribute)]) attribute: (identifier) @oncall)
+(class_definition superclasses: (argument_list) @bases)
+(decorated_definition definition: (function_definition)) @decorated
+; `@untyped`: a member used on a receiver no name can type (`items[0].run`, `(a or b).run`,
+; `factories[k]().run`): by-name evidence.
+(attribute
+  object: [(subscript) (parenthesized_expression) (conditional_expression) (boolean_operator)
+           (list_comprehension) (call function: [(subscript) (call) (parenthesized_expression)])]
+  attribute: (identifier) @untyped)

@@ -41,3 +41,19 @@
 [(identifier) (type_identifier) (shorthand_property_identifier)] @use
 (member_expression object: (identifier) @qualifier property: (property_identifier) @member)
 (nested_type_identifier module: (identifier) @qualifier name: (type_identifier) @member)
+
+;; --- Member-level facts (_ts_members.py): the written types of locals, parameters and fields
+;; (`x: T`, `x = new T()`), and members used on receivers no name can type (`a.b().m`, `xs[0].m`).
+(variable_declarator name: (identifier) type: (type_annotation)) @typed
+(variable_declarator name: (identifier) value: (new_expression)) @typed
+(required_parameter pattern: (identifier) type: (type_annotation)) @typed
+(optional_parameter pattern: (identifier) type: (type_annotation)) @typed
+(public_field_definition name: (property_identifier) type: (type_annotation)) @typed
+(public_field_definition name: (property_identifier) value: (new_expression)) @typed
+(member_expression
+  object: [(member_expression) (call_expression) (subscript_expression) (parenthesized_expression)
+           (non_null_expression) (as_expression)]
+  property: (property_identifier) @untyped)
+(member_expression
+  object: (member_expression object: (this) property: (property_identifier) @field)
+  property: (property_identifier) @field.member)

@@ -28,11 +28,25 @@ class MemoryProject:
         return self.files.get(path)
 
 
-def all_edges(support: Any, files: dict[str, str], **options: Any) -> list[Edge]:
-    """Every edge the resolver finds in the project (`options` go to `support.resolver`)."""
+SIDE_KINDS = ("members", "unresolved")  # member-level evidence beside the file graph
+
+
+def all_edges(support: Any, files: dict[str, str], *, side: bool = False, **options: Any) -> list[Edge]:
+    """Every file-graph edge the resolver finds in the project (`options` go to `support.resolver`);
+    with `side`, the member-level edges too."""
     project = MemoryProject(support, files)
     resolver = support.resolver(project, **options)
-    return [edge for facts in project.facts.values() for edge in resolver.resolve(facts)]
+    return [edge for facts in project.facts.values() for edge in resolver.resolve(facts)
+            if side or edge.kind not in SIDE_KINDS]
+
+
+def member_uses(support: Any, files: dict[str, str], path: str) -> tuple[dict[str, set[str]], set[str]]:
+    """({defining file: member names} proven for `path`, {member names used on untyped receivers})."""
+    project = MemoryProject(support, files)
+    found = support.resolver(project).resolve(project.facts[path])
+    used = {e.target: set(e.names) for e in found if e.kind == "members"}
+    unknown = {n for e in found if e.kind == "unresolved" for n in e.names}
+    return used, unknown
 
 
 def edge_pairs(support: Any, files: dict[str, str], kind: str = "imports", **options: Any) -> set[tuple[str, str]]:
@@ -42,4 +56,4 @@ def edge_pairs(support: Any, files: dict[str, str], kind: str = "imports", **opt
 def edges_from(support: Any, files: dict[str, str], path: str, **options: Any) -> list[Edge]:
     """The edges of one file, in the resolver's order."""
     project = MemoryProject(support, files)
-    return support.resolver(project, **options).resolve(project.facts[path])
+    return [e for e in support.resolver(project, **options).resolve(project.facts[path]) if e.kind not in SIDE_KINDS]

@@ -1,0 +1,138 @@
+"""Who refers to a symbol, and how the graph knows it.
+
+`resolved` callers are proven: a file imports the name (directly, or through a package or index
+file that re-exports it), or uses a member on a receiver whose type the source states
+(`console.print` with `console: Console`). `by_name` candidates are only possible: a file that can
+reach the defining file uses a member of that name on a receiver nobody could type
+(`get_thing().print`), so it may be a caller. An answer with resolved callers is `ok` (candidates
+beside them); with candidates only it is `undeterminable` (draw no conclusion); with neither,
+`no_references` is a real "nothing".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .evidence import member_lines, name_lines
+from .facts import Symbol
+from .snapshot import GraphSnapshot
+from .traversal import reach
+
+RESOLVED = "resolved"
+BY_NAME = "by_name"
+_REEXPORT_DEPTH = 4
+_REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
+# Languages whose resolver types member uses itself: a member symbol's file-level edges there only
+# name the types its signatures mention, never its callers, so only member edges count.
+_TYPED_MEMBERS = frozenset({"java", "python"})
+# Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
+_TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
+
+
+def _is_member(symbol: Symbol) -> bool:
+    return "." in symbol.name and symbol.kind not in _TYPE_KINDS
+
+
+@dataclass
+class Callers:
+    resolved: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # path -> targets, kinds, via
+    candidates: dict[str, tuple[int, set[str]]] = field(default_factory=dict)  # path -> (distance, targets)
+    searched: int = 0  # files that can reach a definition (where candidates were looked for)
+
+    def add(self, path: str, target: str, kind: str, via: str = "") -> None:
+        slot = self.resolved.setdefault(path, {"targets": set(), "kinds": set(), "via": set()})
+        slot["targets"].add(target)
+        slot["kinds"].add(kind)
+        if via:
+            slot["via"].add(via)
+
+
+def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Callers:
+    out = Callers()
+    for path, symbol in found:
+        short = symbol.name.rsplit(".", 1)[-1]
+        member = _is_member(symbol)
+        if not (member and snap.files[path].language in _TYPED_MEMBERS):
+            _named_by_edges(snap, path, short, out)
+        for edge in snap.side.members_in.get(path, ()):
+            if symbol.name in edge.names or ("." not in symbol.name and short in edge.names):
+                out.add(edge.source, path, "members")
+    defining = {p for p, _ in found}
+    for path in defining:
+        out.resolved.pop(path, None)
+    members = {s.name.rsplit(".", 1)[-1] for _, s in found if _is_member(s)}
+    if members:
+        reached = reach(snap, sorted(_package_mates(snap, defining)), inbound=True, kinds=("imports", "references"),
+                        depth=None)
+        out.searched = len(reached[:_REACH_LIMIT])
+        unresolved = snap.side.unresolved
+        for r in reached[:_REACH_LIMIT]:
+            if r.path in out.resolved or r.path in defining:
+                continue
+            if members.intersection(unresolved.get(r.path, ())):
+                out.candidates[r.path] = (r.distance, defining)
+    return out
+
+
+def _package_mates(snap: GraphSnapshot, defining: set[str]) -> set[str]:
+    """The defining files, and for Go every file of their packages: a Go method may be declared in
+    any file of its package, while importers' edges point at the files that define the names."""
+    found = set(defining)
+    for path in defining:
+        if snap.files[path].language == "go":
+            folder = path.rpartition("/")[0]
+            found.update(p for p in snap.files_under(folder) if p.endswith(".go") and p.rpartition("/")[0] == folder)
+    return found
+
+
+def _named_by_edges(snap: GraphSnapshot, path: str, short: str, out: Callers) -> None:
+    """Files whose imports or uses name `short` in `path`, and, through files that re-export it
+    (an `__init__.py`, an `index.ts`: they import the name and define nothing of that name),
+    the files that use it from there."""
+    frontier = [(path, "")]
+    seen = {path}
+    for _ in range(_REEXPORT_DEPTH):
+        following = []
+        for target, via in frontier:
+            for edge in snap.predecessors(target):
+                if not any(n == short or n.endswith("." + short) for n in edge.names):
+                    continue
+                out.add(edge.source, path, edge.kind, via)
+                if edge.kind == "imports" and edge.source not in seen and not _defines(snap, edge.source, short):
+                    seen.add(edge.source)
+                    following.append((edge.source, edge.source))
+        frontier = following
+        if not frontier:
+            break
+
+
+def _defines(snap: GraphSnapshot, path: str, short: str) -> bool:
+    entry = snap.files.get(path)
+    return entry is not None and any(s.name == short for s in entry.symbols())
+
+
+def shaped(snap: GraphSnapshot, found: list[tuple[str, Symbol]], callers: Callers,
+           read: Callable[[str], str | None], lines_for: int) -> list[dict[str, Any]]:
+    """Result entries: resolved callers by path, then candidates nearest first. Call-site lines
+    are read for the first `lines_for` entries (a text search would find the same lines)."""
+    member = any(_is_member(s) for _, s in found)
+    short = found[0][1].name.rsplit(".", 1)[-1]
+    results: list[dict[str, Any]] = []
+    for path, slot in sorted(callers.resolved.items()):
+        entry: dict[str, Any] = {"path": path, "targets": sorted(slot["targets"]), "kinds": sorted(slot["kinds"]),
+                                 "evidence": RESOLVED}
+        if slot["via"]:
+            entry["via"] = sorted(slot["via"])
+        results.append(entry)
+    for path, (distance, targets) in sorted(callers.candidates.items(), key=lambda item: (item[1][0], item[0])):
+        results.append({"path": path, "targets": sorted(targets), "kinds": [], "evidence": BY_NAME,
+                        "distance": distance})
+    for entry in results[:lines_for]:
+        text = read(entry["path"])
+        lines = member_lines(text, short) if member or entry["evidence"] == BY_NAME else None
+        if not lines and entry["evidence"] == RESOLVED:
+            lines = name_lines(text, short)
+        entry["lines"] = lines
+    return results

@@ -1,0 +1,137 @@
+"""`unreferenced`: files and top-level symbols nothing refers to, without crying wolf.
+
+Three kinds of code run without anything importing them, and are never reported dead:
+- entry points (roots): test files, `__main__.py`, a `__main__` guard, packaging entry points,
+  a Java `main`, Go `package main`;
+- code loaded by a computed name (`importlib.import_module(f"...{v}")`, `Class.forName`, `import()`
+  of an expression...) near it: such a file or symbol is `undeterminable`, with the loading site;
+- a symbol used by name as a member on a receiver nobody could type: `undeterminable` too.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .evidence import declared_entry_points, is_entry_file, loading_sites, loads, near
+from .records import TEXT
+from .snapshot import GraphSnapshot
+
+_TEST_FILE = re.compile(
+    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
+    r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
+)
+_CONFIGS = ("pyproject.toml", "setup.cfg", "package.json")
+
+
+def is_test_file(path: str) -> bool:
+    return bool(_TEST_FILE.search(path))
+
+
+@dataclass
+class Findings:
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    uncertain: list[dict[str, Any]] = field(default_factory=list)
+    roots: list[dict[str, Any]] = field(default_factory=list)
+
+
+class DeadCode:
+    def __init__(self, snap: GraphSnapshot, read: Callable[[str], str | None],
+                 used_in_own_file: Callable[[str, list[Any]], set[str]]) -> None:
+        self.snap = snap
+        self._read_file = read
+        self._used_in_own_file = used_in_own_file
+        self._texts: dict[str, str | None] = {}
+        self._loaders: dict[str, list[tuple[str, str | None]]] = {}
+        configs = [p for p in snap.files if posixpath.basename(p) in _CONFIGS]
+        python = {p for p, e in snap.files.items() if e.language == "python"}
+        self.entry_files, self.entry_symbols = declared_entry_points(sorted(configs), self.read, python,
+                                                                     set(snap.files))
+
+    def read(self, path: str) -> str | None:
+        if path not in self._texts:
+            self._texts[path] = self._read_file(path)
+        return self._texts[path]
+
+    def loaders_near(self, path: str) -> list[str]:
+        """Loading-by-computed-name sites in `path`'s folder and the folder above (not in itself)."""
+        found = []
+        for folder in dict.fromkeys(near(path)):
+            if folder not in self._loaders:
+                sites = []
+                for other in self._folder_files(folder):
+                    entry = self.snap.files[other]
+                    if entry.parsed:
+                        sites += loading_sites(entry.language, other, self.read(other))
+                self._loaders[folder] = sites
+            found += [site for site, literal in self._loaders[folder]
+                      if not site.startswith(path + ":") and loads(literal, path)]
+        return found
+
+    def _folder_files(self, folder: str) -> list[str]:
+        prefix = folder + "/" if folder else ""
+        return [p for p in self.snap.files_under(folder) if "/" not in p[len(prefix):]]
+
+    def find(self, files: list[str]) -> Findings:
+        snap, out = self.snap, Findings()
+        for path in files:
+            entry = snap.files[path]
+            if is_test_file(path):
+                continue
+            why = self.entry_files.get(path) or is_entry_file(path, entry.language, self.read(path))
+            inbound = snap.predecessors(path)
+            members_in = snap.side.members_in.get(path, ())
+            loaders = self.loaders_near(path)
+            if why:
+                out.roots.append({"path": path, "kind": "file", "reason": f"entry point: {why}"})
+            elif not inbound and not members_in:
+                if loaders:
+                    out.uncertain.append({"path": path, "kind": "file",
+                                          "reason": f"may be loaded by a computed name at {loaders[0]}"})
+                else:
+                    out.dead.append({"path": path, "kind": "file"})
+            named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names}
+            candidates = [s for s in entry.symbols()
+                          if "." not in s.name and not s.name.startswith("__") and s.name not in named
+                          and (path, s.name) not in self.entry_symbols]
+            if why and entry.language == "java":
+                candidates = []  # the class holding `main` (and its file's other types) is what runs
+            elif why and path in self.entry_files and entry.language != "python":
+                candidates = []  # a package's entry file: what it declares is the package's API
+            used_locally = self._used_in_own_file(path, candidates)
+            by_name = self._by_name_users(path) if candidates else {}
+            for s in candidates:
+                if s.name in used_locally:
+                    continue
+                item = {"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line}
+                users = [p for p, names in by_name.items() if s.name in names]
+                if loaders:
+                    out.uncertain.append({**item, "reason": f"may be loaded by a computed name at {loaders[0]}"})
+                elif users:
+                    out.uncertain.append({**item, "reason": f"{users[0]} uses .{s.name} on a receiver whose type "
+                                                            f"could not be proven (evidence by_name)"})
+                else:
+                    out.dead.append(item)
+        return out
+
+    def _by_name_users(self, path: str) -> dict[str, tuple[str, ...]]:
+        """Files that import `path` directly and use members by name on untyped receivers (a module
+        passed around as a value: `mod.helper()` with `mod` untyped)."""
+        unresolved = self.snap.side.unresolved
+        return {e.source: unresolved[e.source] for e in self.snap.predecessors(path) if e.source in unresolved}
+
+
+def used_in_text(text: str, candidates: list[Any], defined_names: list[str]) -> set[str]:
+    """Names among `candidates` that `text` mentions beyond their definitions (a mention in a
+    comment or string counts as a use: it errs towards "referenced")."""
+    names = sorted({s.name.rsplit(".", 1)[-1] for s in candidates}, key=len, reverse=True)
+    found = Counter(re.findall(r"(?<![\w$])(" + "|".join(map(re.escape, names)) + r")(?![\w$])", text))
+    defined = Counter(defined_names)
+    return {name for name in names if found[name] > defined[name]}
+
+
+__all__ = ["TEXT", "DeadCode", "Findings", "is_test_file", "used_in_text"]

@@ -1,0 +1,200 @@
+"""What keeps an empty answer honest: call-site lines, code loaded by a computed name, and entry points.
+
+A graph built from imports and typed member uses cannot see a module loaded with
+`importlib.import_module(f"...{name}")`, a class found with `Class.forName`, or a script run as
+`python -m pkg.tool`: nothing imports them, yet they run. `unreferenced` must not call them dead,
+so it asks here whether a loader sits near a file (its own folder or the folder above) and whether
+the file is an entry point (a `__main__` guard, `[project.scripts]`, package.json `bin`, a Java
+`main`, Go `package main`, a test file).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import tomllib
+from collections.abc import Callable
+from typing import Any
+
+Reader = Callable[[str], "str | None"]
+
+# Loading code by a computed name, per language. Each pattern names what it found in the reason.
+# A loader whose argument is a plain string literal names one module (`__import__("pydoc")`): it
+# is not a computed name, and only a file of that name is concerned (group `literal`).
+_LITERAL = r"""(?:['"](?P<literal>[\w./@-]*)['"]\s*[,)])?"""
+_LOADERS = {
+    "python": re.compile(
+        r"(?P<site>importlib\.import_module\(|\bimport_module\(|\b__import__\(|\bpkgutil\.(?:iter_modules|walk_packages)"
+        r"|\bspec_from_file_location\(|\bSourceFileLoader\(|\brunpy\.run_(?:module|path)\(|\brun_module\("
+        r"|\bentry_points\(|\bgetattr\(\s*(?:sys\.modules\[[^\]]*\]|[\w.]*mod(?:ule)?s?\b)\s*,\s*(?!['\"]))\s*"
+        + _LITERAL),
+    "typescript": re.compile(r"(?P<site>\bimport\(|\brequire\()\s*" + _LITERAL),
+    "java": re.compile(r"(?P<site>\bClass\.forName\(|\.loadClass\(|\bServiceLoader\.load\()"),
+    "go": re.compile(r"(?P<site>\bplugin\.Open\()"),
+}
+_MAIN_GUARD = re.compile(r"""^\s*if\s+__name__\s*==\s*['"]__main__['"]\s*:""", re.MULTILINE)
+_JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
+_GO_MAIN = re.compile(r"^\s*package\s+main\b", re.MULTILINE)
+
+
+def member_lines(text: str | None, name: str) -> list[int] | None:
+    """1-based lines where `name` is used as a member (`x.name`), or None when the text is unknown."""
+    if text is None:
+        return None
+    word = re.compile(rf"\.\s*{re.escape(name)}(?![\w$])")
+    return [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+
+
+def name_lines(text: str | None, name: str) -> list[int] | None:
+    if text is None:
+        return None
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+
+
+def loading_sites(language: str, path: str, text: str | None) -> list[tuple[str, str | None]]:
+    """(`path:line (what)`, the literal module name or None when computed) for every place `text`
+    loads code at run time by a name the graph does not resolve."""
+    pattern = _LOADERS.get(language)
+    if pattern is None or text is None:
+        return []
+    found = []
+    if language == "python":  # `from importlib import import_module as load`, then `load(name)`
+        aliases = re.findall(r"\bimport_module\s+as\s+(\w+)", text)
+        if aliases:
+            pattern = re.compile(pattern.pattern.replace("(?P<site>", "(?P<site>\\b(?:" + "|".join(aliases) + r")\(|", 1))
+    for match in pattern.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        site = match.group("site")
+        # Loaders by file path name the module first and the file second: never a literal module.
+        literal = None if "spec_from" in site or "Loader" in site or "run_path" in site else match.groupdict().get("literal")
+        found.append((f"{path}:{line} ({match.group('site').strip().rstrip('(').strip()})", literal))
+    return found
+
+
+def loads(literal: str | None, path: str) -> bool:
+    """Whether a loader with this literal argument (None: a computed name) may load `path`."""
+    if literal is None:
+        return True
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    last = re.split(r"[./]", literal.rstrip("/"))[-1] if literal else ""
+    return bool(last) and (last == stem or (stem in ("__init__", "index") and
+                                            last == posixpath.basename(posixpath.dirname(path))))
+
+
+def near(path: str) -> tuple[str, str]:
+    """The folders whose loaders may load `path`: its own and the one above."""
+    folder = posixpath.dirname(path)
+    return folder, posixpath.dirname(folder) if folder else ""
+
+
+def is_entry_file(path: str, language: str, text: str | None) -> str:
+    """Why `path` is run without being imported ("" when it is not an entry point)."""
+    if posixpath.basename(path) in ("__main__.py", "__main__.pyi"):
+        return "__main__.py runs with python -m"
+    if text is None:
+        return ""
+    if language == "python" and _MAIN_GUARD.search(text):
+        return 'runs as a script (if __name__ == "__main__")'
+    if language == "java" and _JAVA_MAIN.search(text):
+        return "declares public static void main"
+    if language == "go" and _GO_MAIN.search(text):
+        return "package main"
+    return ""
+
+
+def declared_entry_points(config_paths: list[str], read: Reader, python_files: set[str],
+                          all_files: set[str]) -> tuple[dict[str, str], set[tuple[str, str]]]:
+    """({file: why} from packaging metadata, {(file, symbol)} named as script targets).
+
+    Python: `[project.scripts]`, `[project.gui-scripts]`, `[project.entry-points.*]`, poetry
+    scripts and setup.cfg `console_scripts` (`name = pkg.mod:func`). package.json: `main`,
+    `module`, `bin`, `exports` (every string in it)."""
+    files: dict[str, str] = {}
+    symbols: set[tuple[str, str]] = set()
+    for config in config_paths:
+        text = read(config)
+        if not text:
+            continue
+        base = posixpath.dirname(config)
+        name = posixpath.basename(config)
+        if name == "package.json":
+            for spec in _package_json_targets(text):
+                target = _js_file(posixpath.normpath(posixpath.join(base, spec)), all_files)
+                if target:
+                    files[target] = f"an entry point in {config}"
+            continue
+        for value in _python_script_targets(name, text):
+            module, _, attribute = value.partition(":")
+            target = _python_file(base, module.strip(), python_files)
+            if target:
+                files[target] = f"an entry point in {config}"
+                if attribute.strip():
+                    symbols.add((target, attribute.strip().split(".")[0]))
+    return files, symbols
+
+
+def _python_script_targets(name: str, text: str) -> list[str]:
+    if name == "pyproject.toml":
+        try:
+            data = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, ValueError):
+            return []
+        project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
+        tables: list[Any] = [project.get("scripts"), project.get("gui-scripts")]
+        entry = project.get("entry-points")
+        tables += list(entry.values()) if isinstance(entry, dict) else []
+        poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
+        tables.append(poetry.get("scripts") if isinstance(poetry, dict) else None)
+        return [v for t in tables if isinstance(t, dict) for v in t.values() if isinstance(v, str)]
+    if name == "setup.cfg":
+        return re.findall(r"^\s*[\w.-]+\s*=\s*([\w.]+\s*:\s*[\w.]+)", text, re.MULTILINE)
+    return []
+
+
+def _python_file(base: str, module: str, python_files: set[str]) -> str | None:
+    parts = module.replace(".", "/")
+    for root in (base, posixpath.join(base, "src")):
+        for candidate in (f"{parts}.py", f"{parts}/__init__.py", f"{parts}/__main__.py"):
+            path = posixpath.normpath(posixpath.join(root, candidate)).lstrip("./") if root else candidate
+            if path in python_files:
+                return path
+    return None
+
+
+def _package_json_targets(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    found: list[str] = []
+
+    def strings(value: Any) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for inner in value.values():
+                strings(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                strings(inner)
+
+    for key in ("main", "module", "bin", "exports", "browser", "types", "typings"):
+        strings(data.get(key))
+    return [s for s in found if s.startswith(".") or "/" in s or "." in s]
+
+
+def _js_file(spec: str, files: set[str]) -> str | None:
+    spec = spec.lstrip("./") if spec.startswith("./") else spec
+    stem, dot, ext = spec.rpartition(".")
+    candidates = [spec, *(f"{spec}{e}" for e in (".ts", ".tsx", ".js", ".mjs", ".cjs")),
+                  *(f"{spec}/index{e}" for e in (".ts", ".tsx", ".js"))]
+    if dot and ext in ("js", "mjs", "cjs", "jsx"):
+        candidates += [f"{stem}.ts", f"{stem}.tsx", f"{stem}.mts", f"{stem}.cts"]
+        for out in ("dist/", "lib/", "build/"):
+            if stem.startswith(out):
+                candidates += [f"src/{stem[len(out):]}.ts", f"src/{stem[len(out):]}.tsx"]
+    return next((c for c in candidates if c in files), None)

@@ -1,0 +1,308 @@
+"""Python member uses -> the file and member they name, where the source proves the receiver's type.
+
+A dotted use (`console.print`, `self.console.print`, `click.prompt`, `Console.print`) or a member of
+a call's result (`Console().print`) is walked one name at a time. The head is typed from what the
+file states (`_python_member_facts`): an import binding, followed through re-exports
+(`pkg/__init__.py` importing the name from where it is defined) to the defining file; a class; a
+module-level instance (`console = Console()` in another file); an annotation or a constructor call;
+`self`/`cls` (the file's classes). Each further name is looked up on what the previous one was: a
+module's attribute, a class's member (its bases too), the annotated return type of a method one
+level deep. A use whose head cannot be typed at all is kept by name only: by-name evidence, not a
+reference. A head proven to be something outside the project (`os.path.join`) is neither.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from ..facts import FileFacts, ProjectView
+from ._python_modules import parent_dir
+
+if TYPE_CHECKING:
+    from ._python_resolve import PythonResolver
+
+_DEPTH = 6  # re-export chains and base classes followed at most this far
+_Thing = tuple[str, str, str]  # (kind: module|class|instance|function|member|external, path, name)
+_EXTERNAL: _Thing = ("external", "", "")
+_SELF = ("self", "cls")
+
+
+class MemberResolver:
+    def __init__(self, project: ProjectView, resolver: PythonResolver) -> None:
+        self._project = project
+        self._resolver = resolver
+        # Per-file tables, each kept with the facts object it was read from: the resolver outlives
+        # edits (reusable_resolver), and a file's new facts are a new object.
+        self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
+        self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
+        self._located: dict[tuple[str, str], _Thing | None] = {}
+
+    # -- per-file tables (cached: a resolver lives for one pass) -------------------------------
+
+    def _facts(self, path: str) -> FileFacts | None:
+        return self._project.facts_of(path)
+
+    def symbols(self, path: str) -> dict[str, str]:
+        facts = self._facts(path)
+        cached = self._symbols.get(path)
+        if cached is not None and cached[0] is facts:
+            return cached[1]
+        found = {s.name: s.kind for s in facts.symbols} if facts else {}
+        self._symbols[path] = (facts, found)
+        return found
+
+    def bindings(self, path: str) -> dict[str, tuple[str, str | None]]:
+        """Local name -> (file, name in it or None for a module). External imports map to ("", None)."""
+        facts = self._facts(path)
+        cached = self._bindings.get(path)
+        if cached is not None and cached[0] is facts:
+            return cached[1]
+        found: dict[str, tuple[str, str | None]] = {}
+        for ref in facts.imports if facts else ():
+            if ref.kind == "wildcard":
+                continue
+            targets = self._resolver._targets(ref, path)
+            local = ref.alias or (ref.names[0] if ref.names else ref.target.split(".", 1)[0])
+            if not targets:
+                found.setdefault(local, ("", None))
+                continue
+            for _, _, binding in targets:
+                if binding is not None:
+                    found[binding.chain] = (binding.target, binding.symbol)
+        self._bindings[path] = (facts, found)
+        return found
+
+    # -- what a name is -------------------------------------------------------------------------
+
+    def locate(self, path: str, name: str, depth: int = 0) -> _Thing | None:
+        """What top-level `name` is as seen from `path`: defined there, or imported (followed
+        through re-exports to where it is defined). None: unknown (no binding at all)."""
+        key = (path, name)
+        if key in self._located:
+            return self._located[key]
+        if depth > _DEPTH:
+            return None
+        self._located[key] = None  # a re-export cycle ends here
+        found = self._located[key] = self._locate(path, name, depth)
+        return found
+
+    def _locate(self, path: str, name: str, depth: int) -> _Thing | None:
+        kind = self.symbols(path).get(name)
+        if kind is not None:
+            if kind == "class":
+                return ("class", path, name)
+            if kind == "function":  # a function a project decorator made into an instance is one
+                made = self._instance(path, name, depth)
+                return made if made is not None and made[0] == "instance" else ("function", path, name)
+            return self._instance(path, name, depth) or ("member", path, name)
+        bound = self.bindings(path).get(name)
+        if bound is None:
+            facts = self._facts(path)
+            wildcard = self._from_wildcards(facts, name, depth) if facts else None
+            return wildcard
+        target, symbol = bound
+        if not target:
+            return _EXTERNAL
+        if symbol is None:
+            return ("module", target, "")
+        return self.attribute(("module", target, ""), symbol, depth + 1)
+
+    def _from_wildcards(self, facts: FileFacts, name: str, depth: int) -> _Thing | None:
+        for ref in facts.imports:
+            if ref.kind != "wildcard":
+                continue
+            for target, _, _ in self._resolver._targets(ref, facts.path):
+                if name in self.symbols(target) or name in self.bindings(target):
+                    return self.locate(target, name, depth + 1)
+        return None
+
+    def attribute(self, thing: _Thing, name: str, depth: int = 0) -> _Thing | None:
+        """`thing.name`: a module's attribute (a submodule too), a class's or instance's member."""
+        kind, path, owner = thing
+        if kind == "module":
+            found = self.locate(path, name, depth)
+            if found is not None and found != _EXTERNAL:
+                return found
+            if path.endswith(("__init__.py", "__init__.pyi")):
+                sub = self._resolver._table.in_directory(parent_dir(path), name)
+                if sub is not None:
+                    return ("module", sub, "")
+            return found
+        if kind in ("class", "instance"):
+            return self._member(path, owner, name, depth)
+        if kind == "union":
+            members = [self._member(*member.split("::"), name, depth) for member in owner.split("|")]
+            proven = [m for m in members if m is not None and m != _EXTERNAL]
+            return ("members", "", "|".join(f"{m[1]}::{m[2]}" for m in proven)) if proven else _EXTERNAL
+        # A function's attributes are not members of a class; but a parameter that shadows a
+        # function's name (a pytest fixture) is untyped: None keeps its members as by-name evidence.
+        return _EXTERNAL if kind == "external" else None
+
+    def _member(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
+        """`cls.name` where `cls` is defined in `path`, looking through project base classes."""
+        if depth > _DEPTH:
+            return None
+        qualified = f"{cls}.{name}"
+        kind = self.symbols(path).get(qualified)
+        if kind is not None:
+            return ("member", path, qualified)
+        facts = self._facts(path)
+        for written in (facts.extra.get("bases", {}).get(cls, ()) if facts else ()):
+            base = self.dotted(path, written, depth + 1)
+            if base is not None and base[0] == "class":
+                found = self._member(base[1], base[2], name, depth + 1)
+                if found is not None and found != _EXTERNAL:
+                    return found
+        # Not declared: an attribute set in a method (`self.console = console`), or inherited
+        # from a library class. Either way its type is unknown, so what is used on it is by name.
+        return _EXTERNAL if name.startswith("__") else None
+
+    def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
+        head, *rest = written.split(".")
+        # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
+        thing = (self._instance(path, head, depth + 1) if rest and depth < _DEPTH else None) or \
+            self.locate(path, head, depth)
+        for name in rest:
+            if thing is None or thing == _EXTERNAL:
+                return thing
+            thing = self.attribute(thing, name, depth)
+        return thing
+
+    def _instance(self, path: str, name: str, depth: int) -> _Thing | None:
+        """The class of what `name` (a variable, parameter or `self.x`) holds in `path`, when every
+        type the file writes for it agrees; None when unknown or ambiguous."""
+        facts = self._facts(path)
+        written_types = facts.extra.get("types", {}).get(name) if facts else None
+        if not written_types:
+            return None
+        found: set[_Thing] = set()
+        for written in written_types:
+            thing = self._typed(path, written, depth + 1)
+            if thing is None:
+                return None
+            found.add(thing)
+        if len(found) == 1:
+            return found.pop()
+        # Bound to several classes (`h = ReprHighlighter()` in one test, `h = JSONHighlighter()` in
+        # another): a member used on it is a member of one of them, each stated in the source.
+        classes = sorted(t for t in found if t[0] == "instance")
+        return ("union", "", "|".join(f"{p}::{c}" for _, p, c in classes)) if len(classes) == len(found) else None
+
+    def _typed(self, path: str, written: str, depth: int) -> _Thing | None:
+        """The instance a written type, call (`T()`, `make()`) or decorator (`@group`: the
+        decorated function is what the decorator returns) denotes."""
+        if depth > _DEPTH:
+            return None
+        if "|" in written:  # alternatives: the one project class among them, if exactly one
+            found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
+            return found.pop() if len(found) == 1 else None
+        if written.startswith("@"):
+            thing = self.dotted(path, written[1:], depth)
+            if thing is None or thing == _EXTERNAL:
+                return thing
+            return ("instance", thing[1], thing[2]) if thing[0] == "class" else (
+                self.returned(thing, depth) if thing[0] in ("function", "member") else None)
+        called = written.endswith("()")
+        thing = self.dotted(path, written[:-2] if called else written, depth)
+        if thing is None or thing == _EXTERNAL:
+            return thing
+        if thing[0] == "class":
+            return ("instance", thing[1], thing[2])
+        if called and thing[0] in ("function", "member"):
+            return self.returned(thing, depth)
+        return None
+
+    def returned(self, thing: _Thing, depth: int = 0) -> _Thing | None:
+        """The instance a function or method returns, when annotated."""
+        facts = self._facts(thing[1])
+        written = facts.extra.get("returns", {}).get(thing[2]) if facts else None
+        return self._typed(thing[1], written, depth + 1) if written else None
+
+    # -- a file's member uses -------------------------------------------------------------------
+
+    def resolve(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
+        """({defining file: {member names}}, {member names used on receivers nobody could type})."""
+        used: dict[str, set[str]] = defaultdict(set)
+        unknown: set[str] = set(facts.extra.get("untyped", ()))
+        path = facts.path
+        self._located = {}  # what names mean across files may have changed since the last call
+        classes = [name for name, kind in self.symbols(path).items() if kind == "class"]
+        bound = self.bindings(path)
+        for use in facts.uses:
+            if "." in use:
+                head, *rest = use.split(".")
+                self._walk(path, self._head(path, head, rest, classes), rest, used, unknown)
+            elif use in bound and bound[use][1] is not None:  # `from m import name`, then `name`
+                self._record(self._defined(*bound[use]), used)
+        for entry in facts.extra.get("oncall", ()):
+            callee, _, name = entry.partition(">")
+            head, *rest = callee.split(".")
+            thing = self._head(path, head, rest, classes)
+            thing = self._walk(path, thing, rest, used, unknown) if rest else thing
+            if thing is not None and thing[0] == "class":
+                thing = ("instance", thing[1], thing[2])
+            elif thing is not None and thing[0] in ("function", "member"):
+                thing = self.returned(thing)
+            self._walk(path, thing, [name], used, unknown)
+        used.pop(path, None)
+        return used, unknown
+
+    def _head(self, path: str, head: str, rest: list[str], classes: list[str]) -> _Thing | None:
+        if head in _SELF:
+            if rest and len(rest) > 1:
+                typed = self._instance(path, f"self.{rest[0]}", 0)
+                if typed is not None:
+                    rest[:1] = []  # consumed: the walk goes on from the attribute's type
+                    return typed
+            owners = [c for c in classes if rest and f"{c}.{rest[0]}" in self.symbols(path)]
+            if not owners and len(classes) == 1:
+                owners = classes  # its member may come from a base class
+            return ("instance", path, owners[0]) if len(owners) == 1 else (("external", path, "") if owners else None)
+        typed = self._instance(path, head, 0)
+        if typed is not None and not (typed[0] != "instance" and self.symbols(path).get(head) == "function"):
+            return typed
+        # a function that a library decorator wrapped (`@pytest.fixture`): untyped when used as a value
+        return self.locate(path, head)
+
+    def _defined(self, path: str, name: str | None) -> _Thing | None:
+        """Where an imported `name` of module `path` is defined, through re-exports."""
+        for _ in range(_DEPTH):
+            if not path or name is None:
+                return None
+            kind = self.symbols(path).get(name)
+            if kind is not None:
+                return ("class" if kind == "class" else "function" if kind == "function" else "member", path, name)
+            path, name = self.bindings(path).get(name, ("", None))
+        return None
+
+    @staticmethod
+    def _record(thing: _Thing | None, used: dict[str, set[str]]) -> None:
+        if thing is not None and thing[0] in ("class", "function", "member") and thing[2]:
+            used[thing[1]].add(thing[2])
+        elif thing is not None and thing[0] == "members":  # one member of each class of a union
+            for member in thing[2].split("|"):
+                path, _, name = member.partition("::")
+                used[path].add(name)
+
+    def _walk(self, path: str, thing: _Thing | None, rest: list[str], used: dict[str, set[str]],
+              unknown: set[str]) -> _Thing | None:
+        """Follow `rest` from `thing`, recording each member found; the last thing found."""
+        found: _Thing | None = thing
+        for index, name in enumerate(rest):
+            if index:  # one level of chaining: an attribute's or a method's declared type
+                if found is not None and found[0] in ("function", "member") and thing is not None and \
+                        thing[0] in ("class", "instance"):
+                    found = self._instance(found[1], f"self.{rest[index - 1]}", 0) or self.returned(found)
+                thing = found
+            if thing is None:
+                unknown.add(name)  # used on a receiver nobody could type (each prefix is its own use)
+                return None
+            if thing == _EXTERNAL or thing[0] == "external":
+                return None
+            found = self.attribute(thing, name)
+            if found is not None and found != _EXTERNAL:
+                self._record(found, used)
+            elif found is None and thing[0] in ("function", "member"):
+                unknown.add(name)  # a value of unknown type: a module variable, a wrapped function
+        return found

@@ -1,0 +1,194 @@
+"""traverse_graph on member-level questions: resolved callers vs by-name candidates, and
+`unreferenced` that never calls dynamically loaded code or an entry point dead."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from konstruct_tui.tools import ToolContext, call
+from konstruct_tui.workspace import Workspace
+
+LIB = {
+    "pkg/__init__.py": "from .console import Console\nfrom .termui import prompt\n",
+    "pkg/console.py": """\
+        class Console:
+            def print(self, *objects) -> None:
+                pass
+
+            def rule(self) -> None:
+                pass
+
+            def unused(self) -> None:
+                pass
+
+
+        class Segment:
+            def split_cells(self, cut: int) -> None:
+                pass
+        """,
+    "pkg/termui.py": "def prompt(text):\n    return text\n",
+}
+
+
+def make_project(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    subprocess.run(["git", "-C", str(root), "init", "-q"], check=True, capture_output=True)
+    return root
+
+
+@pytest.fixture
+def ask(tmp_path: Path) -> Iterator[Callable[..., Callable[..., dict[str, Any]]]]:
+    opened: list[Workspace] = []
+
+    def make(files: dict[str, str]) -> Callable[..., dict[str, Any]]:
+        root = make_project(tmp_path / f"p{len(opened)}", files)
+        workspace = Workspace(root)
+        opened.append(workspace)
+        context = ToolContext(workspace)
+        return lambda **arguments: call("traverse_graph", arguments, context).to_json()
+
+    yield make
+    for workspace in opened:
+        workspace.close()
+
+
+def test_a_method_called_on_a_typed_receiver_is_a_resolved_caller_with_its_lines(ask) -> None:
+    run = ask({**LIB, "app.py": "from pkg import Console\n\nc = Console()\nc.print(1)\n\nc.print(2)\n"})
+    answer = run(mode="callers", symbol="Console.print")
+    assert answer["status"] == "ok"
+    assert answer["results"] == [{"path": "app.py", "targets": ["pkg/console.py"], "kinds": ["members"],
+                                  "evidence": "resolved", "lines": [4, 6]}]
+
+
+def test_an_untyped_receiver_makes_the_answer_undeterminable_with_candidates(ask) -> None:
+    run = ask({**LIB, "tests/test_segment.py": "import pkg.console\n\n\ndef check(segment):\n"
+                                                "    segment.split_cells(3)\n"})
+    answer = run(mode="callers", symbol="Segment.split_cells")
+    assert answer["status"] == "undeterminable"
+    assert "could not be proven" in answer["reason"]
+    assert [(r["path"], r["evidence"], r["lines"]) for r in answer["results"]] == [
+        ("tests/test_segment.py", "by_name", [5])]
+    impact = run(mode="impact", symbol="Segment.split_cells")
+    assert impact["status"] == "undeterminable" and impact["results"][0]["evidence"] == "by_name"
+    rename = run(mode="rename_symbol", symbol="Segment.split_cells")
+    assert {(r["path"], r["role"]) for r in rename["results"]} == {
+        ("pkg/console.py", "definition"), ("tests/test_segment.py", "candidate")}
+
+
+def test_candidates_stand_beside_resolved_callers_and_nothing_at_all_is_no_references(ask) -> None:
+    run = ask({**LIB,
+               "app.py": "from pkg.console import Console\n\nConsole().rule()\n",
+               "other.py": "import pkg\n\n\ndef f(x):\n    x.rule()\n"})
+    answer = run(mode="callers", symbol="Console.rule")
+    assert answer["status"] == "ok"
+    assert [(r["path"], r["evidence"]) for r in answer["results"]] == [("app.py", "resolved"),
+                                                                       ("other.py", "by_name")]
+    nothing = run(mode="callers", symbol="Console.unused")
+    assert nothing["status"] == "no_references" and nothing["results"] == []
+
+
+def test_a_function_reached_through_a_package_reexport_has_its_callers(ask) -> None:
+    run = ask({**LIB, "tests/test_prompt.py": "import pkg\n\n\ndef test_it():\n    pkg.prompt('x')\n",
+               "tests/test_from.py": "from pkg import prompt\n\nprompt('y')\n"})
+    answer = run(mode="callers", symbol="prompt", target="pkg/termui.py")
+    paths = {r["path"] for r in answer["results"] if r["evidence"] == "resolved"}
+    assert {"tests/test_prompt.py", "tests/test_from.py"} <= paths
+
+
+def _dead(answer: dict[str, Any]) -> set[str]:
+    return {r["path"] for r in answer["results"] if r.get("kind") == "file"} if answer["status"] == "ok" else set()
+
+
+@pytest.mark.parametrize("loader", [
+    "import importlib\n\ndef load(v):\n    return importlib.import_module(f'.table{v}', __name__)\n",
+    "def load(v):\n    return __import__('data.table' + v)\n",
+    "import pkgutil\n\nfor found in pkgutil.iter_modules(__path__):\n    pass\n",
+    "import sys\n\ndef load(name):\n    return getattr(sys.modules[__name__], name)\n",
+    "from importlib import import_module as fetch\n\ndef load(v):\n    return fetch('data.table' + v)\n",
+    "import importlib.util\n\ndef load(p):\n    return importlib.util.spec_from_file_location('t', p)\n",
+    "import runpy\n\ndef load(v):\n    runpy.run_module(v)\n",
+])
+def test_files_loaded_by_a_computed_name_are_undeterminable_not_dead(ask, loader: str) -> None:
+    run = ask({"data/__init__.py": loader, "data/table1.py": "cells = [1]\n", "data/table2.py": "cells = [2]\n"})
+    answer = run(mode="unreferenced", target="data")
+    assert not _dead(answer) & {"data/table1.py", "data/table2.py"}
+    assert {u["path"] for u in answer["undeterminable"]} >= {"data/table1.py", "data/table2.py"}
+    assert all("data/__init__.py:" in u["reason"] for u in answer["undeterminable"])
+    one = run(mode="unreferenced", target="data/table1.py")
+    assert one["status"] == "undeterminable" and one["results"] == []
+    assert "data/__init__.py:" in one["reason"]
+
+
+def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> None:
+    run = ask({"data/__init__.py": "pager = __import__('pydoc')\n", "data/table1.py": "cells = [1]\n"})
+    assert "data/table1.py" in _dead(run(mode="unreferenced", target="data"))
+
+
+@pytest.mark.parametrize("files, root", [
+    ({"tool/__main__.py": "print('hi')\n"}, "tool/__main__.py"),
+    ({"tool/diagnose.py": "def report():\n    pass\n\n\nif __name__ == '__main__':\n    report()\n"},
+     "tool/diagnose.py"),
+    ({"pyproject.toml": "[project]\nname = 'x'\n[project.scripts]\nxtool = 'tool.cli:main'\n",
+      "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
+    ({"pyproject.toml": "[project]\nname = 'x'\n[project.entry-points.'x.plugins']\np = 'tool.plug:Plugin'\n",
+      "tool/__init__.py": "", "tool/plug.py": "class Plugin:\n    pass\n"}, "tool/plug.py"),
+    ({"package.json": json.dumps({"name": "x", "bin": {"x": "./bin/run.js"}, "main": "./lib/index.js"}),
+      "bin/run.js": "console.log(1)\n", "lib/index.js": "export const a = 1;\n"}, "bin/run.js"),
+    ({"src/main/java/a/App.java": "package a;\npublic class App {\n  public static void main(String[] args) {}\n}\n"},
+     "src/main/java/a/App.java"),
+    ({"go.mod": "module example.com/m\n\ngo 1.21\n", "cmd/tool/main.go": "package main\n\nfunc main() {}\n"},
+     "cmd/tool/main.go"),
+    ({"tests/test_thing.py": "def test_it():\n    pass\n"}, "tests/test_thing.py"),
+])
+def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str) -> None:
+    run = ask({**files, "orphan.py": "x = 1\n"})
+    answer = run(mode="unreferenced")
+    assert answer["status"] == "ok"
+    assert root not in _dead(answer)
+    assert "orphan.py" in _dead(answer)  # still a real dead-code answer
+    assert not any(r["path"] == root and r.get("symbol") in ("main", "Plugin", "App") for r in answer["results"])
+
+
+def test_a_package_json_main_is_a_root_and_its_exports_are_its_api(ask) -> None:
+    run = ask({"package.json": json.dumps({"name": "x", "main": "./dist/index.js"}),
+               "src/index.ts": "export const api = 1;\n", "orphan.ts": "export const b = 2;\n"})
+    answer = run(mode="unreferenced")
+    assert _dead(answer) == {"orphan.ts"}
+    assert not any(r["path"] == "src/index.ts" for r in answer["results"])
+
+
+def test_dynamic_import_in_typescript_and_class_for_name_in_java(ask) -> None:
+    run = ask({"plugins/load.ts": "export const load = (n: string) => import(`./${n}`);\n",
+               "plugins/a.ts": "export const a = 1;\n",
+               "src/main/java/p/Loader.java": "package p;\nclass Loader { Object l(String n) throws Exception "
+                                              "{ return Class.forName(n); } }\n",
+               "src/main/java/p/Impl.java": "package p;\nclass Impl {}\n"})
+    assert "plugins/a.ts" not in _dead(run(mode="unreferenced", target="plugins"))
+    java = run(mode="unreferenced", target="src/main/java/p")
+    assert "src/main/java/p/Impl.java" not in _dead(java)
+
+
+def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_callers(ask) -> None:
+    base = "src/main/java/a"
+    run = ask({f"{base}/Gson.java": "package a;\npublic class Gson {\n  public String toJson(Object o) { return \"\"; }\n"
+                                    "  public static class Inner {}\n}\n",
+               f"{base}/User.java": "package a;\nclass User {\n  String f(Gson g) { return g.toJson(1); }\n"
+                                    "  Gson.Inner i;\n}\n",
+               f"{base}/Other.java": "package a;\nclass Other {\n  void f(java.util.List<Gson> all) {\n"
+                                     "    all.forEach(x -> x.toJson(2));\n  }\n}\n"})
+    callers = run(mode="callers", symbol="Gson.toJson")
+    assert callers["status"] == "ok"
+    assert [(r["path"], r["evidence"]) for r in callers["results"]] == [
+        (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
+    nested = run(mode="callers", symbol="Gson.Inner")
+    assert nested["status"] == "ok" and [r["path"] for r in nested["results"]] == [f"{base}/User.java"]
