@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..agent import Finished, KillSwitch, ProgressReporterPort
 from ..blueprint import (
@@ -78,11 +79,13 @@ def open_models(settings: ProviderSettings) -> ModelSource:
         raise BlueprintProblem(str(error)) from None
 
 
-def create_run(store: RunStore, plan: BlueprintPlan, workspace: Workspace, settings: ProviderSettings) -> str:
-    """A new run id, recorded with its plan and the model it talks to (resume talks to the same)."""
+def create_run(store: RunStore, plan: BlueprintPlan, workspace: Workspace, settings: ProviderSettings, **extra: Any) -> str:
+    """A new run id, recorded with its plan and the model it talks to (resume talks to the same).
+    `extra`: what else the run store keeps with it (the owner of a CLI run)."""
     run_id = new_run_id()
     blueprint = plan.blueprint
-    store.create_run(run_id, blueprint.title, plan.path.name, plan.text, str(workspace.root), describe_model(settings), [p.id for p in blueprint.phases])
+    store.create_run(run_id, blueprint.title, plan.path.name, plan.text, str(workspace.root), describe_model(settings),
+                     [p.id for p in blueprint.phases], **extra)
     return run_id
 
 

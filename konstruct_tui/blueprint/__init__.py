@@ -11,10 +11,12 @@ composition root hands the run its source; this package imports no provider), `r
 from .events import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
 from .models import ModelSource, SharedModel
 from .orchestrator import Orchestrator, new_run_id
+from .owner import effective_status, owner_token
 from .plan import Blueprint, BlueprintInvalid, Phase, Task, parse_blueprint
 from .report import render as render_report
 from .run_options import RunOptions
-from .store import RunStore
+from .store import RunStore, StoreDamaged, StoreUnusable, damaged_message, default_path
+from .store_repair import open_for_run
 from .verification import refused_commands
 
 __all__ = [
@@ -29,10 +31,17 @@ __all__ = [
     "RunStarted",
     "RunStore",
     "SharedModel",
+    "StoreDamaged",
+    "StoreUnusable",
     "Task",
     "VerdictReached",
     "WatchdogAlarm",
+    "damaged_message",
+    "default_path",
+    "effective_status",
     "new_run_id",
+    "open_for_run",
+    "owner_token",
     "parse_blueprint",
     "refused_commands",
     "render_report",

@@ -39,16 +39,25 @@ def verification_lines(results: Sequence[VerifyResult]) -> list[str]:
     return lines
 
 
+def _changed_line(change: Any) -> str:
+    """`path` (a disk.Change or a bare path): how it changed, where known."""
+    if isinstance(change, str):
+        return change
+    how = {"tool": f"by {change.detail}", "command": f"by the command `{change.detail}`"}.get(change.how, "by something the run did not see")
+    return f"{change.path} ({change.kind} {how})"
+
+
 async def adjudicate(
     open_session: OpenSession,
     blueprint: Blueprint,
     phase: Phase,
-    changed: Sequence[str],
+    changed: Sequence[Any],
     vetoes: Sequence[Veto],
     results: Sequence[VerifyResult],
     *,
     deadline_s: float,
     known: Sequence[str] = (),
+    ignored: str = "",
 ) -> tuple[Verdict | None, str, str]:
     """(verdict or None, the problem when None, the adjudicator session id)."""
     slot = VerdictSlot(phase)
@@ -59,7 +68,7 @@ async def adjudicate(
     # The session id makes every adjudicator's first message its own, so a server that keys
     # conversations on the first message (mock servers do) never mistakes one session for another.
     brief = f"Adjudicator session {session.session_id}.\n\n" + adjudicator_brief(
-        blueprint, phase, changed, [v.message for v in vetoes], verification_lines(results), known)
+        blueprint, phase, [_changed_line(c) for c in changed], [v.message for v in vetoes], verification_lines(results), known, ignored)
     try:
         outcome = await asyncio.wait_for(session.advance(brief), deadline_s)
     except TimeoutError:

@@ -56,6 +56,8 @@ class VerdictReached:
     defects: tuple[str, ...] = ()
     vetoes: tuple[str, ...] = ()  # mechanical and executable findings, one line each
     message: str = ""
+    changed: tuple[dict[str, str], ...] = ()  # what differs on disk from the phase's start: path, kind, how, detail
+    pinned_edited: tuple[str, ...] = ()  # pinned verification files the phase edited; verification ignored those edits
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,9 @@
 claimed. The first two are plain code and may only say no; only the third, an adjudicator with none
 of the executor's history, can say yes, and without a valid verdict from it the phase stays open.
 
+The changed set is measured on disk (disk.py), whatever made the change; the functions below that
+read it from tool-call records remain for the record of what the executor's tools reported.
+
 Removed on purpose: a rung that closed a phase because the executor had marked every task done.
 Self-marks cost the executor nothing, so an executor that marks everything done (or a model that
 hallucinates progress) would close its own phase; marks are kept as claims for the record and the
@@ -26,7 +29,7 @@ LANDED = frozenset({"written", "created", "deleted"})
 @dataclass(frozen=True)
 class Veto:
     rung: str  # mechanical, executable
-    code: str  # no_change, relevant_untouched, verify_failed, verify_failed_elsewhere, verify_stale
+    code: str  # no_change, relevant_untouched, verify_failed, verify_failed_elsewhere, verify_weakened, verify_stale
     message: str
 
 
@@ -69,12 +72,15 @@ def is_relevant(path: str, relevant: Sequence[str]) -> bool:
     return False
 
 
-def mechanical(phase: Phase, calls: Sequence[ToolCallRecord]) -> list[Veto]:
-    """Did any file change; did the changes touch the phase's relevant files. Judged from the tool
-    calls of every session the phase used, not from what the executor says it did."""
-    changed = changed_files(calls)
+def mechanical(phase: Phase, changes: Sequence[ToolCallRecord] | Sequence[str]) -> list[Veto]:
+    """Did any file change; did the changes touch the phase's relevant files. Judged from the disk
+    (`changes`: the workspace-normalised paths that differ from the phase's start), or from the tool
+    calls of every session the phase used; never from what the executor says it did."""
+    on_disk = all(isinstance(c, str) for c in changes)
+    changed = tuple(changes) if on_disk else changed_files(changes)  # type: ignore[arg-type]
     if not changed:
-        return [Veto("mechanical", "no_change", "no file was changed in this phase (no write or delete landed)")]
+        why = "the disk holds what it held when the phase began" if on_disk else "no write or delete landed"
+        return [Veto("mechanical", "no_change", f"no file was changed in this phase ({why})")]
     if phase.relevant and not any(is_relevant(path, phase.relevant) for path in changed):
         return [Veto("mechanical", "relevant_untouched",
                      f"none of the phase's relevant files ({', '.join(phase.relevant)}) was changed; changed: {', '.join(changed)}")]
@@ -87,12 +93,19 @@ def executable(results: Sequence[VerifyResult], baseline: Mapping[str, Sequence[
     change), is not the phase's doing and is left to `preexisting` instead."""
     vetoes = []
     for result in results:
-        if result.outcome == "ok" and not result.counts:
-            vetoes.append(Veto("executable", "verify_stale", f"`{result.command}` passed before the phase's last write, so it proves nothing"))
+        if result.weakened:
+            # Plain code, whatever the adjudicator says: a pass that exists only because the phase
+            # edited its own verification is no pass (a fix is judged by the original checks).
+            vetoes.append(Veto("executable", "verify_weakened",
+                               f"`{result.command}` passes only with this phase's own edits to {', '.join(result.ignored)}, which the gate "
+                               "does not count: a fix is judged by the checks as they stood when the phase began"))
+        elif result.outcome == "ok" and not result.counts:
+            vetoes.append(Veto("executable", "verify_stale", f"`{result.command}` passed before the phase's last change, so it proves nothing"))
         elif result.outcome != "ok" and not _preexisting(result, baseline):
             blame = result.implication
             code = "verify_failed_elsewhere" if blame.failing and not blame.implicated else "verify_failed"
-            vetoes.append(Veto("executable", code, f"`{result.command}` {result.outcome} (exit {result.exit_code}): {blame.describe()}"))
+            ignored = f" (the phase's edits to {', '.join(result.ignored)} were ignored: pinned verification)" if result.ignored else ""
+            vetoes.append(Veto("executable", code, f"`{result.command}` {result.outcome} (exit {result.exit_code}): {blame.describe()}{ignored}"))
     return vetoes
 
 
@@ -100,7 +113,7 @@ def preexisting(results: Sequence[VerifyResult], baseline: Mapping[str, Sequence
     """Failures that were there before the phase began, in files it never touched: recorded as
     defects (carried forward and reported), not held against the phase."""
     return [f"`{r.command}` already failed before phase work began, in files the phase did not touch: {', '.join(r.implication.failing)}"
-            for r in results if r.outcome != "ok" and _preexisting(r, baseline)]
+            for r in results if r.outcome != "ok" and not r.weakened and _preexisting(r, baseline)]
 
 
 def _preexisting(result: VerifyResult, baseline: Mapping[str, Sequence[str]] | None) -> bool:

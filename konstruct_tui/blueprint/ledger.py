@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .gate import changed_files
 from .plan import Phase
-from .store import GateRecord, ToolCallRecord
+from .store import GateRecord, RunStore, ToolCallRecord
 
 _CLAIM_CHARS = 400
 
@@ -29,9 +29,17 @@ def executor_claims(calls: Sequence[ToolCallRecord]) -> tuple[str | None, dict[s
     return summary, marks
 
 
-def phase_summary(phase: Phase, calls: Sequence[ToolCallRecord], gate: GateRecord, attempts: int) -> str:
+def recorded_changes(store: RunStore, run_id: str, phase_id: str) -> tuple[str, ...]:
+    """The phase's changed files as its last gate measured them on disk (older runs: from its tool calls)."""
+    for gate in reversed(store.gates(run_id, phase_id)):
+        if "changed" in gate.detail:
+            return tuple(c["path"] for c in gate.detail["changed"])
+    return changed_files(store.calls(run_id, phase_id, role="executor"))
+
+
+def phase_summary(phase: Phase, calls: Sequence[ToolCallRecord], gate: GateRecord, attempts: int, changed: Sequence[str] | None = None) -> str:
     executor = [c for c in calls if c.role == "executor"]
-    changed = changed_files(executor)
+    changed = changed_files(executor) if changed is None else tuple(changed)
     claim, _ = executor_claims(executor)
     parts = [f"{phase.title}: closed {gate.verdict} after {attempts} attempt{'s' if attempts != 1 else ''}"]
     parts.append("changed " + (", ".join(changed) if changed else "no files"))
@@ -43,11 +51,11 @@ def phase_summary(phase: Phase, calls: Sequence[ToolCallRecord], gate: GateRecor
     return ". ".join(parts) + "."
 
 
-def attempts_digest(phase: Phase, calls: Sequence[ToolCallRecord], gates: Sequence[GateRecord]) -> str:
+def attempts_digest(phase: Phase, calls: Sequence[ToolCallRecord], gates: Sequence[GateRecord], changed: Sequence[str] | None = None) -> str:
     """What earlier attempts did and what the gate said, for a fresh session."""
     executor = [c for c in calls if c.role == "executor"]
     lines = []
-    changed = changed_files(executor)
+    changed = changed_files(executor) if changed is None else changed
     lines.append("files changed so far in this phase: " + (", ".join(changed) if changed else "none"))
     failed = [c for c in executor if not c.ok]
     if failed:

@@ -23,6 +23,7 @@ from ..agent import (
     ProgressReporterPort,
     SessionGate,
     ToolSpec,
+    ToolStarted,
     Usage,
 )
 from ..tools import TOOLS, Tool
@@ -30,10 +31,11 @@ from ..trust import DenyAll, TrustSession
 from ..workspace import Workspace, WriteJournal
 from . import report
 from .claims import MarkTask, PhaseClaims, PhaseDone
+from .disk import PhaseDisk
 from .events import PhaseClosed, PhaseStarted, RunStarted, WatchdogAlarm
-from .gate import changed_files
-from .ledger import attempts_digest
+from .ledger import attempts_digest, recorded_changes
 from .models import ModelSource
+from .owner import owner_token
 from .phase_gate import PhaseGate
 from .plan import Blueprint, Phase
 from .prompts import (
@@ -75,7 +77,8 @@ class Orchestrator:
         # Budgets are per process run, as in `konstruct run`: a resume is the person's decision to go
         # on and starts with budgets of its own (the store keeps every session's usage for the record).
         self._main: asyncio.Task[Any] | None = None
-        self.gate = PhaseGate(store, run_id, blueprint, workspace, reporter, self.watchdog, self.switch, options, self._open)
+        self.disk = PhaseDisk(store, run_id, workspace)
+        self.gate = PhaseGate(store, run_id, blueprint, workspace, reporter, self.watchdog, self.switch, options, self._open, self.disk)
 
     # The run.
 
@@ -84,6 +87,8 @@ class Orchestrator:
             session_id=self.run_id, provider=self.models.provider, model=self.models.model, resumed=resumed,
             note=getattr(self.models, "note", None), tools=tuple(TOOLS) + ("phase_done", "mark_task"),
             run_id=self.run_id, title=self.blueprint.title, phases=tuple(p.id for p in self.blueprint.phases)))
+        # Who drives the run (pid and start time): `status` says `interrupted` once that process is gone.
+        self.store.claim_run(self.run_id, owner_token())
         interrupted = self.store.end_open_sessions(self.run_id, "interrupted")
         if resumed:
             self.store.add_audit(self.run_id, None, {"kind": "resumed", "detail": {"interrupted_sessions": interrupted}})
@@ -114,14 +119,14 @@ class Orchestrator:
 
     def _end(self, status: str, reason: str, message: str) -> Finished:
         self.store.end_open_sessions(self.run_id, reason)
-        for record in self.store.phases(self.run_id):
-            if record.status == "running":  # cut off mid-phase (killed, a failed model): resumable
-                self.store.set_phase(self.run_id, record.phase_id, "parked")
+        for phase in self.store.phases(self.run_id):
+            if phase.status == "running":  # cut off mid-phase (killed, a failed model): resumable
+                self.store.set_phase(self.run_id, phase.phase_id, "parked")
         report.write_final_sections(self.store, self.run_id, self.blueprint, status, reason, message)
         self.store.set_run(self.run_id, status, reason, message)
         changed = []
         for phase in self.blueprint.phases:
-            changed += [{"phase": phase.id, "path": p} for p in changed_files(self.store.calls(self.run_id, phase.id, role="executor"))]
+            changed += [{"phase": phase.id, "path": p} for p in recorded_changes(self.store, self.run_id, phase.id)]
         finished = Finished(reason=reason, session_id=self.run_id, turns=self.meter.turns, message=message, landed=tuple(changed))
         self.reporter.report(finished)
         return finished
@@ -146,6 +151,7 @@ class Orchestrator:
         if not regate:
             attempt = max(attempt + 1, started)  # an attempt cut off before its gate is run again
         store.set_phase(run_id, phase.id, "running")
+        self.disk.begin(phase)  # the phase's start as the disk shows it (recorded: a resume measures from it too)
         await self.gate.baseline(phase)
         session: BlueprintSession | None = None
         while True:
@@ -161,7 +167,7 @@ class Orchestrator:
                     store.end_session(session.session_id, "retired")
                 self.reporter.report(PhaseClosed(
                     run_id, phase.id, verdict=decision.verdict.verdict if decision.verdict else "", attempts=attempt,
-                    defects=decision.defects, changed=changed_files(store.calls(run_id, phase.id, role="executor"))))
+                    defects=decision.defects, changed=tuple(c.path for c in self.gate.changes)))
                 report.write_phase_section(store, run_id, self.blueprint, phase, "closed")
                 return
             if step in ("no_verdict", "stalled", "exhausted"):
@@ -188,13 +194,14 @@ class Orchestrator:
             except Exception as error:  # noqa: BLE001 - no model to talk to (a missing script, an unusable setting)
                 raise Outcome("error", f"phase {phase.id}: the executor's model could not be started: {error}") from None
             calls = self.store.calls(self.run_id, phase.id, role="executor")
-            digest = attempts_digest(phase, calls, gates) if (gates or calls) else ""
+            digest = attempts_digest(phase, calls, gates, recorded_changes(self.store, self.run_id, phase.id)) if (gates or calls) else ""
             text = f"Executor session {session.session_id} (phase {phase.id}, attempt {attempt}).\n\n" + executor_opening(
                 self.blueprint, phase, self.store.ledger(self.run_id), self.store.defects(self.run_id), digest, nudges)
         else:
             assert session is not None
             text = nudge_message(nudges)
         self.store.start_attempt(self.run_id, phase.id, attempt, nudges[-1] if nudges and attempt > 1 else "")
+        self.disk.refresh()  # the attempt's start: whatever moved since the last look was not this session
         self.reporter.report(PhaseStarted(self.run_id, phase.id, phase.title, attempt, session.session_id, fresh,
                                           tuple({"id": t.id, "text": t.text} for t in phase.tasks), nudges[-1] if nudges and not fresh else ""))
         self.watchdog.watch(session)
@@ -217,8 +224,12 @@ class Orchestrator:
         self.store.start_session(session_id, self.run_id, phase.id, attempt, role)
         last_touch = [0.0]
 
+        is_executor = role == "executor"
+
         def record(tool: str, arguments: dict[str, Any], ok: bool, result: dict[str, Any]) -> None:
             self.store.record_call(session_id, self.run_id, phase.id, role, tool, arguments, ok, result)
+            if is_executor:
+                self.disk.after_call(tool, arguments, result)  # label what this call changed on disk
 
         def alive() -> None:
             self.watchdog.alive()
@@ -236,14 +247,13 @@ class Orchestrator:
             if spent is not None:  # the budget is for the whole unattended run: stop it, parked
                 self.switch.kill(spent)
 
-        is_executor = role == "executor"
         return PhaseSession(
             session_id,
             system=self._system(role, tools),
             tools=tools,
             model=self.models.open(role, phase.id, attempt),
             workspace=self.workspace,
-            reporter=self.reporter,
+            reporter=_WatchingReporter(self.reporter, self.disk) if is_executor else self.reporter,
             record=record,
             alive=alive,
             trust=self.trust if is_executor else SessionGate(TrustSession(self.workspace.root, broker=DenyAll())),
@@ -258,3 +268,17 @@ class Orchestrator:
     def _system(self, role: str, tools: dict[str, Tool[Any]]) -> str:
         specs = [ToolSpec(t.name, t.description, {}) for t in tools.values()]
         return executor_system(specs) if role == "executor" else adjudicator_system(specs)
+
+
+class _WatchingReporter:
+    """The executor's events pass through unchanged; before a call that can change files starts, the
+    disk is looked at, so what the call changes is told apart from what happened before it."""
+
+    def __init__(self, inner: ProgressReporterPort, disk: PhaseDisk) -> None:
+        self.inner = inner
+        self.disk = disk
+
+    def report(self, event: Any) -> None:
+        if isinstance(event, ToolStarted):
+            self.disk.before_call(event.tool)
+        self.inner.report(event)

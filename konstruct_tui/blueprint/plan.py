@@ -14,6 +14,8 @@ line and the key so a person can fix the file without guessing.
     [[phases.tasks]]
     id = "t1"
     text = "make add() return a + b"
+    files = ["tests/test_calc.py"]          # optional: the task's targets (a test file listed here
+                                            # is the task's to write, so the gate does not pin it)
 
 Unknown keys are errors, not ignored: a misspelt `relevent` would otherwise silently drop the
 mechanical check the person thought they asked for.
@@ -21,6 +23,7 @@ mechanical check the person thought they asked for.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import tomllib
 from dataclasses import dataclass
@@ -30,7 +33,7 @@ from typing import Any
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _TOP_KEYS = {"title", "description", "phases"}
 _PHASE_KEYS = {"id", "title", "goal", "tasks", "relevant", "verify", "verify_timeout_s"}
-_TASK_KEYS = {"id", "text"}
+_TASK_KEYS = {"id", "text", "files"}
 DEFAULT_VERIFY_TIMEOUT_S = 600.0
 
 
@@ -48,6 +51,7 @@ class BlueprintInvalid(ValueError):
 class Task:
     id: str
     text: str
+    files: tuple[str, ...] = ()  # the task's target files, workspace-relative and normalised
 
 
 @dataclass(frozen=True)
@@ -182,12 +186,15 @@ class _Reader:
                 raise self.fail(where + ("id",), f"{task_id!r} is not a usable id")
             if any(t.id == task_id for t in read_tasks):
                 raise self.fail(where + ("id",), f"duplicate task id {task_id!r} in phase {phase_id!r}")
-            read_tasks.append(Task(task_id, self.text(task.get("text"), where + ("text",))))
+            files = tuple(self.path(item, where + ("files",)) for item in self.strings(task.get("files", []), where + ("files",)))
+            read_tasks.append(Task(task_id, self.text(task.get("text"), where + ("text",)), tuple(dict.fromkeys(files))))
         relevant = self.strings(entry.get("relevant", []), path + ("relevant",))
-        for item in relevant:
-            pure = PurePosixPath(item)
-            if pure.is_absolute() or ".." in pure.parts or "\x00" in item:
-                raise self.fail(path + ("relevant",), f"{item!r} must be a workspace-relative path inside the project")
+        # One spelling per path (`./src//a.py` and `src/../src/a.py` are `src/a.py`; a folder keeps its
+        # trailing slash), so a change is matched against what the person meant, never the spelling.
+        relevant = tuple(item if any(ch in item for ch in "*?[{") and ".." not in PurePosixPath(item).parts
+                         else "**" if posixpath.normpath(item) == "." and not item.startswith("/")  # the whole project
+                         else self.path(item, path + ("relevant",)) + ("/" if item.endswith("/") else "")
+                         for item in relevant)
         timeout = entry.get("verify_timeout_s", DEFAULT_VERIFY_TIMEOUT_S)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
             raise self.fail(path + ("verify_timeout_s",), "must be a positive number of seconds")
@@ -200,6 +207,14 @@ class _Reader:
             verify=self.strings(entry.get("verify", []), path + ("verify",)),
             verify_timeout_s=float(timeout),
         )
+
+    def path(self, item: str, where: tuple[str | int, ...]) -> str:
+        """One spelling per file (`src/../calc.py` is `calc.py`), so a target cannot be named twice."""
+        pure = PurePosixPath(item)
+        norm = posixpath.normpath(item) if "\x00" not in item else ""
+        if pure.is_absolute() or not norm or norm == "." or norm == ".." or norm.startswith("../"):
+            raise self.fail(where, f"{item!r} must be a workspace-relative path inside the project")
+        return norm
 
     def strings(self, value: Any, path: tuple[str | int, ...]) -> tuple[str, ...]:
         if isinstance(value, str):

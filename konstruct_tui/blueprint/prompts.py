@@ -43,11 +43,13 @@ def adjudicator_system(tools: Sequence[ToolSpec]) -> str:
 
 def phase_brief(blueprint: Blueprint, phase: Phase) -> str:
     lines = [f"Blueprint: {blueprint.title}", f"Phase {phase.id}: {phase.title}", f"Goal: {phase.goal}", "Tasks:"]
-    lines += [f"- {task.id}: {task.text}" for task in phase.tasks]
+    lines += [f"- {task.id}: {task.text}" + (f" (targets: {', '.join(task.files)})" if task.files else "") for task in phase.tasks]
     if phase.relevant:
         lines.append("Relevant files: " + ", ".join(phase.relevant))
     if phase.verify:
         lines.append("Verification commands (run by the gate after your turn): " + "; ".join(phase.verify))
+        lines.append("The gate runs them on the test files and checks they name or run as those stood when the phase "
+                     "began (edits to them are ignored unless a task lists the file as its target).")
     return "\n".join(lines)
 
 
@@ -81,9 +83,13 @@ def nudge_message(nudges: Sequence[str]) -> str:
 
 
 def adjudicator_brief(blueprint: Blueprint, phase: Phase, changed: Sequence[str], findings: Sequence[str], verification: Sequence[str],
-                      known: Sequence[str] = ()) -> str:
+                      known: Sequence[str] = (), ignored: str = "") -> str:
     parts = [phase_brief(blueprint, phase)]
-    parts.append("Files changed in this phase (from the record of its tool calls): " + (", ".join(changed) if changed else "none"))
+    parts.append("Files changed in this phase (measured on disk against the phase's start): " + (", ".join(changed) if changed else "none"))
+    if ignored:
+        parts.append("The phase edited its own verification (pinned files: what the verify commands name or run). "
+                     "The verification ignored these edits and ran on those files as they stood when the phase began; "
+                     "judge whether the edits are legitimate or weaken the checks:\n" + ignored)
     if verification:
         parts.append("Verification, run after the phase's last change:\n" + "\n".join(f"- {line}" for line in verification))
     if findings:

@@ -6,8 +6,8 @@ read mid-run, or after a crash, is a half-written report and says which pieces a
 
 from __future__ import annotations
 
-from .gate import changed_files
-from .ledger import executor_claims
+from .ledger import executor_claims, recorded_changes
+from .owner import effective_status
 from .plan import Blueprint, Phase
 from .store import RunStore
 
@@ -19,7 +19,7 @@ def write_phase_section(store: RunStore, run_id: str, blueprint: Blueprint, phas
     position = _PHASE_BASE + [p.id for p in blueprint.phases].index(phase.id)
     gates = store.gates(run_id, phase.id)
     calls = store.calls(run_id, phase.id, role="executor")
-    changed = changed_files(calls)
+    changed = recorded_changes(store, run_id, phase.id)
     claim, marks = executor_claims(calls)
     summary = dict(store.ledger(run_id)).get(phase.id)
     lines = [f"## Phase {phase.id}: {phase.title}", "", f"Status: **{status}** after {len(gates)} gate run(s). Goal: {phase.goal}", ""]
@@ -45,7 +45,7 @@ def write_final_sections(store: RunStore, run_id: str, blueprint: Blueprint, sta
     `running` and resumes, never a finished run with a half-written report."""
     all_changed: dict[str, list[str]] = {}
     for phase in blueprint.phases:
-        for path in changed_files(store.calls(run_id, phase.id, role="executor")):
+        for path in recorded_changes(store, run_id, phase.id):
             all_changed.setdefault(path, []).append(phase.id)
     lines = ["## Changed files", ""] + ([f"- `{p}` ({', '.join(ids)})" for p, ids in sorted(all_changed.items())] or ["None."])
     store.put_section(run_id, "changed_files", _FINAL[0][1], "\n".join(lines) + "\n")
@@ -97,7 +97,7 @@ def render(store: RunStore, run_id: str) -> str:
     run = store.run(run_id)
     assert run is not None
     sections = dict(store.sections(run_id))
-    out = [f"# {run.title}", "", f"Blueprint run `{run.id}` from `{run.source}`: {run.status}" + (f" ({run.reason})" if run.reason not in (None, run.status, "done") else ""), ""]
+    out = [f"# {run.title}", "", f"Blueprint run `{run.id}` from `{run.source}`: {effective_status(run)}" + (f" ({run.reason})" if run.reason not in (None, run.status, "done") else ""), ""]
     missing = []
     for phase in store.phases(run_id):
         key = f"phase:{phase.phase_id}"
@@ -119,6 +119,20 @@ def render(store: RunStore, run_id: str) -> str:
             defects = "; ".join(entry["defects"]) or "none"
             out.append(f"- {entry['phase_id']} attempt {entry['detail'].get('attempt')}: **{entry['detail'].get('decision')}** "
                        f"(tier {entry['tier']}, verdict {entry['verdict'] or 'none'}); evidence: {evidence}; defects: {defects}")
+            changed = entry["detail"].get("changed") or []
+            if changed:
+                out.append("  - changed on disk: " + ", ".join(f"`{c['path']}` ({c['kind']}, {_how(c)})" for c in changed))
+            if entry["detail"].get("pinned_edited"):
+                out.append("  - pinned verification files this phase edited (verification ignored the edits): "
+                           + ", ".join(f"`{p}`" for p in entry["detail"]["pinned_edited"]))
         else:
             out.append(f"- {entry['kind']}: {entry['detail']}")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _how(change: dict) -> str:
+    if change.get("how") == "tool":
+        return f"tool write: {change.get('detail')}"
+    if change.get("how") == "command":
+        return f"command: `{change.get('detail')}`"
+    return "unknown"

@@ -9,6 +9,7 @@ did not. Resume reads the run back from these rows alone.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -23,7 +24,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, blueprint TEXT NOT NULL,
     root TEXT NOT NULL, model TEXT NOT NULL, status TEXT NOT NULL, reason TEXT, message TEXT,
-    created REAL NOT NULL, updated REAL NOT NULL);
+    created REAL NOT NULL, updated REAL NOT NULL, owner TEXT);
 CREATE TABLE IF NOT EXISTS phases (
     run_id TEXT NOT NULL, phase_id TEXT NOT NULL, position INTEGER NOT NULL, status TEXT NOT NULL,
     closed_at REAL, PRIMARY KEY (run_id, phase_id));
@@ -60,14 +61,30 @@ CREATE TABLE IF NOT EXISTS audit (
     tier TEXT, verdict TEXT, evidence TEXT NOT NULL, defects TEXT NOT NULL, detail TEXT NOT NULL,
     at REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS tool_calls_phase ON tool_calls (run_id, phase_id);
+CREATE TABLE IF NOT EXISTS phase_starts (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, taken_ns INTEGER NOT NULL, pinned TEXT NOT NULL,
+    PRIMARY KEY (run_id, phase_id));
+CREATE TABLE IF NOT EXISTS phase_files (
+    run_id TEXT NOT NULL, phase_id TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL, inode INTEGER NOT NULL, revision TEXT NOT NULL, content BLOB,
+    PRIMARY KEY (run_id, phase_id, path));
+CREATE TABLE IF NOT EXISTS changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, phase_id TEXT NOT NULL, path TEXT NOT NULL,
+    how TEXT NOT NULL, detail TEXT NOT NULL, at REAL NOT NULL);
 """
 
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+_MIGRATIONS = {1: "ALTER TABLE runs ADD COLUMN owner TEXT"}  # from version N to N + 1
 
 
 class StoreUnusable(RuntimeError):
     """The run store was written by a different version of konstruct."""
+
+
+class StoreDamaged(RuntimeError):
+    """The run store (or one run's record in it) cannot be read. `str()` is one line naming the file
+    and what to do."""
 
 
 def default_path() -> Path:
@@ -87,6 +104,7 @@ class RunRecord:
     message: str | None
     created: float
     updated: float
+    owner: str | None = None  # "pid:start_ticks@host" of the process driving it (see owner.py)
 
 
 @dataclass(frozen=True)
@@ -123,16 +141,46 @@ class RunStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or default_path()
         private_dir(self.path.parent)
+        wal = f"{self.path}-wal"
+        if self.path.is_file() and self.path.stat().st_size == 0 and not (os.path.exists(wal) and os.path.getsize(wal) > 0):
+            # We never leave an empty store (the schema is written at once): this one was truncated.
+            raise StoreDamaged(damaged_message(self.path, "it is empty: truncated to nothing"))
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
         self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version not in (0, SCHEMA_VERSION):
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, *_MIGRATIONS, SCHEMA_VERSION):
+                self.db.close()
+                raise StoreUnusable(f"the blueprint run store {self.path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+            if version in _MIGRATIONS:
+                with self.transaction() as db:
+                    for step in range(version, SCHEMA_VERSION):
+                        db.execute(_MIGRATIONS[step])
+            self.db.executescript(_SCHEMA)
+            self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._check_columns()
+        except sqlite3.DatabaseError as error:
             self.db.close()
-            raise StoreUnusable(f"the blueprint run store {self.path.name} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
-        self.db.executescript(_SCHEMA)
-        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            raise StoreDamaged(damaged_message(self.path, str(error))) from None
+
+    def _check_columns(self) -> None:
+        """A SQLite file of someone else's (or one overwritten by an older layout) is not our store."""
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}
+        missing = {"id", "blueprint", "status", "owner"} - have
+        if missing:
+            raise sqlite3.DatabaseError(f"its runs table lacks {', '.join(sorted(missing))}")
+
+    def check(self) -> None:
+        """A full read of every page (before a run starts writing into it): damage found now is
+        reported now, not as a failure in the middle of a phase."""
+        try:
+            problems = [row[0] for row in self.db.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:
+            raise StoreDamaged(damaged_message(self.path, str(error))) from None
+        if problems != ["ok"]:
+            raise StoreDamaged(damaged_message(self.path, problems[0]))
 
     @classmethod
     def existing(cls, path: Path | None = None) -> RunStore | None:
@@ -155,17 +203,26 @@ class RunStore:
 
     # Runs and phases.
 
-    def create_run(self, run_id: str, title: str, source: str, blueprint: str, root: str, model: dict[str, Any], phase_ids: list[str]) -> None:
+    def create_run(self, run_id: str, title: str, source: str, blueprint: str, root: str, model: dict[str, Any], phase_ids: list[str],
+                   owner: str | None = None) -> None:
         now = time.time()
         with self.transaction() as db:
-            db.execute("INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?)", (run_id, title, source, blueprint, root, json.dumps(model), "running", None, None, now, now))
+            db.execute("INSERT INTO runs (id, title, source, blueprint, root, model, status, reason, message, created, updated, owner) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                       (run_id, title, source, blueprint, root, json.dumps(model), "running", None, None, now, now, owner))
             db.executemany("INSERT INTO phases VALUES (?,?,?,?,NULL)", [(run_id, pid, n, "pending") for n, pid in enumerate(phase_ids)])
 
     def run(self, run_id: str) -> RunRecord | None:
         row = self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             return None
-        return RunRecord(row["id"], row["title"], row["source"], row["blueprint"], row["root"], json.loads(row["model"]), row["status"], row["reason"], row["message"], row["created"], row["updated"])
+        try:
+            model = json.loads(row["model"])
+        except (TypeError, ValueError):
+            raise StoreDamaged(f"run {run_id}'s record in {self.path} is damaged (its model settings are not JSON); "
+                               f"start the blueprint again with `konstruct blueprint run FILE`") from None
+        return RunRecord(row["id"], row["title"], row["source"], row["blueprint"], row["root"], model, row["status"],
+                         row["reason"], row["message"], row["created"], row["updated"], row["owner"])
 
     def runs(self) -> list[RunRecord]:
         ids = [row[0] for row in self.db.execute("SELECT id FROM runs ORDER BY created DESC")]
@@ -173,6 +230,9 @@ class RunStore:
 
     def set_run(self, run_id: str, status: str, reason: str | None = None, message: str | None = None) -> None:
         self.db.execute("UPDATE runs SET status=?, reason=?, message=?, updated=? WHERE id=?", (status, reason, message, time.time(), run_id))
+
+    def claim_run(self, run_id: str, owner: str) -> None:
+        self.db.execute("UPDATE runs SET owner=?, updated=? WHERE id=?", (owner, time.time(), run_id))
 
     def phases(self, run_id: str) -> list[PhaseRecord]:
         rows = self.db.execute("SELECT phase_id, position, status FROM phases WHERE run_id=? ORDER BY position", (run_id,))
@@ -302,3 +362,45 @@ class RunStore:
 
     def sections(self, run_id: str) -> list[tuple[str, str]]:
         return [(r[0], r[1]) for r in self.db.execute("SELECT key, markdown FROM report_sections WHERE run_id=? ORDER BY position, key", (run_id,))]
+
+    # What the disk held when each phase began (its snapshot and its pinned files' bytes).
+
+    def put_phase_start(self, run_id: str, phase_id: str, taken_ns: int, files: dict[str, tuple[int, int, int, str]],
+                        pinned: dict[str, bytes]) -> None:
+        """path -> (size, mtime_ns, inode, revision), and the bytes of every pinned file; one transaction."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM phase_files WHERE run_id=? AND phase_id=?", (run_id, phase_id))
+            db.executemany("INSERT INTO phase_files VALUES (?,?,?,?,?,?,?,?)",
+                           [(run_id, phase_id, path, *state, pinned.get(path)) for path, state in files.items()])
+            db.execute("INSERT OR REPLACE INTO phase_starts VALUES (?,?,?,?)", (run_id, phase_id, taken_ns, json.dumps(sorted(pinned))))
+
+    def phase_start(self, run_id: str, phase_id: str) -> tuple[int, dict[str, tuple[int, int, int, str]], dict[str, bytes]] | None:
+        row = self.db.execute("SELECT taken_ns, pinned FROM phase_starts WHERE run_id=? AND phase_id=?", (run_id, phase_id)).fetchone()
+        if row is None:
+            return None
+        pinned_paths = set(json.loads(row[1]))
+        files, pinned = {}, {}
+        for r in self.db.execute("SELECT path, size, mtime_ns, inode, revision, content FROM phase_files WHERE run_id=? AND phase_id=?", (run_id, phase_id)):
+            files[r[0]] = (r[1], r[2], r[3], r[4])
+            if r[0] in pinned_paths and r[5] is not None:
+                pinned[r[0]] = bytes(r[5])
+        return int(row[0]), files, pinned
+
+    def record_change(self, run_id: str, phase_id: str, path: str, how: str, detail: str) -> None:
+        self.db.execute("INSERT INTO changes (run_id, phase_id, path, how, detail, at) VALUES (?,?,?,?,?,?)",
+                        (run_id, phase_id, path, how, detail, time.time()))
+
+    def change_origins(self, run_id: str, phase_id: str) -> dict[str, tuple[str, str]]:
+        """path -> (how, detail) of the last thing seen changing it in this phase; `verification` only
+        for a path nothing else changed. The row with the empty path marks verification in progress."""
+        rows = self.db.execute("SELECT path, how, detail FROM changes WHERE run_id=? AND phase_id=? ORDER BY seq", (run_id, phase_id))
+        origins: dict[str, tuple[str, str]] = {}
+        for path, how, detail in rows:
+            if how != "verification" or origins.get(path, ("verification",))[0] == "verification":
+                origins[path] = (how, detail)
+        return origins
+
+
+def damaged_message(path: Path, why: str) -> str:
+    return (f"the blueprint run store {path} is damaged ({why}); move it aside to start afresh "
+            f"(`konstruct blueprint run` does that itself, keeping every run it can still read)")

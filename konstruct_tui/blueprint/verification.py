@@ -5,13 +5,20 @@ they need no trust grant; the policy's refusals and the hard deny list still app
 command is reported when the blueprint is loaded, before anything runs (`refused_commands`). They run
 without a shell, in their own process group, with the phase's timeout and the providers' keys
 scrubbed from the environment, exactly as `run_command` runs a command.
+
+The gate runs them in the workspace, or in a scratch copy of it (scratch.py) when the phase's edits
+to its pinned verification must be reverted. A command still running when the run's process dies
+(even by SIGKILL) dies with it: the command layer's guardian and PID namespace see to that
+(commands/process_tree.py), as for every command.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..commands import (
     Cancellation,
@@ -23,7 +30,7 @@ from ..commands import (
     run_process,
     scrubbed_environment,
 )
-from ..sandbox import Confinement, project_plan
+from ..sandbox import Confinement, SandboxConfig, project_plan
 from ..workspace import Workspace
 from .failures import FailureImplication, failing_paths, implication
 
@@ -38,7 +45,9 @@ class VerifyResult:
     output: str
     implication: FailureImplication
     after_call: int  # the last recorded tool call when it started
-    counts: bool  # it started after the phase's last write; an earlier pass proves nothing
+    counts: bool  # it ran on the disk as the phase left it; a pass on older bytes proves nothing
+    ignored: tuple[str, ...] = ()  # pinned files the phase edited, reverted for this run
+    weakened: bool = False  # it fails as pinned but passes with the phase's own edits to its verification
 
     @property
     def passed(self) -> bool:
@@ -63,12 +72,14 @@ async def run_verification(
     *,
     timeout_s: float,
     last_call: Callable[[], int],
-    last_write: int,
+    last_write: int = 0,
+    folder: Path | None = None,
 ) -> list[VerifyResult]:
+    """Each command in `folder` (a scratch copy; default the workspace itself)."""
     results = []
     for command in commands:
         started_after = last_call()
-        outcome, code, output = await _run_one(command, workspace, timeout_s)
+        outcome, code, output = await _run_one(command, workspace, timeout_s, folder)
         failing = failing_paths(output, str(workspace.root)) if outcome != "ok" else []
         results.append(VerifyResult(
             command, outcome, code, workspace.scrub(output), implication(failing, touched),
@@ -77,7 +88,7 @@ async def run_verification(
     return results
 
 
-async def _run_one(command: str, workspace: Workspace, timeout_s: float) -> tuple[str, int | None, str]:
+async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder: Path | None = None) -> tuple[str, int | None, str]:
     decision = decide(command, PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root))
     if decision.decision == "refuse":
         return "refused", None, f"refused by the command policy ({decision.rule}): {decision.reason}"
@@ -86,14 +97,16 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float) -> tupl
     while argv and is_assignment(argv[0]):
         name, value = argv.pop(0).split("=", 1)
         assignments[name] = value
-    plan = project_plan(workspace.root)  # the project's sandbox (issue 9), as run_command uses it
+    # The project's sandbox (issue 9), as run_command uses it; in a scratch copy the copy is the
+    # writable place and the project's settings still apply.
+    plan = project_plan(folder, SandboxConfig().settings(workspace.root)) if folder is not None else project_plan(workspace.root)
     if plan.refusal:
         return "refused", None, f"refused by the sandbox: {plan.refusal}"
     cancellation = Cancellation()
 
     def confined() -> ProcessOutcome:
         with Confinement(plan) as confinement:
-            return run_process(argv, workspace.root, timeout_s=timeout_s, env=scrubbed_environment(extra=assignments),
+            return run_process(argv, folder or workspace.root, timeout_s=timeout_s, env=scrubbed_environment(extra=assignments),
                                cap_bytes=OUTPUT_CAP_BYTES, cancellation=cancellation, confinement=confinement)
 
     work = asyncio.create_task(asyncio.to_thread(confined))
@@ -105,4 +118,7 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float) -> tupl
     output = (done.stdout + ("\n" if done.stdout and done.stderr else "") + done.stderr).strip()
     if done.reason and done.status != "ok":
         output = f"{output}\n[{done.reason}]".strip()
+    if folder is not None:  # paths in the copy are the workspace's paths
+        for spelling in sorted({str(folder), os.path.realpath(folder)}, key=len, reverse=True):
+            output = output.replace(spelling, str(workspace.root))
     return done.status, done.exit_code, output

@@ -15,10 +15,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import functools
 import json
 import os
 import signal
+import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +34,24 @@ if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
 
 
+def _store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A damaged or foreign run store is one line naming the file and what to do (exit 2), never an
+    internal error; the reading commands change nothing on disk."""
+
+    @functools.wraps(handler)
+    def guarded(args: argparse.Namespace) -> int:
+        from ..blueprint import StoreDamaged, StoreUnusable, damaged_message, default_path
+
+        try:
+            return handler(args)
+        except (StoreDamaged, StoreUnusable) as error:
+            raise UsageError(str(error)) from None
+        except sqlite3.DatabaseError as error:
+            raise UsageError(damaged_message(default_path(), str(error))) from None
+
+    return guarded
+
+
 def register(commands: Any) -> None:
     group = commands.add_parser("blueprint", help="run a plan of phases unattended, behind a completion gate")
     sub = group.add_subparsers(dest="blueprint_command", metavar="ACTION", parser_class=type(group))
@@ -40,21 +61,21 @@ def register(commands: Any) -> None:
     run.add_argument("file", metavar="FILE", help="the blueprint (TOML)")
     run.add_argument("--root", default=".", metavar="DIR", help="the project root (default: the current directory)")
     _model_flags(run)
-    run.set_defaults(handler=start_run)
+    run.set_defaults(handler=_store_errors(start_run))
 
     status = sub.add_parser("status", help="a run's phases, verdicts and state (no RUN: list the runs)")
     status.add_argument("run", nargs="?", metavar="RUN")
     status.add_argument("--json", action="store_true", help="print JSON")
-    status.set_defaults(handler=show_status)
+    status.set_defaults(handler=_store_errors(show_status))
 
     resume = sub.add_parser("resume", help="continue a parked, stalled or interrupted run")
     resume.add_argument("run", metavar="RUN")
     _model_flags(resume)
-    resume.set_defaults(handler=resume_run)
+    resume.set_defaults(handler=_store_errors(resume_run))
 
     rep = sub.add_parser("report", help="the run's report and audit trail, as Markdown")
     rep.add_argument("run", metavar="RUN")
-    rep.set_defaults(handler=show_report)
+    rep.set_defaults(handler=_store_errors(show_report))
 
 
 def _model_flags(parser: argparse.ArgumentParser) -> None:
@@ -89,7 +110,7 @@ def _env_seconds(name: str, default: float) -> float:
 
 def start_run(args: argparse.Namespace) -> int:
     from ..app import BlueprintProblem, check_commands, create_run, load_blueprint
-    from ..blueprint import RunStore
+    from ..blueprint import open_for_run, owner_token
 
     try:
         plan = load_blueprint(Path(args.file))
@@ -100,20 +121,20 @@ def start_run(args: argparse.Namespace) -> int:
         models = _models(settings)
     except BlueprintProblem as problem:
         raise UsageError(str(problem)) from None
-    store = RunStore()
-    run_id = create_run(store, plan, workspace, settings)
+    store, warning = open_for_run()
+    if warning:
+        print(f"konstruct: warning: {warning}", file=sys.stderr)
+    run_id = create_run(store, plan, workspace, settings, owner=owner_token())
     with _RunLock(run_id):
         return _drive(store, run_id, plan.blueprint, workspace, models, settings, options, args, resumed=False)
 
 
 def resume_run(args: argparse.Namespace) -> int:
-    from ..blueprint import parse_blueprint
-
     store = _store()
     run = _run(store, args.run)
     if run.status == "done":
         raise UsageError(f"run {run.id} is done; nothing to resume")
-    blueprint = parse_blueprint(run.blueprint, run.source)
+    blueprint = _blueprint(store, run)
     settings = _settings(args, run.model)
     if not os.path.isdir(run.root):
         raise UsageError(f"run {run.id}'s project folder no longer exists")
@@ -232,11 +253,11 @@ class Readable:
 
 
 def show_status(args: argparse.Namespace) -> int:
-    from ..blueprint import RunStore
+    from ..blueprint import RunStore, effective_status
 
     if args.run is None:
         existing = RunStore.existing()
-        runs = [{"run_id": r.id, "title": r.title, "status": r.status, "reason": r.reason, "source": r.source}
+        runs = [{"run_id": r.id, "title": r.title, "status": effective_status(r), "reason": r.reason, "source": r.source}
                 for r in (existing.runs() if existing else [])]
         if args.json:
             print_json({"runs": runs})
@@ -259,27 +280,51 @@ def show_status(args: argparse.Namespace) -> int:
 
 
 def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
-    from ..blueprint import parse_blueprint
+    from ..blueprint import StoreDamaged, effective_status
 
     run = store.run(run_id)
     assert run is not None
-    blueprint = parse_blueprint(run.blueprint, run.source)
+    blueprint = _blueprint(store, run)
+    status, message = effective_status(run), run.message
+    if status == "interrupted":
+        message = f"the process that ran it is gone; `konstruct blueprint resume {run.id}` continues it"
     phases = []
     for record in store.phases(run_id):
         gates = store.gates(run_id, record.phase_id)
         last = gates[-1] if gates else None
+        try:
+            title = blueprint.phase(record.phase_id).title
+        except KeyError:
+            raise StoreDamaged(f"run {run.id}'s record in {store.path} is damaged (phase {record.phase_id} is not in its blueprint); "
+                               f"start the blueprint again with `konstruct blueprint run FILE`") from None
         phases.append({
-            "id": record.phase_id, "title": blueprint.phase(record.phase_id).title, "status": record.status,
+            "id": record.phase_id, "title": title, "status": record.status,
             "attempts": max([g.attempt for g in gates] + [store.attempts(run_id, record.phase_id)]),
             "verdict": last.verdict if last else None, "decision": last.decision if last else None,
             "outstanding": list(last.outstanding) if last and last.decision != "close" else [],
         })
     return {
-        "run_id": run.id, "title": run.title, "source": run.source, "status": run.status, "reason": run.reason,
-        "message": run.message, "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
+        "run_id": run.id, "title": run.title, "source": run.source, "status": status, "reason": run.reason,
+        "message": message, "resumable": status in ("parked", "stalled", "interrupted"), "model": {k: v for k, v in run.model.items() if k != "script"}, "phases": phases,
         "defects": [{"phase": pid, "text": text} for pid, text in store.defects(run_id)],
         "created": run.created, "updated": run.updated,
     }
+
+
+def _blueprint(store: RunStore, run: Any) -> Any:
+    from ..blueprint import BlueprintInvalid, StoreDamaged, parse_blueprint
+
+    try:
+        blueprint = parse_blueprint(run.blueprint, run.source)
+    except BlueprintInvalid as invalid:
+        problem = str(invalid)
+    else:
+        recorded = [p.phase_id for p in store.phases(run.id)]
+        if recorded == [p.id for p in blueprint.phases]:
+            return blueprint
+        problem = f"its phases {', '.join(p.id for p in blueprint.phases)} are not the recorded {', '.join(recorded) or 'none'}"
+    raise StoreDamaged(f"run {run.id}'s blueprint text in {store.path} is damaged ({problem}); it cannot be shown or resumed: "
+                       f"start the blueprint again with `konstruct blueprint run FILE`")
 
 
 def show_report(args: argparse.Namespace) -> int:
@@ -302,5 +347,9 @@ def _store() -> RunStore:
 def _run(store: RunStore, run_id: str) -> Any:
     run = store.run(run_id)
     if run is None:
+        aside = sorted(store.path.parent.glob(store.path.name + ".damaged-*[0-9]"))
+        if aside:  # it may have been in a damaged store that `run` set aside
+            raise UsageError(f"no blueprint run {run_id!r} in {store.path}; a damaged store was set aside as {aside[-1]} "
+                             f"(every run that could still be read was carried over)")
         raise UsageError(f"no blueprint run {run_id!r} (see `konstruct blueprint status`)")
     return run

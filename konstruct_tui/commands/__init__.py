@@ -13,6 +13,7 @@ from .environment import scrubbed_environment
 from .execution import Cancellation, ProcessOutcome, kill_all_running, run_process, run_process_async, running_groups
 from .policy import PolicyConfig, PolicyDecision, decide
 from .scripts import ProjectScript, discover_scripts, find_script
+from .shellwords import ShellSyntaxError, segments, tokenize
 from .wrappers import is_assignment
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "PolicyDecision",
     "ProcessOutcome",
     "ProjectScript",
+    "ShellSyntaxError",
     "decide",
     "discover_scripts",
     "find_script",
@@ -33,4 +35,6 @@ __all__ = [
     "run_process_async",
     "running_groups",
     "scrubbed_environment",
+    "segments",
+    "tokenize",
 ]

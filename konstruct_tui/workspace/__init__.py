@@ -14,6 +14,11 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 _HOMES = {
+    "FileState": "snapshot",
+    "TreeSnapshot": "snapshot",
+    "changes_between": "snapshot",
+    "normalise": "snapshot",
+    "take_snapshot": "snapshot",
     "preview_edits": "editing",
     "SKIPPED_DIRS": "listing",
     "run_git": "listing",
@@ -53,6 +58,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from .snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
     from .editing import EditRequest, preview_edits
     from .listing import SKIPPED_DIRS, run_git, stat_files
     from .batch import apply_edits

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,3 +148,36 @@ def run_with(root: Path, text: str, book: ScriptBook, *, store: RunStore | None 
     with Workspace(root) as workspace:
         finished = asyncio.run(Orchestrator(store, run_id, blueprint, workspace, book, reporter, options).run(resumed=resumed))
     return RunResult(finished, reporter, store, run_id)
+
+
+@contextmanager
+def fakellm_server(folder: Path, rules: dict[str, Any]) -> Iterator[str]:
+    """fakellm (a third-party mock of the OpenAI API) serving `rules` on loopback; yields its URL."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    (folder / "fakellm.yaml").write_text(json.dumps(rules))  # JSON is YAML
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-c", "from fakellm.cli import main; main()", "serve", "--port", str(port), "--config", "fakellm.yaml"],
+                              cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(url + "/_fakellm/stats", timeout=0.5)
+                break
+            except httpx.HTTPError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"fakellm did not start: {server.stderr.read().decode()[-500:]}") from None  # type: ignore[union-attr]
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(10)

@@ -78,3 +78,13 @@ def test_unknown_runs_and_missing_files_are_usage_errors(tmp_path: Path, konstru
     assert konstruct("blueprint", "report", "bp-nope")[0] == 2
     code, _, err = konstruct("blueprint", "run", str(tmp_path / "missing.toml"))
     assert code == 2 and "cannot read blueprint" in err
+
+
+def test_relevant_files_and_task_targets_are_read_in_one_spelling() -> None:
+    text = GOOD.replace('"calc.py"]', '"src/../calc.py", "./docs//", "."]')
+    phase = parse_blueprint(text).phases[0]
+    assert phase.relevant == ("src/", "calc.py", "docs/", "**")
+    with_targets = GOOD.replace('text = "do one"', 'text = "do one"\nfiles = ["./tests/../tests/test_calc.py"]')
+    assert parse_blueprint(with_targets).phases[0].tasks[0].files == ("tests/test_calc.py",)
+    with pytest.raises(BlueprintInvalid, match="must be a workspace-relative path"):
+        parse_blueprint(GOOD.replace('"calc.py"]', '"src/../../calc.py"]'))
