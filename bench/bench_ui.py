@@ -43,11 +43,11 @@ from textual.widgets import Static
 from konstruct_tui.agent import Limits
 from konstruct_tui.agent.events import TextDelta, TurnStarted
 from konstruct_tui.ui.app import Workbench
-from konstruct_tui.ui.demo import prepare_demo
+from konstruct_tui.app.demo import prepare_demo
 from konstruct_tui.ui.messages import Reported
 from konstruct_tui.ui.panes.transcript import AssistantText
 from konstruct_tui.ui.reporter import MessageReporter
-from konstruct_tui.ui.session_runs import WorkbenchSetup
+from konstruct_tui.app import WorkbenchSetup
 
 TOKENS = 2000
 SIZE = (120, 40)

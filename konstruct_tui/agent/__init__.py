@@ -4,14 +4,19 @@ Ports: `ModelCallPort` (providers implement it) and `ProgressReporterPort` (the 
 JSON lines, the UI posts them as Textual messages). Nothing here knows HTTP or Textual.
 """
 
-from .budgets import BudgetMeter, Limits
+from .budgets import BudgetMeter, Limits, PricePort
+from .compaction import SUMMARY_SYSTEM, NothingToCompact, compact_session, model_turns
+from .context_window import DEFAULT_BUDGET_CHARS
 from .events import (
     FINISH_REASONS,
     AgentEvent,
     BudgetUpdate,
     CollectingReporter,
+    Compacted,
+    Event,
     Finished,
     ProgressReporterPort,
+    ProviderWarning,
     SessionStarted,
     TextDelta,
     ToolFinished,
@@ -20,40 +25,89 @@ from .events import (
     TurnStarted,
     event_json,
 )
+from .execution import CallOutcome
 from .killswitch import KillSwitch
-from .loop import AgentLoop, tool_specs
-from .ports import ModelCallPort, ToolCall, ToolSpec, Usage
-from .sessions import SessionMissing
-from .sessions import load as load_session
-from .trust_gate import SessionGate, TrustGate, TrustQuestion, headless_gate
+from .loop import AgentLoop, Stop, TurnHooks, tool_specs
+from .ports import (
+    AssistantMessage,
+    Message,
+    ModelCallPort,
+    Notice,
+    Restart,
+    TextChunk,
+    ToolCall,
+    ToolCallChunk,
+    ToolResultMessage,
+    ToolSpec,
+    TurnDeadlinePassed,
+    TurnEnd,
+    TurnItem,
+    Usage,
+    UsageChunk,
+    UserMessage,
+)
+from .prompt import system_prompt
+from .session_facts import carried_facts
+from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
+from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate, question_for
 
 __all__ = [
+    "NothingToCompact",
+    "compact_session",
+    "DEFAULT_BUDGET_CHARS",
     "FINISH_REASONS",
+    "SUMMARY_SYSTEM",
     "AgentEvent",
     "AgentLoop",
+    "AssistantMessage",
     "BudgetMeter",
     "BudgetUpdate",
+    "CallOutcome",
     "CollectingReporter",
+    "Compacted",
+    "Event",
     "Finished",
     "KillSwitch",
     "Limits",
+    "Message",
     "ModelCallPort",
+    "Notice",
+    "PricePort",
     "ProgressReporterPort",
+    "ProviderWarning",
+    "Restart",
     "SessionGate",
     "SessionMissing",
+    "SessionRecord",
     "SessionStarted",
+    "Stop",
+    "TextChunk",
     "TextDelta",
     "ToolCall",
+    "ToolCallChunk",
     "ToolFinished",
+    "ToolResultMessage",
     "ToolSpec",
     "ToolStarted",
     "TrustGate",
     "TrustQuestion",
     "TrustRequested",
+    "TurnDeadlinePassed",
+    "TurnEnd",
+    "TurnHooks",
+    "TurnItem",
     "TurnStarted",
     "Usage",
+    "UsageChunk",
+    "UserMessage",
+    "carried_facts",
+    "edited_paths",
     "event_json",
     "headless_gate",
     "load_session",
+    "model_turns",
+    "question_for",
+    "sessions_dir",
+    "system_prompt",
     "tool_specs",
 ]

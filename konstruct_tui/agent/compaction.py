@@ -148,9 +148,12 @@ async def _summary(model: ModelCallPort, older: list[Message], budget_chars: int
     return "".join(text), usage
 
 
-def record(session: SessionLog, result: CompactionResult, trigger: str) -> None:
+def record(session: SessionLog | None, result: CompactionResult, trigger: str) -> None:
     """The session file keeps every message; this line says which of them the compaction message
-    replaces from here on, so a resumed session continues compacted (see sessions.load)."""
+    replaces from here on, so a resumed session continues compacted (see sessions.load). A blueprint
+    session has no session file (its run store keeps its calls): nothing to write."""
+    if session is None:
+        return
     session.append("compacted", trigger=trigger, replaced=result.replaced, kept=result.kept, message=message_json(result.message),
                    summary=result.summary, chars_before=result.chars_before, chars_after=result.chars_after)
 
@@ -170,7 +173,7 @@ _failed_at: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
 
 
 async def compact_near_limit(transcript: list[Message], model: ModelCallPort, workspace: Workspace, budget_chars: int,
-                             session: SessionLog, reporter: ProgressReporterPort, turn: int) -> Usage | None:
+                             session: SessionLog | None, reporter: ProgressReporterPort, turn: int) -> Usage | None:
     """Before a model turn: when the transcript nears the context budget, compact it in place.
     Returns what the summary call cost (None when nothing was spent). A failed summary leaves the
     transcript as it was (the loop's trim still applies) and says so in a `warning` event."""
@@ -192,7 +195,7 @@ async def compact_near_limit(transcript: list[Message], model: ModelCallPort, wo
 
 
 async def compact_after_overflow(error: BaseException, transcript: list[Message], model: ModelCallPort, workspace: Workspace,
-                                 session: SessionLog, reporter: ProgressReporterPort, turn: int) -> Usage | None:
+                                 session: SessionLog | None, reporter: ProgressReporterPort, turn: int) -> Usage | None:
     """The server refused the turn because the conversation no longer fits the model's window
     (`error.window_full`, set by the providers) and nothing of it had streamed: compact whatever
     the transcript holds now, keeping a quarter of it, and return what that cost so the loop asks

@@ -145,7 +145,16 @@ def finished_message(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return f"{text[:cut].rstrip()} […{rest} more characters in this turn's text_delta events and the session file]"
 
 
-def event_json(event: AgentEvent) -> dict[str, Any]:
+class Event(Protocol):
+    """What a reporter takes: a frozen dataclass that names itself (the `event` key of its JSON
+    line). The agent's own are `AgentEvent`; a blueprint run adds its own (blueprint/events.py),
+    and the workbench its notices."""
+
+    name: ClassVar[str]
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+def event_json(event: Event) -> dict[str, Any]:
     return {"event": event.name, **_plain(asdict(event))}
 
 
@@ -160,16 +169,16 @@ def _plain(value: Any) -> Any:
 class ProgressReporterPort(Protocol):
     """Receives the loop's events in order. Must return quickly: it is called on the loop's thread."""
 
-    def report(self, event: AgentEvent) -> None: ...
+    def report(self, event: Event) -> None: ...
 
 
 @dataclass
 class CollectingReporter:
     """Keeps every event (tests, and callers that read the run afterwards)."""
 
-    events: list[AgentEvent] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
-    def report(self, event: AgentEvent) -> None:
+    def report(self, event: Event) -> None:
         self.events.append(event)
 
     def of(self, kind: type) -> list[Any]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..tools import TOOLS, ToolContext, ToolError, call
+from ..tools import TOOLS, Tool, ToolContext, ToolError, call
 from .events import ProgressReporterPort, ToolFinished, ToolStarted, TrustRequested
 from .killswitch import KillSwitch
 from .ports import ToolCall, ToolResultMessage
@@ -37,9 +37,14 @@ class ToolCrashed(Exception):
 @dataclass(frozen=True)
 class CallOutcome:
     message: ToolResultMessage
+    payload: dict[str, Any] = field(default_factory=dict)  # what the model was told, as JSON
     landed: tuple[dict[str, Any], ...] = ()
     statuses: tuple[str, ...] = ()
     unfinished: bool = False  # the tool had not returned when the loop stopped waiting (after a kill)
+
+    @property
+    def ok(self) -> bool:
+        return not self.message.is_error
 
 
 @dataclass
@@ -49,12 +54,14 @@ class ToolRunner:
     switch: KillSwitch
     reporter: ProgressReporterPort
     scrub: Callable[[str], str] = lambda text: text
+    tools: Mapping[str, Tool[Any]] = field(default_factory=lambda: TOOLS)  # the set this run offers
+    record: Callable[[ToolCall, CallOutcome], None] | None = None  # keeps each answered call
 
     async def run(self, turn: int, tool_call: ToolCall) -> CallOutcome:
         self.reporter.report(ToolStarted(turn, tool_call.id, tool_call.name, tool_call.arguments))
         if tool_call.problem:
             return self._refuse(turn, tool_call, tool_call.problem)
-        tool = TOOLS.get(tool_call.name)
+        tool = self.tools.get(tool_call.name)
         if tool is not None and tool.mutating and not self._self_gated(tool_call.name):
             denial = await self._ask(turn, question_for(tool_call.name, tool_call.arguments, tool_call.id), obtain=False)
             if denial:
@@ -71,8 +78,8 @@ class ToolRunner:
             return self._refuse(turn, tool_call, self.scrub(str(error)))
         if not finished:
             note = {"error": "the run was killed while this call ran and it had not returned; its effect is unknown"}
-            self.reporter.report(ToolFinished(turn, tool_call.id, tool_call.name, False, note, error=note["error"]))
-            return CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(note), True), unfinished=True)
+            outcome = CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(note), True), note, unfinished=True)
+            return self._finished(turn, tool_call, outcome, ToolFinished(turn, tool_call.id, tool_call.name, False, note, error=note["error"]))
         payload = result.to_json()
         entries = [e for e in payload.get("results", []) if isinstance(e, dict)] if isinstance(payload, dict) else []
         statuses = tuple(str(e.get("status", "")) for e in entries)
@@ -81,9 +88,9 @@ class ToolRunner:
             for e in entries
             if e.get("status") in LANDED
         )
-        self.reporter.report(ToolFinished(turn, tool_call.id, tool_call.name, True, payload, statuses))
         content = json.dumps(payload, ensure_ascii=False)
-        return CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, content), landed, statuses)
+        outcome = CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, content), payload, landed, statuses)
+        return self._finished(turn, tool_call, outcome, ToolFinished(turn, tool_call.id, tool_call.name, True, payload, statuses))
 
     def _self_gated(self, name: str) -> bool:
         """Only when the tool can see the grants (`context.trust`) and the gate can get one without
@@ -112,8 +119,16 @@ class ToolRunner:
 
     def _refuse(self, turn: int, tool_call: ToolCall, reason: str, status: str = "error") -> CallOutcome:
         payload = {"error": reason, "status": status}
-        self.reporter.report(ToolFinished(turn, tool_call.id, tool_call.name, False, payload, error=reason))
-        return CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(payload), True))
+        outcome = CallOutcome(ToolResultMessage(tool_call.id, tool_call.name, json.dumps(payload), True), payload)
+        return self._finished(turn, tool_call, outcome, ToolFinished(turn, tool_call.id, tool_call.name, False, payload, error=reason))
+
+    def _finished(self, turn: int, tool_call: ToolCall, outcome: CallOutcome, event: ToolFinished) -> CallOutcome:
+        """The call is kept (`record`: a blueprint's run store) before anyone hears it finished, so
+        a process killed right after the event still has the call on record."""
+        if self.record is not None:
+            self.record(tool_call, outcome)
+        self.reporter.report(event)
+        return outcome
 
     async def _on_worker(self, tool_call: ToolCall) -> tuple[Any, bool]:
         """Run the tool on a daemon thread (one that ignores the kill must not hold the process
@@ -127,7 +142,7 @@ class ToolRunner:
 
         def work() -> None:
             try:
-                result = call(tool_call.name, tool_call.arguments, self.context)
+                result = call(tool_call.name, tool_call.arguments, self.context, self.tools)
             except BaseException as error:  # noqa: BLE001 - handed to the loop thread, which sorts ToolError from bugs
                 failure = error  # bound here: `error` itself is unbound once the except block ends
                 loop.call_soon_threadsafe(settle, lambda: done.set_exception(failure))

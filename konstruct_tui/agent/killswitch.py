@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-Hook = Callable[[], None]
+Hook = Callable[[], object]  # what it returns is ignored
 
 
 class KillSwitch:
@@ -67,7 +67,12 @@ class KillSwitch:
             already = self.event.is_set()
         if already:
             hook()
-        return lambda: self._hooks.pop(key, None)  # type: ignore[func-returns-value]
+
+        def unregister() -> None:
+            with self._lock:
+                self._hooks.pop(key, None)
+
+        return unregister
 
     @contextmanager
     def cancels(self, task: asyncio.Task[object]) -> Iterator[None]:

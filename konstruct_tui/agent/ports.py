@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
+class TurnDeadlinePassed(Exception):
+    """A model turn ran past its deadline and its stream was closed. Providers raise a subclass
+    (`TurnDeadlineExceeded`); a blueprint phase treats it as the end of a slow turn, not as an
+    unreachable model, so the loop must recognise it without importing a provider."""
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     """A tool as the model sees it."""

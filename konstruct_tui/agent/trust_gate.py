@@ -8,10 +8,11 @@ modal; headless `GrantForRun` for `--yes`, `DenyAll` without it) and its answer 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..trust import DenyAll, GrantForRun, TrustRequest, TrustSession, TrustStore
+from ..trust import DenyAll, GrantForRun, TrustBroker, TrustRequest, TrustSession, TrustStore
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,8 @@ class TrustGate(Protocol):
     """`ask`: may this call go ahead (spending a `once` grant)? `obtain`: ask and keep the answer
     for a tool that spends grants itself. `grants` is what such a tool checks (`use(capability)`)."""
 
-    grants: object
+    @property
+    def grants(self) -> object: ...
 
     async def ask(self, question: TrustQuestion) -> bool: ...
 
@@ -60,10 +62,11 @@ class SessionGate:
         return True
 
 
-def headless_gate(root: object, *, grant: bool, store: TrustStore | None = None) -> SessionGate:
+def headless_gate(root: str | os.PathLike[str], *, grant: bool, store: TrustStore | None = None) -> SessionGate:
     """`konstruct run`: stored `always` grants apply; anything else is granted for this run only
     with `--yes` (nothing stored) and denied without it."""
-    return SessionGate(TrustSession(root, store, GrantForRun() if grant else DenyAll()))  # type: ignore[arg-type]
+    broker: TrustBroker = GrantForRun() if grant else DenyAll()
+    return SessionGate(TrustSession(root, store, broker))
 
 
 def question_for(tool: str, arguments: dict[str, Any], call_id: str) -> TrustQuestion:
@@ -71,13 +74,14 @@ def question_for(tool: str, arguments: dict[str, Any], call_id: str) -> TrustQue
         if arguments.get("script"):
             return TrustQuestion(tool, "scripts", f"run the project script {arguments['script']!r}", (), call_id)
         return TrustQuestion(tool, "commands", f"run the command {str(arguments.get('command', ''))!r}", (), call_id)
-    paths = _paths(arguments)
+    paths = edited_paths(arguments)
     shown = ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
     verb = "delete" if tool == "delete_code" else "change"
     return TrustQuestion(tool, "edit", f"{verb} {shown or 'files'}", tuple(paths), call_id)
 
 
-def _paths(arguments: dict[str, Any]) -> list[str]:
+def edited_paths(arguments: dict[str, Any]) -> list[str]:
+    """The paths a write_code or delete_code call names (what an `edit` grant is asked for)."""
     entries = arguments.get("edits") or arguments.get("paths") or []
     paths = []
     for entry in entries if isinstance(entries, list) else []:

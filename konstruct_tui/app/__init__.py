@@ -1,12 +1,46 @@
-"""The application layer: what the workbench does for the person, in plain Python (no Textual).
+"""The application layer: between the screen (`ui/`) and the core, and beside the CLI.
 
-The UI (ui/) draws and forwards; the decisions live here so they can be tested without a screen:
-slash commands (`parse_slash`, `complete_command`, `help_lines`), @file mentions (`attach_mentions`,
-`project_files`, `fuzzy_files`, `mention_at`), the session's diff (`session_diff`), `/undo`
-(`undo_last_batch`), `/cost` (`CostLedger`), `/compact` (`compact_session`), and the model picker's
-plain half (`detect_local_servers`, `key_source`, `save_model_choice`, `settings_for`).
+It builds runs — workspace, graph ranking, trust gate, model, loop — for the workbench,
+`konstruct run` and blueprint runs, so each is built in one place; the CLI, the composition root,
+resolves which provider (`ProviderSettings`) and hands it in. It also holds the workbench's logic that
+is not drawing: trust previews, the call ledger, the request history, past sessions, the graph
+overview, one-line summaries of tool calls, and the demo. Nothing here imports textual; `ui/` reaches
+the core only through this package and the agent's events.
+
+Public names:
+- runs: `agent_loop` / `drive` / `neighborhood_ranker` (pair-coding), `SessionRuns` /
+  `WorkbenchSetup` / `NoModel` (the workbench's runs and what it reads);
+- blueprint runs: `load_blueprint` / `check_commands` / `read_blueprint` / `open_models` /
+  `create_run` / `run_blueprint` / `BlueprintPlan` / `BlueprintProblem`, and `ScriptBook` /
+  `model_source` / `describe_model` (which model a blueprint run talks to);
+- trust: `TrustAnswer` / `DENY` / `TrustPreview` / `build_preview`;
+- what panes show: `Notice` / `RunEvent`, `GraphOverview`, `SessionSummary`, and the summaries
+  `status_token` / `describe_call` / `describe_outcome` / `batch_rows` / `diffs_of`.
+- the person's commands in the workbench: slash commands (`parse_slash`, `complete_command`,
+  `help_lines`), @file mentions (`attach_mentions`, `project_files`, `fuzzy_files`, `mention_at`),
+  `session_diff`, `undo_last_batch`, `CostLedger`, `compact_session`, and the model picker's plain half
+  (`detect_local_servers`, `key_source`, `save_model_choice`, `settings_for`).
 """
 
+from .blueprint_runs import (
+    BlueprintPlan,
+    BlueprintProblem,
+    check_commands,
+    create_run,
+    load_blueprint,
+    open_models,
+    read_blueprint,
+    run_blueprint,
+)
+from .events import Notice, RunEvent
+from .graph_overview import GraphOverview
+from .models import ScriptBook, describe_model, model_source
+from .runs import agent_loop, drive, neighborhood_ranker
+from .session_list import Replayed, SessionSummary
+from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
+from .trust import DENY, TrustAnswer
+from .trust_preview import TrustPreview, build_preview
+from .workbench import NoModel, SessionRuns, WorkbenchSetup
 from .mentions import Attachment, attach_mentions, fuzzy_files, mention_at, project_files
 from .model_servers import (
     REMOTE_CHOICES,
@@ -24,28 +58,59 @@ from .slash_commands import COMMANDS, SlashCommand, SlashInput, complete_command
 
 __all__ = [
     "COMMANDS",
+    "DENY",
     "REMOTE_CHOICES",
     "USUAL_PORTS",
     "Attachment",
+    "BlueprintPlan",
+    "BlueprintProblem",
     "CompactionUnavailable",
     "CostLedger",
+    "GraphOverview",
     "LocalServer",
     "ModelChoice",
+    "NoModel",
+    "Notice",
+    "Replayed",
+    "RunEvent",
+    "ScriptBook",
+    "SessionRuns",
+    "SessionSummary",
     "SlashCommand",
     "SlashInput",
+    "TrustAnswer",
+    "TrustPreview",
+    "WorkbenchSetup",
+    "agent_loop",
     "attach_mentions",
+    "batch_rows",
+    "build_preview",
+    "check_commands",
     "compact_session",
     "complete_command",
+    "create_run",
+    "describe_call",
+    "describe_model",
+    "describe_outcome",
     "detect_local_servers",
+    "diffs_of",
+    "drive",
     "fuzzy_files",
     "help_lines",
     "key_source",
     "literal_request",
+    "load_blueprint",
     "mention_at",
+    "model_source",
+    "neighborhood_ranker",
+    "open_models",
     "parse_slash",
     "project_files",
+    "read_blueprint",
+    "run_blueprint",
     "save_model_choice",
     "session_diff",
     "settings_for",
+    "status_token",
     "undo_last_batch",
 ]

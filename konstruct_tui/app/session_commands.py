@@ -15,7 +15,7 @@ from ..agent import BudgetUpdate, SessionStarted
 from ..workspace import UndoRefused, Workspace, WriteJournal, undo_last
 
 if TYPE_CHECKING:
-    from ..agent.events import Compacted
+    from ..agent import Compacted
 
 
 def undo_last_batch(workspace: Workspace, journal: WriteJournal | None = None) -> tuple[bool, list[str]]:
@@ -86,18 +86,19 @@ def compact_session(session_id: str | None, settings: Any, workspace: Workspace)
         raise CompactionUnavailable("nothing to compact: no session has run yet")
     if settings is None:
         raise CompactionUnavailable("nothing to compact with: no model is configured (/model picks one)")
-    from ..agent import compaction
+    from ..agent import NothingToCompact, model_turns
+    from ..agent import compact_session as compact
     from ..providers import open_provider
 
     async def run() -> Any:
         model = open_provider(settings)
         try:
-            return await compaction.compact_session(session_id, model, workspace)
+            return await compact(session_id, model, workspace)
         finally:
             await model.aclose()
 
     try:
         result = asyncio.run(run())
-    except compaction.NothingToCompact as error:
+    except NothingToCompact as error:
         raise CompactionUnavailable(str(error)) from None
-    return result.event(compaction.model_turns(result.transcript), "request")
+    return result.event(model_turns(result.transcript), "request")

@@ -3,21 +3,26 @@ not the executor, decides when a phase is done.
 
 Public names: `parse_blueprint` / `Blueprint` / `Phase` / `Task` / `BlueprintInvalid` (the format),
 `RunStore` (run state in SQLite), `Orchestrator` / `RunOptions` / `new_run_id` (a run),
-`ScriptBook` / `SharedModel` / `model_source` (which model each session talks to), the events
+`ModelSource` / `SharedModel` (the port for which model each session talks to: the
+composition root hands the run its source; this package imports no provider), `refused_commands`, the events
 `RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm`, and `render_report`.
 """
 
 from .events import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
-from .models import ScriptBook, SharedModel, model_source
+from .models import ModelSource, SharedModel
 from .orchestrator import Orchestrator, new_run_id
+from .owner import effective_status, owner_token
 from .plan import Blueprint, BlueprintInvalid, Phase, Task, parse_blueprint
 from .report import render as render_report
 from .run_options import RunOptions
-from .store import RunStore
+from .store import RunStore, StoreDamaged, StoreUnusable, damaged_message, default_path
+from .store_repair import open_for_run
+from .verification import refused_commands
 
 __all__ = [
     "Blueprint",
     "BlueprintInvalid",
+    "ModelSource",
     "Orchestrator",
     "Phase",
     "PhaseClosed",
@@ -25,13 +30,19 @@ __all__ = [
     "RunOptions",
     "RunStarted",
     "RunStore",
-    "ScriptBook",
     "SharedModel",
+    "StoreDamaged",
+    "StoreUnusable",
     "Task",
     "VerdictReached",
     "WatchdogAlarm",
-    "model_source",
+    "damaged_message",
+    "default_path",
+    "effective_status",
     "new_run_id",
+    "open_for_run",
+    "owner_token",
     "parse_blueprint",
+    "refused_commands",
     "render_report",
 ]

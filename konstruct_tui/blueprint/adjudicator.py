@@ -10,8 +10,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..tools import TOOLS
-from ..tools.base import Tool
+from ..tools import TOOLS, Tool
 from .gate import Veto
 from .plan import Blueprint, Phase
 from .prompts import adjudicator_brief

@@ -12,7 +12,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from ..tools.base import Tool, ToolContext, ToolError, ToolInput, ToolResult
+from ..tools import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .plan import Phase
 
 

@@ -16,14 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..workspace import Workspace
-from ..workspace.snapshot import (
-    FileState,
-    TreeSnapshot,
-    changes_between,
-    normalise,
-    take_snapshot,
-)
+from ..workspace import FileState, TreeSnapshot, Workspace, changes_between, normalise, take_snapshot
 from .pinning import (
     is_config,
     is_test_config,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..agent.events import SessionStarted
+from ..agent import SessionStarted
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..tools.globs import matches as glob_matches
+from ..tools import matches as glob_matches
 from .plan import Phase
 from .store import ToolCallRecord
 from .verdict import Verdict
@@ -77,7 +77,7 @@ def mechanical(phase: Phase, changes: Sequence[ToolCallRecord] | Sequence[str]) 
     (`changes`: the workspace-normalised paths that differ from the phase's start), or from the tool
     calls of every session the phase used; never from what the executor says it did."""
     on_disk = all(isinstance(c, str) for c in changes)
-    changed = tuple(changes) if on_disk else changed_files(changes)  # type: ignore[arg-type]
+    changed = tuple(changes) if on_disk else changed_files(changes)
     if not changed:
         why = "the disk holds what it held when the phase began" if on_disk else "no write or delete landed"
         return [Veto("mechanical", "no_change", f"no file was changed in this phase ({why})")]

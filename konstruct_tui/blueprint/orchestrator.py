@@ -14,13 +14,19 @@ import time
 import uuid
 from typing import Any
 
-from ..agent.budgets import BudgetMeter, Limits, PricePort
-from ..agent.events import Finished, ProgressReporterPort, ToolStarted
-from ..agent.killswitch import KillSwitch
-from ..agent.ports import ToolSpec, Usage
-from ..agent.trust_gate import SessionGate
-from ..tools import TOOLS
-from ..tools.base import Tool
+from ..agent import (
+    BudgetMeter,
+    Finished,
+    KillSwitch,
+    Limits,
+    PricePort,
+    ProgressReporterPort,
+    SessionGate,
+    ToolSpec,
+    ToolStarted,
+    Usage,
+)
+from ..tools import TOOLS, Tool
 from ..trust import DenyAll, TrustSession
 from ..workspace import Workspace, WriteJournal
 from . import report

@@ -16,11 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ..agent.events import ProgressReporterPort
-from ..agent.killswitch import KillSwitch
-from ..tools.base import Tool
-from ..workspace import Workspace
-from ..workspace.snapshot import TreeSnapshot, changes_between
+from ..agent import KillSwitch, ProgressReporterPort
+from ..tools import Tool
+from ..workspace import TreeSnapshot, Workspace, changes_between
 from .adjudicator import adjudicate
 from .disk import Change, PhaseDisk
 from .events import VerdictReached

@@ -28,8 +28,8 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable
 
-from ..commands.shellwords import ShellSyntaxError, segments, tokenize
-from ..workspace.snapshot import normalise
+from ..commands import ShellSyntaxError, segments, tokenize
+from ..workspace import normalise
 from .gate import is_relevant
 from .plan import Phase
 

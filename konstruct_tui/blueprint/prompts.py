@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..agent.ports import ToolSpec
-from ..agent.prompt import system_prompt
+from ..agent import ToolSpec, system_prompt
 from .plan import Blueprint, Phase
 from .verdict import MIN_EVIDENCE_CHARS
 

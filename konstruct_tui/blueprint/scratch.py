@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..workspace.listing import SKIPPED_DIRS
+from ..workspace import SKIPPED_DIRS
 
 _NOT_COPIED = frozenset({".git", ".hg", ".svn", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 _LINKED = SKIPPED_DIRS - _NOT_COPIED

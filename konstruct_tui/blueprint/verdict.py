@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError
 
-from ..tools.base import Tool, ToolContext, ToolError, ToolInput, ToolResult
+from ..tools import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .plan import Phase
 
 MIN_EVIDENCE_CHARS = 40

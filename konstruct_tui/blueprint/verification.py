@@ -26,10 +26,10 @@ from ..commands import (
     ProcessOutcome,
     decide,
     discover_scripts,
+    is_assignment,
     run_process,
     scrubbed_environment,
 )
-from ..commands.wrappers import is_assignment
 from ..sandbox import Confinement, SandboxConfig, project_plan
 from ..workspace import Workspace
 from .failures import FailureImplication, failing_paths, implication

@@ -6,6 +6,8 @@ Bad input anywhere: one line on stderr, exit 2, nothing on disk changed.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import argparse
 import os
 import sys
@@ -48,7 +50,7 @@ SUMMARIES = {
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 

@@ -25,11 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import UsageError, open_workspace, print_json
+from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, print_json, whole_number
 
 if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to parse a command line
-    from ..agent.events import Finished
-    from ..agent.killswitch import KillSwitch
+    from ..agent import Finished, KillSwitch
     from ..blueprint import Orchestrator, RunOptions, RunStore
 
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
@@ -41,12 +40,7 @@ def _store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[arg
 
     @functools.wraps(handler)
     def guarded(args: argparse.Namespace) -> int:
-        from ..blueprint.store import (
-            StoreDamaged,
-            StoreUnusable,
-            damaged_message,
-            default_path,
-        )
+        from ..blueprint import StoreDamaged, StoreUnusable, damaged_message, default_path
 
         try:
             return handler(args)
@@ -89,30 +83,17 @@ def _model_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="M", help="model name")
     parser.add_argument("--base-url", metavar="URL", help="server base URL (any OpenAI-compatible server)")
     parser.add_argument("--script", metavar="PATH", help="scripted provider: a script file, or a folder of ROLE-PHASE[-ATTEMPT].json")
-    parser.add_argument("--turn-timeout", type=_positive, metavar="S", help="deadline for one model turn (default 300)")
+    parser.add_argument("--turn-timeout", type=positive_number, metavar="S", help="deadline for one model turn (default 300)")
     parser.add_argument("--headless", action="store_true", help="print events as JSON lines")
     parser.add_argument("--yes", action="store_true", help="also let the executor run arbitrary command lines (edits and project scripts are granted for the run)")
-    parser.add_argument("--max-retries", type=_at_least(0), default=3, metavar="N", help="retries per phase (default 3)")
-    parser.add_argument("--max-turns", type=_at_least(1), default=40, metavar="N", help="model turns per executor session (default 40)")
-    parser.add_argument("--max-tokens", type=_at_least(1), metavar="N", help="token budget for the whole run (input + output, every session)")
-    parser.add_argument("--max-cost", type=_positive, metavar="USD", help="cost budget for the whole run, US dollars")
-    parser.add_argument("--watchdog-tick", type=_positive, metavar="S",
+    parser.add_argument("--max-retries", type=whole_number(0), default=3, metavar="N", help="retries per phase (default 3)")
+    parser.add_argument("--max-turns", type=whole_number(), default=40, metavar="N", help="model turns per executor session (default 40)")
+    parser.add_argument("--max-tokens", type=whole_number(), metavar="N", help="token budget for the whole run (input + output, every session)")
+    parser.add_argument("--max-cost", type=positive_number, metavar="USD", help="cost budget for the whole run, US dollars")
+    parser.add_argument("--watchdog-tick", type=positive_number, metavar="S",
                         help="how often the watchdog looks (default 30, or $KONSTRUCT_WATCHDOG_TICK_S)")
-    parser.add_argument("--silent-after", type=_positive, metavar="S",
+    parser.add_argument("--silent-after", type=positive_number, metavar="S",
                         help="stop a session silent this long (default 300, or $KONSTRUCT_SILENT_AFTER_S)")
-
-
-def _at_least(low: int) -> Any:
-    def read(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{text!r} must be {low} or more")
-        return value
-
-    return read
 
 
 def _env_seconds(name: str, default: float) -> float:
@@ -122,54 +103,30 @@ def _env_seconds(name: str, default: float) -> float:
     if not text:
         return default
     try:
-        return _positive(text)
+        return positive_number(text)
     except argparse.ArgumentTypeError as error:
         raise UsageError(f"${name}: {error}") from None
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
-    return value
-
-
 def start_run(args: argparse.Namespace) -> int:
-    from ..blueprint import BlueprintInvalid, new_run_id, parse_blueprint
-    from ..blueprint.models import describe
-    from ..blueprint.owner import owner_token
-    from ..blueprint.store_repair import open_for_run
-    from ..blueprint.verification import refused_commands
+    from ..app import BlueprintProblem, check_commands, create_run, load_blueprint
+    from ..blueprint import open_for_run, owner_token
 
-    path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read blueprint {args.file!r}: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        blueprint = parse_blueprint(text, path.name)
-    except BlueprintInvalid as invalid:
-        raise UsageError(str(invalid)) from None
-    settings = _settings(args, None)
-    workspace = open_workspace(args.root)
-    for phase in blueprint.phases:
-        refused = refused_commands(phase.verify, workspace)
-        if refused:
-            command, reason = refused[0]
-            raise UsageError(f"{path.name}: phase {phase.id}: verify command {command!r} is refused by the command policy: {reason}")
-    options = _options(args, settings)
-    models = _models(settings)
+        plan = load_blueprint(Path(args.file))
+        settings = _settings(args, None)
+        workspace = open_workspace(args.root)
+        check_commands(plan, workspace)
+        options = _options(args, settings)
+        models = _models(settings)
+    except BlueprintProblem as problem:
+        raise UsageError(str(problem)) from None
     store, warning = open_for_run()
     if warning:
         print(f"konstruct: warning: {warning}", file=sys.stderr)
-    run_id = new_run_id()
-    store.create_run(run_id, blueprint.title, path.name, text, str(workspace.root), describe(settings), [p.id for p in blueprint.phases],
-                     owner=owner_token())
+    run_id = create_run(store, plan, workspace, settings, owner=owner_token())
     with _RunLock(run_id):
-        return _drive(store, run_id, blueprint, workspace, models, settings, options, args, resumed=False)
+        return _drive(store, run_id, plan.blueprint, workspace, models, settings, options, args, resumed=False)
 
 
 def resume_run(args: argparse.Namespace) -> int:
@@ -208,13 +165,12 @@ def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
 
 
 def _models(settings: Any) -> Any:
-    from ..blueprint import model_source
-    from ..providers import ConfigInvalid, ScriptInvalid
+    from ..app import BlueprintProblem, open_models
 
     try:
-        return model_source(settings)
-    except (ScriptInvalid, ConfigInvalid) as error:
-        raise UsageError(str(error)) from None
+        return open_models(settings)
+    except BlueprintProblem as problem:
+        raise UsageError(str(problem)) from None
 
 
 class _RunLock:
@@ -248,10 +204,10 @@ def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
 
 def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
            args: argparse.Namespace, *, resumed: bool) -> int:
-    from ..agent.killswitch import KillSwitch
+    from ..agent import KillSwitch
     from ..blueprint import Orchestrator
 
-    reporter = JsonLines() if args.headless else Readable()
+    reporter = JsonLinesReporter() if args.headless else Readable()
     switch = KillSwitch()
     with workspace:
         orchestrator = Orchestrator(store, run_id, blueprint, workspace, models, reporter, options, switch, settings.price())
@@ -272,22 +228,11 @@ async def _with_signals(orchestrator: Orchestrator, switch: KillSwitch, resumed:
             loop.remove_signal_handler(signum)
 
 
-class JsonLines:
-    def report(self, event: Any) -> None:
-        from ..agent.events import event_json
-
-        try:
-            sys.stdout.write(json.dumps(event_json(event), ensure_ascii=False) + "\n")
-            sys.stdout.flush()
-        except BrokenPipeError:
-            pass  # the reader went away; the run goes on and its state is in the store
-
-
 class Readable:
     """One line per step a person watching a terminal cares about (text deltas are left out)."""
 
     def report(self, event: Any) -> None:
-        from ..agent.events import TextDelta, event_json
+        from ..agent import TextDelta, event_json
 
         if isinstance(event, TextDelta):
             return
@@ -308,8 +253,7 @@ class Readable:
 
 
 def show_status(args: argparse.Namespace) -> int:
-    from ..blueprint import RunStore
-    from ..blueprint.owner import effective_status
+    from ..blueprint import RunStore, effective_status
 
     if args.run is None:
         existing = RunStore.existing()
@@ -336,8 +280,7 @@ def show_status(args: argparse.Namespace) -> int:
 
 
 def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
-    from ..blueprint.owner import effective_status
-    from ..blueprint.store import StoreDamaged
+    from ..blueprint import StoreDamaged, effective_status
 
     run = store.run(run_id)
     assert run is not None
@@ -369,8 +312,7 @@ def status_of(store: RunStore, run_id: str) -> dict[str, Any]:
 
 
 def _blueprint(store: RunStore, run: Any) -> Any:
-    from ..blueprint import BlueprintInvalid, parse_blueprint
-    from ..blueprint.store import StoreDamaged
+    from ..blueprint import BlueprintInvalid, StoreDamaged, parse_blueprint
 
     try:
         blueprint = parse_blueprint(run.blueprint, run.source)

@@ -1,10 +1,13 @@
-"""Pieces every command uses: the usage error, `--root`, and JSON output."""
+"""Pieces every command uses: the usage error, `--root`, the number arguments, and JSON output
+(a result, or events as JSON lines)."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -37,3 +40,49 @@ def print_json(payload: Any) -> None:
 
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=True) + "\n")
     sys.stdout.flush()
+
+
+def whole_number(low: int = 1) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `low` (turns, tokens, retries)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0" if low == 1 else f"{text!r} must be {low} or more")
+        return value
+
+    return parse
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a finite number greater than 0 (seconds, dollars)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a positive number")
+    return value
+
+
+class JsonLinesReporter:
+    """Events as one JSON object per line on stdout, flushed at once so a reader sees each as it
+    happens (`konstruct run`, `konstruct blueprint run --headless`)."""
+
+    def __init__(self) -> None:
+        import json  # here: the commands that run no agent never load these
+
+        from ..agent import event_json
+
+        self._dumps = json.dumps
+        self._json = event_json
+
+    def report(self, event: Any) -> None:
+        try:
+            sys.stdout.write(self._dumps(self._json(event), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            pass  # the reader went away; the run goes on, and its session or run store is still written

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..graph.export import LEVELS, export_graph  # light: the snapshot's data classes only
+from ..graph import LEVELS, export_graph
 from .common import UsageError, add_root, open_workspace, print_json
 
 FORMATS = ("json",)
@@ -29,7 +29,7 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format!r} is not supported; use: {', '.join(FORMATS)}")
     if args.level not in LEVELS:
         raise UsageError(f"--level {args.level!r} is not known; use one of: {', '.join(LEVELS)}")
-    from ..graph.code_graph import build_index
+    from ..graph import build_index
 
     workspace = open_workspace(args.root)
     with workspace:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .common import UsageError, add_root, open_workspace
 
 if TYPE_CHECKING:
-    from ..graph.indexer import Progress as ProgressCallback
+    from ..graph import Progress as ProgressCallback
 
 _PHASES = {"reading": "Reading and parsing", "resolving": "Resolving imports"}
 
@@ -36,7 +36,7 @@ def run_index(args: argparse.Namespace) -> int:
     root = Path(args.root)
     if not root.is_dir():
         raise UsageError(f"--root {args.root!r} is not a directory")
-    from ..graph.warm_start import unchanged
+    from ..graph import unchanged
 
     warm = unchanged(root.resolve())
     if warm is not None and warm.summary is not None:
@@ -44,7 +44,7 @@ def run_index(args: argparse.Namespace) -> int:
         summary: Mapping[str, Any] = {**warm.summary, "files": warm.files}
         print(_summary(summary, time.perf_counter() - started, f"0 re-parsed, {total} unchanged"))
         return 0
-    from ..graph.code_graph import build_index
+    from ..graph import build_index
 
     # One build, then the process ends: the cycle collector would only walk the growing heap of
     # facts and edges (seconds on a big tree) for cycles a build does not make.

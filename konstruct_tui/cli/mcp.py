@@ -18,8 +18,7 @@ from .. import __version__
 from .common import UsageError, add_root, open_workspace
 
 if TYPE_CHECKING:  # the layers themselves load when the server starts, not to parse a command line
-    from ..tools import ToolContext
-    from ..tools.graph_access import GraphAccess
+    from ..tools import GraphAccess, ToolContext
     from ..trust import TrustSession
     from ..workspace import Workspace
 
@@ -43,8 +42,8 @@ def run_mcp(args: argparse.Namespace) -> int:
         import mcp.server.mcpserver  # noqa: F401 - only this command needs the SDK
     except ImportError:
         raise UsageError("konstruct mcp needs the MCP SDK: pip install 'mcp>=2,<3'") from None
-    from ..graph.code_graph import CodeGraph
-    from ..tools.served_graph import ServedGraph
+    from ..graph import CodeGraph
+    from ..tools import ServedGraph
 
     workspace = open_workspace(args.root)
     with workspace:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ..agent.trust_gate import question_for
+from ..agent import question_for
 from ..tools import TOOLS, ToolContext, ToolResult, call
 from ..trust import TrustDecision, TrustRequest, TrustSession
 

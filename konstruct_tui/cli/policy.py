@@ -28,8 +28,7 @@ import shlex
 from typing import Any
 
 from ..commands import BadPrefix, PolicyConfig, decide, discover_scripts
-from ..sandbox import SandboxConfig, effective_abi
-from ..sandbox.seccomp import seccomp_filter
+from ..sandbox import SandboxConfig, effective_abi, seccomp_filter
 from ..trust import TrustStore
 from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json

@@ -13,19 +13,23 @@ import os
 from typing import Any
 
 from ..sandbox import (
+    ABI_OVERRIDE,
+    DROPPED,
     MODES,
+    NEVER_GRANTED,
+    TOOLCHAIN_CACHES,
     BadSetting,
     SandboxConfig,
     SandboxPlan,
+    describe_writable,
     effective_abi,
+    handled_rights,
     kernel_abi,
     plan_for,
+    probe,
+    right_names,
+    seccomp_filter,
 )
-from ..sandbox import landlock as landlock_rights
-from ..sandbox.plan import ABI_OVERRIDE, TOOLCHAIN_CACHES, describe_writable
-from ..sandbox.privileges import DROPPED
-from ..sandbox.probe import probe
-from ..sandbox.seccomp import seccomp_filter
 from .common import UsageError, add_root, open_workspace, print_json
 
 
@@ -78,8 +82,8 @@ def run_check(args: argparse.Namespace) -> int:
             if plan.confined else "writable",
             "covered_socket_places": list(plan.hidden),
             "lifetime": ("pid-namespace" if plan.namespaces else "subreaper") if plan.confined else "subreaper",
-            "restricted_rights": landlock_rights.right_names(landlock_rights.handled_rights(abi)) if plan.confined else [],
-            "never_granted": landlock_rights.right_names(landlock_rights.NEVER_GRANTED) if plan.confined else [],
+            "restricted_rights": right_names(handled_rights(abi)) if plan.confined else [],
+            "never_granted": right_names(NEVER_GRANTED) if plan.confined else [],
             "writable": describe_writable(plan, workspace.root),
             "toolchain_caches_if_present": list(TOOLCHAIN_CACHES) if settings.mode == "workspace-write" and plan.confined else [],
             "symlinks": "judged on the resolved target: a link in the workspace cannot be written through to outside",

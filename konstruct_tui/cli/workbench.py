@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .common import UsageError, open_workspace
+from .common import UsageError, open_workspace, positive_number, whole_number
 
 DEMO_TURN_DEADLINE_S = 900.0  # the demo's last turn hangs until killed; give the person time
 
@@ -35,10 +35,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--script", dest="workbench_script", metavar="FILE", help="the script the scripted provider replays")
     group.add_argument("--theme", dest="workbench_theme", metavar="NAME", help="the workbench theme")
     group.add_argument("--blueprint", dest="workbench_blueprint", metavar="FILE", help="start this blueprint run (TOML) in the workbench and watch its gate")
-    group.add_argument("--max-turns", dest="workbench_max_turns", type=_positive(int), default=50, metavar="N", help="turn budget per request (default 50)")
-    group.add_argument("--max-tokens", dest="workbench_max_tokens", type=_positive(int), metavar="N", help="token budget per request")
-    group.add_argument("--max-cost", dest="workbench_max_cost", type=_positive(float), metavar="USD", help="cost budget per request, US dollars")
-    group.add_argument("--timeout", dest="workbench_timeout", type=_positive(float), metavar="S", help="wall-clock limit per request, seconds")
+    group.add_argument("--max-turns", dest="workbench_max_turns", type=whole_number(), default=50, metavar="N", help="turn budget per request (default 50)")
+    group.add_argument("--max-tokens", dest="workbench_max_tokens", type=whole_number(), metavar="N", help="token budget per request")
+    group.add_argument("--max-cost", dest="workbench_max_cost", type=positive_number, metavar="USD", help="cost budget per request, US dollars")
+    group.add_argument("--timeout", dest="workbench_timeout", type=positive_number, metavar="S", help="wall-clock limit per request, seconds")
 
 
 def open_workbench(args: argparse.Namespace) -> int:
@@ -53,7 +53,7 @@ def open_workbench(args: argparse.Namespace) -> int:
     try:
         settings = resolve(provider=args.workbench_provider, model=args.workbench_model, base_url=args.workbench_base_url, script=args.workbench_script)
         if settings.script is not None and not args.workbench_blueprint:
-            from ..providers.scripted import load_script
+            from ..providers import load_script
 
             load_script(settings.script)  # a broken script is bad input: say so before the screen opens
     except (ConfigInvalid, ScriptInvalid) as error:
@@ -65,8 +65,8 @@ def open_workbench(args: argparse.Namespace) -> int:
     theme = _theme(args.workbench_theme)
     limits = Limits(args.workbench_max_turns, args.workbench_max_tokens, args.workbench_max_cost, args.workbench_timeout)
     blueprint = _blueprint(args.workbench_blueprint, root, settings, problem)
+    from ..app import WorkbenchSetup
     from ..ui import run_workbench
-    from ..ui.session_runs import WorkbenchSetup
 
     run_workbench(WorkbenchSetup(Path(root), settings, problem, limits, theme=theme, blueprint=blueprint))
     return 0
@@ -77,16 +77,9 @@ def open_demo(args: argparse.Namespace) -> int:
     from ..providers import ConfigInvalid, ScriptInvalid, resolve
 
     theme = _theme(args.theme)
+    from ..app import WorkbenchSetup
+    from ..app.demo import BLUEPRINT, BLUEPRINT_SCRIPTS, FIRST_REQUEST, FOLLOW_UP, SCRIPT, prepare_demo
     from ..ui import run_workbench
-    from ..ui.demo import (
-        BLUEPRINT,
-        BLUEPRINT_SCRIPTS,
-        FIRST_REQUEST,
-        FOLLOW_UP,
-        SCRIPT,
-        prepare_demo,
-    )
-    from ..ui.session_runs import WorkbenchSetup
 
     # config={}: the demo ignores the person's config file, so it is the same everywhere.
     settings = resolve(provider="scripted", script=str(SCRIPT), turn_deadline_s=DEMO_TURN_DEADLINE_S, config={})
@@ -103,19 +96,16 @@ def _blueprint(path: str | None, root: Any, settings: Any, problem: str | None) 
     """A blueprint given on the command line is checked before the screen opens (bad input: exit 2)."""
     if path is None:
         return None
-    from ..providers import ConfigInvalid, ScriptInvalid
-
     if problem is not None:
         raise UsageError(f"--blueprint needs a model: {problem}")
-    from ..blueprint.models import model_source
-    from ..ui.blueprint_runs import BlueprintProblem, read_blueprint
+    from ..app import BlueprintProblem, open_models, read_blueprint
     from ..workspace import Workspace
 
     try:
-        model_source(settings)  # a scripted run's script folder must be usable
+        open_models(settings)  # a scripted run's script folder must be usable
         with Workspace(root) as workspace:
             read_blueprint(Path(path), workspace)
-    except (BlueprintProblem, ScriptInvalid, ConfigInvalid) as error:
+    except BlueprintProblem as error:
         raise UsageError(str(error)) from None
     return Path(path).resolve()
 
@@ -130,16 +120,3 @@ def _theme(name: str | None) -> str | None:
     if problem:
         raise UsageError(problem)
     return name
-
-
-def _positive(kind: type) -> Any:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-        if not value > 0 or value == float("inf"):
-            raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
-        return value
-
-    return parse

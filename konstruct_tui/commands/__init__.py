@@ -8,10 +8,13 @@ Public names: `decide` / `PolicyConfig` / `PolicyDecision` (the policy), `PRESET
 """
 
 from .allowlist import PRESETS, BadPrefix
+from .chain import run_chain
 from .environment import scrubbed_environment
 from .execution import Cancellation, ProcessOutcome, kill_all_running, run_process, run_process_async, running_groups
 from .policy import PolicyConfig, PolicyDecision, decide
 from .scripts import ProjectScript, discover_scripts, find_script
+from .shellwords import ShellSyntaxError, segments, tokenize
+from .wrappers import is_assignment
 
 __all__ = [
     "PRESETS",
@@ -21,12 +24,17 @@ __all__ = [
     "PolicyDecision",
     "ProcessOutcome",
     "ProjectScript",
+    "ShellSyntaxError",
     "decide",
     "discover_scripts",
     "find_script",
+    "is_assignment",
     "kill_all_running",
+    "run_chain",
     "run_process",
     "run_process_async",
     "running_groups",
     "scrubbed_environment",
+    "segments",
+    "tokenize",
 ]

@@ -146,7 +146,9 @@ def _sed_execute(args: list[str]) -> list[EmbeddedCode]:
 
 def _sed_parts(text: str, delimiter: str) -> list[str]:
     """`pat/rep/flags` split on the unescaped delimiter, `\\/` unescaped."""
-    parts, current, k = [], [], 0
+    parts: list[str] = []
+    current: list[str] = []
+    k = 0
     while k < len(text):
         if text[k] == "\\" and k + 1 < len(text):
             current.append(text[k + 1] if text[k + 1] == delimiter else text[k:k + 2])

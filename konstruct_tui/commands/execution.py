@@ -61,7 +61,11 @@ class Cancellation:
                 key = self._next
                 self._next += 1
                 self._callbacks[key] = callback
-                return lambda: self._callbacks.pop(key, None)  # type: ignore[func-returns-value]
+
+                def unregister() -> None:
+                    self._callbacks.pop(key, None)
+
+                return unregister
         callback()
         return lambda: None
 
@@ -213,8 +217,10 @@ def run_process(
         _running.add(pgid)
     outputs = (CappedOutput(cap_bytes), CappedOutput(cap_bytes))
     readers = [
+        # Both pipes exist: the process was started with stdout=PIPE and stderr=PIPE.
         threading.Thread(target=_read_into, args=(stream.fileno(), sink), daemon=True)
-        for stream, sink in zip((proc.stdout, proc.stderr), outputs, strict=True)  # type: ignore[union-attr]
+        for stream, sink in zip((proc.stdout, proc.stderr), outputs, strict=True)
+        if stream is not None
     ]
     for reader in readers:
         reader.start()

@@ -198,11 +198,11 @@ def _decide_chain(tokens: list[Word | Operator], config: PolicyConfig) -> Policy
                      for d in decisions]
     asks = [d for d in decisions if d.decision == "ask"]
     capability = "commands" if asks else ("scripts" if any(d.capability == "scripts" for d in decisions) else None)
-    decision: Decision = "ask" if asks else "allow"
+    verdict: Decision = "ask" if asks else "allow"
     reason = f"a chain of {len(steps)} commands (chains are allowed); " + (
         "it runs only with the user's 'commands' grant" if asks else "every step is allowed on its own")
     confinement = decisions[0].confinement if not asks else None
-    return PolicyDecision(decision, "needs_grant" if asks else "chain", reason, (), capability, steps=tuple(steps),
+    return PolicyDecision(verdict, "needs_grant" if asks else "chain", reason, (), capability, steps=tuple(steps),
                           confinement=confinement)
 
 

@@ -1,0 +1,94 @@
+"""The code graph (DESIGN.md §5): tree-sitter extraction per language, resolution, the index store,
+the background reconciler, neighborhoods and traversals.
+
+Public names: `CodeGraph` / `build_index` (the graph of one workspace), `GraphSnapshot` /
+`GraphQuery` / `reach` (reading it), `Freshness` (what changed since the indexed commit), the answer
+statuses and `GraphAnswer`, `IndexStore` / `index_path`, `export_graph` / `LEVELS`,
+`rank_neighborhoods` / `Neighborhood`, `Symbol`, `TEXT`, `Progress`; the languages have a face of
+their own (`graph.languages`: `languages` / `language_for`), since the sub-package shares the name.
+Modules inside the package import each other directly; every other package imports from here.
+
+The face is lazy (PEP 562): a name's module is imported when the name is first asked for, so a
+warm `konstruct index` that needs only the store never loads tree-sitter, the resolvers or networkx.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .callers import BY_NAME, RESOLVED
+    from .warm_start import unchanged
+    from .answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
+    from .code_graph import CodeGraph, build_index
+    from .export import LEVELS, export_graph
+    from .facts import Symbol
+    from .freshness import Freshness
+    from .indexer import Progress
+    from .neighborhoods import Neighborhood, rank_neighborhoods
+    from .query import GraphQuery
+    from .records import TEXT
+    from .snapshot import GraphSnapshot
+    from .store import IndexStore, index_path
+    from .traversal import reach
+
+# Where each public name lives.
+_HOME = {
+    "BY_NAME": "callers",
+    "RESOLVED": "callers",
+    "unchanged": "warm_start",
+    "NO_REFERENCES": "answers", "NOT_INDEXED": "answers", "OK": "answers", "UNDETERMINABLE": "answers",
+    "UNSUPPORTED_LANGUAGE": "answers", "GraphAnswer": "answers",
+    "CodeGraph": "code_graph", "build_index": "code_graph",
+    "LEVELS": "export", "export_graph": "export",
+    "Symbol": "facts",
+    "Freshness": "freshness",
+    "Progress": "indexer",
+    "Neighborhood": "neighborhoods", "rank_neighborhoods": "neighborhoods",
+    "GraphQuery": "query",
+    "TEXT": "records",
+    "GraphSnapshot": "snapshot",
+    "IndexStore": "store", "index_path": "store",
+    "reach": "traversal",
+}
+
+__all__ = [
+    "BY_NAME",
+    "LEVELS",
+    "NOT_INDEXED",
+    "NO_REFERENCES",
+    "OK",
+    "RESOLVED",
+    "TEXT",
+    "UNDETERMINABLE",
+    "UNSUPPORTED_LANGUAGE",
+    "CodeGraph",
+    "Freshness",
+    "GraphAnswer",
+    "GraphQuery",
+    "GraphSnapshot",
+    "IndexStore",
+    "Neighborhood",
+    "Progress",
+    "Symbol",
+    "build_index",
+    "export_graph",
+    "index_path",
+    "rank_neighborhoods",
+    "reach",
+    "unchanged",
+]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value  # asked once: later lookups are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from ..workspace.safe_git import run_git
+from ..workspace import run_git
 
 _TIMEOUT = 10
 

@@ -23,8 +23,7 @@ from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from ..workspace import PathMissing, PathRefused, Workspace
-from ..workspace.listing import SKIPPED_DIRS, stat_files
+from ..workspace import SKIPPED_DIRS, PathMissing, PathRefused, Workspace, stat_files
 from . import gitstate
 from .extraction import Task, chunked, read_chunk, read_file, start_worker
 from .facts import FileFacts, LanguageSupport

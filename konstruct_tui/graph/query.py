@@ -127,6 +127,7 @@ class GraphQuery:
                      ) -> tuple[GraphSnapshot, list[tuple[str, Symbol]], GraphAnswer | None]:
         snap = self._snapshot()
         if snap is None:
+            # The answer is set, so callers return it before they read the (absent) snapshot.
             return snap, [], answer(UNDETERMINABLE, self._building())  # type: ignore[return-value]
         scope: set[str] | None = None
         if file:
@@ -232,7 +233,7 @@ class GraphQuery:
         """The parsed files a target names, or the answer that explains why there are none."""
         snap = snap or self._snapshot()
         if snap is None:
-            return snap, [], answer(UNDETERMINABLE, self._building())  # type: ignore[return-value]
+            return snap, [], answer(UNDETERMINABLE, self._building())  # type: ignore[return-value]  # answer set: snap unread
         path = _normal(target)
         entry = snap.files.get(path)
         if entry is not None:

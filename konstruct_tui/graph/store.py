@@ -158,7 +158,7 @@ class IndexStore:
 
     def _transaction(self) -> sqlite3.Connection:
         self._db.execute("BEGIN")
-        return _Commit(self._db)  # type: ignore[return-value]
+        return _Commit(self._db)  # type: ignore[return-value]  # a context manager standing in for the connection
 
     def meta(self, key: str) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from ..workspace.listing import stat_files
+from ..workspace import stat_files
 from . import gitstate
 from .store import extraction_fingerprint, index_path
 

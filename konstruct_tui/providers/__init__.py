@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx
 
-from ..agent.ports import ModelCallPort
+from ..agent import ModelCallPort
 from .anthropic import Anthropic
 from .errors import (
     ProviderError,
@@ -15,7 +15,7 @@ from .errors import (
 )
 from .openai import OpenAICompatible
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .scripted import ScriptedProvider, ScriptInvalid
+from .scripted import ScriptedProvider, ScriptInvalid, load_script
 from .settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
@@ -48,6 +48,7 @@ __all__ = [
     "TurnDeadlineExceeded",
     "config_path",
     "load_config",
+    "load_script",
     "open_provider",
     "resolve",
 ]

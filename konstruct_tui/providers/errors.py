@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..agent import TurnDeadlinePassed
+
 # A server's own words reach the person verbatim, up to this many characters; longer ones are cut at
 # a word boundary and say so (an HTML error page can be 100 KB).
 VERBATIM_LIMIT = 1000
@@ -44,7 +46,7 @@ class StreamIncomplete(ProviderError):
     pass
 
 
-class TurnDeadlineExceeded(ProviderError):
+class TurnDeadlineExceeded(ProviderError, TurnDeadlinePassed):
     pass
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from ..agent.ports import (
+from ..agent import (
     AssistantMessage,
     Message,
     TextChunk,

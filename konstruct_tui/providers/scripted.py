@@ -35,8 +35,8 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..agent.compaction import SUMMARY_SYSTEM, model_turns
-from ..agent.ports import (
+from ..agent import (
+    SUMMARY_SYSTEM,
     Message,
     TextChunk,
     ToolCall,
@@ -48,8 +48,9 @@ from ..agent.ports import (
     Usage,
     UsageChunk,
     UserMessage,
+    carried_facts,
+    model_turns,
 )
-from ..agent.session_facts import carried_facts
 from .errors import ProviderError, ScriptExhausted
 from .streaming import END, parse_arguments, within_deadline
 

@@ -17,25 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
-from ..agent.ports import (
-    Message,
-    Notice,
-    Restart,
-    TextChunk,
-    ToolCall,
-    ToolCallChunk,
-    ToolSpec,
-    TurnEnd,
-    TurnItem,
-    Usage,
-    UsageChunk,
-)
+from ..agent import Message, Notice, Restart, TextChunk, ToolCall, ToolCallChunk, ToolSpec, TurnEnd, TurnItem, Usage, UsageChunk
 from .errors import (
     OutputCut,
     ProviderError,
@@ -290,7 +278,7 @@ class StreamingProvider:
         return ProviderRefused(text)
 
 
-Producer = Callable[["asyncio.Queue[object]"], Awaitable[None]]
+Producer = Callable[["asyncio.Queue[object]"], Coroutine[Any, Any, None]]
 
 
 async def within_deadline(produce: Producer, deadline_s: float, provider: str) -> AsyncIterator[TurnItem]:

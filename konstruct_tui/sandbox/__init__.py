@@ -16,8 +16,11 @@ from __future__ import annotations
 import os
 
 from .confine import Confinement
-from .landlock import LandlockError, kernel_abi
-from .plan import SandboxPlan, effective_abi, plan_for
+from .landlock import NEVER_GRANTED, LandlockError, handled_rights, kernel_abi, right_names, write_rights
+from .plan import ABI_OVERRIDE, TOOLCHAIN_CACHES, SandboxPlan, describe_writable, effective_abi, plan_for
+from .privileges import DROPPED
+from .probe import probe
+from .seccomp import seccomp_filter
 from .settings import MODES, BadSetting, SandboxConfig, SandboxSettings
 
 
@@ -29,15 +32,25 @@ def project_plan(root: str | os.PathLike[str], settings: SandboxSettings | None 
 
 
 __all__ = [
+    "ABI_OVERRIDE",
+    "DROPPED",
     "MODES",
+    "NEVER_GRANTED",
+    "TOOLCHAIN_CACHES",
     "BadSetting",
     "Confinement",
     "LandlockError",
     "SandboxConfig",
     "SandboxPlan",
     "SandboxSettings",
+    "describe_writable",
     "effective_abi",
+    "handled_rights",
     "kernel_abi",
     "plan_for",
+    "probe",
     "project_plan",
+    "right_names",
+    "seccomp_filter",
+    "write_rights",
 ]

@@ -102,7 +102,7 @@ class _Launcher:
         self._done.acquire()
         if "error" in self._box:
             raise self._box["error"]
-        return self._box["value"]  # type: ignore[no-any-return]
+        return self._box["value"]
 
     def cancel(self) -> None:
         """Let the waiting thread end without starting anything."""

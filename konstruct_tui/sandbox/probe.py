@@ -15,7 +15,7 @@ import sys
 import tempfile
 from typing import Any
 
-from ..commands.execution import run_process
+from ..commands import run_process
 from .confine import Confinement
 from .plan import plan_for
 from .settings import SandboxSettings

@@ -18,19 +18,14 @@ set`/`clear`, which rewrite it). Never the defaults: a damaged file may have ask
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
 import os
-import tempfile
 import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ..trust import project_key
-from ..userdirs import config_dir, private_dir
+from ..userdirs import FileDamaged, JsonFile, config_dir, projects_table
 
 MODES = ("read-only", "workspace-write", "full")
 DEFAULT_MODE = "workspace-write"
@@ -82,6 +77,7 @@ class SandboxConfig:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "sandbox.json"
+        self.file = JsonFile(self.path, projects_table(VERSION))
         self.warnings: list[str] = []
         self._damaged = False
 
@@ -113,60 +109,28 @@ class SandboxConfig:
             refuse_unsandboxed=current.refuse_unsandboxed if refuse_unsandboxed is None else refuse_unsandboxed,
             source=str(self.path),
         )
-        with self._locked():
+        with self.file.locked():  # read again under the lock: a concurrent change to another project is kept
             projects = self._load()
             projects[project_key(root)] = changed.to_json()
-            self._write(projects)
+            self.file.write({"version": VERSION, "projects": projects})
         return changed
 
     def clear(self, root: str | os.PathLike[str]) -> None:
-        with self._locked():
+        with self.file.locked():
             projects = self._load()
             if projects.pop(project_key(root), None) is not None:
-                self._write(projects)
+                self.file.write({"version": VERSION, "projects": projects})
 
     def _load(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return {}
-        except (OSError, ValueError) as problem:
+            data = self.file.read()
+        except FileDamaged as problem:
             self._damaged = True
             self._warn(f"the sandbox settings file {self.path} is unreadable ({problem}); commands run read-only with "
                        "no network until you fix it or run `konstruct sandbox set` or `clear` (which rewrite it)")
             return {}
-        if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
-            self._damaged = True
-            self._warn(f"the sandbox settings file {self.path} is unreadable (no projects table); commands run "
-                       "read-only with no network until you fix it or run `konstruct sandbox set` or `clear`")
-            return {}
-        return dict(data["projects"])
+        return dict(data.get("projects", {}))
 
     def _warn(self, message: str) -> None:
         self.warnings.append(message)
         warnings.warn(message, SandboxSettingsWarning, stacklevel=3)
-
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        private_dir(self.path.parent)
-        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
-
-    def _write(self, projects: dict[str, Any]) -> None:
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump({"version": VERSION, "projects": projects}, out, indent=2, sort_keys=True)
-                out.write("\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise

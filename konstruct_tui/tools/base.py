@@ -13,7 +13,7 @@ from ..workspace import EditRun, Workspace, WriteJournal
 
 if TYPE_CHECKING:
     from ..commands import Cancellation, PolicyConfig
-    from ..sandbox.settings import SandboxSettings
+    from ..sandbox import SandboxSettings
     from .run_command import GrantCheck
     from .graph_access import GraphAccess
 

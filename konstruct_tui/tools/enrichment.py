@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..graph.snapshot import GraphSnapshot
+from ..graph import GraphSnapshot
 from .graph_access import graph_of, not_ready_reason
 from .hits import neighborhoods_at_hand
 
@@ -70,7 +70,7 @@ def reading_context(view: GraphView, paths: Iterable[str]) -> dict[str, dict[str
     snapshot = view.snapshot
     out: dict[str, dict[str, Any]] = {}
     # never a community detection on a big project inside a read: None until someone computed them
-    hoods = snapshot.neighborhoods if neighborhoods_at_hand(snapshot, structural=False) is not None else None
+    hoods = snapshot.neighborhoods if snapshot is not None and neighborhoods_at_hand(snapshot, structural=False) is not None else None
     for path in paths:
         if snapshot is None or not _known(snapshot, path):
             out[path] = {"importers": None, "same_neighborhood": None}
@@ -115,7 +115,7 @@ def impact_summary(view: GraphView, changed: list[str], limit: int = 200) -> dic
             if source not in own:
                 users.setdefault(source, set()).add(path)
     hoods = snapshot.neighborhoods
-    touched = sorted({hoods.of(p).name for p in indexed if hoods.of(p) is not None})  # type: ignore[union-attr]
+    touched = sorted({hood.name for hood in map(hoods.of, indexed) if hood is not None})
     dependents = [{"path": p, "uses": sorted(v)} for p, v in sorted(users.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
     summary: dict[str, Any] = {
         **view.note([*indexed, *users]),

@@ -9,10 +9,16 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..graph.answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE
+from ..graph import (
+    NOT_INDEXED,
+    NO_REFERENCES,
+    OK,
+    TEXT,
+    UNDETERMINABLE,
+    UNSUPPORTED_LANGUAGE,
+    GraphSnapshot,
+)
 from ..graph.languages import language_for
-from ..graph.records import TEXT
-from ..graph.snapshot import GraphSnapshot
 from .base import Tool, ToolContext, ToolInput, ToolResult
 from .globs import path_filter
 from .graph_access import graph_of, not_ready_reason
@@ -149,7 +155,7 @@ def _neighborhoods(context: ToolContext, target: str, params: EnumerateInput) ->
 
 
 def _scripts(context: ToolContext, target: str, params: EnumerateInput) -> tuple[list[Any], dict[str, Any]]:
-    from ..commands.scripts import discover_scripts  # the command layer loads only when scripts are asked for
+    from ..commands import discover_scripts
 
     return [s.to_json() for s in discover_scripts(context.workspace)], {}
 

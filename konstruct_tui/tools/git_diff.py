@@ -12,8 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from ..workspace import Workspace
-from ..workspace.safe_git import run_git
+from ..workspace import Workspace, run_git
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .enrichment import impact_summary, look
 from .globs import path_filter

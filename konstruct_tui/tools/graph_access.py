@@ -14,12 +14,8 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
-from ..graph.code_graph import build_index
-from ..graph.freshness import Freshness
+from ..graph import Freshness, GraphQuery, GraphSnapshot, IndexStore, build_index, index_path
 from ..graph.languages import languages
-from ..graph.query import GraphQuery
-from ..graph.snapshot import GraphSnapshot
-from ..graph.store import IndexStore, index_path
 
 if TYPE_CHECKING:
     from ..workspace import Workspace

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph.snapshot import GraphSnapshot
+from ..graph import GraphSnapshot
 from ..workspace import Workspace
 
 RANGE_LINES = 40

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from ..graph.snapshot import GraphSnapshot
+from ..graph import GraphSnapshot
 from ..workspace import Workspace
 
 K1, B = 1.2, 0.75

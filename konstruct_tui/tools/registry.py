@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -33,11 +34,12 @@ def describe() -> list[dict[str, Any]]:
     ]
 
 
-def call(name: str, arguments: object, context: ToolContext) -> ToolResult:
-    """Validate `arguments` against the tool's input model and run it. `ToolError` for bad calls."""
-    tool = TOOLS.get(name)
+def call(name: str, arguments: object, context: ToolContext, tools: Mapping[str, Tool[Any]] = TOOLS) -> ToolResult:
+    """Validate `arguments` against the tool's input model and run it. `ToolError` for bad calls.
+    `tools`: the set this caller offers (a blueprint phase adds its own tools to the registry's)."""
+    tool = tools.get(name)
     if tool is None:
-        raise ToolError(f"unknown tool {name!r}; known tools: {', '.join(TOOLS)}")
+        raise ToolError(f"unknown tool {name!r}; known tools: {', '.join(tools)}")
     if not isinstance(arguments, dict):
         raise ToolError(f"{name} takes a JSON object, not {type(arguments).__name__}")
     try:

@@ -28,13 +28,12 @@ from ..commands import (
     decide,
     discover_scripts,
     find_script,
+    is_assignment,
+    run_chain,
     run_process,
     scrubbed_environment,
 )
-from ..commands.chain import run_chain
-from ..commands.wrappers import is_assignment
-from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan
-from ..sandbox.seccomp import seccomp_filter
+from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan, seccomp_filter
 from ..trust import TrustStore
 from .base import Tool, ToolContext, ToolInput, ToolResult
 

@@ -8,9 +8,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..graph.answers import NOT_INDEXED, OK, UNDETERMINABLE
-from ..graph.facts import Symbol
-from ..graph.snapshot import GraphSnapshot
+from ..graph import NOT_INDEXED, OK, UNDETERMINABLE, GraphSnapshot, Symbol
 from .base import Tool, ToolContext, ToolInput, ToolResult
 from .globs import path_filter
 from .graph_access import graph_of, not_ready_reason

@@ -13,10 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from ..graph.code_graph import CodeGraph
-from ..graph.freshness import Freshness
-from ..graph.query import GraphQuery
-from ..graph.snapshot import GraphSnapshot
+from ..graph import CodeGraph, Freshness, GraphQuery, GraphSnapshot
 
 FIRST_BUILD_WAIT = 600.0
 SWEEP_AFTER = 2.0

@@ -13,9 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..graph.answers import OK, UNDETERMINABLE, GraphAnswer
-from ..graph.callers import BY_NAME, RESOLVED
-from ..graph.traversal import reach
+from ..graph import BY_NAME, OK, RESOLVED, UNDETERMINABLE, GraphAnswer, reach
 from ..workspace import Workspace
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .graph_access import GraphAccess, graph_of, not_ready_reason

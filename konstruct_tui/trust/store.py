@@ -9,9 +9,8 @@ One JSON file, `config_dir()/trust.json`, mode 0600 in a 0700 folder:
 `policy` is the user's command policy for the project (allowlist presets and prefixes, chains); it
 lives here rather than in the project so that the agent cannot loosen it by editing a file.
 
-Every change is a read-modify-write under an exclusive `flock` on `trust.json.lock`, written to a
-temp file in the same folder, fsynced and renamed over the old one: two processes granting at once
-both land, and a reader never sees half a file. A file that does not parse (or has the wrong shape)
+The file is a `userdirs.JsonFile`: every change a read-modify-write under an exclusive lock,
+written atomically, so two processes granting at once both land and a reader never sees half a file. A file that does not parse (or has the wrong shape)
 is moved aside as `trust.json.corrupt-<UTC time>` with a warning, and fails closed: no grants, and
 because the damaged file may have held an allowlist, every project's command policy is *locked*
 (allowlist mode on, nothing allowed) until the person repairs the file (moves it back) or runs
@@ -22,18 +21,13 @@ because the damaged file may have held an allowlist, every project's command pol
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
 import os
-import tempfile
 import warnings
-from collections.abc import Callable, Iterator
-from datetime import datetime, timezone
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..userdirs import config_dir, private_dir
+from ..userdirs import FileDamaged, JsonFile, config_dir
 from .grants import SESSION_ONLY, BadGrant, TrustGrant, check_capability, check_globs, now_utc
 
 VERSION = 1
@@ -52,6 +46,7 @@ def project_key(root: str | os.PathLike[str]) -> str:
 class TrustStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or config_dir() / "trust.json"
+        self.file = JsonFile(self.path, _parse)
         self.warnings: list[str] = []
 
     # -- reading --------------------------------------------------------------------------------
@@ -95,7 +90,7 @@ class TrustStore:
             project = projects.get(key)
             if not project:
                 return
-            kept = []
+            kept: list[Any] = []
             for g in project.get("grants", []):
                 grant = TrustGrant.from_json(g)
                 hit = (capability is None or grant.capability == capability) and (paths is None or grant.paths == paths)
@@ -161,25 +156,15 @@ class TrustStore:
 
     # -- the file -------------------------------------------------------------------------------
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        private_dir(self.path.parent)
-        fd = os.open(f"{self.path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing releases the lock
-
     def _update(self, change: Callable[[dict[str, Any]], None], whole: bool = False) -> None:
         """Change the projects table (or, `whole`, the whole file) under the lock; a damage record
         is carried over unless the change removes it."""
-        with self._locked():
+        with self.file.locked():
             data = self._read(locked=True)
             data.setdefault("projects", {})
             change(data if whole else data["projects"])
             data["version"] = VERSION
-            self._write(data)
+            self.file.write(data)
 
     def _load(self, locked: bool = False) -> dict[str, Any]:
         return dict(self._read(locked).get("projects", {}))
@@ -187,23 +172,17 @@ class TrustStore:
     def _read(self, locked: bool = False) -> dict[str, Any]:
         """The whole file, validated ({} when there is none). A damaged one is moved aside."""
         try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return {}
-        try:
-            return _parse(text)
-        except (ValueError, BadGrant) as problem:
+            return self.file.read()
+        except FileDamaged as problem:
             if not locked:
-                with self._locked():  # decide about the damage under the lock: one mover only
+                with self.file.locked():  # decide about the damage under the lock: one mover only
                     return self._read(locked=True)
             return self._move_aside(str(problem))
 
     def _move_aside(self, problem: str) -> dict[str, Any]:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
-        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        os.replace(self.path, aside)
+        aside = self.file.move_aside()
         data = {"version": VERSION, "projects": {}, "damaged": {"moved_to": aside.name, "at": now_utc()}}
-        self._write(data)  # the lock outlives this process: a later run must not fail open
+        self.file.write(data)  # the lock outlives this process: a later run must not fail open
         self._note(f"the trust store {self.path} was unreadable ({problem}); moved it to {aside.name}: no grants "
                    "are in force and allowlist mode is on with nothing allowed until you move the repaired file "
                    "back or run `konstruct trust reset`", stacklevel=5)
@@ -215,31 +194,9 @@ class TrustStore:
         self.warnings.append(message)
         warnings.warn(message, TrustStoreWarning, stacklevel=stacklevel)
 
-    def _write(self, data: dict[str, Any]) -> None:
-        directory = self.path.parent
-        fd, temp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=directory)
-        try:
-            os.fchmod(fd, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(data, out, indent=2, sort_keys=True)
-                out.write("\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp)
-            raise
-        dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
-
-def _parse(text: str) -> dict[str, Any]:
-    """A trust file, validated. Raises ValueError or BadGrant."""
-    data = json.loads(text)
+def _parse(data: Any) -> dict[str, Any]:
+    """A trust file, validated. Raises ValueError (BadGrant is one)."""
     if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
         raise ValueError("it is not a trust file (no projects table)")
     if data.get("version", VERSION) != VERSION:

@@ -1,16 +1,20 @@
 """The workbench: composes the panes, routes the loop's events to them, and runs the loop in a worker.
 
-Attributes down, messages up: panes get events through `show(event)`; they send `RequestSubmitted`
-and `KillRequested` up. Work happens in workers (the loop, the graph overview, the sessions list);
-their failures are routed in one `Worker.StateChanged` handler and shown in one place, the transcript.
+Attributes down, messages up: each pane gets the events of the types it draws (`EventRoutes`); panes
+send `RequestSubmitted` and `KillRequested` up. Work happens in workers (the loop, the graph overview,
+the sessions list) that call the application layer (`konstruct_tui.app`) and post their result as a
+typed message; their failures are routed in one `Worker.StateChanged` handler and shown in one
+place, the transcript.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -23,12 +27,32 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ..agent import SessionGate, load_session
-from ..app import Attachment, CostLedger, attach_mentions, compact_session, literal_request, parse_slash, project_files
-from ..trust import TrustSession, TrustStore
-from ..workspace import Workspace
-from .graph_overview import GraphOverview, graph_overview
-from .messages import KillRequested, Reported, RequestSubmitted
+from ..app import (
+    DENY,
+    Attachment,
+    CostLedger,
+    Notice,
+    SessionRuns,
+    WorkbenchSetup,
+    attach_mentions,
+    compact_session,
+    literal_request,
+    parse_slash,
+    project_files,
+)
+from .messages import (
+    CompactionDone,
+    EventRoutes,
+    FilesListed,
+    GraphLoaded,
+    HistoryLoaded,
+    KillRequested,
+    Reported,
+    RequestSubmitted,
+    RunEnded,
+    SessionReplayed,
+    SessionsListed,
+)
 from .narrow_layout import fit_width, next_view
 from .panes.batches import BatchTable
 from .panes.budgets import BudgetsPane
@@ -38,16 +62,27 @@ from .panes.neighborhoods import NeighborhoodsPane
 from .panes.request_input import RequestInput
 from .panes.transcript import Transcript
 from .reporter import MessageReporter, Streamed
-from .request_history import append_history, load_history
-from .run_events import Notice
 from .screens.history_search import HistorySearch
-from .session_list import SessionSummary, list_sessions, replay_events
-from .session_runs import SessionRuns, WorkbenchSetup, graph_ranker
 from .sessions_screen import SessionsScreen
 from .slash_dispatch import SlashDispatch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
-from .trust_broker import CallLedger, ModalTrustBroker, PreviewingGate
-from .trust_prompt import DENY, TrustPrompt
+from .trust_broker import ModalTrustBroker
+from .trust_prompt import TrustPrompt
+
+
+Handler = TypeVar("Handler", bound=Callable[..., None])
+
+
+def _unless_closing(handler: Handler) -> Handler:
+    """A worker's result may land while the app is closing and its panes are gone: nothing left to
+    show it on, so it is dropped."""
+
+    @functools.wraps(handler)
+    def guarded(*args: Any, **kwargs: Any) -> None:
+        with contextlib.suppress(NoMatches):
+            handler(*args, **kwargs)
+
+    return guarded  # type: ignore[return-value]  # same signature; wraps() does not tell mypy
 
 
 def _no_model_line(problem: str | None) -> str:
@@ -80,19 +115,17 @@ class Workbench(App[None]):
             self.register_theme(theme)
         wanted = setup.theme or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
-        self.workspace = Workspace(setup.root)
-        self.ledger = CallLedger()
-        self.broker = ModalTrustBroker(self, self.workspace, self.ledger, self.syntax_theme)
-        reporter: Any = MessageReporter(self, also=self.ledger.note)
-        if setup.demo:
-            from .demo.director import DemoDirector
-
-            reporter = DemoDirector(reporter, self.workspace)
-        self.runs = SessionRuns(setup, self.workspace, reporter, self._fresh_gate, graph_ranker())
+        self.broker = ModalTrustBroker(self, self.syntax_theme)
+        self.runs = SessionRuns(setup, MessageReporter(self), self.broker.ask)
         self._calls_expanded = False
         self._after_blueprint: str | None = None
         self.slash = SlashDispatch(self)
         self.costs = CostLedger()
+
+    @property
+    def workspace(self) -> Any:
+        """The project the runs work on (the app layer owns it; slash commands and mentions read it)."""
+        return self.runs.workspace
 
     # -- composition -------------------------------------------------------------------------
 
@@ -134,6 +167,7 @@ class Workbench(App[None]):
             transcript.add_problem(f"theme {problem.path} not loaded: {problem.reason}")
         if self.setup.model_problem:
             transcript.add_note(_no_model_line(self.setup.model_problem), classes="problem")
+        self.routes = EventRoutes((self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets))
         self.request.focus()
         self._fit_width(self.size.width)
         # Index after the first frame: the indexer holds the GIL in bursts and would delay it.
@@ -190,9 +224,6 @@ class Workbench(App[None]):
     def _retheme(self) -> None:
         self.transcript.syntax_theme = self.syntax_theme()
 
-    def _fresh_gate(self) -> PreviewingGate:
-        return PreviewingGate(SessionGate(TrustSession(self.workspace.root, TrustStore(), self.broker)), self.broker)
-
     # -- events from the core ----------------------------------------------------------------
 
     def on_reported(self, message: Reported) -> None:
@@ -201,11 +232,9 @@ class Workbench(App[None]):
             self.transcript.add_note(f"[$scripted-label]{escape(event.text)}[/]")
             return
         self.costs.note(event)
-        try:
-            for pane in (self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets):
+        with contextlib.suppress(NoMatches):  # the app is closing: a late event has no pane left to land on
+            for pane in self.routes.panes_for(event):
                 pane.show(event)
-        except NoMatches:  # the app is closing: a late event has no pane left to land on
-            pass
 
     def on_streamed(self, message: Streamed) -> None:
         # The hot path of a stream: coalesced deltas, and only the transcript cares.
@@ -236,10 +265,13 @@ class Workbench(App[None]):
         self._run_agent(text)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="agent run")
-    def _run_agent(self, request: str) -> object:
-        attachment = attach_mentions(self.workspace, request)
-        self.call_from_thread(self._show_attachment, attachment)
-        return self.runs.run(attachment.text)
+    def _run_agent(self, request: str) -> None:
+        def run() -> object:
+            attachment = attach_mentions(self.workspace, request)
+            self.call_from_thread(self._show_attachment, attachment)
+            return self.runs.run(attachment.text)
+
+        self._ending(run)
 
     def _show_attachment(self, attachment: Attachment) -> None:
         for path, revision in attachment.attached:
@@ -248,76 +280,89 @@ class Workbench(App[None]):
             self.transcript.add_problem(problem)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="compact", name="compaction")
-    def compact(self, session_id: str | None) -> object:
+    def compact(self, session_id: str | None) -> None:
         try:
-            return compact_session(session_id, self.runs.setup.settings, self.workspace)
+            outcome: object = compact_session(session_id, self.runs.setup.settings, self.workspace)
         except Exception as error:  # shown as one line; the session is unchanged
-            return error
+            outcome = error
+        self.post_message(CompactionDone(outcome))
 
     @work(thread=True, exit_on_error=False, group="files", name="project files")
-    def _load_files(self) -> list[str]:
-        return project_files(self.workspace.root)
+    def _load_files(self) -> None:
+        self.post_message(FilesListed(project_files(self.workspace.root)))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="blueprint run")
-    def _run_blueprint(self, path: Path) -> object:
-        return self.runs.run_blueprint(path)
+    def _run_blueprint(self, path: Path) -> None:
+        self._ending(lambda: self.runs.run_blueprint(path))
+
+    def _ending(self, run: Callable[[], object]) -> None:
+        """On the worker: run, then say the run ended (a failure still raises, for the one handler)."""
+        try:
+            run()
+        except BaseException:
+            self.post_message(RunEnded(failed=True))
+            raise
+        self.post_message(RunEnded(failed=False))
 
     @work(thread=True, exit_on_error=False, group="graph", name="graph overview")
-    def _load_graph(self) -> GraphOverview:
-        return graph_overview(self.workspace)
+    def _load_graph(self) -> None:
+        self.post_message(GraphLoaded(self.runs.graph_overview()))
 
     @work(thread=True, exit_on_error=False, group="history", name="request history")
-    def _load_history(self) -> list[str]:
-        return load_history(self.workspace.root)
+    def _load_history(self) -> None:
+        self.post_message(HistoryLoaded(self.runs.history()))
 
     @work(thread=True, exit_on_error=False, group="history-save", name="saving request history")
     def _save_history(self, text: str) -> None:
-        append_history(self.workspace.root, text)
+        self.runs.remember(text)
 
     @work(thread=True, exit_on_error=False, group="sessions", name="sessions list")
-    def _list_sessions(self) -> list[SessionSummary]:
-        return list_sessions(self.workspace.root)
+    def _list_sessions(self) -> None:
+        self.post_message(SessionsListed(self.runs.sessions()))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """The one place worker outcomes land. Errors become a line in the transcript, never a traceback."""
-        try:
-            self._worker_done(event.worker, event.state)
-        except NoMatches:  # the app is closing and its panes are gone: nothing left to show it on
-            pass
-
-    def _worker_done(self, worker: Worker[Any], state: WorkerState) -> None:
-        if state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+        """The one place worker failures land: a line in the transcript, never a traceback."""
+        if event.state != WorkerState.ERROR:
             return
-        if worker.group == "agent":
-            self.budgets.set_running(False, ended="error" if state == WorkerState.ERROR else "stopped")
-            self._load_files()  # the run may have created files: @ completion offers them
-            queued, self._after_blueprint = self._after_blueprint, None
-            if queued:
-                self.call_later(self.submit, queued)
-        if state == WorkerState.ERROR:
-            error = worker.error
-            self.transcript.add_problem(f"{worker.name} failed: {self.workspace.scrub(str(error)) or type(error).__name__}")
+        worker, error = event.worker, event.worker.error
+        with contextlib.suppress(NoMatches):  # the app is closing and its panes are gone
+            self.transcript.add_problem(f"{worker.name} failed: {self.runs.scrub(str(error)) or type(error).__name__}")
             if worker.group == "graph":
                 self.neighborhoods.set_graph_status("graph: unavailable")
                 self._first_request()
-            return
-        if worker.group == "graph":
-            overview: GraphOverview = worker.result  # type: ignore[assignment]
-            panel = self.neighborhoods
-            panel.set_graph_status(overview.status)
-            if not panel.hoods:
-                panel.set_neighborhoods(list(overview.neighborhoods))
-            self._first_request()
-        elif worker.group == "history":
-            self.request.remember(worker.result)  # type: ignore[arg-type]
-        elif worker.group == "compact":
-            self.slash.compacted(worker.result)  # type: ignore[arg-type]
-        elif worker.group == "files":
-            self.request.files = worker.result  # type: ignore[assignment]
-        elif worker.group == "replay":
-            self._show_replay(*worker.result)  # type: ignore[misc]
-        elif worker.group == "sessions":
-            self.push_screen(SessionsScreen(worker.result), self._resume)  # type: ignore[arg-type]
+
+    @_unless_closing
+    def on_run_ended(self, message: RunEnded) -> None:
+        self.budgets.set_running(False, ended="error" if message.failed else "stopped")
+        self._load_files()  # the run may have created files: @ completion offers them
+        queued, self._after_blueprint = self._after_blueprint, None
+        if queued:
+            self.call_later(self.submit, queued)
+
+    @_unless_closing
+    def on_graph_loaded(self, message: GraphLoaded) -> None:
+        overview = message.overview
+        panel = self.neighborhoods
+        panel.set_graph_status(overview.status)
+        if not panel.hoods:
+            panel.set_neighborhoods(list(overview.neighborhoods))
+        self._first_request()
+
+    @_unless_closing
+    def on_history_loaded(self, message: HistoryLoaded) -> None:
+        self.request.remember(message.requests)
+
+    @_unless_closing
+    def on_compaction_done(self, message: CompactionDone) -> None:
+        self.slash.compacted(message.outcome)
+
+    @_unless_closing
+    def on_files_listed(self, message: FilesListed) -> None:
+        self.request.files = message.files
+
+    @_unless_closing
+    def on_sessions_listed(self, message: SessionsListed) -> None:
+        self.push_screen(SessionsScreen(message.sessions), self._resume)
 
     def _first_request(self) -> None:
         # The demo's request (or a blueprint run) goes once the graph is indexed, so its
@@ -372,17 +417,18 @@ class Workbench(App[None]):
         self._replay(session_id)
 
     @work(thread=True, exit_on_error=False, group="replay", name="session replay")
-    def _replay(self, session_id: str) -> tuple[str, list[tuple[str | None, object]]]:
-        return session_id, replay_events(load_session(session_id))
+    def _replay(self, session_id: str) -> None:
+        self.post_message(SessionReplayed(session_id, self.runs.replay(session_id)))
 
-    def _show_replay(self, session_id: str, shown: list[tuple[str | None, object]]) -> None:
-        for request, event in shown:
+    @_unless_closing
+    def on_session_replayed(self, message: SessionReplayed) -> None:
+        for request, event in message.shown:
             if request is not None:
                 self.transcript.add_request(request)
             elif event is not None:
-                self.transcript.show(event)  # type: ignore[arg-type]
-                self.batches.show(event)  # type: ignore[arg-type]
-        self.transcript.add_note(f"[$primary]↻ the next request continues session {escape(session_id)}[/]")
+                self.transcript.show(event)
+                self.batches.show(event)
+        self.transcript.add_note(f"[$primary]↻ the next request continues session {escape(message.session_id)}[/]")
 
     def action_toggle_calls(self) -> None:
         self._calls_expanded = not self._calls_expanded
@@ -410,6 +456,24 @@ class Workbench(App[None]):
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
 
     def on_unmount(self) -> None:
-        self.runs.kill()
-        self.workspace.close()
+        self.runs.close()
 
+
+def run_workbench(setup: WorkbenchSetup) -> None:
+    _start_resource_tracker()
+    Workbench(setup).run()
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker while stderr is still the real one.
+
+    A running Textual app replaces sys.stderr with a capture whose fileno() is -1; the resource
+    tracker passes sys.stderr.fileno() to its child process, so starting it later fails with
+    "bad value(s) in fds_to_keep", and with it the indexer's process pool (forkserver) and every
+    graph answer in the workbench. Started here, it is reused for the rest of the process."""
+    try:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except Exception:  # no multiprocessing support here: the indexer then runs inline anyway
+        pass

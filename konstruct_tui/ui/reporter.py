@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from ..agent.events import TextDelta
+from ..agent import TextDelta
 from .messages import Reportable, Reported
 
 

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from .session_list import SessionSummary
+from ..app import SessionSummary
 
 
 class SessionsScreen(ModalScreen[str | None]):

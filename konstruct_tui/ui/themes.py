@@ -122,11 +122,6 @@ def user_theme_dir() -> Path:
     return config_dir() / "themes"
 
 
-def load_theme_file(path: Path) -> Theme | ThemeProblem:
-    parsed = _parse(path)
-    return parsed if isinstance(parsed, ThemeProblem) else parsed.to_theme()
-
-
 def load_themes(builtin: Path | None = None, user: Path | None = None) -> ThemeSet:
     """Every theme file of both folders; a user theme may replace a built-in one by name."""
     loaded: dict[str, Theme] = {}

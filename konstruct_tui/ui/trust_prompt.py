@@ -3,8 +3,6 @@ Escape denies. The screen only asks; the broker (trust_broker.py) records the gr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,16 +12,8 @@ from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from .trust_preview import TrustPreview
+from ..app import DENY, TrustAnswer, TrustPreview
 
-
-@dataclass(frozen=True)
-class TrustAnswer:
-    granted: bool
-    scope: str | None = None  # once, session, always (trust.SCOPES)
-
-
-DENY = TrustAnswer(False)
 ANSWERS = {
     "allow-once": TrustAnswer(True, "once"),
     "allow-session": TrustAnswer(True, "session"),

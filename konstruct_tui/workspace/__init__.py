@@ -14,6 +14,15 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 _HOMES = {
+    "FileState": "snapshot",
+    "TreeSnapshot": "snapshot",
+    "changes_between": "snapshot",
+    "normalise": "snapshot",
+    "take_snapshot": "snapshot",
+    "preview_edits": "editing",
+    "SKIPPED_DIRS": "listing",
+    "run_git": "listing",
+    "stat_files": "listing",
     "apply_edits": "batch",
     "PathMissing": "containment",
     "PathRefused": "containment",
@@ -50,9 +59,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from .snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
+    from .editing import EditRequest, preview_edits
+    from .listing import SKIPPED_DIRS, run_git, stat_files
     from .batch import apply_edits
     from .containment import PathMissing, PathRefused
-    from .editing import EditRequest
     from .guards import EditRun
     from .handle import FileSnapshot, NotAFile, Workspace
     from .journal import WriteJournal

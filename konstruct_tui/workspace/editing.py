@@ -9,7 +9,9 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .containment import PathMissing, PathRefused
 from .guards import EditRejected, EditRun, apply_replacement, check_edit
@@ -17,6 +19,7 @@ from .handle import NotAFile, Workspace
 from .revision import is_revision, revision_of
 
 MAX_DIFF_LINES = 400
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -174,7 +177,32 @@ class EditPlanner:
         return plan
 
 
-def unified_diff(plan: Plan) -> str:
+@dataclass(frozen=True)
+class EditPreview:
+    """What one entry would do: its diff, or why the write would refuse it."""
+
+    path: str
+    diff: str | None
+    problem: str | None = None
+
+
+def preview_edits(workspace: Workspace, requests: list[EditRequest], max_lines: int = MAX_DIFF_LINES) -> list[EditPreview]:
+    """Plan a batch in memory by the write's own rules (revisions, replacements, guards) and say what
+    each entry would change. Nothing is written; the real write plans again against the files as
+    they are then."""
+    planner = EditPlanner(workspace, EditRun())
+    previews = []
+    for request in requests:
+        try:
+            plan = planner.plan(request)
+        except EntryFailed as failed:
+            previews.append(EditPreview(request.path, None, f"{failed.status}: {failed.reason}"))
+            continue
+        previews.append(EditPreview(plan.resolved, unified_diff(plan, max_lines)))
+    return previews
+
+
+def unified_diff(plan: Plan, max_lines: int = MAX_DIFF_LINES) -> str:
     before = "" if plan.before is None else plan.before.decode("utf-8", "replace")
     after = "" if plan.after is None else plan.after.decode("utf-8", "replace")
     lines = list(
@@ -185,12 +213,12 @@ def unified_diff(plan: Plan) -> str:
             "/dev/null" if plan.after is None else f"b/{plan.resolved}",
         )
     )
-    if len(lines) > MAX_DIFF_LINES:
-        lines = [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more diff lines\n"]
+    if len(lines) > max_lines:
+        lines = [*lines[:max_lines], f"... {len(lines) - max_lines} more diff lines\n"]
     return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
-def _guard(step, prefix: str = ""):  # type: ignore[no-untyped-def]
+def _guard(step: Callable[[], T], prefix: str = "") -> T:
     try:
         return step()
     except EditRejected as rejected:

@@ -80,7 +80,7 @@ def _fixed_argv() -> list[str]:
 
 
 def _stat_key(paths: Sequence[str]) -> tuple:
-    key = []
+    key: list[tuple[object, ...]] = []
     for path in paths:
         try:
             found = os.stat(path)

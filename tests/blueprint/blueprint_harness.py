@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from konstruct_tui.agent.events import CollectingReporter, Finished
+from konstruct_tui.app import ScriptBook
 from konstruct_tui.blueprint import (
     Orchestrator,
     RunOptions,
     RunStore,
-    ScriptBook,
     new_run_id,
     parse_blueprint,
 )

@@ -257,7 +257,7 @@ def test_the_token_budget_covers_the_whole_run_and_parks_it(project: Path, tmp_p
 
 
 def test_a_hung_model_turn_is_cut_at_its_deadline_and_the_gate_still_judges(project: Path, tmp_path: Path) -> None:
-    from konstruct_tui.blueprint import ScriptBook
+    from konstruct_tui.app import ScriptBook
 
     scripts = write_scripts(tmp_path / "s", {
         "executor-p1": [{"text": "Thinking", "hang": True}],

@@ -95,3 +95,19 @@ def test_settings_file_is_private(workspace_root: Path) -> None:
     config.update(workspace_root, mode="full")
     assert config.path.stat().st_mode & 0o777 == 0o600
     assert config.settings(workspace_root).mode == "full"
+
+
+def test_settings_changed_at_once_by_two_processes_both_land(workspace_root: Path, tmp_path: Path) -> None:
+    """Each change reads and writes under the file's lock: neither process loses the other's setting."""
+    import subprocess
+    import sys
+
+    other = tmp_path / "other-project"
+    other.mkdir()
+    code = ("import sys; from konstruct_tui.sandbox import SandboxConfig\n"
+            "for _ in range(20): SandboxConfig().update(sys.argv[1], mode=sys.argv[2])\n")
+    runs = [subprocess.Popen([sys.executable, "-c", code, str(root), mode]) for root, mode in ((workspace_root, "read-only"), (other, "full"))]
+    assert [run.wait(60) for run in runs] == [0, 0]
+    config = SandboxConfig()
+    assert (config.settings(workspace_root).mode, config.settings(other).mode) == ("read-only", "full")
+    assert oct(config.path.stat().st_mode & 0o777) == "0o600"

@@ -33,3 +33,27 @@ async def test_every_key_action_has_a_command_palette_entry(tmp_path: Path) -> N
         callbacks = {getattr(c.callback, "__name__", "") for c in app.get_system_commands(app.screen)}
         actions = {f"action_{b.action}" for b in app.BINDINGS}  # type: ignore[union-attr]
         assert actions <= callbacks, f"no palette entry for {sorted(actions - callbacks)}"
+
+
+def test_every_event_a_pane_draws_is_routed_to_it() -> None:
+    """A pane is sent only the event types it lists in DRAWS: an event its `show` handles but does
+    not list would never reach the screen."""
+    import ast
+
+    from konstruct_tui.ui import panes
+
+    for name in panes.__all__:
+        pane = getattr(panes, name)
+        source = (PACKAGE / "ui" / "panes" / f"{pane.__module__.rsplit('.', 1)[-1]}.py").read_text(encoding="utf-8")
+        tree = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef) and n.name == name)
+        show = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "show"), None)
+        if show is None:
+            continue
+        handled = {
+            arg.id for call in ast.walk(show)
+            if isinstance(call, ast.Call) and getattr(call.func, "id", "") == "isinstance" and len(call.args) == 2
+            for arg in ([call.args[1]] if not isinstance(call.args[1], ast.Tuple) else call.args[1].elts)
+            if isinstance(arg, ast.Name) and arg.id[:1].isupper()  # event classes, not dict or str
+        }
+        drawn = {kind.__name__ for kind in pane.DRAWS}
+        assert handled <= drawn, f"{name}.show handles {sorted(handled - drawn)} but DRAWS does not list them"

@@ -12,8 +12,8 @@ import pytest
 from ui_harness import make_project
 
 from konstruct_tui import ui
-from konstruct_tui.ui.demo import SAMPLE
-from konstruct_tui.ui.session_runs import WorkbenchSetup
+from konstruct_tui.app.demo import SAMPLE
+from konstruct_tui.app import WorkbenchSetup
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from ui_harness import wait_for
 from konstruct_tui.agent import Limits
 from konstruct_tui.providers import resolve
 from konstruct_tui.ui.app import Workbench
-from konstruct_tui.ui.demo import (
+from konstruct_tui.app.demo import (
     BLUEPRINT,
     BLUEPRINT_SCRIPTS,
     FIRST_REQUEST,
@@ -22,7 +22,7 @@ from konstruct_tui.ui.demo import (
 from konstruct_tui.ui.panes.batches import BatchTable
 from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.gate import GatePane
-from konstruct_tui.ui.session_runs import WorkbenchSetup
+from konstruct_tui.app import WorkbenchSetup
 from konstruct_tui.ui.trust_prompt import TrustPrompt
 
 

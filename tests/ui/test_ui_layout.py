@@ -18,8 +18,8 @@ from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.request_input import RequestInput
 from konstruct_tui.ui.panes.transcript import AssistantText, Transcript
 from konstruct_tui.ui.screens.history_search import HistorySearch, matching
-from konstruct_tui.ui.session_runs import WorkbenchSetup
-from konstruct_tui.ui.trust_preview import TrustPreview
+from konstruct_tui.app import WorkbenchSetup
+from konstruct_tui.app import TrustPreview
 from konstruct_tui.ui.trust_prompt import TrustPrompt
 
 
@@ -150,7 +150,7 @@ async def test_counters_show_used_over_limit_before_and_after_a_run(tmp_path: Pa
 
 
 async def test_the_demo_answers_a_follow_up_honestly_instead_of_replaying(tmp_path: Path) -> None:
-    from konstruct_tui.ui.demo import FOLLOW_UP
+    from konstruct_tui.app.demo import FOLLOW_UP
 
     first = write_script(tmp_path / "first.json", [{"text": "First answer."}, {"text": "must never be replayed", "hang": True}])
     setup = WorkbenchSetup(make_project(tmp_path), resolve(provider="scripted", script=str(first), config={}), None, Limits(max_turns=20),

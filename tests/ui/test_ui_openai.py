@@ -18,7 +18,7 @@ from konstruct_tui.ui.app import Workbench
 from konstruct_tui.ui.panes.batches import BatchTable
 from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.transcript import AssistantText
-from konstruct_tui.ui.session_runs import WorkbenchSetup
+from konstruct_tui.app import WorkbenchSetup
 
 
 def _sse(chunks: list[dict]) -> bytes:

@@ -58,7 +58,7 @@ def test_workbench_at_both_sizes(size: tuple[int, int], view: str, snap_compare,
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_trust_prompt_at_both_sizes(size: tuple[int, int], snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from konstruct_tui.ui.trust_preview import TrustPreview
+    from konstruct_tui.app import TrustPreview
     from konstruct_tui.ui.trust_prompt import TrustPrompt
 
     diff = "--- a/calc/core.py\n+++ b/calc/core.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"

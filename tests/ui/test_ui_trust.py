@@ -9,10 +9,10 @@ import pytest
 from textual.widgets import Static
 from ui_harness import make_project, wait_for, workbench, write_script
 
+from konstruct_tui.app import TrustAnswer, TrustPreview
 from konstruct_tui.trust import TrustStore
 from konstruct_tui.ui.panes.batches import BatchTable
-from konstruct_tui.ui.trust_preview import TrustPreview, build_preview
-from konstruct_tui.ui.trust_prompt import TrustAnswer, TrustPrompt
+from konstruct_tui.ui.trust_prompt import TrustPrompt
 from konstruct_tui.workspace import Workspace
 
 PREVIEW = TrustPreview("write_code", "edit", "change calc/core.py", ("calc/core.py",),
@@ -100,20 +100,3 @@ async def test_kill_during_the_question_denies_and_stops_the_run(tmp_path: Path)
         await wait_for(pilot, lambda: app.query_one("#budgets").state == "killed")
         assert not isinstance(app.screen, TrustPrompt)
     assert "return a - b" in (root / "calc/core.py").read_text()
-
-
-def test_command_preview_names_the_policy_rule(tmp_path: Path) -> None:
-    root = make_project(tmp_path)
-    with Workspace(root) as workspace:
-        preview = build_preview(workspace, "run_command", "commands", "run the command 'pytest -q'", {"command": "pytest -q"})
-    assert preview.command == "pytest -q"
-    assert preview.rule and preview.reason
-
-
-def test_edit_preview_says_when_a_replacement_does_not_match(tmp_path: Path) -> None:
-    root = make_project(tmp_path)
-    with Workspace(root) as workspace:
-        preview = build_preview(workspace, "write_code", "edit", "change calc/core.py",
-                                {"edits": [{"path": "calc/core.py", "replacements": [{"old": "nowhere", "new": "x"}]}]})
-    assert preview.diffs == ()
-    assert any("does not match exactly once" in note for note in preview.notes)

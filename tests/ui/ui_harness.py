@@ -26,7 +26,7 @@ from konstruct_tui.blueprint.events import PhaseStarted, VerdictReached
 from konstruct_tui.providers import resolve
 from konstruct_tui.ui.app import Workbench
 from konstruct_tui.ui.messages import Reported
-from konstruct_tui.ui.session_runs import WorkbenchSetup
+from konstruct_tui.app import WorkbenchSetup
 
 PROJECT = {
     "calc/core.py": "def add(a, b):\n    return a - b\n\n\ndef double(x):\n    return add(x, x)\n",

@@ -9,6 +9,8 @@ from pathlib import PurePosixPath
 
 from ..facts import LanguageSupport
 
+__all__ = ["language_for", "languages"]
+
 _MODULES = ("python", "typescript", "java", "go")
 
 

@@ -88,9 +88,6 @@ class TypeWorld:
                 return ".".join(parts[:end])
         return None
 
-    def package_types(self, key: str) -> dict[str, list[str]]:
-        return self._by_package.get(key, {})
-
     # -- names in a file ----------------------------------------------------------------------
 
     def _resolve_name(self, path: str, context: str, name: str) -> str | None:

@@ -4,6 +4,7 @@ and reason, colored by status through theme tokens (`$status-conflict`...)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.color import Color as RichColor
 from rich.style import Style
@@ -11,9 +12,9 @@ from rich.text import Text
 from textual.color import Color, ColorParseError
 from textual.widgets import DataTable
 
-from ...agent.events import ToolFinished
+from ...agent import ToolFinished
+from ...app import batch_rows, status_token
 from ..messages import Reportable
-from ..summaries import batch_rows, status_token
 
 # Recent history kept on screen; older batches scroll away (the transcript keeps every result).
 MAX_ROWS = 500
@@ -31,6 +32,8 @@ class BatchRow:
 class BatchTable(DataTable[Text]):
     """Newest batch at the bottom, cursor following it. Status cells are colored from the theme;
     DataTable cells are Rich text, so a theme change re-colors the rows already shown."""
+    # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
+    DRAWS: ClassVar[tuple[type, ...]] = (ToolFinished,)
 
     def __init__(self, *, id: str | None = None) -> None:
         # renderable: a status keeps its color under the cursor row

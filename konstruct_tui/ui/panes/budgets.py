@@ -4,6 +4,7 @@ kill control, which is always on screen (and bound to ctrl+k app-wide)."""
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -11,14 +12,15 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Button, Static
 
-from ...agent import Limits
-from ...agent.events import BudgetUpdate, Finished, SessionStarted, TurnStarted
+from ...agent import BudgetUpdate, Finished, Limits, SessionStarted, TurnStarted
 from ..messages import KillRequested, Reportable
 
 
 class BudgetsPane(Vertical):
     """Reads `BudgetUpdate`s; between them the clock ticks locally, since the loop reports after
     each turn and a long turn would otherwise look frozen."""
+    # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
+    DRAWS: ClassVar[tuple[type, ...]] = (SessionStarted, TurnStarted, BudgetUpdate, Finished)
 
     def __init__(self, *, limits: Limits | None = None, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -5,6 +5,7 @@ pair-coding sessions have no gate."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -12,13 +13,7 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from ...blueprint.events import (
-    PhaseClosed,
-    PhaseStarted,
-    RunStarted,
-    VerdictReached,
-    WatchdogAlarm,
-)
+from ...blueprint import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
 from ..messages import Reportable
 
 _VERDICT_TOKENS = {
@@ -41,6 +36,8 @@ class PhaseView:
 
 
 class GatePane(VerticalScroll):
+    # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
+    DRAWS: ClassVar[tuple[type, ...]] = (RunStarted, PhaseStarted, VerdictReached, PhaseClosed, WatchdogAlarm)
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.run_title: str | None = None

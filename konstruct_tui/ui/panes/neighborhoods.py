@@ -4,7 +4,7 @@ them this session has read or written, and how far the graph can be trusted righ
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -12,9 +12,9 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Static
 
-from ...agent.events import SessionStarted, ToolFinished
+from ...agent import SessionStarted, ToolFinished
+from ...app import batch_rows
 from ..messages import Reportable
-from ..summaries import batch_rows
 
 _READ = {"ok"}
 _WRITTEN = {"written", "created", "deleted"}
@@ -44,6 +44,8 @@ class HoodView:
 
 
 class NeighborhoodsPane(Vertical):
+    # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
+    DRAWS: ClassVar[tuple[type, ...]] = (SessionStarted, ToolFinished)
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hoods: list[HoodView] = []

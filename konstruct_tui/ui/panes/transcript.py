@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.syntax import Syntax
 from textual.app import ComposeResult
@@ -15,7 +15,7 @@ from textual.markup import escape
 from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
 
-from ...agent.events import (
+from ...agent import (
     Compacted,
     Finished,
     ProviderWarning,
@@ -26,8 +26,8 @@ from ...agent.events import (
     TrustRequested,
     TurnStarted,
 )
+from ...app import describe_call, describe_outcome, diffs_of
 from ..messages import Reportable
-from ..summaries import describe_call, describe_outcome, diffs_of
 
 # A streamed reply repaints at most this often: a fast model sends hundreds of deltas a second and
 # repainting on each would make the screen fall behind the stream (bench/bench_ui.py measures it).
@@ -156,6 +156,10 @@ class ToolCallEntry(Collapsible):
 class Transcript(VerticalScroll):
     """Everything said and done in the session, newest at the bottom; stays pinned to the bottom
     until the person scrolls up."""
+    # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
+    DRAWS: ClassVar[tuple[type, ...]] = (
+        TextDelta, ToolStarted, ToolFinished, TurnStarted, SessionStarted, TrustRequested, Finished, Compacted, ProviderWarning,
+    )
 
     def __init__(self, *, syntax_theme: str = "monokai", id: str | None = None) -> None:
         super().__init__(id=id)

@@ -8,9 +8,17 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..agent.events import AgentEvent, TextDelta, ToolFinished, ToolStarted
-from ..agent.ports import AssistantMessage, ToolResultMessage, UserMessage
-from ..agent.sessions import SessionRecord, sessions_dir
+from ..agent import (
+    AgentEvent,
+    AssistantMessage,
+    SessionRecord,
+    TextDelta,
+    ToolFinished,
+    ToolResultMessage,
+    ToolStarted,
+    UserMessage,
+    sessions_dir,
+)
 from ..userdirs import workspace_key
 
 MAX_LISTED = 50
@@ -73,7 +81,10 @@ def _summary(path: Path, key: str) -> SessionSummary | None:
     )
 
 
-def replay_events(record: SessionRecord) -> list[tuple[str | None, AgentEvent | None]]:
+Replayed = list[tuple[str | None, AgentEvent | None]]
+
+
+def replay_events(record: SessionRecord) -> Replayed:
     """A stored session as what the panes show: (request text, None) for each request the person
     made, (None, event) for the assistant's text and each tool call with its result."""
     messages = record.history or record.transcript  # the whole story, also where it was compacted

@@ -17,6 +17,8 @@ SCRIPT = HERE / "session.json"  # the pair-coding session
 BLUEPRINT = HERE / "blueprint.toml"  # a one-phase blueprint run before it, through the real gate
 FOLLOW_UP = HERE / "follow_up.json"  # the scripted answer to any request after the first
 BLUEPRINT_SCRIPTS = HERE / "blueprint_scripts"  # executor.json and adjudicator.json for that run
+__all__ = ["BLUEPRINT", "BLUEPRINT_SCRIPTS", "FIRST_REQUEST", "FOLLOW_UP", "SAMPLE", "SCRIPT", "prepare_demo"]
+
 FIRST_REQUEST = "Fix the discount rounding in shop/pricing.py and keep web/src/pricing.ts in step with it"
 
 

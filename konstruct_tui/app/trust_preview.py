@@ -1,21 +1,23 @@
 """What a trust prompt shows, worked out before it is shown: the command and the policy rule that
 said `ask`, or the files to be written with a preview diff and their blast radius from the graph.
 
-Plain Python (no Textual): it reads files through the workspace and asks the graph, so it runs on the
-loop's thread, never in a UI handler. Everything here is best effort: a preview that cannot be made
-says why, and the question is still asked.
+It plans edits with the workspace's own planner (the write's rules: revisions, replacements,
+guards) and asks the graph, so it runs on the loop's thread, never in a UI handler. Everything here
+is best effort: a preview that cannot be made says why, and the question is still asked.
 """
 
 from __future__ import annotations
 
-import difflib
 import threading
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
+from ..agent import edited_paths
 from ..commands import PolicyConfig, decide, discover_scripts
-from ..tools import ToolContext, ToolError, call
-from ..workspace import PathMissing, PathRefused, Workspace
+from ..tools import ToolContext, ToolError, WriteCodeInput, call
+from ..workspace import Workspace, preview_edits
 
 MAX_DIFF_LINES = 5000  # every line a person approves is shown; past this the write is not reviewable here anyway
 GRAPH_WAIT_S = 2.0  # the prompt never waits longer than this for the blast radius
@@ -42,7 +44,7 @@ def build_preview(workspace: Workspace | None, tool: str, capability: str, detai
         return TrustPreview(tool, capability, detail, notes=("no preview: the workspace is not open here",))
     if tool == "run_command":
         return _command_preview(workspace, tool, capability, detail, arguments)
-    paths = _paths(arguments)
+    paths = edited_paths(arguments)
     diffs, notes = _diffs(workspace, tool, arguments)
     radius, note = blast_radius(workspace, paths)
     return TrustPreview(tool, capability, detail, tuple(paths), diffs=tuple(diffs), blast_radius=radius, blast_note=note, notes=tuple(notes))
@@ -62,58 +64,23 @@ def _command_preview(workspace: Workspace, tool: str, capability: str, detail: s
     return TrustPreview(tool, capability, detail, command=command, rule=decision.rule, reason=workspace.scrub(decision.reason))
 
 
-def _paths(arguments: dict[str, Any]) -> list[str]:
-    entries = arguments.get("edits") or arguments.get("paths") or []
-    found = []
-    for entry in entries if isinstance(entries, list) else []:
-        path = entry.get("path") if isinstance(entry, dict) else entry
-        if isinstance(path, str):
-            found.append(path)
-    return found
-
-
 def _diffs(workspace: Workspace, tool: str, arguments: dict[str, Any]) -> tuple[list[tuple[str, str]], list[str]]:
-    """What each edit would change, computed in memory. The real write re-checks everything."""
+    """What each edit would change, planned in memory. The real write plans everything again."""
+    if tool == "delete_code":
+        return [], ["the listed files would be deleted"]
+    try:
+        params = WriteCodeInput.model_validate(arguments)
+    except ValidationError:
+        return [], ["no preview: the edits are not a valid write_code call (the write will say why)"]
+    requests = [edit.request() for edit in params.edits]
     diffs: list[tuple[str, str]] = []
     notes: list[str] = []
-    if tool == "delete_code":
-        return diffs, ["the listed files would be deleted"]
-    for edit in arguments.get("edits") or []:
-        if not isinstance(edit, dict) or not isinstance(edit.get("path"), str):
-            continue
-        path = edit["path"]
-        before = ""
-        if not edit.get("create"):
-            try:
-                before = workspace.read(path).data.decode("utf-8")
-            except (PathMissing, PathRefused, OSError, UnicodeDecodeError) as error:
-                notes.append(f"{path}: no preview ({type(error).__name__})")
-                continue
-        after = _apply(before, edit)
-        if after is None:
-            notes.append(f"{path}: no preview (a replacement does not match exactly once; the write will say so)")
-            continue
-        diffs.append((path, _unified(path, before, after)))
+    for preview in preview_edits(workspace, requests, MAX_DIFF_LINES):
+        if preview.diff is None:
+            notes.append(f"{preview.path}: no preview ({workspace.scrub(preview.problem or '')})")
+        else:
+            diffs.append((preview.path, preview.diff))
     return diffs, notes
-
-
-def _apply(before: str, edit: dict[str, Any]) -> str | None:
-    if isinstance(edit.get("content"), str):
-        return edit["content"]
-    text = before
-    for replacement in edit.get("replacements") or []:
-        old, new = replacement.get("old"), replacement.get("new")
-        if not isinstance(old, str) or not isinstance(new, str) or text.count(old) != 1:
-            return None
-        text = text.replace(old, new, 1)
-    return text
-
-
-def _unified(path: str, before: str, after: str) -> str:
-    lines = list(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"))
-    if len(lines) > MAX_DIFF_LINES:
-        lines = [*lines[:MAX_DIFF_LINES], f"... {len(lines) - MAX_DIFF_LINES} more diff lines\n"]
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 def blast_radius(workspace: Workspace, paths: list[str], wait_s: float = GRAPH_WAIT_S) -> tuple[tuple[str, ...] | None, str | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..agent.events import ToolFinished
+from ..agent import ToolFinished
 
 # Which theme token colors each per-entry status (DESIGN.md §4 words). Unknown words get the
 # "rejected" color: a status the UI has never heard of deserves attention, not a calm green.

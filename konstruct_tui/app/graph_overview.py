@@ -20,8 +20,7 @@ class GraphOverview:
 
 
 def graph_overview(workspace: Workspace) -> GraphOverview:
-    from ..graph.code_graph import build_index
-    from ..graph.freshness import Freshness
+    from ..graph import Freshness, build_index
 
     try:
         snapshot, _report = build_index(workspace)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Union
 
-from ..blueprint.events import (
+from ..blueprint import (
     PhaseClosed,
     PhaseStarted,
     RunStarted,

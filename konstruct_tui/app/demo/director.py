@@ -8,15 +8,10 @@ blueprint phase and verdict are not staged here: they come from a real (scripted
 
 from __future__ import annotations
 
-from ...agent.events import (
-    AgentEvent,
-    ProgressReporterPort,
-    SessionStarted,
-    ToolFinished,
-)
-from ...blueprint.events import RunStarted
+from ...agent import Event, ProgressReporterPort, SessionStarted, ToolFinished
+from ...blueprint import RunStarted
 from ...workspace import EditRequest, EditRun, Workspace, apply_edits
-from ..run_events import Notice, RunEvent
+from ..events import Notice
 
 EDITED_ELSEWHERE = "web/src/pricing.ts"
 _COMMENT = "\n// TODO(dana): support currency codes other than USD\n"
@@ -29,8 +24,8 @@ class DemoDirector:
         self._edited = False
         self._pair_coding = False
 
-    def report(self, event: AgentEvent | RunEvent) -> None:
-        self._inner.report(event)  # type: ignore[arg-type]
+    def report(self, event: Event) -> None:
+        self._inner.report(event)
         if isinstance(event, SessionStarted) and not isinstance(event, RunStarted):
             self._pair_coding = True  # the blueprint run's sessions read files too: not those
         elif isinstance(event, RunStarted):
@@ -45,6 +40,6 @@ class DemoDirector:
             text = current.data.decode("utf-8").rstrip("\n") + _COMMENT
             apply_edits(self._workspace, [EditRequest(EDITED_ELSEWHERE, "rewrite", current.revision, text)], run=EditRun(), tool="demo")
         except Exception as error:  # the demo goes on without its conflict rather than stopping
-            self._inner.report(Notice(f"demo: could not stage the outside edit ({type(error).__name__})"))  # type: ignore[arg-type]
+            self._inner.report(Notice(f"demo: could not stage the outside edit ({type(error).__name__})"))
             return
-        self._inner.report(Notice(f"demo: {EDITED_ELSEWHERE} was just saved outside the agent (as if in your editor): the agent's revision of it is now stale"))  # type: ignore[arg-type]
+        self._inner.report(Notice(f"demo: {EDITED_ELSEWHERE} was just saved outside the agent (as if in your editor): the agent's revision of it is now stale"))

@@ -1,4 +1,6 @@
-"""Running requests for the workbench: one agent run at a time, follow-ups continuing the same session.
+"""The workbench's side of the core: the project it opened, one agent run at a time (follow-ups
+continuing the same session), blueprint runs, the trust gate, and what the panes read at start-up
+(the graph overview, the request history, past sessions).
 
 No Textual here: the app calls `run` on a worker thread and `kill` from its own thread. The loop gets
 its own asyncio event loop on that worker thread, so its file and session I/O never stalls the screen.
@@ -7,18 +9,21 @@ its own asyncio event loop on that worker thread, so its file and session I/O ne
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agent import AgentLoop, KillSwitch, Limits, load_session
-from ..agent.events import Finished, ProgressReporterPort
-from ..providers import ProviderSettings, open_provider
-from ..workspace import Workspace, WriteJournal
+from ..agent import Finished, KillSwitch, Limits, ProgressReporterPort, SessionStarted, load_session
+from ..providers import ProviderSettings
+from ..workspace import Workspace
+from .graph_overview import GraphOverview, graph_overview
+from .request_history import append_history, load_history
+from .runs import agent_loop, drive, neighborhood_ranker
+from .session_list import Replayed, SessionSummary, list_sessions, replay_events
+from .trust import AskPerson, CallLedger, PreviewingBroker, PreviewingGate, workbench_gate
 
 
 @dataclass(frozen=True)
@@ -44,27 +49,38 @@ class NoModel(RuntimeError):
 
 
 class SessionRuns:
-    """Owns the kill switch of the run in flight and the id of the session follow-ups continue."""
+    """Owns the project's workspace, the kill switch of the run in flight and the id of the session
+    follow-ups continue. `ask` is how the UI puts a trust question to the person."""
 
-    def __init__(
-        self,
-        setup: WorkbenchSetup,
-        workspace: Workspace,
-        reporter: ProgressReporterPort,
-        gate_for: Callable[[], Any],  # a fresh trust gate: session grants live as long as it
-        ranker: Callable[[Workspace, str], Sequence[dict[str, Any]]] | None = None,
-    ) -> None:
+    def __init__(self, setup: WorkbenchSetup, reporter: ProgressReporterPort, ask: AskPerson) -> None:
         self.setup = setup
-        self.workspace = workspace
-        self.reporter = reporter
-        self._gate_for = gate_for
-        self._ranker = ranker
+        self.workspace = Workspace(setup.root)
+        self.ledger = CallLedger()
+        self.broker = PreviewingBroker(self.workspace, self.ledger, ask)
+        if setup.demo:
+            from .demo.director import DemoDirector
+
+            reporter = DemoDirector(reporter, self.workspace)
+        self.reporter = _Noting(reporter, self.ledger, self._session_began)
+        self._in_request = False  # a request (not a blueprint run) is in flight: its session is the one to follow
+        self._ranker = neighborhood_ranker()
         self._lock = threading.Lock()
         self.switch: KillSwitch | None = None
         self.session_id: str | None = None
         self.session_since: float | None = None  # when this session's first run began (/diff)
-        self.gate = gate_for()
+        self.gate = self._fresh_gate()
         self._requests = 0
+
+    def _fresh_gate(self) -> PreviewingGate:
+        return workbench_gate(self.workspace.root, self.broker)
+
+    def scrub(self, text: str) -> str:
+        """`text` without the project's absolute location (what the screen may show)."""
+        return self.workspace.scrub(text)
+
+    def close(self) -> None:
+        self.kill()
+        self.workspace.close()
 
     @property
     def running(self) -> bool:
@@ -85,35 +101,16 @@ class SessionRuns:
         switch = KillSwitch()
         with self._lock:
             self.switch = switch
+            self._in_request = True
         try:
-            model = open_provider(settings)
-            loop = AgentLoop(
-                self.workspace,
-                model,
-                self.reporter,
-                self.gate,
-                self.setup.limits,
-                settings.price(),
-                switch,
-                self._ranker,
-                WriteJournal(self.workspace.root),
-                getattr(model, "note", None),
-                {"script": os.path.abspath(settings.script)} if settings.script else {},
-            )
-            loop.context_chars = settings.context_chars() or loop.context_chars  # compaction starts near the model's window
-            finished = asyncio.run(self._drive(loop, request, record))
+            loop = agent_loop(self.workspace, settings, self.reporter, self.gate, self.setup.limits, switch, self._ranker)
+            finished: Finished = asyncio.run(drive(loop, request, record))
         finally:
             with self._lock:
                 self.switch = None
+                self._in_request = False
         self.session_id = finished.session_id
         return finished
-
-    @staticmethod
-    async def _drive(loop: AgentLoop, request: str, record: Any) -> Finished:
-        try:
-            return await loop.run(request, record)
-        finally:
-            await loop.model.aclose()
 
     def run_blueprint(self, path: Path) -> Finished:
         """Blocking: a whole blueprint run, killable like a request."""
@@ -142,10 +139,17 @@ class SessionRuns:
         switch.kill("killed")
         return True
 
+    def _session_began(self, session_id: str) -> None:
+        # Known from the first event on, not only when the run returns: a /compact or /diff typed the
+        # moment the screen says "done" must already see this session.
+        with self._lock:
+            if self._in_request:
+                self.session_id = session_id
+
     def new_session(self) -> None:
         self.session_id = None
         self.session_since = None
-        self.gate = self._gate_for()
+        self.gate = self._fresh_gate()
 
     def use_model(self, settings: ProviderSettings) -> None:
         """A model chosen in the workbench (/model): the next request goes to it, demo or not."""
@@ -156,6 +160,24 @@ class SessionRuns:
     def continue_session(self, session_id: str) -> None:
         self.session_id = session_id
         self.session_since = session_started_at(session_id)  # /diff covers the whole session
+
+    # What the panes read, each on a worker thread.
+
+    def graph_overview(self) -> GraphOverview:
+        """Brings the index up to date (opening the workbench does, so the ranker has one)."""
+        return graph_overview(self.workspace)
+
+    def history(self) -> list[str]:
+        return load_history(self.workspace.root)
+
+    def remember(self, request: str) -> None:
+        append_history(self.workspace.root, request)
+
+    def sessions(self) -> list[SessionSummary]:
+        return list_sessions(self.workspace.root)
+
+    def replay(self, session_id: str) -> Replayed:
+        return replay_events(load_session(session_id))
 
 
 def session_started_at(session_id: str) -> float | None:
@@ -168,16 +190,16 @@ def session_started_at(session_id: str) -> float | None:
         return None
 
 
-def graph_ranker() -> Callable[[Workspace, str], list[dict[str, Any]]]:
-    """Neighborhoods relevant to a request, from an index that already exists (the run never waits
-    for one to be built; the workbench builds it in the background at start-up)."""
-    from ..graph.neighborhoods import rank_neighborhoods
-    from ..tools.graph_access import ForegroundGraph
+class _Noting:
+    """Reports every event on, after the call ledger (which the trust preview reads) has noted it."""
 
-    def rank(workspace: Workspace, request: str) -> list[dict[str, Any]]:
-        snapshot = ForegroundGraph(workspace).ensure(existing_only=True)
-        if snapshot is None:
-            return []
-        return [{**hood.to_json(limit=40), "score": score} for hood, score in rank_neighborhoods(snapshot, request)]
+    def __init__(self, inner: ProgressReporterPort, ledger: CallLedger, session_began: Callable[[str], None]) -> None:
+        self._inner = inner
+        self._ledger = ledger
+        self._session_began = session_began
 
-    return rank
+    def report(self, event: Any) -> None:
+        self._ledger.note(event)
+        if type(event) is SessionStarted:  # a blueprint's RunStarted is not a session to follow up
+            self._session_began(event.session_id)
+        self._inner.report(event)

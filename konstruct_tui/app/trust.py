@@ -1,0 +1,97 @@
+"""The workbench's trust questions: which call a question is about, what the person is shown (the
+preview), and the grant their answer becomes. The UI only shows the prompt and returns the answer.
+
+The loop asks its gate; `PreviewingGate` tells `PreviewingBroker` which call the coming question is
+for; the trust layer's `TrustSession` then asks the broker, which builds the preview (on the loop's
+thread) and awaits the person's answer through the UI's `ask`. Grants are recorded by
+`TrustSession` (the `always` ones in the trust store), never here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..agent import SessionGate, ToolStarted, TrustQuestion
+from ..trust import TrustDecision, TrustRequest, TrustSession, TrustStore
+from ..workspace import Workspace
+from .trust_preview import TrustPreview, build_preview
+
+
+@dataclass(frozen=True)
+class TrustAnswer:
+    granted: bool
+    scope: str | None = None  # once, session, always (trust.SCOPES)
+
+
+DENY = TrustAnswer(False)
+AskPerson = Callable[[TrustPreview], Awaitable[TrustAnswer]]
+
+
+class CallLedger:
+    """The arguments of the tool calls reported so far, by call id: the trust question names its
+    call, and the prompt needs that call's edits to preview the diff."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._arguments: dict[str, dict[str, Any]] = {}
+
+    def note(self, event: object) -> None:
+        if isinstance(event, ToolStarted):
+            with self._lock:
+                self._arguments[event.call_id] = event.arguments
+
+    def arguments(self, call_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            return self._arguments.get(call_id)
+
+
+class PreviewingBroker:
+    """A `TrustBroker` that shows the person a preview of the call and keeps their answer's scope."""
+
+    def __init__(self, workspace: Workspace | None, ledger: CallLedger, ask: AskPerson) -> None:
+        self._workspace = workspace
+        self._ledger = ledger
+        self._ask = ask
+        self._question: TrustQuestion | None = None
+
+    def about(self, question: TrustQuestion) -> None:
+        """The gate says which call the next request is for (see PreviewingGate)."""
+        self._question = question
+
+    async def request(self, request: TrustRequest) -> TrustDecision:
+        question = self._question
+        tool = question.tool if question else "?"
+        arguments = self._ledger.arguments(question.call_id) if question and question.call_id else None
+        preview = await asyncio.to_thread(build_preview, self._workspace, tool, request.capability, request.detail, arguments)
+        answer = await self._ask(preview)
+        if not answer.granted:
+            return TrustDecision.deny()
+        # A grant from the prompt covers the whole project for its capability; narrower path globs
+        # can be granted from `konstruct trust` (the prompt keeps to four plain answers).
+        return TrustDecision(True, answer.scope, ())
+
+
+class PreviewingGate:
+    """Wraps the loop's trust gate so the broker knows which call it is asked about."""
+
+    def __init__(self, inner: SessionGate, broker: PreviewingBroker) -> None:
+        self._inner = inner
+        self._broker = broker
+        self.grants = inner.grants
+
+    async def ask(self, question: TrustQuestion) -> bool:
+        self._broker.about(question)
+        return await self._inner.ask(question)
+
+    async def obtain(self, question: TrustQuestion) -> bool:
+        self._broker.about(question)
+        return await self._inner.obtain(question)
+
+
+def workbench_gate(root: Any, broker: PreviewingBroker) -> PreviewingGate:
+    """A fresh gate: session grants live as long as it; `always` grants come from the trust store."""
+    return PreviewingGate(SessionGate(TrustSession(root, TrustStore(), broker)), broker)
