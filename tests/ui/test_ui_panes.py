@@ -179,6 +179,15 @@ async def test_budgets_show_use_against_limits_and_the_kill_control_follows_the_
         assert kill.disabled and "max_tokens" in _text(pane.query_one("#run-state", Static))
 
 
+async def test_budgets_say_how_much_of_the_input_came_from_the_prompt_cache(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        post(app, BudgetUpdate(2, 20, 12_000, 300, None, False, 0.01, None, None, 5.0, None, cache_read_tokens=9_000))
+        pane = app.query_one(BudgetsPane)
+        await wait_for(pilot, lambda: pane.budget is not None)
+        assert "12,300" in _text(pane.query_one("#budget-lines", Static)) and "9,000 cached" in _text(pane.query_one("#budget-lines", Static))
+
+
 async def test_unknown_model_price_says_cost_is_not_counted(tmp_path: Path) -> None:
     app = workbench(make_project(tmp_path))
     async with app.run_test(size=(120, 40)) as pilot:

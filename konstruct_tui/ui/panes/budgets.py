@@ -109,6 +109,8 @@ class BudgetsPane(Vertical):
             turns = f"{b.turns}{_limit(b.max_turns)}"
             estimated = " [dim](est.)[/dim]" if b.tokens_estimated else ""
             tokens = f"{b.input_tokens + b.output_tokens:,}{_limit(b.max_tokens, ',')}{estimated}"
+            if b.cache_read_tokens:  # of the input, read from the provider's prompt cache (billed less)
+                tokens += f" [dim]({b.cache_read_tokens:,} cached)[/dim]"
             if b.cost_usd is None:
                 cost = "[dim]not counted (no price)[/dim]"
             else:
