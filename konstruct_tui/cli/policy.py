@@ -138,7 +138,8 @@ def _scrubbed(payload: dict[str, Any], workspace: Workspace) -> dict[str, Any]:
 
 def _settings_json(settings: dict[str, Any] | None) -> dict[str, Any]:
     settings = settings or {"presets": [], "allow": [], "chains": False}
-    return {**settings, "allowlist_mode": bool(settings["presets"] or settings["allow"])}
+    # A damaged trust file locks the policy: allowlist mode with nothing allowed (see trust/store.py).
+    return {**settings, "allowlist_mode": bool(settings["presets"] or settings["allow"] or settings.get("locked"))}
 
 
 def run_show(args: argparse.Namespace) -> int:

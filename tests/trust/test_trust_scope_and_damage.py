@@ -107,3 +107,12 @@ def test_an_unknown_preset_in_the_stored_policy_fails_closed(project: Path) -> N
     data["projects"][str(project.resolve())]["policy"]["presets"] = ["no-such-preset"]
     store.path.write_text(json.dumps(data))
     assert _tool(project, "echo hi")["status"] == "refused"
+
+
+def test_policy_show_says_a_locked_policy_is_in_allowlist_mode(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    TrustStore().path.parent.mkdir(parents=True, exist_ok=True)
+    TrustStore().path.write_text("{oops")
+    with pytest.warns(TrustStoreWarning):
+        assert main(["policy", "show", "--root", str(project)]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["locked"] is True and shown["allowlist_mode"] is True and shown["allow"] == []
