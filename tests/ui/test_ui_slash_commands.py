@@ -114,7 +114,7 @@ async def test_a_mentioned_file_reaches_the_model_with_its_revision(tmp_path: Pa
     app = workbench(root, write_script(tmp_path / "s.json", [{"text": "It subtracts."}]))
     async with app.run_test(size=(120, 40)) as pilot:
         app.submit("explain @calc/core.py")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         assert "attached calc/core.py" in _text_of(app)
         opening = load_session(app.runs.session_id).transcript[0]
     from konstruct_tui.workspace import Workspace
@@ -133,7 +133,7 @@ async def test_diff_then_undo_after_a_run(tmp_path: Path) -> None:
         app.submit("fix add")
         await wait_for(pilot, lambda: isinstance(app.screen, TrustPrompt))
         await pilot.press("o")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         app.submit("/diff")
         await wait_for(pilot, lambda: "this session changed 1 file(s): calc/core.py" in _text_of(app))
         diff_entry = [c for c in app.query(Collapsible) if c.has_class("diff-entry")][-1]
@@ -192,7 +192,7 @@ async def test_new_sessions_cost_compact_and_quit(tmp_path: Path) -> None:
         app.submit("/compact")
         await wait_for(pilot, lambda: "nothing to compact" in _text_of(app))
         app.submit("hello")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         app.submit("/cost")
         await wait_for(pilot, lambda: "last run: 1 / 10 turns" in _text_of(app))
         assert "105 / no limit tokens" in _text_of(app)
@@ -212,7 +212,7 @@ async def test_a_request_that_starts_with_a_path_goes_to_the_model(tmp_path: Pat
     app = workbench(make_project(tmp_path), write_script(tmp_path / "s.json", [{"text": "ok"}]))
     async with app.run_test(size=NARROW) as pilot:
         app.submit("/usr/bin/python crashes")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         assert "unknown command" not in _text_of(app)
 
 
@@ -226,7 +226,7 @@ async def test_compact_replaces_the_older_turns_and_marks_where(tmp_path: Path) 
     app = workbench(root, script)
     async with app.run_test(size=NARROW) as pilot:
         app.submit("what is in big.py?")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         session_id = app.runs.session_id
         app.submit("/compact")
         await wait_for(pilot, lambda: "compacted here" in _text_of(app) or "failed" in _text_of(app))
@@ -246,7 +246,7 @@ async def test_diff_after_continuing_a_session_covers_the_whole_session(tmp_path
         app.submit("fix add")
         await wait_for(pilot, lambda: isinstance(app.screen, TrustPrompt))
         await pilot.press("o")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         session_id = app.runs.session_id
     again = workbench(root, write_script(tmp_path / "s2.json", [{"text": "ok"}]))  # a later launch
     async with again.run_test(size=NARROW) as pilot:
