@@ -38,3 +38,17 @@ def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], pre
     for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
         decision = decide(command, config)
         assert decision.decision != "allow", (command, decision.rule, decision.reason)
+
+
+# Found by the integrator's attack round after the merge (all refused already; kept so they stay so).
+MORE_DENY_CLASS = [
+    "killall5 -9", "rm -rf /[u]sr", "rm -rf /??r", "rm -r --no-preserve-root /", "shred /dev/sda",
+    "truncate -s0 /etc/passwd", "php -r 'system(\"rm -rf /\");'", "ruby -e 'system(%q(rm -rf /))'",
+    "ionice -c3 rm -rf /", "taskset 1 rm -rf /", "chroot / rm -rf /", "git -c alias.x='!rm -rf /' x",
+]
+
+
+@pytest.mark.parametrize("command", MORE_DENY_CLASS)
+def test_more_deny_class_spellings_are_refused(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
+        assert decide(command, config).decision == "refuse", command

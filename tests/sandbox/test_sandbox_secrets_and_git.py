@@ -183,3 +183,12 @@ def test_a_worktrees_dot_git_file_cannot_be_pointed_elsewhere(workspace_root: Pa
     outcome = run_confined(worktree, [sys.executable, "-I", "-c", "open('.git', 'w').write('gitdir: planted\\n')"])
     assert outcome.status == "failed" and (worktree / ".git").read_text() == before
     assert run_confined(worktree, ["git", "status", "--short"]).status == "ok"
+
+
+def test_a_symlink_to_git_made_inside_the_workspace_does_not_open_a_write_path(repo: Path) -> None:
+    # The integrator's attack round: the read-only rule is on the folder, not on the spelling.
+    before = (repo / ".git" / "config").read_text()
+    run_confined(repo, ["ln", "-s", ".git", "g"])
+    run_confined(repo, ["sh", "-c", "echo '[core] fsmonitor = touch pwned' >> g/config; touch g/hooks/pre-commit"])
+    assert (repo / ".git" / "config").read_text() == before
+    assert not (repo / ".git" / "hooks" / "pre-commit").exists()
