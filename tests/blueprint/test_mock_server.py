@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from blueprint_harness import CALC, EVIDENCE, PHASE_FIX, blueprint_text
+from blueprint_harness import CALC, EVIDENCE, PHASE_FIX, blueprint_text, fakellm_server
 
 from konstruct_tui.cli import main
 
@@ -61,28 +57,8 @@ def _rules() -> dict:
 @pytest.fixture(scope="module")
 def fakellm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pytest.importorskip("fakellm", reason="the dev dependency fakellm is not installed")
-    folder = tmp_path_factory.mktemp("fakellm")
-    (folder / "fakellm.yaml").write_text(json.dumps(_rules()))  # JSON is YAML
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-c", "from fakellm.cli import main; main()", "serve", "--port", str(port), "--config", "fakellm.yaml"],
-                              cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(url + "/_fakellm/stats", timeout=0.5)
-                break
-            except httpx.HTTPError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"fakellm did not start: {server.stderr.read().decode()[-500:]}") from None  # type: ignore[union-attr]
-                time.sleep(0.05)
+    with fakellm_server(tmp_path_factory.mktemp("fakellm"), _rules()) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def test_a_two_phase_blueprint_against_a_mock_openai_server(fakellm: str, project: Path, tmp_path: Path,
