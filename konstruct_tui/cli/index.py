@@ -58,6 +58,8 @@ def run_index(args: argparse.Namespace) -> int:
         "neighborhoods": len(snapshot.neighborhoods),
     }
     how = "cold build" if report.cold else f"{report.parsed} re-parsed, {len(snapshot.files) - report.parsed} unchanged"
+    if report.replaced:
+        how += "; the stored index was written by another version of Konstruct and was rebuilt"
     print(_summary(summary, time.perf_counter() - started, how))
     return 0
 
