@@ -192,3 +192,23 @@ def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_ca
         (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
     nested = run(mode="callers", symbol="Gson.Inner")
     assert nested["status"] == "ok" and [r["path"] for r in nested["results"]] == [f"{base}/User.java"]
+
+
+@pytest.mark.parametrize("declaration", [
+    "export default function isNetworkError(e: unknown) { return !!e; }\n",
+    "export default async function isNetworkError(e: unknown) { return !!e; }\n",
+    "function isNetworkError(e: unknown) { return !!e; }\nexport default isNetworkError;\n",
+])
+@pytest.mark.parametrize("local", ["isNetworkError", "check"])
+def test_a_default_export_is_called_by_its_importers_under_any_local_name(ask, declaration: str, local: str) -> None:
+    """ky: `import isRawNetworkError from '../utils/is-network-error.js'` — a default import names
+    `default`, and the function must still have its caller and never be called dead."""
+    run = ask({"src/utils/is-network-error.ts": declaration,
+               "src/core.ts": f"import {local} from './utils/is-network-error.js';\n"
+                              f"export const run = (e: unknown) => {local}(e);\n",
+               "src/index.ts": "export {run} from './core.js';\n",
+               "package.json": json.dumps({"name": "x", "main": "./src/index.ts"})})
+    callers = run(mode="callers", target="src/utils/is-network-error.ts", symbol="isNetworkError")
+    assert callers["status"] == "ok"
+    assert [(r["path"], r["evidence"]) for r in callers["results"]] == [("src/core.ts", "resolved")]
+    assert "isNetworkError" not in {r.get("symbol") for r in run(mode="unreferenced", target="src")["results"]}
