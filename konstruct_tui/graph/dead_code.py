@@ -98,6 +98,8 @@ class DeadCode:
             candidates = [s for s in entry.symbols()
                           if "." not in s.name and not s.name.startswith("__") and s.name not in named
                           and (path, s.name) not in self.entry_symbols]
+            if entry.language == "go":  # the runtime calls every `init` when its package loads
+                candidates = [s for s in candidates if s.name != "init"]
             if why and entry.language == "java":
                 candidates = []  # the class holding `main` (and its file's other types) is what runs
             elif why and path in self.entry_files and entry.language != "python":

@@ -36,6 +36,14 @@ _LOADERS = {
 _MAIN_GUARD = re.compile(r"""^\s*if\s+__name__\s*==\s*['"]__main__['"]\s*:""", re.MULTILINE)
 _JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
 _GO_MAIN = re.compile(r"^\s*package\s+main\b", re.MULTILINE)
+# Files a tool runs or reads by their name, never imported by the project's own code.
+_BY_CONVENTION = (
+    (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
+    (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
+    (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
+    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.eslintrc|\.prettierrc|\.mocharc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
+     "a tool's configuration file, loaded by its tool by name"),
+)
 
 
 def member_lines(text: str | None, name: str) -> list[int] | None:
@@ -93,6 +101,9 @@ def is_entry_file(path: str, language: str, text: str | None) -> str:
     """Why `path` is run without being imported ("" when it is not an entry point)."""
     if posixpath.basename(path) in ("__main__.py", "__main__.pyi"):
         return "__main__.py runs with python -m"
+    for pattern, why in _BY_CONVENTION:
+        if pattern.search(path):
+            return why
     if text is None:
         return ""
     if language == "python" and _MAIN_GUARD.search(text):

@@ -149,6 +149,13 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"go.mod": "module example.com/m\n\ngo 1.21\n", "cmd/tool/main.go": "package main\n\nfunc main() {}\n"},
      "cmd/tool/main.go"),
     ({"tests/test_thing.py": "def test_it():\n    pass\n"}, "tests/test_thing.py"),
+    # gson: javac reads these descriptors; nothing imports them
+    ({"src/main/java/a/package-info.java": "/** Docs. */\npackage a;\n"}, "src/main/java/a/package-info.java"),
+    ({"src/main/java/module-info.java": "module a {\n  exports a;\n}\n"}, "src/main/java/module-info.java"),
+    ({"setup.py": "from setuptools import setup\nsetup(name='x')\n"}, "setup.py"),
+    ({"docs/conf.py": "project = 'x'\n"}, "docs/conf.py"),
+    ({"vite.config.ts": "export default {plugins: []};\n"}, "vite.config.ts"),
+    ({"eslint.config.mjs": "export default [];\n"}, "eslint.config.mjs"),
 ])
 def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str) -> None:
     run = ask({**files, "orphan.py": "x = 1\n"})
@@ -212,3 +219,14 @@ def test_a_default_export_is_called_by_its_importers_under_any_local_name(ask, d
     assert callers["status"] == "ok"
     assert [(r["path"], r["evidence"]) for r in callers["results"]] == [("src/core.ts", "resolved")]
     assert "isNetworkError" not in {r.get("symbol") for r in run(mode="unreferenced", target="src")["results"]}
+
+
+def test_a_go_init_function_is_run_by_the_runtime_not_dead(ask) -> None:
+    """fiber: `func init()` registers codecs; nothing calls it by name, and it is not dead code."""
+    run = ask({"go.mod": "module example.com/m\n\ngo 1.21\n",
+               "codec/codec.go": "package codec\n\nvar table = map[string]int{}\n\n"
+                                 "func init() {\n\ttable[\"json\"] = 1\n}\n\nfunc Unused() {}\n"})
+    answer = run(mode="unreferenced", target="codec")
+    assert answer["status"] == "ok"
+    dead = {r.get("symbol") for r in answer["results"]}
+    assert "init" not in dead and "Unused" in dead
