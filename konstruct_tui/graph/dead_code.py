@@ -25,7 +25,7 @@ _TEST_FILE = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
-_CONFIGS = ("pyproject.toml", "setup.cfg", "package.json")
+_CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
 
 
 def is_test_file(path: str) -> bool:

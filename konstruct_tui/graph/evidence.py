@@ -120,8 +120,8 @@ def declared_entry_points(config_paths: list[str], read: Reader, python_files: s
     """({file: why} from packaging metadata, {(file, symbol)} named as script targets).
 
     Python: `[project.scripts]`, `[project.gui-scripts]`, `[project.entry-points.*]`, poetry
-    scripts and setup.cfg `console_scripts` (`name = pkg.mod:func`). package.json: `main`,
-    `module`, `bin`, `exports` (every string in it)."""
+    scripts, setup.cfg and setup.py `console_scripts` (`name = pkg.mod:func`). package.json: `main`,
+    `module`, `bin`, `exports` (every string in it), and the script files its `scripts` run."""
     files: dict[str, str] = {}
     symbols: set[tuple[str, str]] = set()
     for config in config_paths:
@@ -161,6 +161,8 @@ def _python_script_targets(name: str, text: str) -> list[str]:
         return [v for t in tables if isinstance(t, dict) for v in t.values() if isinstance(v, str)]
     if name == "setup.cfg":
         return re.findall(r"^\s*[\w.-]+\s*=\s*([\w.]+\s*:\s*[\w.]+)", text, re.MULTILINE)
+    if name == "setup.py":  # entry_points={"console_scripts": ["tool = pkg.cli:main"]}
+        return re.findall(r"""['"]\s*[\w.-]+\s*=\s*([\w.]+\s*:\s*[\w.]+)\s*(?:\[[^\]]*\])?\s*['"]""", text)
     return []
 
 
@@ -195,6 +197,11 @@ def _package_json_targets(text: str) -> list[str]:
 
     for key in ("main", "module", "bin", "exports", "browser", "types", "typings"):
         strings(data.get(key))
+    scripts = data.get("scripts")
+    if isinstance(scripts, dict):  # "build": "node scripts/build.mjs && tsx tools/gen.ts"
+        for command in scripts.values():
+            if isinstance(command, str):
+                found += re.findall(r"(?<![\w@:/=-])(\.{0,2}/?[\w.@-]+(?:/[\w.@-]+)*\.[cm]?[jt]sx?)(?![\w/])", command)
     return [s for s in found if s.startswith(".") or "/" in s or "." in s]
 
 

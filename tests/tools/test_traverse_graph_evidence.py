@@ -156,6 +156,12 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"docs/conf.py": "project = 'x'\n"}, "docs/conf.py"),
     ({"vite.config.ts": "export default {plugins: []};\n"}, "vite.config.ts"),
     ({"eslint.config.mjs": "export default [];\n"}, "eslint.config.mjs"),
+    ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
+      "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
+    ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
+      "scripts/gen.mjs": "console.log(1)\n", "tools/check.ts": "export const main = 1;\n"}, "scripts/gen.mjs"),
+    ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
+      "scripts/gen.mjs": "console.log(1)\n", "tools/check.ts": "export const main = 1;\n"}, "tools/check.ts"),
 ])
 def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str) -> None:
     run = ask({**files, "orphan.py": "x = 1\n"})
