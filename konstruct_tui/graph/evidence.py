@@ -41,6 +41,7 @@ _BY_CONVENTION = (
     (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
     (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
     (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
+    (re.compile(r"(^|/)(examples?|benchmarks?|bin)/"), "a program of its own, by its folder's convention"),
     (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.eslintrc|\.prettierrc|\.mocharc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
      "a tool's configuration file, loaded by its tool by name"),
 )

@@ -156,6 +156,8 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"docs/conf.py": "project = 'x'\n"}, "docs/conf.py"),
     ({"vite.config.ts": "export default {plugins: []};\n"}, "vite.config.ts"),
     ({"eslint.config.mjs": "export default [];\n"}, "eslint.config.mjs"),
+    ({"documentation/examples/pagination.js": "console.log(1);\n"}, "documentation/examples/pagination.js"),
+    ({"benchmark/index.ts": "console.log(1);\n"}, "benchmark/index.ts"),
     ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
       "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
     ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
