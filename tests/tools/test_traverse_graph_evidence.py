@@ -238,3 +238,22 @@ def test_a_go_init_function_is_run_by_the_runtime_not_dead(ask) -> None:
     assert answer["status"] == "ok"
     dead = {r.get("symbol") for r in answer["results"]}
     assert "init" not in dead and "Unused" in dead
+
+
+def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
+    """rich: the tests of `Segment.split_cells` are test_segment.py (it calls it) before every test
+    that merely imports segment.py."""
+    run = ask({**LIB,
+               "tests/test_a_console.py": "from pkg.console import Console\n\ndef test_it():\n    Console()\n",
+               "tests/test_segment.py": "from pkg.console import Segment\n\ndef test_split():\n"
+                                        "    Segment().split_cells(3)\n",
+               "tests/test_other.py": "from pkg.termui import prompt\n\ndef test_p():\n    prompt('x')\n"})
+    answer = run(mode="tests", target="pkg/console.py", symbol="Segment.split_cells")
+    assert answer["status"] == "ok"
+    assert [(r["path"], r.get("evidence")) for r in answer["results"]] == [
+        ("tests/test_segment.py", "resolved"), ("tests/test_a_console.py", None)]
+    assert answer["results"][0]["lines"] == [4]
+    nothing = run(mode="tests", target="pkg/termui.py", symbol="prompt")
+    assert [r["path"] for r in nothing["results"]] == ["tests/test_other.py"]
+    missing = run(mode="tests", symbol="no_such_symbol")
+    assert missing["status"] != "ok"
