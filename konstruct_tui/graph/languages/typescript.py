@@ -19,6 +19,7 @@ from typing import Any
 from ..facts import Edge, FileFacts, ProjectView
 from ._ts_extract import extract as _extract
 from ._ts_members import member_edges
+from ._ts_receivers import Receivers
 from ._ts_resolve import SpecifierResolver, facts_or_none
 
 LANGUAGE = "typescript"
@@ -43,7 +44,7 @@ class TypeScriptResolver:
         self._specifiers = SpecifierResolver(project, project.paths(), workspace_packages)
         self._definers: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
-        self._symbol_names: dict[str, frozenset[str]] = {}
+        self._receivers = Receivers(lambda path: self._facts_of(path)[0], self._target, self._definer)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
         found: dict[tuple[str, str], set[str]] = {}
@@ -73,7 +74,7 @@ class TypeScriptResolver:
                     add(target, [local], "references")
             elif local in uses:
                 add(*self._referenced(target, imported), "references")
-        used, unknown = member_edges(facts, uses, targets, self._definer, self._all_symbols)
+        used, unknown = member_edges(facts, uses, targets, self._receivers)
         for target, names in used.items():
             add(target, names, "members")
         edges = [
@@ -83,13 +84,6 @@ class TypeScriptResolver:
         if unknown:
             edges.append(Edge(facts.path, facts.path, "unresolved", tuple(sorted(unknown))))
         return edges
-
-    def _all_symbols(self, path: str) -> frozenset[str]:
-        found = self._symbol_names.get(path)
-        if found is None:
-            facts = self._facts_of(path)[0]
-            found = self._symbol_names[path] = frozenset(s.name for s in facts.symbols) if facts else frozenset()
-        return found
 
     def _referenced(self, target: str, name: str) -> tuple[str, list[str]]:
         if self._follow:
@@ -114,7 +108,8 @@ class TypeScriptResolver:
             return None
         extra = facts.extra
         if name == "default" and extra.get("default_export"):
-            return path, name
+            # `export default class Options`: the class is named Options wherever it is imported.
+            return path, extra.get("default_name") or name
         if name in top_level:
             return path, name
         bindings = {local: (index, imported) for local, index, imported in extra.get("bindings", ())}
@@ -166,7 +161,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "3"  # 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
+    version: str = "4"  # 4: receiver chains, return types, bases, default export names; 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:

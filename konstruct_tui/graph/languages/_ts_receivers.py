@@ -1,0 +1,193 @@
+"""Types of TypeScript receivers, from what the source writes (facts from `_ts_types.py`).
+
+A receiver chain (`string().min(1)`, `this.options`, `new Ky().get`) is followed segment by segment
+through the project's files: a name is an imported binding (followed through barrels and default
+exports to the defining file), a local or parameter with a written type or assigned from a chain,
+or a declaration of the file; `.name` is a namespace member, a static member, or an instance
+member (declared on the class or inherited from the classes and interfaces it extends); `()` is the
+return type of the function or method called, written (`: T`, `: this`) or, for an unannotated one,
+what every `return` gives. Anything else (no written type, a union, an array) ends the chain: the
+member used on it is then by-name evidence, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
+# ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
+Value = tuple[str, str, str]
+_CLASS_KINDS = frozenset({"class", "interface"})
+_DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
+
+
+class Receivers:
+    def __init__(
+        self,
+        facts_of: Callable[[str], Any],
+        target_of: Callable[[Any, int], str | None],
+        definer: Callable[[str, str], tuple[str, str] | None],
+    ) -> None:
+        self._facts_of = facts_of
+        self._target_of = target_of
+        self._definer = definer
+        self._kinds: dict[str, dict[str, str]] = {}
+        self._bound: dict[str, dict[str, tuple[str, str]]] = {}
+
+    # --- per-file views ------------------------------------------------------------------------
+
+    def kinds(self, path: str) -> dict[str, str]:
+        found = self._kinds.get(path)
+        if found is None:
+            facts = self._facts_of(path)
+            found = {}
+            for s in facts.symbols if facts is not None else ():
+                # A class merged with an interface of the same name stays a class.
+                if found.get(s.name) != "class":
+                    found[s.name] = s.kind
+            self._kinds[path] = found
+        return found
+
+    def bound(self, path: str) -> dict[str, tuple[str, str]]:
+        """local -> (target file or "" for a package, imported name or "*")."""
+        found = self._bound.get(path)
+        if found is None:
+            facts = self._facts_of(path)
+            found = {}
+            for local, index, imported in facts.extra.get("bindings", ()) if facts is not None else ():
+                found[local] = (self._target_of(facts, index) or "", imported)
+            self._bound[path] = found
+        return found
+
+    def _extra(self, path: str) -> dict[str, Any]:
+        facts = self._facts_of(path)
+        return facts.extra if facts is not None else {}
+
+    # --- names ---------------------------------------------------------------------------------
+
+    def named(self, path: str, name: str, depth: int = 0) -> Value | None:
+        """What a bare name of `path` denotes: an import, a declaration of the file, a typed local."""
+        bound = self.bound(path).get(name)
+        if bound is not None:
+            target, imported = bound
+            if not target:
+                return None
+            if imported == "*":
+                return ("ns", target, "")
+            found = self._definer(target, imported)
+            return self._declared(*found, depth) if found is not None else None
+        if name in self.kinds(path):
+            return self._declared(path, name, depth)
+        return self.local(path, name, depth)
+
+    def _declared(self, path: str, name: str, depth: int) -> Value | None:
+        kind = self.kinds(path).get(name)
+        if kind in _CLASS_KINDS:
+            return ("static", path, name)
+        if kind in ("function", "method"):
+            return ("function", path, name)
+        if kind in ("variable", "constant"):  # a module-level instance: `export const api = new Api()`
+            return self.local(path, name, depth)
+        return None
+
+    def local(self, path: str, name: str, depth: int = 0) -> Value | None:
+        extra = self._extra(path)
+        found = {self.written(path, w) for w in extra.get("types", {}).get(name, ())}
+        if depth < _DEPTH:
+            found |= {self.evaluate(path, c, depth + 1) for c in extra.get("assigned", {}).get(name, ())}
+        return found.pop() if len(found) == 1 else None
+
+    def written(self, path: str, written: str) -> Value | None:
+        """An instance of the type written in `path` (`T`, `ns.T`)."""
+        head, dot, rest = written.partition(".")
+        value = self.named(path, head, _DEPTH)
+        if value is not None and rest:
+            for part in rest.split("."):
+                value = self._member(value, part, called=False, depth=_DEPTH) if value[0] == "ns" else None
+                if value is None:
+                    return None
+        if value is None or value[0] != "static":
+            return None
+        return ("instance", value[1], value[2])
+
+    # --- chains --------------------------------------------------------------------------------
+
+    def evaluate(self, path: str, segments: list[str], depth: int = 0, this: Value | None = None) -> Value | None:
+        head = segments[0]
+        if head.startswith("this:"):
+            owner = head[5:]
+            value = this or (("instance", path, owner) if self.kinds(path).get(owner) == "class" else None)
+        elif head.startswith("new "):
+            value = self.written(path, head[4:])
+        elif head.startswith("as "):
+            value = self.written(path, head[3:])
+        else:
+            value = self.named(path, head, depth)
+        rest = segments[1:]
+        for at, segment in enumerate(rest):
+            if value is None:
+                return None
+            if segment == "()":
+                value = self._called(value, depth)
+            else:
+                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                value = self._member(value, segment[1:], called, depth)
+        return value
+
+    def _called(self, value: Value, depth: int) -> Value | None:
+        kind, path, name = value[:3]
+        if kind not in ("function", "member") or depth >= _DEPTH:
+            return None
+        receiver = value[3] if len(value) > 3 else None  # type: ignore[misc]
+        extra = self._extra(path)
+        written = extra.get("returns", {}).get(name)
+        if written == "this":
+            return receiver or ("instance", path, name.rpartition(".")[0])
+        if written:
+            return self.written(path, written)
+        returned = extra.get("returned", {}).get(name)
+        if returned is not None:
+            this = receiver if returned[0].startswith("this:") else None
+            return self.evaluate(path, returned, depth + 1, this)
+        return None
+
+    def _member(self, value: Value, member: str, called: bool, depth: int) -> Value | None:
+        kind, path, name = value[:3]
+        if kind == "ns":
+            found = self._definer(path, member)
+            return self._declared(*found, depth) if found is not None else None
+        if kind not in ("instance", "static"):
+            return None
+        declaring = self.declaring((path, name), member)
+        if not declaring:
+            return None
+        where, qualified = declaring[0]
+        if called:
+            return ("member", where, qualified, value if kind == "instance" else None)  # type: ignore[return-value]
+        written = self._extra(where).get("returns", {}).get(qualified)  # a field's type, a getter's return
+        if written == "this":
+            return value if kind == "instance" else None
+        return self.written(where, written) if written else None
+
+    def declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
+        """Where `member` of class `owner` is declared: the class itself, else the nearest base that
+        declares it; then the same member further up (a call of an override is a use of the
+        overridden member too, as find-references counts it)."""
+        found: list[tuple[str, str]] = []
+        frontier, seen = [owner], {owner}
+        for _ in range(_DEPTH + 1):
+            following = []
+            for path, name in frontier:
+                qualified = f"{name}.{member}"
+                if qualified in self.kinds(path) or qualified in self._extra(path).get("returns", {}):
+                    found.append((path, qualified))  # a method, or a typed field (not a symbol)
+                for written in self._extra(path).get("bases", {}).get(name, ()):
+                    base = self.written(path, written)
+                    if base is not None and (base[1], base[2]) not in seen:
+                        seen.add((base[1], base[2]))
+                        following.append((base[1], base[2]))
+            frontier = following
+            if not frontier:
+                break
+        return found

@@ -1,0 +1,224 @@
+"""TypeScript / JavaScript facts about types, for member uses: what the source writes, nothing inferred.
+
+Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
+- `types`: local, parameter or field name -> the type names written for it (`x: T`, `x = new T()`);
+- `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
+- `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
+  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`). A chain is a list of segments: a head (`name`,
+  `this:Class`, `new T`, `as T`), then `.name` and `()` (a call; arguments are dropped);
+- `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
+  (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
+- `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
+  give, e.g. `create() { return new StringSchema() }`;
+- `bases`: class or interface -> the types it extends and implements;
+- `untyped`: members used on receivers no chain can follow (`xs[0].m`): by-name evidence;
+- `default_name`: the name of an `export default class X` / `function x`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from .. import treesitter as ts
+
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_NOTHING = frozenset({"undefined", "null", "void", "never"})
+_CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
+                       "function_signature", "method_signature", "abstract_method_signature"})
+_SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
+                     "generator_function", "arrow_function", "method_definition", "class_static_block"})
+_CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+_MAX_SEGMENTS = 8
+
+
+def written_type(annotation: Any) -> str | None:
+    """The one class-like name a type annotation names (`T`, `ns.T`, `T<X>`, `T | undefined`,
+    `Promise<T>` as `T`, `this`), or None (a union of several, an array, a function type...)."""
+    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+    for _ in range(4):
+        if node is None:
+            return None
+        if node.type == "this_type":
+            return "this"
+        if node.type == "union_type":
+            kept = [c for c in node.named_children
+                    if not (c.type in ("literal_type", "predefined_type") and ts.text(c) in _NOTHING)]
+            node = kept[0] if len(kept) == 1 else None
+            continue
+        if node.type == "parenthesized_type":
+            node = node.named_children[0] if node.named_child_count else None
+            continue
+        if node.type == "generic_type":
+            name = node.child_by_field_name("name")
+            arguments = node.child_by_field_name("type_arguments")
+            if name is not None and ts.text(name) == "Promise" and arguments is not None and arguments.named_child_count == 1:
+                node = arguments.named_children[0]
+                continue
+            node = name
+            continue
+        text = ts.text(node)
+        return text if node.type in ("type_identifier", "nested_type_identifier", "identifier") \
+            and _TYPE_NAME.fullmatch(text) else None
+    return None
+
+
+def enclosing_class(node: Any) -> str | None:
+    """The class whose `this` a node sees: the nearest class, unless a `function` rebinds `this` first."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("function_expression", "function", "function_declaration", "generator_function",
+                           "generator_function_declaration"):
+            return None
+        if parent.type in _CLASSES:
+            name = parent.child_by_field_name("name")
+            return ts.text(name) if name is not None else None
+        parent = parent.parent
+    return None
+
+
+def chain(node: Any) -> list[str] | None:
+    """The receiver chain of an expression (see the module doc), or None when it cannot be followed."""
+    segments: list[str] = []
+    while len(segments) <= _MAX_SEGMENTS:
+        kind = node.type
+        if kind == "identifier":
+            segments.append(ts.text(node))
+            return segments[::-1]
+        if kind == "this":
+            owner = enclosing_class(node)
+            if owner is None:
+                return None
+            segments.append(f"this:{owner}")
+            return segments[::-1]
+        if kind == "new_expression":
+            constructor = node.child_by_field_name("constructor")
+            text = ts.text(constructor) if constructor is not None else ""
+            if not _TYPE_NAME.fullmatch(text):
+                return None
+            segments.append(f"new {text}")
+            return segments[::-1]
+        if kind == "as_expression" or kind == "satisfies_expression":
+            written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
+            if written is None or written == "this":
+                return None
+            segments.append(f"as {written}")
+            return segments[::-1]
+        if kind == "member_expression":
+            prop = node.child_by_field_name("property")
+            if prop is None or prop.type != "property_identifier":
+                return None
+            segments.append("." + ts.text(prop))
+            node = node.child_by_field_name("object")
+        elif kind == "call_expression":
+            segments.append("()")
+            node = node.child_by_field_name("function")
+        elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
+            if not node.named_child_count:
+                return None
+            node = node.named_children[0]
+        else:
+            return None
+        if node is None:
+            return None
+    return None
+
+
+class _Wrapped:
+    """A type node seen as an annotation (`written_type` reads an annotation's first child)."""
+
+    def __init__(self, node: Any) -> None:
+        self.named_children = [node]
+        self.named_child_count = 1
+
+
+def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> dict[str, Any]:
+    types: dict[str, set[str]] = defaultdict(set)
+    assigned: dict[str, list[list[str]]] = defaultdict(list)
+    returns: dict[str, str] = {}
+    returned: dict[str, list[list[str] | None]] = defaultdict(list)
+    bases: dict[str, list[str]] = defaultdict(list)
+    for node in found.get("typed", ()):
+        name = node.child_by_field_name("name") or node.child_by_field_name("pattern")
+        if name is None:
+            continue
+        annotation = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        written = written_type(annotation) if annotation is not None else None
+        if written is None and value is not None and value.type == "new_expression":
+            constructor = value.child_by_field_name("constructor")
+            text = ts.text(constructor) if constructor is not None else ""
+            written = text if _TYPE_NAME.fullmatch(text) else None
+        if node.type in ("public_field_definition", "property_signature"):
+            prefix = qualifier(node)
+            if written and written != "this" and prefix:
+                returns[".".join([*prefix, ts.text(name)])] = written
+            key = "this." + ts.text(name)
+        else:
+            key = ts.text(name)
+        if written and written != "this":
+            types[key].add(written)
+        elif written is None and value is not None and node.type == "variable_declarator":
+            followed = chain(value)
+            if followed is not None:
+                assigned[key].append(followed)
+    for node in found.get("returns", ()):
+        owner = node.parent
+        if owner.type == "arrow_function":
+            owner = owner.parent
+        name = owner.child_by_field_name("name") if owner is not None else None
+        prefix = qualifier(owner) if name is not None else None
+        written = written_type(node)
+        if prefix is not None and written:
+            returns[".".join([*prefix, ts.text(name)])] = written
+    for node in found.get("returned", ()):
+        owner = node.parent
+        while owner is not None and owner.type not in _SCOPES:
+            owner = owner.parent
+        if owner is not None and owner.type == "arrow_function":
+            owner = owner.parent
+        if owner is None or owner.type not in (*_CALLABLE, "variable_declarator"):
+            continue
+        name = owner.child_by_field_name("name")
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is not None:
+            returned[".".join([*prefix, ts.text(name)])].append(chain(node))
+    for node in found.get("heritage", ()):
+        owner = node.parent
+        name = owner.child_by_field_name("name") if owner is not None else None
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is None:
+            continue
+        clauses = node.named_children if node.type == "class_heritage" else [node]
+        for clause in clauses:
+            for part in clause.named_children:
+                written = written_type(_Wrapped(part))
+                if written and written != "this":
+                    bases[".".join([*prefix, ts.text(name)])].append(written)
+    untyped: set[str] = set()
+    chains: set[tuple[tuple[str, ...], str]] = set()
+    for prop in found.get("chained", ()):
+        receiver = chain(prop.parent.child_by_field_name("object"))
+        if receiver is None:
+            untyped.add(ts.text(prop))
+        else:
+            chains.add((tuple(receiver), ts.text(prop)))
+    extra: dict[str, Any] = {}
+    if types:
+        extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
+    if assigned:
+        extra["assigned"] = {k: v for k, v in sorted(assigned.items())}
+    if chains:
+        extra["chains"] = [[list(c), m] for c, m in sorted(chains)]
+    if returns:
+        extra["returns"] = dict(sorted(returns.items()))
+    agreed = {k: v[0] for k, v in returned.items() if k not in returns and v[0] is not None and all(c == v[0] for c in v)}
+    if agreed:
+        extra["returned"] = dict(sorted(agreed.items()))
+    if bases:
+        extra["bases"] = dict(sorted(bases.items()))
+    if untyped:
+        extra["untyped"] = sorted(untyped)
+    return extra
