@@ -237,6 +237,8 @@ def main() -> None:
     parser.add_argument("--typescript", type=Path, default=Path("/tmp/tsref"),
                         help="TypeScript: folder of an npm install of typescript")
     parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--dump", type=Path, help="write every question's reference, resolved and candidate "
+                                                   "callers to this JSON file (to read the mismatches)")
     parser.add_argument("--classpath", help="Java: jars the sources need to compile (annotations)")
     args = parser.parse_args()
     root = args.checkout.resolve()
@@ -255,11 +257,14 @@ def main() -> None:
     by_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> hits, resolved, expected
     kinds = {(p, s.name): s.kind for p, entry in snapshot.files.items() for s in entry.symbols()}
     false_none = honest = 0
+    dumped = []
     for shown, (path, name, expected) in enumerate(questions):
         answer = query.references(name, file=path, limit=10_000)
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved" and r["path"].startswith(scope)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
         statuses[answer.status] += 1
+        dumped.append({"path": path, "name": name, "status": answer.status, "expected": sorted(expected),
+                       "resolved": sorted(resolved), "candidates": sorted(candidates)})
         hits += len(resolved & expected)
         resolved_total += len(resolved)
         expected_total += len(expected)
@@ -276,6 +281,8 @@ def main() -> None:
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
                   f"  cand {len(candidates):3}  {path}::{name}" + (f"  missed e.g. {missed}" if missed else "")
                   + (f"  extra e.g. {extra}" if extra else ""))
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped, indent=1))
     precision = hits / resolved_total if resolved_total else 1.0
     recall = hits / expected_total if expected_total else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0

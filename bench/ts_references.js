@@ -6,7 +6,8 @@
 // QUESTIONS.json: [{"file": "source/x.ts", "line": 12, "name": "Ky.get"}, ...] (line 1-based, the
 // symbol's declaration; for `Class.member` the member's name is looked up on that line or after).
 // Answer: {"source/x.ts::Ky.get": ["test/a.ts", ...]}: the files, other than the defining one, where
-// a reference that is not a definition appears (node_modules and files outside the checkout left out).
+// a reference that is not a definition appears (node_modules and files outside the checkout left out,
+// and groups of stray aliases: see below).
 //
 // The program is every TS/JS file of the checkout (tests included: they are callers too), compiled
 // with the root tsconfig's options. An `extends` of a package is dropped (node_modules is not
@@ -99,12 +100,32 @@ for (const question of JSON.parse(fs.readFileSync(questionsFile, "utf8"))) {
   const at = position(file, question.line, question.name);
   if (at < 0) { answers[key] = null; continue; }
   const found = new Set();
+  const program = service.getProgram();
+  const checker = program.getTypeChecker();
+  const resolved = (fileName, start) => {
+    const source = program.getSourceFile(fileName);
+    const node = source && ts.getTokenAtPosition(source, start);
+    const symbol = node && checker.getSymbolAtLocation(node);
+    const alias = Boolean(symbol && symbol.flags & ts.SymbolFlags.Alias);
+    return {symbol: alias ? checker.getAliasedSymbol(symbol) : symbol, alias};
+  };
+  const target = resolved(file, at).symbol;
   for (const group of service.findReferences(file, at) || []) {
     for (const ref of group.references) {
       if (ref.isDefinition) continue;
+      // TypeScript follows `export {default as X}` to every import of *a* default export of the
+      // re-exporting module (`import got from './index.js'` while asked about `Options`): an alias
+      // that resolves to another symbol is such a stray, not a reference.
+      const {symbol, alias} = resolved(ref.fileName, ref.textSpan.start);
+      if (alias && symbol && target && symbol !== target) continue;
       const relative = path.relative(root, ref.fileName);
       if (relative.startsWith("..") || relative.includes("node_modules") || relative === question.file) continue;
       found.add(relative.split(path.sep).join("/"));
+      if (process.env.TSREF_DEBUG) {
+        const text = fs.readFileSync(ref.fileName, "utf8");
+        const line = text.slice(0, ref.textSpan.start).split("\n").length;
+        process.stderr.write(`${key} ${relative}:${line}: ${text.split("\n")[line - 1].trim().slice(0, 120)}\n`);
+      }
     }
   }
   answers[key] = [...found].sort();

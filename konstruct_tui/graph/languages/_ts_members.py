@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ..facts import OVERRIDES
 from ._ts_receivers import Receivers
 
 # Globals of every JavaScript runtime: their members are never the project's.
@@ -38,13 +39,9 @@ def member_edges(facts: Any, uses: set[str], targets: dict[int, str], receivers:
             found = receivers._definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
-    chains: list[tuple[list[str], str]] = []
-    for use in uses:
-        head, dot, member = use.partition(".")
-        if dot and head not in GLOBALS:
-            chains.append(([head], member))
-    chains.extend((segments, member) for segments, member in facts.extra.get("chains", ()))
-    for segments, member in chains:
+    for segments, member in facts.extra.get("chains", ()):
+        if len(segments) == 1 and segments[0] in GLOBALS:
+            continue
         value = receivers.evaluate(path, segments)
         if value is None:
             if len(segments) > 1 or not _external(bound, segments[0]):
@@ -63,6 +60,14 @@ def member_edges(facts: Any, uses: set[str], targets: dict[int, str], receivers:
                 unknown.add(member)  # an interface may be implemented by any class
         elif len(segments) > 1:
             unknown.add(member)
+    for owner in facts.extra.get("bases", {}):
+        for symbol in facts.symbols:
+            declared_in, dot, member = symbol.name.rpartition(".")
+            if declared_in != owner or not dot:
+                continue
+            for where, overridden in receivers.declaring((path, owner), member)[1:]:
+                if where != path:
+                    used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
     used.pop(path, None)
     return used, unknown
 

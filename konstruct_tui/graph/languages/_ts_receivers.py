@@ -118,6 +118,10 @@ class Receivers:
         if head.startswith("this:"):
             owner = head[5:]
             value = this or (("instance", path, owner) if self.kinds(path).get(owner) == "class" else None)
+        elif head.startswith("super:"):
+            owner = head[6:]
+            parents = [self.written(path, w) for w in self._extra(path).get("bases", {}).get(owner, ())]
+            value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
         elif head.startswith("new "):
             value = self.written(path, head[4:])
         elif head.startswith("as "):

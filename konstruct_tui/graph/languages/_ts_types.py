@@ -38,6 +38,8 @@ def written_type(annotation: Any) -> str | None:
     """The one class-like name a type annotation names (`T`, `ns.T`, `T<X>`, `T | undefined`,
     `Promise<T>` as `T`, `this`), or None (a union of several, an array, a function type...)."""
     node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+    if node is not None and node.type in ("asserts", "type_predicate"):  # `x is T` returns a boolean
+        return None
     for _ in range(4):
         if node is None:
             return None
@@ -79,33 +81,41 @@ def enclosing_class(node: Any) -> str | None:
     return None
 
 
-def chain(node: Any) -> list[str] | None:
-    """The receiver chain of an expression (see the module doc), or None when it cannot be followed."""
+Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
+
+
+def _no_locals(node: Any, name: str) -> tuple[bool, list[str] | None]:
+    return False, None
+
+
+def chain(node: Any, lookup: Lookup = _no_locals) -> list[str] | None:
+    """The receiver chain of an expression (see the module doc), or None when it cannot be followed.
+    A name declared in a function or block (`lookup`) is replaced by what its declaration says."""
     segments: list[str] = []
     while len(segments) <= _MAX_SEGMENTS:
         kind = node.type
         if kind == "identifier":
-            segments.append(ts.text(node))
-            return segments[::-1]
-        if kind == "this":
+            name = ts.text(node)
+            local, declared = lookup(node, name)
+            if not local:
+                return [name, *segments[::-1]]
+            return None if declared is None else [*declared, *segments[::-1]]
+        if kind in ("this", "super"):
             owner = enclosing_class(node)
             if owner is None:
                 return None
-            segments.append(f"this:{owner}")
-            return segments[::-1]
+            return [f"{kind}:{owner}", *segments[::-1]]
         if kind == "new_expression":
             constructor = node.child_by_field_name("constructor")
             text = ts.text(constructor) if constructor is not None else ""
-            if not _TYPE_NAME.fullmatch(text):
+            if not _TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
                 return None
-            segments.append(f"new {text}")
-            return segments[::-1]
-        if kind == "as_expression" or kind == "satisfies_expression":
+            return [f"new {text}", *segments[::-1]]
+        if kind in ("as_expression", "satisfies_expression"):
             written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
             if written is None or written == "this":
                 return None
-            segments.append(f"as {written}")
-            return segments[::-1]
+            return [f"as {written}", *segments[::-1]]
         if kind == "member_expression":
             prop = node.child_by_field_name("property")
             if prop is None or prop.type != "property_identifier":
@@ -126,6 +136,64 @@ def chain(node: Any) -> list[str] | None:
     return None
 
 
+_BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
+
+
+def _scope(node: Any) -> Any:
+    parent = node.parent
+    while parent is not None and parent.type not in _BLOCKS:
+        parent = parent.parent
+    return parent
+
+
+def _key(node: Any) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
+
+
+class _Scopes:
+    """Names declared inside functions and blocks, and what each declaration says of its type:
+    `["as T"]` for a written type, the chain it is assigned from, or None (nothing written)."""
+
+    def __init__(self) -> None:
+        self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
+        self._said: dict[tuple[int, int], list[str] | None] = {}
+
+    def declare(self, scope: Any, name: str, declaration: Any) -> None:
+        self.table[_key(scope)][name] = declaration
+
+    def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _BLOCKS:
+                declaration = self.table.get(_key(parent), {}).get(name)
+                if declaration is not None:
+                    return True, self.said(declaration)
+            parent = parent.parent
+        return False, None
+
+    def said(self, declaration: Any) -> list[str] | None:
+        if isinstance(declaration, tuple):  # (object pattern declarator, property name)
+            base = self.said(declaration[0])
+            return None if base is None else [*base, "." + declaration[1]]
+        key = _key(declaration)
+        if key in self._said:
+            return self._said[key]
+        self._said[key] = None  # `let x = x.next()` resolves to nothing, not to a loop
+        self._said[key] = found = _declared(declaration, self.lookup)
+        return found
+
+
+def _declared(node: Any, lookup: Lookup) -> list[str] | None:
+    if node.type in ("identifier", "arrow_function"):
+        return None
+    annotation = node.child_by_field_name("type")
+    written = written_type(annotation) if annotation is not None else None
+    if written is not None:
+        return None if written == "this" else [f"as {written}"]
+    value = node.child_by_field_name("value")
+    return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None
+
+
 class _Wrapped:
     """A type node seen as an annotation (`written_type` reads an annotation's first child)."""
 
@@ -140,30 +208,51 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     returns: dict[str, str] = {}
     returned: dict[str, list[list[str] | None]] = defaultdict(list)
     bases: dict[str, list[str]] = defaultdict(list)
+    scopes = _Scopes()
+    module_level = []
+    for node in found.get("param", ()):
+        scope = _scope(node)
+        if scope is not None:
+            scopes.declare(scope, ts.text(node), node)
     for node in found.get("typed", ()):
         name = node.child_by_field_name("name") or node.child_by_field_name("pattern")
         if name is None:
             continue
-        annotation = node.child_by_field_name("type")
-        value = node.child_by_field_name("value")
-        written = written_type(annotation) if annotation is not None else None
-        if written is None and value is not None and value.type == "new_expression":
-            constructor = value.child_by_field_name("constructor")
-            text = ts.text(constructor) if constructor is not None else ""
-            written = text if _TYPE_NAME.fullmatch(text) else None
         if node.type in ("public_field_definition", "property_signature"):
+            written = _field_type(node)
             prefix = qualifier(node)
-            if written and written != "this" and prefix:
+            if written and prefix:
                 returns[".".join([*prefix, ts.text(name)])] = written
-            key = "this." + ts.text(name)
-        else:
-            key = ts.text(name)
-        if written and written != "this":
-            types[key].add(written)
-        elif written is None and value is not None and node.type == "variable_declarator":
-            followed = chain(value)
-            if followed is not None:
-                assigned[key].append(followed)
+            continue
+        if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
+                                                      for c in node.children):
+            owner = enclosing_class(node)  # `constructor(private options: Options)`: a field too
+            written = written_type(node.child_by_field_name("type"))
+            if owner and written and written != "this":
+                returns[f"{owner}.{ts.text(name)}"] = written
+        scope = _scope(node)
+        if scope is None:
+            continue
+        if scope.type == "program":
+            module_level.append((name, node))
+        elif name.type == "identifier":
+            scopes.declare(scope, ts.text(name), node)
+        elif name.type == "object_pattern":
+            for part in name.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    scopes.declare(scope, ts.text(part), (node, ts.text(part)))
+                elif part.type == "pair_pattern":
+                    key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+                    if key is not None and value is not None and value.type == "identifier":
+                        scopes.declare(scope, ts.text(value), (node, ts.text(key)))
+    for name, node in module_level:
+        if name.type != "identifier":
+            continue
+        said = scopes.said(node)
+        if said is not None and len(said) == 1 and said[0].startswith("as "):
+            types[ts.text(name)].add(said[0][3:])
+        elif said is not None:
+            assigned[ts.text(name)].append(said)
     for node in found.get("returns", ()):
         owner = node.parent
         if owner.type == "arrow_function":
@@ -184,7 +273,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         name = owner.child_by_field_name("name")
         prefix = qualifier(owner) if name is not None else None
         if prefix is not None:
-            returned[".".join([*prefix, ts.text(name)])].append(chain(node))
+            returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup))
     for node in found.get("heritage", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
@@ -200,11 +289,19 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
     for prop in found.get("chained", ()):
-        receiver = chain(prop.parent.child_by_field_name("object"))
+        receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup)
         if receiver is None:
             untyped.add(ts.text(prop))
         else:
             chains.add((tuple(receiver), ts.text(prop)))
+    # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
+    # (an import, a declaration, a module-level instance) that resolution follows.
+    for head, member in zip(ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ())), strict=False):
+        receiver = chain(head, scopes.lookup)
+        if receiver is None:
+            untyped.add(ts.text(member))
+        else:
+            chains.add((tuple(receiver), ts.text(member)))
     extra: dict[str, Any] = {}
     if types:
         extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
@@ -222,3 +319,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     if untyped:
         extra["untyped"] = sorted(untyped)
     return extra
+
+
+def _field_type(node: Any) -> str | None:
+    written = written_type(node.child_by_field_name("type"))
+    value = node.child_by_field_name("value")
+    if written is None and value is not None and value.type == "new_expression":
+        constructor = value.child_by_field_name("constructor")
+        text = ts.text(constructor) if constructor is not None else ""
+        written = text if _TYPE_NAME.fullmatch(text) else None
+    return None if written == "this" else written

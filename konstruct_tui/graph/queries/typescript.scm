@@ -45,12 +45,13 @@
 ;; --- Member-level facts (_ts_types.py): the written types of locals, parameters and fields
 ;; (`x: T`, `x = new T()`, `x = f().g()`), return types, what unannotated functions return, class
 ;; heritage, and members used on receivers that are not a bare name (`this.x.m`, `f().m`, `xs[0].m`).
-(variable_declarator name: (identifier) type: (type_annotation)) @typed
-(variable_declarator name: (identifier)
-  value: [(new_expression) (call_expression) (member_expression) (await_expression) (as_expression)
-          (non_null_expression) (parenthesized_expression)]) @typed
-(required_parameter pattern: (identifier) type: (type_annotation)) @typed
-(optional_parameter pattern: (identifier) type: (type_annotation)) @typed
+(variable_declarator name: (identifier)) @typed
+(variable_declarator name: (object_pattern) value: (_)) @typed
+(required_parameter pattern: (identifier)) @typed
+(optional_parameter pattern: (identifier)) @typed
+(arrow_function parameter: (identifier) @param)
+(for_in_statement left: (identifier) @param)
+(catch_clause parameter: (identifier) @param)
 (public_field_definition name: (property_identifier) type: (type_annotation)) @typed
 (public_field_definition name: (property_identifier) value: (new_expression)) @typed
 (property_signature name: (property_identifier) type: (type_annotation)) @typed
@@ -69,5 +70,5 @@
 (interface_declaration (extends_type_clause) @heritage)
 (member_expression
   object: [(member_expression) (call_expression) (subscript_expression) (parenthesized_expression)
-           (non_null_expression) (as_expression) (this) (new_expression) (await_expression)]
+           (non_null_expression) (as_expression) (this) (super) (new_expression) (await_expression)]
   property: (property_identifier) @chained)
