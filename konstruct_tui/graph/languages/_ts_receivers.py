@@ -17,7 +17,7 @@ from typing import Any
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
-Value = tuple[str, str, str]
+Value = tuple[Any, ...]
 _CLASS_KINDS = frozenset({"class", "interface"})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
@@ -143,7 +143,7 @@ class Receivers:
         kind, path, name = value[:3]
         if kind not in ("function", "member") or depth >= _DEPTH:
             return None
-        receiver = value[3] if len(value) > 3 else None  # type: ignore[misc]
+        receiver = value[3] if len(value) > 3 else None
         extra = self._extra(path)
         written = extra.get("returns", {}).get(name)
         if written == "this":
@@ -168,7 +168,7 @@ class Receivers:
             return None
         where, qualified = declaring[0]
         if called:
-            return ("member", where, qualified, value if kind == "instance" else None)  # type: ignore[return-value]
+            return ("member", where, qualified, value if kind == "instance" else None)
         written = self._extra(where).get("returns", {}).get(qualified)  # a field's type, a getter's return
         if written == "this":
             return value if kind == "instance" else None

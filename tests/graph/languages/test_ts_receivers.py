@@ -1,0 +1,178 @@
+"""TypeScript receivers typed from what the source writes: default exports through barrels, return
+types along call chains, locals by lexical scope, destructuring, casts, inheritance and overrides.
+Each shape resolves a member use to its declaring file; an untyped receiver stays by-name evidence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from graph_helpers import write_files
+from memory_project import member_uses
+
+from konstruct_tui.graph.code_graph import CodeGraph
+from konstruct_tui.graph.languages.typescript import SUPPORT as TYPESCRIPT
+from konstruct_tui.workspace import Workspace
+
+LIB = {
+    "src/options.ts": """\
+        export default class Options {
+          merge(other: Options): this { return this; }
+          get url(): URL { return new URL('x'); }
+        }
+        """,
+    "src/client.ts": """\
+        import Options from './options.js';
+        export class Client {
+          options: Options;
+          constructor(private readonly base: Options) {}
+          get(url: string): Promise<Response> { return fetch(url); }
+          static create(): Client { return new Client(new Options()); }
+          self(): this { return this; }
+          child() { return new Client(this.base); }
+        }
+        export interface Service { start(): void; }
+        export function makeClient(): Client { return Client.create(); }
+        export const shared = new Client(new Options());
+        """,
+    "src/response.ts": "export class Response { json(): unknown { return 1; } }\n",
+    "src/sub.ts": """\
+        import {Client} from './client.js';
+        export class Sub extends Client {
+          get(url: string) { return super.get(url); }
+          extra() { return this.self(); }
+        }
+        """,
+    "src/index.ts": """\
+        export {default as Options} from './options.js';
+        export * from './client.js';
+        export {Sub} from './sub.js';
+        """,
+}
+
+
+def uses(code: str, path: str = "test/a.ts") -> tuple[dict[str, set[str]], set[str]]:
+    return member_uses(TYPESCRIPT, {**LIB, path: code}, path)
+
+
+def test_default_exported_class_is_named_by_its_declaration_through_barrels() -> None:
+    used, _ = uses("""\
+        import {Options} from '../src/index.js';
+        import Direct from '../src/options.js';
+        const o = new Options();
+        o.merge(o);
+        function f(d: Direct) { return d.url; }
+        """)
+    assert used == {"src/options.ts": {"Options", "Options.merge", "Options.url"}}
+
+
+def test_return_types_along_chains_static_calls_this_returns_and_unannotated_returns() -> None:
+    used, _ = uses("""\
+        import {Client, makeClient} from '../src/index.js';
+        makeClient().get('a');
+        Client.create().self().child().get('b');
+        """)
+    assert used["src/client.ts"] == {"makeClient", "Client", "Client.create", "Client.get", "Client.self",
+                                     "Client.child"}
+
+
+def test_fields_constructor_parameter_properties_and_getters_type_the_next_member() -> None:
+    used, _ = uses("""\
+        import {shared} from '../src/index.js';
+        shared.options.merge(shared.options);
+        shared.options.url.href;
+        """)
+    assert {"Options.merge", "Options.url"} <= used["src/options.ts"]
+    assert "Client.options" in used["src/client.ts"]
+
+
+def test_awaited_promise_return_types_and_casts() -> None:
+    used, _ = uses("""\
+        import {Client} from '../src/index.js';
+        import {Response} from '../src/response.js';
+        async function run(c: Client, raw: unknown) {
+          const response = await c.get('x');
+          response.json();
+          (raw as Response).json();
+        }
+        """)
+    assert used["src/response.ts"] == {"Response", "Response.json"}
+
+
+def test_locals_are_typed_by_their_own_scope_not_by_a_namesake_elsewhere() -> None:
+    used, unknown = uses("""\
+        import {Client} from '../src/index.js';
+        function a(x: Client) { x.get('a'); }
+        function b(x) { x.merge(1); }
+        function c() { const x = Client.create(); x.self(); }
+        """)
+    assert used["src/client.ts"] == {"Client", "Client.get", "Client.create", "Client.self"}
+    assert "merge" in unknown
+
+
+def test_destructured_locals_take_the_member_type() -> None:
+    used, _ = uses("""\
+        import {Client} from '../src/index.js';
+        function run(client: Client) {
+          const {options} = client;
+          options.merge(options);
+        }
+        """)
+    assert "Options.merge" in used["src/options.ts"]
+
+
+def test_inherited_members_credit_the_declaring_base_and_overrides_are_marked() -> None:
+    used, _ = uses("""\
+        import {Sub} from '../src/index.js';
+        new Sub().self();
+        new Sub().get('x');
+        """)
+    assert used["src/client.ts"] == {"Client.self", "Client.get"}
+    assert used["src/sub.ts"] == {"Sub", "Sub.get"}
+    sub_used, _ = member_uses(TYPESCRIPT, LIB, "src/sub.ts")
+    # `super.get` calls the base; `Sub.get` overrides `Client.get` (recorded as `Sub.get>Client.get`)
+    assert {"Client.get", "Client.self", "Sub.get>Client.get"} <= sub_used["src/client.ts"]
+
+
+def test_interface_members_resolve_and_unknown_interface_members_stay_by_name() -> None:
+    used, unknown = uses("""\
+        import type {Service} from '../src/index.js';
+        function run(s: Service) { s.start(); s.stop(); }
+        """)
+    assert used == {"src/client.ts": {"Service", "Service.start"}}
+    assert "stop" in unknown
+
+
+def test_callers_of_an_override_include_calls_through_the_base_and_the_base_declaration(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write_files(root, {**LIB,
+                       "test/base.ts": "import {Client} from '../src/client.js';\nnew Client(null).get('a');\n",
+                       "test/sub.ts": "import {Sub} from '../src/sub.js';\nnew Sub().get('b');\n",
+                       "test/none.ts": "import '../src/sub.js';\nexport function g(q) { return q.extra(); }\n"})
+    graph = CodeGraph(Workspace(root), supports={"typescript": TYPESCRIPT}, warm_neighborhoods=False)
+    try:
+        assert graph.wait_until_current(20)
+        found = graph.query.references("Sub.get", file="src/sub.ts")
+        assert found.status == "ok"
+        assert {r["path"] for r in found.results if r["evidence"] == "resolved"} == {
+            "src/client.ts", "test/base.ts", "test/sub.ts"}
+        extra = graph.query.references("Sub.extra", file="src/sub.ts")
+        assert extra.status == "undeterminable"
+        assert [(r["path"], r["evidence"]) for r in extra.results] == [("test/none.ts", "by_name")]
+    finally:
+        graph.close()
+        graph.workspace.close()
+
+
+def test_receivers_that_only_look_typed_stay_by_name() -> None:
+    used, unknown = uses("""\
+        import {Client, Options} from '../src/index.js';
+        function shadow(Client) { Client.create(); }
+        function either(x: Client | Options) { x.merge(1); }
+        function generic<T extends Client>(x: T) { x.self(); }
+        class Holder {
+          client: Client;
+          run() { setTimeout(function () { this.client.get('a'); }); }
+        }
+        """)
+    assert used == {"src/client.ts": {"Client"}, "src/options.ts": {"Options"}}
+    assert {"create", "merge", "self", "get"} <= unknown
