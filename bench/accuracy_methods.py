@@ -195,7 +195,7 @@ def typescript_questions(root: Path, source_dirs: str, snapshot, size: int, kind
         symbols = snapshot.files[path].symbols()
         exported = {s.name for s in symbols if "." not in s.name
                     and re.match(r"\s*export\b", lines[s.start_line - 1] if s.start_line <= len(lines) else "")}
-        for listed in re.findall(r"^\s*export\s*\{([^}]*)\}\s*;?\s*$", "\n".join(lines), re.M):  # export {a, b as c}
+        for listed in re.findall(r"^\s*export\s*\{([^}]*)\}\s*;?\s*$", "\n".join(lines), re.MULTILINE):  # export {a, b as c}
             exported |= {part.split(" as ")[0].strip() for part in listed.split(",")}
         for symbol in symbols:
             if symbol.kind not in kinds:

@@ -100,7 +100,7 @@ class Receivers:
 
     def written(self, path: str, written: str) -> Value | None:
         """An instance of the type written in `path` (`T`, `ns.T`)."""
-        head, dot, rest = written.partition(".")
+        head, _, rest = written.partition(".")
         value = self.named(path, head, _DEPTH)
         if value is not None and rest:
             for part in rest.split("."):
