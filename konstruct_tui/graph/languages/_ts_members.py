@@ -27,7 +27,7 @@ GLOBALS = frozenset({
 })
 
 
-def member_edges(facts: Any, uses: set[str], targets: dict[int, str], receivers: Receivers
+def member_edges(facts: Any, uses: set[str], receivers: Receivers
                  ) -> tuple[dict[str, set[str]], set[str]]:
     """({defining file: {member names}}, {member names used on untyped receivers})."""
     used: dict[str, set[str]] = defaultdict(set)

@@ -20,6 +20,7 @@ from ..facts import Edge, FileFacts, ProjectView
 from ._ts_extract import extract as _extract
 from ._ts_members import member_edges
 from ._ts_receivers import Receivers
+from ._ts_config import custom_conditions
 from ._ts_resolve import SpecifierResolver, facts_or_none
 
 LANGUAGE = "typescript"
@@ -42,8 +43,10 @@ class TypeScriptResolver:
         self._project = project
         self._follow = follow_reexports
         self._specifiers = SpecifierResolver(project, project.paths(), workspace_packages)
+        self._specifiers_workspace = workspace_packages
         self._definers: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
+        self._typed_specifiers: SpecifierResolver | None = None
         self._receivers = Receivers(lambda path: self._facts_of(path)[0], self._target, self._definer)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
@@ -74,7 +77,7 @@ class TypeScriptResolver:
                     add(target, [local], "references")
             elif local in uses:
                 add(*self._referenced(target, imported), "references")
-        used, unknown = member_edges(facts, uses, targets, self._receivers)
+        used, unknown = member_edges(facts, uses, self._receivers)
         for target, names in used.items():
             add(target, names, "members")
         edges = [
@@ -144,9 +147,22 @@ class TypeScriptResolver:
         return self._facts[path]
 
     def _target(self, facts: FileFacts, index: int) -> str | None:
+        """Where import `index` of `facts` leads, for member evidence: as the file graph resolves
+        it, else as tsc would without an install: the importing file's own package by name
+        (a test importing `zod/v4` inside zod), its sources first (custom export conditions such
+        as `@zod/source`, build output mapped back to `src/`). Other workspace packages need an
+        install to resolve and stay as the file graph has them (see `workspace_packages`)."""
         if not 0 <= index < len(facts.imports):
             return None
-        return self._specifiers.resolve(facts.path, facts.imports[index].target)
+        specifier = facts.imports[index].target
+        found = self._specifiers.resolve(facts.path, specifier)
+        if found is None and not specifier.startswith((".", "/", "node:")):
+            if self._typed_specifiers is None:
+                self._typed_specifiers = SpecifierResolver(
+                    self._project, self._project.paths(), self._specifiers_workspace,
+                    custom_conditions(self._project), own_sources=True)
+            found = self._typed_specifiers.resolve(facts.path, specifier)
+        return found
 
 
 def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from graph_helpers import write_files
-from memory_project import member_uses
+from memory_project import MemoryProject, member_uses
 
 from konstruct_tui.graph.code_graph import CodeGraph
 from konstruct_tui.graph.languages.typescript import SUPPORT as TYPESCRIPT
@@ -176,3 +176,27 @@ def test_receivers_that_only_look_typed_stay_by_name() -> None:
         """)
     assert used == {"src/client.ts": {"Client"}, "src/options.ts": {"Options"}}
     assert {"create", "merge", "self", "get"} <= unknown
+
+
+def test_tests_importing_their_own_package_by_name_resolve_through_its_source_condition() -> None:
+    files = {
+        "tsconfig.json": '{"compilerOptions": {"customConditions": ["@acme/source"]}}',
+        "packages/acme/package.json": """\
+            {"name": "acme", "exports": {"./v2": {"@acme/source": "./src/v2/index.ts",
+                                                  "import": "./v2/index.js"}}}""",
+        "packages/acme/src/v2/index.ts": "export * from './schemas.js';\n",
+        "packages/acme/src/v2/schemas.ts": """\
+            export class Str { min(n: number): this { return this; } }
+            export function string(): Str { return new Str(); }
+            """,
+        "packages/acme/tests/str.test.ts": "import * as z from 'acme/v2';\nz.string().min(1);\n",
+        "apps/web/use.ts": "import {string} from 'acme/v2';\nstring().min(2);\n",
+    }
+    used, unknown = member_uses(TYPESCRIPT, files, "packages/acme/tests/str.test.ts")
+    assert used == {"packages/acme/src/v2/schemas.ts": {"string", "Str.min"}}
+    assert not unknown
+    # Another package of the workspace needs an install to see it (as tsc does); opted in, it resolves
+    assert member_uses(TYPESCRIPT, files, "apps/web/use.ts")[0] == {}
+    project = MemoryProject(TYPESCRIPT, files)
+    edges = TYPESCRIPT.resolver(project, workspace_packages=True).resolve(project.facts["apps/web/use.ts"])
+    assert {n for e in edges if e.kind == "members" for n in e.names} == {"string", "Str.min"}
