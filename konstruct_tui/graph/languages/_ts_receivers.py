@@ -19,6 +19,7 @@ from typing import Any
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
 Value = tuple[Any, ...]
 _CLASS_KINDS = frozenset({"class", "interface"})
+_RANK = {"class": 3, "interface": 2, "type": 1}
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 
@@ -43,8 +44,9 @@ class Receivers:
             facts = self._facts_of(path)
             found = {}
             for s in facts.symbols if facts is not None else ():
-                # A class merged with an interface of the same name stays a class.
-                if found.get(s.name) != "class":
+                # A class merged with an interface of the same name stays a class; a constant
+                # and an interface of one name (`const T = make(); interface T`) are a type.
+                if _RANK.get(s.kind, 0) >= _RANK.get(found.get(s.name, ""), 0):
                     found[s.name] = s.kind
             self._kinds[path] = found
         return found
@@ -167,9 +169,11 @@ class Receivers:
         if not declaring:
             return None
         where, qualified = declaring[0]
-        if called:
+        extra = self._extra(where)
+        if called or qualified in extra.get("callables", ()) or (
+                self.kinds(where).get(qualified) == "method" and qualified not in extra.get("accessors", ())):
             return ("member", where, qualified, value if kind == "instance" else None)
-        written = self._extra(where).get("returns", {}).get(qualified)  # a field's type, a getter's return
+        written = extra.get("returns", {}).get(qualified)  # a field's type, a getter's return
         if written == "this":
             return value if kind == "instance" else None
         return self.written(where, written) if written else None

@@ -12,6 +12,7 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
   give, e.g. `create() { return new StringSchema() }`;
 - `bases`: class or interface -> the types it extends and implements;
 - `untyped`: members used on receivers no chain can follow (`xs[0].m`): by-name evidence;
+- `callables` / `accessors`: class fields holding a function, and getters;
 - `default_name`: the name of an `export default class X` / `function x`.
 """
 
@@ -268,7 +269,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             owner = owner.parent
         if owner is not None and owner.type == "arrow_function":
             owner = owner.parent
-        if owner is None or owner.type not in (*_CALLABLE, "variable_declarator"):
+        if owner is None or owner.type not in (*_CALLABLE, "variable_declarator", "public_field_definition"):
             continue
         name = owner.child_by_field_name("name")
         prefix = qualifier(owner) if name is not None else None
@@ -286,6 +287,10 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
                 written = written_type(_Wrapped(part))
                 if written and written != "this":
                     bases[".".join([*prefix, ts.text(name)])].append(written)
+    # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
+    # getters (`get url(): URL`) are read like fields.
+    callables = {_member_name(n.parent, qualifier) for n in found.get("callable", ())}
+    accessors = {_member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
     for prop in found.get("chained", ()):
@@ -318,7 +323,17 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["bases"] = dict(sorted(bases.items()))
     if untyped:
         extra["untyped"] = sorted(untyped)
+    if callables - {None}:
+        extra["callables"] = sorted(callables - {None})
+    if accessors - {None}:
+        extra["accessors"] = sorted(accessors - {None})
     return extra
+
+
+def _member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:
+    name = node.child_by_field_name("name")
+    prefix = qualifier(node) if name is not None else None
+    return ".".join([*prefix, ts.text(name)]) if prefix else None
 
 
 def _field_type(node: Any) -> str | None:

@@ -123,7 +123,7 @@ class TypeScriptResolver:
                 if local in bindings:
                     index, local = bindings[local]
                 else:
-                    return path, name
+                    return path, local  # `export {local as name}`: declared here as `local`
             target = self._target(facts, index)
             if target is None:
                 return None

@@ -200,3 +200,25 @@ def test_tests_importing_their_own_package_by_name_resolve_through_its_source_co
     project = MemoryProject(TYPESCRIPT, files)
     edges = TYPESCRIPT.resolver(project, workspace_packages=True).resolve(project.facts["apps/web/use.ts"])
     assert {n for e in edges if e.kind == "members" for n in e.names} == {"string", "Str.min"}
+
+
+def test_function_valued_static_fields_and_constants_aliasing_them_are_called_like_methods() -> None:
+    files = {
+        "src/types.ts": """\
+            export class ZodString {
+              static create = (params?: object): ZodString => new ZodString();
+              min(n: number) { return this._add(n); }
+              _add(n: number): ZodString { return this; }
+              get isEmail(): boolean { return false; }
+            }
+            const stringType = ZodString.create;
+            export { stringType as string };
+            export const ZodNumber: Factory<ZodNumber> = make();
+            export interface ZodNumber { gt(n: number): this; }
+            export function number(): ZodNumber { return make(); }
+            """,
+        "test/a.ts": "import * as z from '../src/types';\nz.string().min(1).isEmail;\nz.number().gt(1);\n",
+    }
+    used, unknown = member_uses(TYPESCRIPT, files, "test/a.ts")
+    assert used == {"src/types.ts": {"stringType", "ZodString.min", "ZodString.isEmail", "number", "ZodNumber.gt"}}
+    assert not unknown
