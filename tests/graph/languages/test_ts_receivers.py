@@ -222,3 +222,20 @@ def test_function_valued_static_fields_and_constants_aliasing_them_are_called_li
     used, unknown = member_uses(TYPESCRIPT, files, "test/a.ts")
     assert used == {"src/types.ts": {"stringType", "ZodString.min", "ZodString.isEmail", "number", "ZodNumber.gt"}}
     assert not unknown
+
+
+def test_an_unqualified_name_means_the_function_of_that_name_not_every_method_so_named(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write_files(root, {
+        "src/s.ts": "export class Str { email() { return this; } }\nexport function email() { return new Str(); }\n",
+        "test/method.ts": "import {Str} from '../src/s';\nnew Str().email();\n",
+        "test/function.ts": "import {email} from '../src/s';\nemail();\n",
+    })
+    graph = CodeGraph(Workspace(root), supports={"typescript": TYPESCRIPT}, warm_neighborhoods=False)
+    try:
+        assert graph.wait_until_current(20)
+        assert [r["path"] for r in graph.query.references("email", file="src/s.ts").results] == ["test/function.ts"]
+        assert [r["path"] for r in graph.query.references("Str.email").results] == ["test/method.ts"]
+    finally:
+        graph.close()
+        graph.workspace.close()
