@@ -34,9 +34,14 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
     unknown: set[str] = set(facts.extra.get("untyped", ()))
     path = facts.path
     bound = receivers.bound(path)
-    for local, (target, imported) in bound.items():
-        if target and imported != "*" and local in uses:
-            found = receivers._definer(target, imported)
+    # An import or re-export specifier names its declaration (`export {a as b} from './x'` too),
+    # used or not: renaming the declaration changes that line, and find-references lists it.
+    named = [(target, imported) for target, imported in bound.values()]
+    named += [(receivers.target_of(facts, index) or "", local) for _, index, local in facts.extra.get("exports", ())
+              if index >= 0 and local != "*"]
+    for target, imported in named:
+        if target and imported != "*":
+            found = receivers.definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
     for segments, member in facts.extra.get("chains", ()):
@@ -49,7 +54,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             continue
         kind, where, name = value[:3]
         if kind == "ns":
-            found = receivers._definer(where, member)
+            found = receivers.definer(where, member) if receivers.namespace(where, member) is None else None
             if found is not None:
                 used[found[0]].add(found[1])
         elif kind in ("instance", "static"):

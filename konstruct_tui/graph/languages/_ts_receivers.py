@@ -31,8 +31,8 @@ class Receivers:
         definer: Callable[[str, str], tuple[str, str] | None],
     ) -> None:
         self._facts_of = facts_of
-        self._target_of = target_of
-        self._definer = definer
+        self.target_of = target_of
+        self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
 
@@ -58,7 +58,7 @@ class Receivers:
             facts = self._facts_of(path)
             found = {}
             for local, index, imported in facts.extra.get("bindings", ()) if facts is not None else ():
-                found[local] = (self._target_of(facts, index) or "", imported)
+                found[local] = (self.target_of(facts, index) or "", imported)
             self._bound[path] = found
         return found
 
@@ -77,7 +77,7 @@ class Receivers:
                 return None
             if imported == "*":
                 return ("ns", target, "")
-            found = self._definer(target, imported)
+            found = self.definer(target, imported)
             return self._declared(*found, depth) if found is not None else None
         if name in self.kinds(path):
             return self._declared(path, name, depth)
@@ -161,7 +161,10 @@ class Receivers:
     def _member(self, value: Value, member: str, called: bool, depth: int) -> Value | None:
         kind, path, name = value[:3]
         if kind == "ns":
-            found = self._definer(path, member)
+            namespace = self.namespace(path, member)
+            if namespace is not None:
+                return ("ns", namespace, "")
+            found = self.definer(path, member)
             return self._declared(*found, depth) if found is not None else None
         if kind not in ("instance", "static"):
             return None
@@ -177,6 +180,27 @@ class Receivers:
         if written == "this":
             return value if kind == "instance" else None
         return self.written(where, written) if written else None
+
+    def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
+        """The module `path` exports as namespace `name` (`export * as util from './util'`, or an
+        `import * as util` exported by name), looked for through `export *` barrels."""
+        facts = self._facts_of(path)
+        if facts is None or depth > 8:
+            return None
+        for exported, index, local in facts.extra.get("exports", ()):
+            if exported != name:
+                continue
+            if index >= 0 and local == "*":
+                return self.target_of(facts, index)
+            bound = self.bound(path).get(local)
+            return bound[0] or None if bound is not None and bound[1] == "*" else None
+        for index, ref in enumerate(facts.imports):
+            if ref.kind == "reexport" and ref.names == ("*",) and ref.alias is None:
+                target = self.target_of(facts, index)
+                found = self.namespace(target, name, depth + 1) if target else None
+                if found is not None:
+                    return found
+        return None
 
     def declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
         """Where `member` of class `owner` is declared: the class itself, else the nearest base that

@@ -239,3 +239,17 @@ def test_an_unqualified_name_means_the_function_of_that_name_not_every_method_so
     finally:
         graph.close()
         graph.workspace.close()
+
+
+def test_namespaces_re_exported_by_name_through_barrels_and_re_export_specifiers() -> None:
+    files = {
+        "src/util.ts": "export function toHex(b: number) { return ''; }\nexport function unused() {}\n",
+        "src/external.ts": "export * as util from './util';\nexport {unused as spare} from './util';\n",
+        "src/index.ts": "export * from './external';\n",
+        "test/a.ts": "import * as z from '../src/index';\nz.util.toHex(1);\n",
+        "test/b.ts": "import {spare} from '../src/index';\n",
+    }
+    assert member_uses(TYPESCRIPT, files, "test/a.ts")[0] == {"src/util.ts": {"toHex"}}
+    # an import names its declaration even unused, and so does a re-export specifier
+    assert member_uses(TYPESCRIPT, files, "test/b.ts")[0] == {"src/util.ts": {"unused"}}
+    assert member_uses(TYPESCRIPT, files, "src/external.ts")[0] == {"src/util.ts": {"unused"}}
