@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..facts import Edge, FileFacts, ProjectView
+from ._ts_config import custom_conditions
 from ._ts_extract import extract as _extract
 from ._ts_members import member_edges
 from ._ts_receivers import Receivers
-from ._ts_config import custom_conditions
 from ._ts_resolve import SpecifierResolver, facts_or_none
 
 LANGUAGE = "typescript"
