@@ -27,6 +27,10 @@ _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole proj
 # Languages whose resolver types member uses itself: a member symbol's file-level edges there only
 # name the types its signatures mention, never its callers, so only member edges count.
 _TYPED_MEMBERS = frozenset({"java", "python", "typescript"})
+# Languages whose resolver names the declaration behind every import, re-export and use (member
+# edges, through barrels and default exports): their file edges name modules, which a barrel or a
+# `.d.ts` beside a `.js` would blur, so only member edges count for every symbol.
+_DECLARATION_EDGES = frozenset({"typescript"})
 _FAMILY_DEPTH = 4
 # Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
@@ -58,7 +62,8 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
     for path, symbol in [*found, *family]:
         short = symbol.name.rsplit(".", 1)[-1]
         member = _is_member(symbol)
-        if not (member and snap.files[path].language in _TYPED_MEMBERS):
+        language = snap.files[path].language
+        if not (member and language in _TYPED_MEMBERS) and language not in _DECLARATION_EDGES:
             _named_by_edges(snap, path, short, out)
         for edge in snap.side.members_in.get(path, ()):
             if symbol.name in edge.names or ("." not in symbol.name and short in edge.names):

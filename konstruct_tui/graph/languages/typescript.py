@@ -25,6 +25,8 @@ from ._ts_resolve import SpecifierResolver, facts_or_none
 
 LANGUAGE = "typescript"
 _TYPESCRIPT_GRAMMAR = (".ts", ".mts", ".cts")
+_JS = (".js", ".mjs", ".cjs", ".jsx")
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 class TypeScriptResolver:
@@ -47,6 +49,7 @@ class TypeScriptResolver:
         self._definers: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
         self._typed_specifiers: SpecifierResolver | None = None
+        self._declarations: frozenset[str] | None = None
         self._receivers = Receivers(lambda path: self._facts_of(path)[0], self._target, self._definer)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
@@ -156,6 +159,13 @@ class TypeScriptResolver:
             return None
         specifier = facts.imports[index].target
         found = self._specifiers.resolve(facts.path, specifier)
+        if found is not None and found.endswith(_JS):
+            # tsc types `./x.js` by the `x.d.ts` beside it, when there is one: that is where the
+            # names a TypeScript user sees are declared (the file graph keeps the JavaScript file).
+            if self._declarations is None:
+                self._declarations = frozenset(p for p in self._project.paths() if p.endswith(_DECLARATIONS))
+            stem = posixpath.splitext(found)[0]
+            found = next((stem + d for d in _DECLARATIONS if stem + d in self._declarations), found)
         if found is None and not specifier.startswith((".", "/", "node:")):
             if self._typed_specifiers is None:
                 self._typed_specifiers = SpecifierResolver(

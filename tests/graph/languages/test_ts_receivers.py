@@ -253,3 +253,14 @@ def test_namespaces_re_exported_by_name_through_barrels_and_re_export_specifiers
     # an import names its declaration even unused, and so does a re-export specifier
     assert member_uses(TYPESCRIPT, files, "test/b.ts")[0] == {"src/util.ts": {"unused"}}
     assert member_uses(TYPESCRIPT, files, "src/external.ts")[0] == {"src/util.ts": {"unused"}}
+
+
+def test_a_javascript_module_with_declarations_beside_it_is_typed_by_the_declarations() -> None:
+    files = {
+        "index.js": "export {ExecaError} from './lib/error.js';\n",
+        "index.d.ts": "export {ExecaError} from './types/error.js';\n",
+        "lib/error.js": "export class ExecaError extends Error {}\n",
+        "types/error.d.ts": "export declare class ExecaError extends Error { readonly code: string; }\n",
+        "test-d/a.ts": "import {ExecaError} from '../index.js';\nconst e: ExecaError = null!;\n",
+    }
+    assert member_uses(TYPESCRIPT, files, "test-d/a.ts")[0] == {"types/error.d.ts": {"ExecaError"}}
