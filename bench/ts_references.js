@@ -10,7 +10,7 @@
 // and groups of stray aliases: see below).
 //
 // The program is every TS/JS file of the checkout (tests included: they are callers too), compiled
-// with the root tsconfig's options. An `extends` of a package is dropped (node_modules is not
+// with the root tsconfig's options (a solution config's first referenced project). An `extends` of a package is dropped (node_modules is not
 // installed); `allowJs` is on so JavaScript files take part; module resolution defaults to
 // `nodenext` when the config does not say.
 "use strict";
@@ -35,16 +35,29 @@ function listFiles(dir, found) {
 }
 
 function compilerOptions() {
-  const configPath = path.join(root, "tsconfig.json");
+  let configPath = path.join(root, "tsconfig.json");
   let raw = {};
   if (fs.existsSync(configPath)) {
-    const read = ts.readConfigFile(configPath, ts.sys.readFile);
-    raw = read.config || {};
+    raw = ts.readConfigFile(configPath, ts.sys.readFile).config || {};
   }
+  // A "solution" config (`files: []` and project references) has no settings of its own: the
+  // first referenced project that exists holds them (hono: tsconfig.build.json).
+  if (!raw.compilerOptions && Array.isArray(raw.references)) {
+    for (const reference of raw.references) {
+      let candidate = path.join(root, reference.path || "");
+      if (fs.existsSync(candidate) && fs.statSync(candidate).isDirectory()) candidate = path.join(candidate, "tsconfig.json");
+      if (fs.existsSync(candidate)) {
+        configPath = candidate;
+        raw = ts.readConfigFile(candidate, ts.sys.readFile).config || {};
+        break;
+      }
+    }
+  }
+  const here = path.dirname(configPath);
   const parents = [].concat(raw.extends || []).filter((p) => p.startsWith(".") &&
-    (fs.existsSync(path.join(root, p)) || fs.existsSync(path.join(root, p + ".json"))));
+    (fs.existsSync(path.join(here, p)) || fs.existsSync(path.join(here, p + ".json"))));
   if (parents.length) raw.extends = parents; else delete raw.extends;
-  const parsed = ts.parseJsonConfigFileContent(raw, ts.sys, root, undefined, configPath);
+  const parsed = ts.parseJsonConfigFileContent(raw, ts.sys, here, undefined, configPath);
   const options = parsed.options;
   options.allowJs = true;
   options.checkJs = false;
