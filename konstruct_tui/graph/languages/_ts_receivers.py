@@ -12,8 +12,11 @@ member used on it is then by-name evidence, never a guess.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
+
+from ._ts_types import EITHER
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
@@ -124,6 +127,9 @@ class Receivers:
             owner = head[6:]
             parents = [self.written(path, w) for w in self._extra(path).get("bases", {}).get(owner, ())]
             value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
+        elif head.startswith(EITHER):
+            sides = {self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):])}
+            value = sides.pop() if len(sides) == 1 else None
         elif head.startswith("new "):
             value = self.written(path, head[4:])
         elif head.startswith("as "):

@@ -5,7 +5,7 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
 - `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
 - `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
   (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`). A chain is a list of segments: a head (`name`,
-  `this:Class`, `new T`, `as T`), then `.name` and `()` (a call; arguments are dropped);
+  `this:Class`, `super:Class`, `new T`, `as T`, `either:` the two sides of `a ?? b`), then `.name` and `()` (a call; arguments are dropped);
 - `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
   (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
 - `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
@@ -18,6 +18,7 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Callable
@@ -33,6 +34,7 @@ _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _MAX_SEGMENTS = 8
+EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
 
 
 def written_type(annotation: Any) -> str | None:
@@ -112,6 +114,13 @@ def chain(node: Any, lookup: Lookup = _no_locals) -> list[str] | None:
             if not _TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
                 return None
             return [f"new {text}", *segments[::-1]]
+        operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
+        if operator is not None and ts.text(operator) in ("??", "||"):
+            # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
+            sides = [chain(node.child_by_field_name(f), lookup) for f in ("left", "right")]
+            if None in sides:
+                return None
+            return [EITHER + json.dumps(sides), *segments[::-1]]
         if kind in ("as_expression", "satisfies_expression"):
             written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
             if written is None or written == "this":

@@ -264,3 +264,18 @@ def test_a_javascript_module_with_declarations_beside_it_is_typed_by_the_declara
         "test-d/a.ts": "import {ExecaError} from '../index.js';\nconst e: ExecaError = null!;\n",
     }
     assert member_uses(TYPESCRIPT, files, "test-d/a.ts")[0] == {"types/error.d.ts": {"ExecaError"}}
+
+
+def test_either_side_of_a_nullish_default_types_the_local_only_when_both_sides_agree() -> None:
+    used, unknown = uses("""\
+        import {Client, Options} from '../src/index.js';
+        export function run(first?: Client, other?: Options) {
+          const client = first ?? new Client(null);
+          const {options} = client;
+          options.merge(options);
+          const mixed = other || new Client(null);
+          mixed.get('x');
+        }
+        """)
+    assert "Options.merge" in used["src/options.ts"]
+    assert "Client.get" not in used["src/client.ts"] and "get" in unknown
