@@ -38,6 +38,7 @@ class Receivers:
         self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
+        self._aliasing: set[tuple[str, str]] = set()  # aliases being followed (`type A = B; type B = A`)
 
     # --- per-file views ------------------------------------------------------------------------
 
@@ -94,6 +95,14 @@ class Receivers:
             return ("function", path, name)
         if kind in ("variable", "constant"):  # a module-level instance: `export const api = new Api()`
             return self.local(path, name, depth)
+        if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
+            written = self._extra(path).get("aliases", {}).get(name)
+            self._aliasing.add((path, name))
+            try:
+                value = self.written(path, written) if written else None
+            finally:
+                self._aliasing.discard((path, name))
+            return ("static", value[1], value[2]) if value is not None else None
         return None
 
     def local(self, path: str, name: str, depth: int = 0) -> Value | None:
@@ -185,7 +194,12 @@ class Receivers:
         written = extra.get("returns", {}).get(qualified)  # a field's type, a getter's return
         if written == "this":
             return value if kind == "instance" else None
-        return self.written(where, written) if written else None
+        if written:
+            return self.written(where, written)
+        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`
+        if assigned is not None and depth < _DEPTH:
+            return self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None)
+        return None
 
     def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
         """The module `path` exports as namespace `name` (`export * as util from './util'`, or an
@@ -218,7 +232,9 @@ class Receivers:
             following = []
             for path, name in frontier:
                 qualified = f"{name}.{member}"
-                if qualified in self.kinds(path) or qualified in self._extra(path).get("returns", {}):
+                extra = self._extra(path)
+                if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
+                        or qualified in extra.get("fields", {}):
                     found.append((path, qualified))  # a method, or a typed field (not a symbol)
                 for written in self._extra(path).get("bases", {}).get(name, ()):
                     base = self.written(path, written)

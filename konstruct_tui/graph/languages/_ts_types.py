@@ -12,6 +12,8 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
   give, e.g. `create() { return new StringSchema() }`;
 - `bases`: class or interface -> the types it extends and implements;
 - `untyped`: members used on receivers no chain can follow (`xs[0].m`): by-name evidence;
+- `fields`: `Class.field` -> the chain every `this.field = ...` assigns (no declared type);
+- `aliases`: `type A = B` -> `B` (a type alias of a class);
 - `callables` / `accessors`: class fields holding a function, and getters;
 - `default_name`: the name of an `export default class X` / `function x`.
 """
@@ -296,6 +298,23 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
                 written = written_type(_Wrapped(part))
                 if written and written != "this":
                     bases[".".join([*prefix, ts.text(name)])].append(written)
+    # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
+    assigned_fields: dict[str, list[list[str] | None]] = defaultdict(list)
+    for node in found.get("field.value", ()):
+        owner = enclosing_class(node)
+        target = node.parent.child_by_field_name("left")
+        prop = target.child_by_field_name("property") if target is not None else None
+        if owner and prop is not None and f"{owner}.{ts.text(prop)}" not in returns:
+            assigned_fields[f"{owner}.{ts.text(prop)}"].append(chain(node, scopes.lookup))
+    fields = {k: v[0] for k, v in assigned_fields.items() if v[0] is not None and all(c == v[0] for c in v)}
+    # `type Schema = ObjectSchema<...>`: the alias names a class
+    aliases = {}
+    for node in found.get("alias", ()):
+        name = node.parent.child_by_field_name("name")
+        written = written_type(_Wrapped(node))
+        prefix = qualifier(node.parent) if name is not None else None
+        if written and written != "this" and prefix is not None:
+            aliases[".".join([*prefix, ts.text(name)])] = written
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
     callables = {_member_name(n.parent, qualifier) for n in found.get("callable", ())}
@@ -332,6 +351,10 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["bases"] = dict(sorted(bases.items()))
     if untyped:
         extra["untyped"] = sorted(untyped)
+    if fields:
+        extra["fields"] = dict(sorted(fields.items()))
+    if aliases:
+        extra["aliases"] = dict(sorted(aliases.items()))
     if callables - {None}:
         extra["callables"] = sorted(callables - {None})
     if accessors - {None}:

@@ -69,6 +69,11 @@
 ([(variable_declarator) (public_field_definition)]
   value: (arrow_function body: [(new_expression) (call_expression) (member_expression) (as_expression)
                                 (parenthesized_expression)] @returned))
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier))
+  right: [(new_expression) (call_expression) (member_expression) (identifier) (await_expression) (as_expression)
+          (parenthesized_expression) (non_null_expression) (binary_expression)] @field.value)
+(type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type)] @alias)
 (class_declaration (class_heritage) @heritage)
 (abstract_class_declaration (class_heritage) @heritage)
 (interface_declaration (extends_type_clause) @heritage)

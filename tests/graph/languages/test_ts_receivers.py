@@ -279,3 +279,25 @@ def test_either_side_of_a_nullish_default_types_the_local_only_when_both_sides_a
         """)
     assert "Options.merge" in used["src/options.ts"]
     assert "Client.get" not in used["src/client.ts"] and "get" in unknown
+
+
+def test_fields_assigned_in_a_constructor_and_type_aliases_of_classes() -> None:
+    files = {**LIB,
+             "src/app.js": """\
+                import {Client} from './client.js';
+                export class App {
+                  constructor() { this.client = Client.create(); }
+                  run() { return this.client.get('a'); }
+                }
+                """,
+             "src/alias.ts": "import {Client} from './client.js';\nexport type Api = Client;\n",
+             "test/a.ts": """\
+                import {App} from '../src/app.js';
+                import type {Api} from '../src/alias.js';
+                new App().client.self();
+                function f(api: Api) { api.get('b'); }
+                """}
+    assert "Client.get" in member_uses(TYPESCRIPT, files, "src/app.js")[0]["src/client.ts"]
+    used, _ = member_uses(TYPESCRIPT, files, "test/a.ts")
+    assert {"Client.self", "Client.get"} <= used["src/client.ts"]
+    assert "App.client" in used["src/app.js"]
