@@ -167,7 +167,7 @@ def _condition_targets(value: Any, custom: tuple[str, ...] = ()) -> list[str]:
 
 
 def _source_variants(target: str) -> list[str]:
-    target = target[2:] if target.startswith("./") else target
+    target = target.removeprefix("./")
     variants = [target]
     for output in _OUTPUT_DIRS:
         if target.startswith(output):
