@@ -187,7 +187,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "4"  # 4: receiver chains, return types, bases, default export names; 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
+    version: str = "5"  # 5: scoped receiver chains, returns, bases, fields, aliases, default export names; 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:
