@@ -38,7 +38,9 @@ class Receivers:
         self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
-        self._aliasing: set[tuple[str, str]] = set()  # aliases being followed (`type A = B; type B = A`)
+        self._aliasing: set[tuple[str, str]] = set()
+        self._namespaces: dict[tuple[str, str], str | None] = {}
+        self._declaring: dict[tuple[str, str, str], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
 
     # --- per-file views ------------------------------------------------------------------------
 
@@ -204,6 +206,13 @@ class Receivers:
     def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
         """The module `path` exports as namespace `name` (`export * as util from './util'`, or an
         `import * as util` exported by name), looked for through `export *` barrels."""
+        key = (path, name)
+        if key not in self._namespaces:
+            self._namespaces[key] = None  # an `export *` cycle finds nothing, not a loop
+            self._namespaces[key] = self._namespace(path, name, depth)
+        return self._namespaces[key]
+
+    def _namespace(self, path: str, name: str, depth: int) -> str | None:
         facts = self._facts_of(path)
         if facts is None or depth > 8:
             return None
@@ -226,6 +235,12 @@ class Receivers:
         """Where `member` of class `owner` is declared: the class itself, else the nearest base that
         declares it; then the same member further up (a call of an override is a use of the
         overridden member too, as find-references counts it)."""
+        key = (*owner, member)
+        if key not in self._declaring:
+            self._declaring[key] = self._find_declaring(owner, member)
+        return self._declaring[key]
+
+    def _find_declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         frontier, seen = [owner], {owner}
         for _ in range(_DEPTH + 1):

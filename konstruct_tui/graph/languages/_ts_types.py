@@ -93,59 +93,56 @@ def _no_locals(node: Any, name: str) -> tuple[bool, list[str] | None]:
     return False, None
 
 
-def chain(node: Any, lookup: Lookup = _no_locals) -> list[str] | None:
+def chain(node: Any, lookup: Lookup = _no_locals, memo: dict[Any, Any] | None = None) -> list[str] | None:
     """The receiver chain of an expression (see the module doc), or None when it cannot be followed.
-    A name declared in a function or block (`lookup`) is replaced by what its declaration says."""
-    segments: list[str] = []
-    while len(segments) <= _MAX_SEGMENTS:
-        kind = node.type
-        if kind == "identifier":
-            name = ts.text(node)
-            local, declared = lookup(node, name)
-            if not local:
-                return [name, *segments[::-1]]
-            return None if declared is None else [*declared, *segments[::-1]]
-        if kind in ("this", "super"):
-            owner = enclosing_class(node)
-            if owner is None:
-                return None
-            return [f"{kind}:{owner}", *segments[::-1]]
-        if kind == "new_expression":
-            constructor = node.child_by_field_name("constructor")
-            text = ts.text(constructor) if constructor is not None else ""
-            if not _TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
-                return None
-            return [f"new {text}", *segments[::-1]]
-        operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
-        if operator is not None and ts.text(operator) in ("??", "||"):
-            # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
-            sides = [chain(node.child_by_field_name(f), lookup) for f in ("left", "right")]
-            if None in sides:
-                return None
-            return [EITHER + json.dumps(sides), *segments[::-1]]
-        if kind in ("as_expression", "satisfies_expression"):
-            written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
-            if written is None or written == "this":
-                return None
-            return [f"as {written}", *segments[::-1]]
-        if kind == "member_expression":
-            prop = node.child_by_field_name("property")
-            if prop is None or prop.type != "property_identifier":
-                return None
-            segments.append("." + ts.text(prop))
-            node = node.child_by_field_name("object")
-        elif kind == "call_expression":
-            segments.append("()")
-            node = node.child_by_field_name("function")
-        elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
-            if not node.named_child_count:
-                return None
-            node = node.named_children[0]
-        else:
+    A name declared in a function or block (`lookup`) is replaced by what its declaration says.
+    `memo` shares the chains of sub-expressions: `a.b().c().d()` is read once, not once a member."""
+    if node is None:
+        return None
+    if memo is not None:
+        key = (node.start_byte, node.end_byte, node.type)
+        if key not in memo:
+            memo[key] = _chain(node, lookup, memo)
+        return memo[key]
+    return _chain(node, lookup, memo)
+
+
+def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] | None:
+    kind = node.type
+    if kind == "identifier":
+        name = ts.text(node)
+        local, declared = lookup(node, name)
+        return [name] if not local else declared
+    if kind in ("this", "super"):
+        owner = enclosing_class(node)
+        return None if owner is None else [f"{kind}:{owner}"]
+    if kind == "new_expression":
+        constructor = node.child_by_field_name("constructor")
+        text = ts.text(constructor) if constructor is not None else ""
+        if not _TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
             return None
-        if node is None:
+        return [f"new {text}"]
+    operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
+    if operator is not None and ts.text(operator) in ("??", "||"):
+        # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
+        sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
+        return None if None in sides else [EITHER + json.dumps(sides)]
+    if kind in ("as_expression", "satisfies_expression"):
+        written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
+        return None if written is None or written == "this" else [f"as {written}"]
+    if kind == "member_expression":
+        prop = node.child_by_field_name("property")
+        if prop is None or prop.type != "property_identifier":
             return None
-    return None
+        inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
+    elif kind == "call_expression":
+        inner, step = node.child_by_field_name("function"), "()"
+    elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
+        return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
+    else:
+        return None
+    found = chain(inner, lookup, memo)
+    return None if found is None or len(found) > _MAX_SEGMENTS else [*found, step]
 
 
 _BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
@@ -168,12 +165,16 @@ class _Scopes:
 
     def __init__(self) -> None:
         self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
+        self.names: set[str] = set()
         self._said: dict[tuple[int, int], list[str] | None] = {}
 
     def declare(self, scope: Any, name: str, declaration: Any) -> None:
         self.table[_key(scope)][name] = declaration
+        self.names.add(name)
 
     def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
+        if name not in self.names:  # most receivers are imports and module-level names
+            return False, None
         parent = node.parent
         while parent is not None:
             if parent.type in _BLOCKS:
@@ -221,6 +222,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     returned: dict[str, list[list[str] | None]] = defaultdict(list)
     bases: dict[str, list[str]] = defaultdict(list)
     scopes = _Scopes()
+    memo: dict[Any, Any] = {}
     module_level = []
     for node in found.get("param", ()):
         scope = _scope(node)
@@ -285,7 +287,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         name = owner.child_by_field_name("name")
         prefix = qualifier(owner) if name is not None else None
         if prefix is not None:
-            returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup))
+            returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup, memo))
     for node in found.get("heritage", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
@@ -322,7 +324,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
     for prop in found.get("chained", ()):
-        receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup)
+        receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup, memo)
         if receiver is None:
             untyped.add(ts.text(prop))
         else:
@@ -330,7 +332,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
     for head, member in zip(ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ())), strict=False):
-        receiver = chain(head, scopes.lookup)
+        receiver = chain(head, scopes.lookup, memo)
         if receiver is None:
             untyped.add(ts.text(member))
         else:

@@ -50,6 +50,7 @@ class TypeScriptResolver:
         self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
         self._typed_specifiers: SpecifierResolver | None = None
         self._declarations: frozenset[str] | None = None
+        self._member_targets: dict[tuple[str, int], str | None] = {}
         self._receivers = Receivers(lambda path: self._facts_of(path)[0], self._target, self._definer)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
@@ -157,6 +158,12 @@ class TypeScriptResolver:
         install to resolve and stay as the file graph has them (see `workspace_packages`)."""
         if not 0 <= index < len(facts.imports):
             return None
+        key = (facts.path, index)
+        if key not in self._member_targets:
+            self._member_targets[key] = self._find_target(facts, index)
+        return self._member_targets[key]
+
+    def _find_target(self, facts: FileFacts, index: int) -> str | None:
         specifier = facts.imports[index].target
         found = self._specifiers.resolve(facts.path, specifier)
         if found is not None and found.endswith(_JS):
