@@ -2,6 +2,8 @@
 
     python bench/accuracy_methods.py java CHECKOUT SOURCE_DIR [--sample 40] [--classpath JARS]
     python bench/accuracy_methods.py python CHECKOUT PACKAGE_DIR [--sample 40] [--kind method|function]
+    python bench/accuracy_methods.py typescript CHECKOUT SOURCE_DIRS [--sample 150] [--kind mixed|function|class|method]
+        [--typescript /tmp/tsref]
 
 Konstruct indexes the whole checkout (the `konstruct index` pipeline, cache in the user cache dir)
 and answers `callers` for a deterministic sample of public methods (every k-th by path and name).
@@ -12,6 +14,11 @@ The reference:
   Only callers inside SOURCE_DIR are compared (what compiles without third-party jars).
 - Python: Jedi's `get_references` (offline, on the checkout as a project): the files, other than
   the defining one, where a reference to the method's definition appears.
+- TypeScript: the LanguageService's `findReferences` (bench/ts_references.js, typescript from an npm
+  install in --typescript), the program being every TS/JS file of the checkout with the root
+  tsconfig's options: the files, other than the defining one, holding a reference that is not a
+  definition. Questions are exported symbols under SOURCE_DIRS (comma separated): top-level functions
+  and classes with `export`, and the public methods of exported classes, mixed (--kind).
 
 Printed per question: reference size, resolved hits, status; then micro precision and recall of
 the `resolved` callers, how many answers were `undeterminable`, and how many said `no_references`
@@ -21,6 +28,7 @@ while the reference has callers (the failure this exists to prevent).
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -170,38 +178,100 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
     return questions
 
 
+# --- TypeScript ---------------------------------------------------------------------------------
+
+_TS_SOURCE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def typescript_questions(root: Path, source_dirs: str, snapshot, size: int, kind: str, tool: Path
+                         ) -> list[tuple[str, str, set[str]]]:
+    prefixes = tuple(d.rstrip("/") + "/" for d in source_dirs.split(","))
+    kinds = {"mixed": ("function", "class", "method")}.get(kind, (kind,))
+    candidates = []
+    seen: set[tuple[str, str]] = set()
+    for path in sorted(p for p in snapshot.files if p.startswith(prefixes) and p.endswith(_TS_SOURCE)
+                       and not p.endswith((".d.ts", ".d.mts", ".d.cts"))):
+        lines = (root / path).read_text("utf-8", "replace").splitlines()
+        symbols = snapshot.files[path].symbols()
+        exported = {s.name for s in symbols if "." not in s.name
+                    and re.match(r"\s*export\b", lines[s.start_line - 1] if s.start_line <= len(lines) else "")}
+        for listed in re.findall(r"^\s*export\s*\{([^}]*)\}\s*;?\s*$", "\n".join(lines), re.MULTILINE):  # export {a, b as c}
+            exported |= {part.split(" as ")[0].strip() for part in listed.split(",")}
+        for symbol in symbols:
+            if symbol.kind not in kinds:
+                continue
+            owner, _, short = symbol.name.rpartition(".")
+            line = lines[symbol.start_line - 1] if symbol.start_line <= len(lines) else ""
+            if symbol.kind == "method":
+                if owner not in exported or "." in owner or short in ("constructor",) or short.startswith(("#", "_")) \
+                        or re.match(r"\s*(?:private|protected)\b", line):
+                    continue
+            elif symbol.name not in exported:
+                continue
+            if (path, symbol.name) not in seen:  # a getter and its setter are one question
+                seen.add((path, symbol.name))
+                candidates.append((path, symbol))
+    chosen = sample(candidates, size)
+    with tempfile.TemporaryDirectory() as scratch:
+        asked = Path(scratch, "questions.json")
+        asked.write_text(json.dumps([{"file": p, "line": s.start_line, "name": s.name} for p, s in chosen]))
+        done = subprocess.run(["node", str(Path(__file__).with_name("ts_references.js")), str(tool), str(root), str(asked)],
+                              capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit("ts_references.js failed:\n" + done.stderr[-2000:])
+    answers = json.loads(done.stdout)
+    return [(p, s.name, set(answers[f"{p}::{s.name}"])) for p, s in chosen if answers.get(f"{p}::{s.name}") is not None]
+
+
 # --- scoring ------------------------------------------------------------------------------------
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("language", choices=("java", "python"))
+    parser.add_argument("language", choices=("java", "python", "typescript"))
     parser.add_argument("checkout", type=Path)
     parser.add_argument("source_dir", help="Java: the source root(s) to compile, comma separated, the first one "
                                            "being compared; Python: the package folder")
-    parser.add_argument("--sample", type=int, default=40)
-    parser.add_argument("--kind", default="method", help="Python: method or function")
+    parser.add_argument("--sample", type=int, default=None, help="questions (default 40; TypeScript 150)")
+    parser.add_argument("--kind", default=None, help="Python: method (default) or function; "
+                                                     "TypeScript: mixed (default), function, class or method")
+    parser.add_argument("--typescript", type=Path, default=Path("/tmp/tsref"),
+                        help="TypeScript: folder of an npm install of typescript")
     parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--dump", type=Path, help="write every question's reference, resolved and candidate "
+                                                   "callers to this JSON file (to read the mismatches)")
     parser.add_argument("--classpath", help="Java: jars the sources need to compile (annotations)")
     args = parser.parse_args()
     root = args.checkout.resolve()
     query, snapshot = our_index(root)
-    if args.language == "java":
-        questions = java_questions(root, args.source_dir, snapshot, args.sample, args.classpath)
+    size = args.sample or (150 if args.language == "typescript" else 40)
+    scope = ""
+    if args.language == "typescript":
+        questions = typescript_questions(root, args.source_dir, snapshot, size, args.kind or "mixed", args.typescript)
+    elif args.language == "java":
+        questions = java_questions(root, args.source_dir, snapshot, size, args.classpath)
         scope = args.source_dir.split(",")[0].rstrip("/") + "/"  # compare only what the reference compiled
     else:
-        questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind)
-        scope = ""
+        questions = python_questions(root, args.source_dir, snapshot, size, args.kind or "method")
     hits = resolved_total = expected_total = 0
     statuses: dict[str, int] = defaultdict(int)
+    by_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> hits, resolved, expected
+    kinds = {(p, s.name): s.kind for p, entry in snapshot.files.items() for s in entry.symbols()}
     false_none = honest = 0
+    dumped = []
     for shown, (path, name, expected) in enumerate(questions):
         answer = query.references(name, file=path, limit=10_000)
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved" and r["path"].startswith(scope)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
         statuses[answer.status] += 1
+        dumped.append({"path": path, "name": name, "status": answer.status, "expected": sorted(expected),
+                       "resolved": sorted(resolved), "candidates": sorted(candidates)})
         hits += len(resolved & expected)
         resolved_total += len(resolved)
         expected_total += len(expected)
+        tally = by_kind[kinds.get((path, name), "?")]
+        tally[0] += len(resolved & expected)
+        tally[1] += len(resolved)
+        tally[2] += len(expected)
         if expected and answer.status == "no_references":
             false_none += 1
         if answer.status == "undeterminable" and expected <= resolved | candidates:
@@ -211,12 +281,17 @@ def main() -> None:
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
                   f"  cand {len(candidates):3}  {path}::{name}" + (f"  missed e.g. {missed}" if missed else "")
                   + (f"  extra e.g. {extra}" if extra else ""))
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped, indent=1))
     precision = hits / resolved_total if resolved_total else 1.0
     recall = hits / expected_total if expected_total else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}); statuses {dict(statuses)}")
     print(f"resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}"
           f"  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
+    for kind, (k_hits, k_resolved, k_expected) in sorted(by_kind.items()):
+        print(f"  {kind:9} precision {k_hits / k_resolved if k_resolved else 1.0:.3f}"
+              f"  recall {k_hits / k_expected if k_expected else 1.0:.3f}  ({k_hits}/{k_resolved}/{k_expected})")
     print(f"undeterminable answers: {statuses['undeterminable']} ({honest} with every reference caller among the "
           f"resolved callers and candidates)")
     print(f"no_references while the reference has callers: {false_none}")
