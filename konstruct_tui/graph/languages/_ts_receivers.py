@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ._ts_contexts import CONTEXT, Contexts
 from ._ts_types import EITHER
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
@@ -41,6 +42,8 @@ class Receivers:
         self._aliasing: set[tuple[str, str]] = set()
         self._namespaces: dict[tuple[str, str], str | None] = {}
         self._declaring: dict[tuple[str, str, str], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
+        self._contexts = Contexts(self)
+        self._parameters: dict[tuple[str, str], Value | None] = {}
 
     # --- per-file views ------------------------------------------------------------------------
 
@@ -141,6 +144,12 @@ class Receivers:
         elif head.startswith(EITHER):
             sides = {self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):])}
             value = sides.pop() if len(sides) == 1 else None
+        elif head.startswith(CONTEXT):  # a callback parameter typed by the callee's signature
+            key = (path, head)
+            if key not in self._parameters:
+                self._parameters[key] = None  # a callback typed by itself resolves to nothing
+                self._parameters[key] = self._contexts.parameter(path, head, depth) if depth < _DEPTH else None
+            value = self._parameters[key]
         elif head.startswith("new "):
             value = self.written(path, head[4:])
         elif head.startswith("as "):

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_contexts import context_head, signature_facts
 
 _TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NOTHING = frozenset({"undefined", "null", "void", "never"})
@@ -197,8 +198,11 @@ class _Scopes:
 
 
 def _declared(node: Any, lookup: Lookup) -> list[str] | None:
-    if node.type in ("identifier", "arrow_function"):
+    if node.type == "arrow_function":
         return None
+    if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
+                                     and node.child_by_field_name("type") is None):
+        return context_head(node, chain, lookup)  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
     written = written_type(annotation) if annotation is not None else None
     if written is not None:
@@ -337,7 +341,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(ts.text(member))
         else:
             chains.add((tuple(receiver), ts.text(member)))
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:
         extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
     if assigned:

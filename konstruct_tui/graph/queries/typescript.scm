@@ -81,3 +81,16 @@
   object: [(member_expression) (call_expression) (subscript_expression) (parenthesized_expression)
            (non_null_expression) (as_expression) (this) (super) (new_expression) (await_expression)]
   property: (property_identifier) @chained)
+;; Declared signatures, for contextual typing of callback parameters (_ts_contexts.py).
+(function_declaration parameters: (formal_parameters) @signature)
+(generator_function_declaration parameters: (formal_parameters) @signature)
+(function_signature parameters: (formal_parameters) @signature)
+(method_definition parameters: (formal_parameters) @signature)
+(method_signature parameters: (formal_parameters) @signature)
+(abstract_method_signature parameters: (formal_parameters) @signature)
+(variable_declarator value: (arrow_function parameters: (formal_parameters) @signature))
+(variable_declarator value: (function_expression parameters: (formal_parameters) @signature))
+(public_field_definition value: (arrow_function parameters: (formal_parameters) @signature))
+(public_field_definition value: (function_expression parameters: (formal_parameters) @signature))
+(type_alias_declaration value: (_) @callsig)
+(interface_declaration body: (interface_body (call_signature)) @callsig)
