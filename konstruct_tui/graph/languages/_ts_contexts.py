@@ -237,6 +237,8 @@ class Contexts:
             if kind != "static":
                 return None
             return [(path, s) for s in self._extra(path).get("params", {}).get(f"{name}.constructor", ())] or None
+        if kind == "instance":  # a field typed by a callable interface (`get!: HandlerInterface`)
+            return self._named(path, name, 0) or None
         if kind not in ("function", "member"):
             return None
         extra = self._extra(path)

@@ -49,6 +49,8 @@ _REFERENCE_PATH = re.compile(r"""path\s*=\s*["']([^"']+)["']""")
 
 def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     root = ts.parse(grammar, source).root_node
+    if root.has_error and grammar == "typescript":
+        source, root = _repaired(source, root)
     found = ts.captures(ts.query(grammar, "typescript"), root)
     imports: list[ImportRef] = []
     bindings: list[list[Any]] = []
@@ -95,6 +97,22 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
         extra={"bindings": bindings, "exports": exports, "default_export": default_export,
                **({"default_name": default_name} if default_name else {}), **type_facts(found, _qualifier)},
     )
+
+
+_GENERIC_SIGNATURE = re.compile(rb"(?m)([\w$>\])}])([ \t]*\n(?:[ \t]*(?://[^\n]*)?\n)*[ \t]*<\s*[A-Za-z_$])")
+
+
+def _repaired(source: bytes, root: Any) -> tuple[bytes, Any]:
+    """tree-sitter-typescript 0.23 cannot parse an interface member without `;` followed by a
+    generic call signature (`(h: H): App` then `<P>(path: P): App`, hono's `HandlerInterface`): the
+    whole file becomes one error. TypeScript reads the line break as the separator; so, for a file
+    that fails, a `;` is put where the break is and the file parsed again, kept only when that parses
+    cleanly (the `.ts` grammar has no JSX, so a line starting with `<T` is a type parameter list)."""
+    fixed = _GENERIC_SIGNATURE.sub(rb"\1;\2", source)
+    if fixed == source:
+        return source, root
+    again = ts.parse("typescript", fixed).root_node
+    return (fixed, again) if not again.has_error else (source, root)
 
 
 def _string_value(node: Any) -> str | None:
