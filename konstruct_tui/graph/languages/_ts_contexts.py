@@ -92,8 +92,17 @@ def _rest(node: Any, depth: int) -> Any:
         return None
     if node.type == "array_type" and node.named_child_count:
         return spec(node.named_children[0], depth)
-    if node.type == "tuple_type":
-        return ["tuple", [spec(c, depth) for c in node.named_children]]
+    if node.type == "tuple_type":  # `[A, B]`, `[A, ...B[]]`, `[a: A, b?: B]`
+        elements, tail = [], []
+        for element in node.named_children:
+            if element.type in ("required_parameter", "optional_parameter"):
+                annotation = element.child_by_field_name("type")
+                element = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+            if element is not None and element.type == "rest_type":
+                tail = [_rest(element.named_children[0] if element.named_child_count else None, depth)]
+                break
+            elements.append(spec(element, depth))
+        return ["tuple", elements, *tail]
     if node.type == "readonly_type" and node.named_child_count:
         return _rest(node.named_children[0], depth)
     if node.type == "generic_type":
@@ -183,8 +192,12 @@ def context_head(declaration: Any, chain: Any, lookup: Any) -> list[str] | None:
         j = next((k for k, p in enumerate(positions) if p == declaration), -1)
         if j < 0 or declaration.child_by_field_name("value") is not None:
             return None
-    if function is None or function.type not in _FUNCTIONS or function.parent is None \
-            or function.parent.type != "arguments":
+    if function is None or function.type not in _FUNCTIONS or function.parent is None:
+        return None
+    written = _written_context(function)
+    if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
+        return [CONTEXT + json.dumps([written, j])]
+    if function.parent.type != "arguments":
         return None
     call = function.parent.parent
     arguments = [a for a in function.parent.named_children if a.type != "comment"]
@@ -203,6 +216,30 @@ def context_head(declaration: Any, chain: Any, lookup: Any) -> list[str] | None:
     return None if segments is None else [CONTEXT + json.dumps([segments, new, i, j])]
 
 
+def _written_context(function: Any) -> Any:
+    """The spec of the type a function expression is written to have: the annotation of the
+    variable it initialises, or the declared return type of the function that returns it."""
+    parent = function.parent
+    if parent.type == "variable_declarator" and parent.child_by_field_name("value") == function:
+        annotation = parent.child_by_field_name("type")
+    elif parent.type == "return_statement" or (parent.type == "arrow_function"
+                                                 and parent.child_by_field_name("body") == function):
+        owner = parent
+        while owner is not None and owner.type not in _RETURNING:
+            owner = owner.parent
+        annotation = owner.child_by_field_name("return_type") if owner is not None else None
+        if annotation is not None and owner.children and owner.children[0].type == "async":
+            return None  # `async (): Promise<H> => ...`: the returned function is awaited first
+    else:
+        return None
+    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+    found = spec(node) if node is not None else None
+    return found if isinstance(found, list) else None
+
+
+_RETURNING = frozenset({*_FUNCTIONS, "function_declaration", "method_definition", "generator_function_declaration"})
+
+
 # --- resolution -------------------------------------------------------------------------------
 
 class Contexts:
@@ -212,14 +249,18 @@ class Contexts:
         self._r = receivers
 
     def parameter(self, path: str, head: str, depth: int) -> Any:
-        segments, new, i, j = json.loads(head[len(CONTEXT):])
-        callee = self._r.evaluate(path, segments, depth + 1)
-        overloads = self._callee_signatures(callee, new) if callee is not None else None
-        if not overloads:
+        said = json.loads(head[len(CONTEXT):])
+        if len(said) == 2:  # the function's own written type
+            arguments, j = [(path, said[0])], said[1]
+        else:
+            segments, new, i, j = said
+            callee = self._r.evaluate(path, segments, depth + 1)
+            overloads = self._callee_signatures(callee, new) if callee is not None else None
+            arguments = [(where, _at(found, i)) for where, found in overloads or ()]
+        if not arguments:
             return None
         typed: set[Any] = set()
-        for where, found in overloads:
-            argument = _at(found, i)
+        for where, argument in arguments:
             if argument is _MISSING:
                 continue
             shapes = self._shapes(where, argument, 0)
@@ -306,5 +347,7 @@ def _at(found: list[Any], i: int) -> Any:
         return specs[i] if i < len(specs) else _MISSING
     element = specs[rest]
     if isinstance(element, list) and element and element[0] == "tuple":
-        return element[1][i - rest] if i - rest < len(element[1]) else _MISSING
+        if i - rest < len(element[1]):
+            return element[1][i - rest]
+        return element[2] if len(element) > 2 else _MISSING  # `[A, ...B[]]`
     return element
