@@ -1,0 +1,149 @@
+"""TypeScript callback parameters typed by context, as the language server types them: an
+unannotated `(c) => c.json()` passed to a callee whose declared parameter is a function type takes
+that function type's parameter types. Every shape below resolves the member use to its declaring
+file; shapes that only look typed (disagreeing overloads, unconstrained generics, `any`, spreads)
+leave the member as by-name evidence."""
+
+from __future__ import annotations
+
+from memory_project import member_uses
+
+from konstruct_tui.graph.languages.typescript import SUPPORT as TYPESCRIPT
+
+LIB = {
+    "src/context.ts": """\
+        export class Context {
+          json(value: unknown) { return value; }
+          get req(): Req { return new Req(); }
+        }
+        export class Req { header(name: string) { return name; } }
+        export class Other { json(value: unknown) { return value; } }
+        """,
+    # No `;` between members and generic call signatures: tree-sitter alone cannot parse this file.
+    "src/types.ts": """\
+        import type {Context} from './context.js';
+        export type Next = () => Promise<void>
+        export type Handler<E = any> = (c: Context, next: Next) => Response
+        export type MiddlewareHandler = (c: Context, next: Next) => Promise<void>
+        export type H = Handler | MiddlewareHandler
+        export interface HandlerInterface<E> {
+          (handler: H): App
+          <P extends string>(path: P, ...handlers: [H, ...H[]]): App
+          <P extends string, M extends H>(path: P, handler: M): App
+        }
+        import type {App} from './app.js';
+        """,
+    "src/app.ts": """\
+        import type {HandlerInterface, MiddlewareHandler, Handler} from './types.js';
+        import type {Context, Other} from './context.js';
+        export class App {
+          get!: HandlerInterface<string>;
+          constructor(onError?: (c: Context) => void) {}
+          use(...handlers: MiddlewareHandler[]): this { return this; }
+          on(event: string, listener: (c: Context, extra: Other) => void): this { return this; }
+          route<T extends Handler>(handler: T): this { return this; }
+          notFound(handler: Handler): this { return this; }
+        }
+        export function createMiddleware(middleware: MiddlewareHandler): MiddlewareHandler { return middleware; }
+        export function factory(): Handler { return (c) => c.json(0); }
+        """,
+}
+
+
+def uses(code: str) -> tuple[dict[str, set[str]], set[str]]:
+    return member_uses(TYPESCRIPT, {**LIB, "test/a.ts": code}, "test/a.ts")
+
+
+def test_callback_parameters_take_the_types_of_the_callees_function_type() -> None:
+    used, unknown = uses("""\
+        import {App} from '../src/app.js';
+        const app = new App();
+        app.on('x', (c, extra) => { c.json(1); extra.json(2); });
+        app.notFound(function (c) { return c.req.header('a'); });
+        """)
+    assert used["src/context.ts"] == {"Context.json", "Context.req", "Req.header", "Other.json"}
+    assert not unknown
+
+
+def test_aliases_unions_rest_parameters_and_generic_bounds_type_the_callback() -> None:
+    used, unknown = uses("""\
+        import {App, createMiddleware} from '../src/app.js';
+        const app = new App();
+        app.use(async (c, next) => { c.req; await next(); }, (c) => c.json(1));
+        app.route((c) => c.json(2));
+        createMiddleware(async (c) => { c.req.header('x'); });
+        """)
+    assert used["src/context.ts"] == {"Context.json", "Context.req", "Req.header"}
+    assert not unknown
+
+
+def test_a_field_typed_by_a_callable_interface_with_overloads_types_each_position() -> None:
+    used, unknown = uses("""\
+        import {App} from '../src/app.js';
+        const app = new App();
+        app.get((c) => c.json(1));
+        app.get('/', (c) => c.req.header('a'));
+        app.get('/', (c) => c.json(1), (c) => c.json(2), (c) => c.json(3));
+        """)
+    assert used["src/context.ts"] == {"Context.json", "Context.req", "Req.header"}
+    assert not unknown
+
+
+def test_constructor_arguments_annotated_variables_and_returned_functions() -> None:
+    used, unknown = uses("""\
+        import {App} from '../src/app.js';
+        import type {Handler, MiddlewareHandler} from '../src/types.js';
+        new App((c) => c.json(1));
+        const h: Handler = (c) => c.req;
+        export const mw = (): MiddlewareHandler => async (c, next) => { c.req.header('a'); };
+        export function named(): MiddlewareHandler {
+          return async function inner(c, next) { c.json(2); };
+        }
+        """)
+    assert used["src/context.ts"] == {"Context.json", "Context.req", "Req.header"}
+    assert not unknown
+    defining, _ = member_uses(TYPESCRIPT, LIB, "src/app.ts")
+    assert defining["src/context.ts"] == {"Context", "Other", "Context.json"}  # `factory`'s returned arrow
+
+
+def test_callbacks_that_only_look_typed_stay_by_name() -> None:
+    used, unknown = uses("""\
+        import {App} from '../src/app.js';
+        import type {Context, Other} from '../src/context.js';
+        import {external} from 'some-package';
+        class T { json() {} }
+        declare function overloaded(cb: (c: Context) => void): void;
+        declare function overloaded(cb: (c: Other) => void): void;
+        declare function loose(cb: any): void;
+        declare function generic<T>(cb: (x: T) => void): void;
+        declare function bound<F>(cb: F): void;
+        const app = new App();
+        const args: any[] = [];
+        overloaded((a) => a.json(1));
+        loose((b) => b.json(2));
+        generic((d) => d.json(3));
+        bound((e) => e.json(4));
+        external((f) => f.json(5));
+        app.on(...args, (g) => g.json(6));
+        app.on('x', (h = null) => h.json(7));
+        function local(cb) { cb(1); }
+        local((k) => k.json(8));
+        """)
+    assert "src/context.ts" not in used or not {"Context.json", "Other.json"} & used["src/context.ts"]
+    assert "json" in unknown
+
+
+def test_an_interface_that_extends_may_inherit_a_call_signature_so_it_is_not_ruled_out() -> None:
+    files = {**LIB, "src/more.ts": """\
+        import type {Context, Other} from './context.js';
+        export interface Listener extends Base {}
+        export interface Base { (c: Other): void }
+        export declare function on(cb: (c: Context) => void): void;
+        export declare function on(cb: Listener): void;
+        """}
+    used, unknown = member_uses(TYPESCRIPT, {**files, "test/a.ts": """\
+        import {on} from '../src/more.js';
+        on((c) => c.json(1));
+        """}, "test/a.ts")
+    assert "src/context.ts" not in used
+    assert "json" in unknown
