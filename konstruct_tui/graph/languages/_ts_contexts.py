@@ -37,6 +37,10 @@ _GENERIC_OWNERS = frozenset({"call_signature", "method_definition", "method_sign
                              "class_declaration", "abstract_class_declaration", "type_alias_declaration",
                              "function_type", "arrow_function", "construct_signature"})
 _DEPTH = 6
+# Utility types whose keys are (a subset of) their first argument's: an object literal of one of
+# them names the first argument's properties (a key outside the subset would not type-check).
+_SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Except", "NonNullable", "PartialDeep",
+                        "ReadonlyDeep", "SetOptional", "SetRequired"})
 
 
 # --- extraction -------------------------------------------------------------------------------
@@ -134,9 +138,12 @@ def spec(node: Any, depth: int = 0) -> Any:
                       if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
         return ["sig", signatures] if signatures else 0
     if kind == "generic_type":
+        arguments = node.child_by_field_name("type_arguments")
         node = node.child_by_field_name("name")
         if node is None:
             return None
+        if ts.text(node) in _SAME_KEYS and arguments is not None and arguments.named_child_count:
+            return spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
     name = ts.text(node)
     if node.type != "type_identifier":
         return None  # `ns.T`: not followed
@@ -177,11 +184,35 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
                       if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
         if signatures:
             callsigs[".".join([*prefix, ts.text(name)])] = ["sig", signatures]
-    return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {})}
+    props: dict[str, Any] = {}
+    for node in found.get("prop", ()):
+        owner = node.parent.parent if node.parent is not None else None
+        if owner is not None and owner.type == "object_type":  # `type Options = {onError?: ...}`
+            owner = owner.parent
+            name = owner.child_by_field_name("name") if owner.type == "type_alias_declaration" else None
+            prefix = qualifier(owner) if name is not None else None
+            prefix = [*prefix, ts.text(name)] if prefix is not None else None
+        elif node.parent is not None and node.parent.type in ("interface_body", "class_body"):
+            prefix = qualifier(node)
+        else:  # a member of an inline object type (`{a: {deep: T}}`): not followed
+            continue
+        key = node.child_by_field_name("name")
+        if prefix is None or key is None or key.type != "property_identifier":
+            continue
+        if node.type == "method_signature":
+            parameters = node.child_by_field_name("parameters")
+            found_spec = ["sig", [signature(parameters)]] if parameters is not None else None
+        else:
+            annotation = node.child_by_field_name("type")
+            found_spec = spec(annotation.named_children[0]) if annotation is not None and annotation.named_child_count else None
+        props[".".join([*prefix, ts.text(key)])] = found_spec
+    return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
+            **({"props": props} if props else {})}
 
 
-def context_head(declaration: Any, chain: Any, lookup: Any) -> list[str] | None:
-    """`[ctx:...]` for an unannotated parameter of a callback passed to a call, else None."""
+def context_head(declaration: Any, follow: Any) -> list[str] | None:
+    """`[ctx:...]` for an unannotated parameter of a callback whose type the context gives, else
+    None. `follow` gives the receiver chain of an expression (the callee)."""
     if declaration.type == "identifier":  # `c => ...`
         function, j = declaration.parent, 0
     else:
@@ -192,16 +223,72 @@ def context_head(declaration: Any, chain: Any, lookup: Any) -> list[str] | None:
         j = next((k for k, p in enumerate(positions) if p == declaration), -1)
         if j < 0 or declaration.child_by_field_name("value") is not None:
             return None
-    if function is None or function.type not in _FUNCTIONS or function.parent is None:
+    if function is None or function.parent is None:
         return None
-    written = _written_context(function)
+    if function.type == "method_definition" and function.parent.type == "object":  # `{verify(u, c) {...}}`
+        name = function.child_by_field_name("name")
+        if name is None or name.type != "property_identifier":
+            return None
+        found = _context(function.parent, follow)
+        keys = [ts.text(name)]
+    elif function.type in _FUNCTIONS:
+        found, keys = _context(function, follow), []
+    else:
+        return None
+    if found is None:
+        return None
+    source, outer = found
+    return [CONTEXT + json.dumps([source, j, outer + keys])]
+
+
+def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
+    """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
+    parameter's (or annotation's) type declares, as a chain `[ctx:[source, -1, keys]]` + key."""
+    found: set[tuple[tuple[str, ...], str]] = set()
+    for node in objects:
+        context = _context(node, follow)
+        if context is None:
+            continue
+        source, outer = context
+        for part in node.named_children:
+            if part.type == "pair":
+                key = part.child_by_field_name("key")
+                name = ts.text(key) if key is not None and key.type == "property_identifier" else None
+            elif part.type == "shorthand_property_identifier":
+                name = ts.text(part)
+            elif part.type == "method_definition":
+                key = part.child_by_field_name("name")
+                name = ts.text(key) if key is not None and key.type == "property_identifier" else None
+            else:
+                continue
+            if name is not None:
+                found.add(((CONTEXT + json.dumps([source, -1, [*outer, name]]),), name))
+    return found
+
+
+def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
+    """(source, keys) of a function expression or object literal whose type the context gives:
+    source `["call", callee chain, new, i]` (argument i) or `["typed", spec]` (a written type), and
+    the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
+    keys: list[str] = []
+    while node.parent is not None and node.parent.type == "pair" and node.parent.parent is not None \
+            and node.parent.parent.type == "object" and node.parent.child_by_field_name("value") == node:
+        key = node.parent.child_by_field_name("key")
+        if key is None or key.type != "property_identifier" or len(keys) >= 3:
+            return None
+        keys.insert(0, ts.text(key))
+        node = node.parent.parent
+    parent = node.parent
+    if parent is None:
+        return None
+    written = _written_context(node)
     if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
-        return [CONTEXT + json.dumps([written, j])]
-    if function.parent.type != "arguments":
+        return ["typed", written], keys
+    if parent.type != "arguments":
         return None
-    call = function.parent.parent
-    arguments = [a for a in function.parent.named_children if a.type != "comment"]
-    i = next((k for k, a in enumerate(arguments) if a == function), -1)
+    call = parent.parent
+    arguments = [a for a in parent.named_children if a.type != "comment"]
+    i = next((k for k, a in enumerate(arguments) if a == node), -1)
     if i < 0 or any(a.type == "spread_element" for a in arguments[:i]):
         return None
     if call.type == "call_expression":
@@ -212,13 +299,13 @@ def context_head(declaration: Any, chain: Any, lookup: Any) -> list[str] | None:
         return None
     if callee is None or callee.type in ("super", "import"):
         return None
-    segments = chain(callee, lookup)
-    return None if segments is None else [CONTEXT + json.dumps([segments, new, i, j])]
+    segments = follow(callee)
+    return None if segments is None else (["call", segments, new, i], keys)
 
 
 def _written_context(function: Any) -> Any:
-    """The spec of the type a function expression is written to have: the annotation of the
-    variable it initialises, or the declared return type of the function that returns it."""
+    """The spec of the type an expression is written to have: the annotation of the variable it
+    initialises, or the declared return type of the function that returns it."""
     parent = function.parent
     if parent.type == "variable_declarator" and parent.child_by_field_name("value") == function:
         annotation = parent.child_by_field_name("type")
@@ -249,20 +336,34 @@ class Contexts:
         self._r = receivers
 
     def parameter(self, path: str, head: str, depth: int) -> Any:
-        said = json.loads(head[len(CONTEXT):])
-        if len(said) == 2:  # the function's own written type
-            arguments, j = [(path, said[0])], said[1]
+        source, j, keys = json.loads(head[len(CONTEXT):])
+        if source[0] == "typed":  # the expression's own written type
+            found: list[tuple[str, Any]] = [(path, source[1])]
         else:
-            segments, new, i, j = said
+            _, segments, new, i = source
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
-            arguments = [(where, _at(found, i)) for where, found in overloads or ()]
-        if not arguments:
+            found = [(where, _at(sig, i)) for where, sig in overloads or ()]
+            found = [(where, argument) for where, argument in found if argument is not _MISSING]
+        for key in keys[:-1] if j < 0 else keys:  # down the nested object literals
+            properties = []
+            for where, argument in found:
+                owners = self._objects(where, argument, 0)
+                if owners is None:
+                    return None
+                for owner in owners:
+                    declared = self._property(owner, key)
+                    if declared is None:
+                        return None
+                    if declared is not _MISSING:
+                        properties.append(declared)
+            found = properties
+        if not found:
             return None
+        if j < 0:  # the object literal holding `keys[-1]`: an instance of the type declaring it
+            return self._holder(found, keys[-1])
         typed: set[Any] = set()
-        for where, argument in arguments:
-            if argument is _MISSING:
-                continue
+        for where, argument in found:
             shapes = self._shapes(where, argument, 0)
             if shapes is None:
                 return None
@@ -271,6 +372,69 @@ class Contexts:
                 written = writtens[j] if j < len(writtens) and j != shape[2] else None
                 typed.add(self._r.written(shape_path, written) if written else None)
         return typed.pop() if len(typed) == 1 else None
+
+    def _holder(self, found: list[tuple[str, Any]], key: str) -> Any:
+        holders = set()
+        for where, argument in found:
+            owners = self._objects(where, argument, 0)
+            if owners is None:
+                return None
+            for owner in owners:
+                declared = self._property(owner, key)
+                if declared is None:
+                    return None
+                if declared is not _MISSING:
+                    holders.add(("instance", *owner))
+        return holders.pop() if len(holders) == 1 else None
+
+    def _objects(self, path: str, found: Any, depth: int) -> list[tuple[str, str]] | None:
+        """The classes, interfaces and object-type aliases a spec stands for, as an object."""
+        if found == 0:
+            return []
+        if found is None or depth > _DEPTH:
+            return None
+        kind, value = found[:2]
+        if kind == "sig":
+            return []
+        if kind == "or":
+            owners: list[tuple[str, str]] = []
+            for part in value:
+                more = self._objects(path, part, depth + 1)
+                if more is None:
+                    return None
+                owners += more
+            return owners
+        if kind != "ref":
+            return None
+        where = self._locate(path, value)
+        if where is None:
+            return None
+        kind = self._r.kinds(where[0]).get(where[1])
+        extra = self._extra(where[0])
+        if where[1] in extra.get("callsigs", {}):  # `type A = B & {...}`, `type A = Partial<B>`
+            return self._objects(where[0], extra["callsigs"][where[1]], depth + 1)
+        if where[1] in extra.get("aliases", {}):  # `type A = B`
+            value = self._r.written(where[0], extra["aliases"][where[1]])
+            return [(value[1], value[2])] if value is not None else None
+        return [where] if kind in ("class", "interface", "type") else None
+
+    def _property(self, owner: tuple[str, str], key: str) -> Any:
+        """(declaring file, spec) of property `key` of `owner`; _MISSING when it has none, None
+        when that cannot be told (a base that does not resolve)."""
+        declared = self._r.declaring(owner, key)
+        if not declared:
+            bases = self._extra(owner[0]).get("bases", {}).get(owner[1], ())
+            resolved = all(self._r.written(owner[0], b) is not None for b in bases)
+            return _MISSING if resolved else None
+        where, qualified = declared[0]
+        return where, self._extra(where).get("props", {}).get(qualified)
+
+    def _locate(self, path: str, name: str) -> tuple[str, str] | None:
+        bound = self._r.bound(path).get(name)
+        if bound is None:
+            return (path, name) if name in self._r.kinds(path) else None
+        target, imported = bound
+        return self._r.definer(target, imported) if target and imported != "*" else None
 
     def _callee_signatures(self, callee: Any, new: bool) -> list[tuple[str, Any]] | None:
         kind, path, name = callee[:3]
@@ -315,13 +479,10 @@ class Contexts:
         return None
 
     def _named(self, path: str, name: str, depth: int) -> list[tuple[str, Any]] | None:
-        bound = self._r.bound(path).get(name)
-        if bound is not None:
-            target, imported = bound
-            where = self._r.definer(target, imported) if target and imported != "*" else None
-            if where is None:
-                return None
-            path, name = where
+        where = self._locate(path, name)
+        if where is None:
+            return None
+        path, name = where
         kinds = self._r.kinds(path)
         extra = self._extra(path)
         if name in extra.get("callsigs", {}):

@@ -258,7 +258,7 @@ class Receivers:
                 qualified = f"{name}.{member}"
                 extra = self._extra(path)
                 if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
-                        or qualified in extra.get("fields", {}):
+                        or qualified in extra.get("fields", {}) or qualified in extra.get("props", {}):
                     found.append((path, qualified))  # a method, or a typed field (not a symbol)
                 for written in self._extra(path).get("bases", {}).get(name, ()):
                     base = self.written(path, written)

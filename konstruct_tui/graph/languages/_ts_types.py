@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_contexts import context_head, signature_facts
+from ._ts_contexts import context_head, key_uses, signature_facts
 
 _TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NOTHING = frozenset({"undefined", "null", "void", "never"})
@@ -202,7 +202,7 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         return None
     if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
                                      and node.child_by_field_name("type") is None):
-        return context_head(node, chain, lookup)  # `(c) => c.json()`: typed by the callee's signature
+        return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
     written = written_type(annotation) if annotation is not None else None
     if written is not None:
@@ -341,6 +341,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(ts.text(member))
         else:
             chains.add((tuple(receiver), ts.text(member)))
+    chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo))
     extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:
         extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}

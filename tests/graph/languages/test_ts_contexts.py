@@ -147,3 +147,53 @@ def test_an_interface_that_extends_may_inherit_a_call_signature_so_it_is_not_rul
         """}, "test/a.ts")
     assert "src/context.ts" not in used
     assert "json" in unknown
+
+
+OPTIONS = {
+    "src/opts.ts": """\
+        import type {Context} from './context.js';
+        export class Options {
+          get prefixUrl(): string { return ''; }
+          set prefixUrl(value: string) {}
+          timeout: number = 1;
+        }
+        export class Legacy { timeout: number = 2; }
+        export interface Auth {
+          verify(user: string, c: Context): boolean;
+          onError?: (c: Context) => void;
+          nested?: {deep: (c: Context) => void};
+        }
+        export type Init = Partial<Options> & {hooks?: string[]};
+        export function request(url: string, options?: Init): void {}
+        export function auth(options: Auth): void {}
+        export function either(options: Options | Legacy): void {}
+        export function loose(options: any): void {}
+        """,
+}
+
+
+def test_object_literal_keys_name_the_properties_of_the_parameters_type() -> None:
+    used, unknown = member_uses(TYPESCRIPT, {**LIB, **OPTIONS, "test/a.ts": """\
+        import {request, either, loose} from '../src/opts.js';
+        import type {Options} from '../src/opts.js';
+        request('x', {prefixUrl: 'a', timeout: 2, hooks: []});
+        const o: Partial<Options> = {prefixUrl: 'b'};
+        either({timeout: 3});
+        loose({prefixUrl: 'c'});
+        """}, "test/a.ts")
+    assert used["src/opts.ts"] == {"request", "either", "loose", "Options", "Options.prefixUrl", "Options.timeout"}
+    assert {"hooks", "timeout"} <= unknown  # a key no declared type has; a key two types of a union declare
+
+
+def test_callbacks_inside_object_literals_take_the_property_types() -> None:
+    used, unknown = member_uses(TYPESCRIPT, {**LIB, **OPTIONS, "test/a.ts": """\
+        import {auth} from '../src/opts.js';
+        auth({
+          verify(user, c) { return !!c.req; },
+          onError: (c) => c.json(1),
+          nested: {deep: (c) => c.header('a')},
+        });
+        """}, "test/a.ts")
+    assert used["src/context.ts"] == {"Context.req", "Context.json"}
+    assert {"Auth.verify", "Auth.onError", "Auth.nested"} <= used["src/opts.ts"]
+    assert unknown == {"header"}  # the members of an inline object type are not followed
