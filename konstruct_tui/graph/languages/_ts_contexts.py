@@ -157,7 +157,7 @@ def spec(node: Any, depth: int = 0) -> Any:
 
 def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, Any]:
     params: dict[str, list[Any]] = {}
-    for parameters in found.get("signature", ()):
+    for parameters in ts.in_order(found.get("signature", ())):
         owner = parameters.parent
         if owner.type == "arrow_function" or owner.type == "function_expression":
             owner = owner.parent  # `const f = (cb: H) => ...`, `handle = function (cb: H) {...}`

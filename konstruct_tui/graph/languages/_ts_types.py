@@ -271,15 +271,24 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             types[ts.text(name)].add(said[0][3:])
         elif said is not None:
             assigned[ts.text(name)].append(said)
-    for node in found.get("returns", ()):
+    overloaded: set[str] = set()
+    # Document order: of overloads (`string(): ZodString; string<T>(): $ZodType<T>`), the first one
+    # says (a call without arguments picks it), not whichever the query happens to list last.
+    for node in ts.in_order(found.get("returns", ())):
         owner = node.parent
         if owner.type == "arrow_function":
             owner = owner.parent
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
+        if prefix is None:
+            continue
+        key = ".".join([*prefix, ts.text(name)])
+        if key in overloaded:
+            continue
+        overloaded.add(key)
         written = written_type(node)
-        if prefix is not None and written:
-            returns[".".join([*prefix, ts.text(name)])] = written
+        if written:
+            returns[key] = written
     for node in found.get("returned", ()):
         owner = node.parent
         while owner is not None and owner.type not in _SCOPES:
