@@ -41,6 +41,7 @@ _DEPTH = 6
 # them names the first argument's properties (a key outside the subset would not type-check).
 _SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Except", "NonNullable", "PartialDeep",
                         "ReadonlyDeep", "SetOptional", "SetRequired"})
+_KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
 
 
 # --- extraction -------------------------------------------------------------------------------
@@ -136,14 +137,24 @@ def spec(node: Any, depth: int = 0) -> Any:
     if kind == "object_type":
         signatures = [signature(c.child_by_field_name("parameters"), depth + 1) for c in node.named_children
                       if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
-        return ["sig", signatures] if signatures else 0
+        if signatures:
+            return ["sig", signatures]
+        # `A & {retry?: R}`: the keys an inline object type declares (its members are not followed)
+        keys = sorted({ts.text(c.child_by_field_name("name")) for c in node.named_children
+                       if c.type in ("property_signature", "method_signature") and c.child_by_field_name("name")})
+        return ["inline", keys] if keys else 0
     if kind == "generic_type":
         arguments = node.child_by_field_name("type_arguments")
         node = node.child_by_field_name("name")
         if node is None:
             return None
-        if ts.text(node) in _SAME_KEYS and arguments is not None and arguments.named_child_count:
-            return spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
+        utility = ts.text(node)
+        if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
+            inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
+            if utility not in _KEYED:
+                return inner
+            keys = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+            return None if keys is None else [utility if utility == "Pick" else "Omit", inner, keys]
     name = ts.text(node)
     if node.type != "type_identifier":
         return None  # `ns.T`: not followed
@@ -153,6 +164,21 @@ def spec(node: Any, depth: int = 0) -> Any:
         bound = constraint.named_children[0] if constraint is not None and constraint.named_child_count else None
         return spec(bound, depth + 1) if bound is not None else None
     return ["ref", name]
+
+
+def _literal_keys(node: Any) -> list[str] | None:
+    """`'a' | 'b'` -> ["a", "b"]; None for anything else (`keyof T`, a type parameter)."""
+    if node.type == "union_type":
+        keys: list[str] = []
+        for part in node.named_children:
+            found = _literal_keys(part)
+            if found is None:
+                return None
+            keys += found
+        return keys
+    if node.type == "literal_type" and node.named_child_count and node.named_children[0].type == "string":
+        return ["".join(ts.text(c) for c in node.named_children[0].named_children if c.type == "string_fragment")]
+    return None
 
 
 def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, Any]:
@@ -384,11 +410,13 @@ class Contexts:
                 if declared is None:
                     return None
                 if declared is not _MISSING:
-                    holders.add(("instance", *owner))
-        return holders.pop() if len(holders) == 1 else None
+                    holders.add(("instance", owner[0], owner[1]) if owner[0] is not None else ("inline",))
+        value = holders.pop() if len(holders) == 1 else None
+        return value if value is not None and value[0] == "instance" else None
 
-    def _objects(self, path: str, found: Any, depth: int) -> list[tuple[str, str]] | None:
-        """The classes, interfaces and object-type aliases a spec stands for, as an object."""
+    def _objects(self, path: str, found: Any, depth: int) -> list[Owner] | None:
+        """The classes, interfaces and object-type aliases a spec stands for, as an object, each
+        with the keys a utility type drops (`Omit<T, 'a'>`) or keeps (`Pick<T, 'a'>`)."""
         if found == 0:
             return []
         if found is None or depth > _DEPTH:
@@ -396,8 +424,19 @@ class Contexts:
         kind, value = found[:2]
         if kind == "sig":
             return []
+        if kind == "inline":
+            return [(None, tuple(value), (), None)]
+        if kind in ("Omit", "Pick"):
+            owners = self._objects(path, value, depth + 1)
+            keys = tuple(found[2])
+            if owners is None:
+                return None
+            if kind == "Omit":
+                return [(p, n, (*omit, *keys), only) for p, n, omit, only in owners]
+            return [(p, n, omit, keys if only is None else tuple(k for k in only if k in keys))
+                    for p, n, omit, only in owners]
         if kind == "or":
-            owners: list[tuple[str, str]] = []
+            owners: list[Owner] = []
             for part in value:
                 more = self._objects(path, part, depth + 1)
                 if more is None:
@@ -415,16 +454,21 @@ class Contexts:
             return self._objects(where[0], extra["callsigs"][where[1]], depth + 1)
         if where[1] in extra.get("aliases", {}):  # `type A = B`
             value = self._r.written(where[0], extra["aliases"][where[1]])
-            return [(value[1], value[2])] if value is not None else None
-        return [where] if kind in ("class", "interface", "type") else None
+            return [(value[1], value[2], (), None)] if value is not None else None
+        return [(*where, (), None)] if kind in ("class", "interface", "type") else None
 
-    def _property(self, owner: tuple[str, str], key: str) -> Any:
+    def _property(self, owner: Owner, key: str) -> Any:
         """(declaring file, spec) of property `key` of `owner`; _MISSING when it has none, None
-        when that cannot be told (a base that does not resolve)."""
-        declared = self._r.declaring(owner, key)
+        when that cannot be told (a base that does not resolve, an inline object type's member)."""
+        path, name, omit, only = owner
+        if key in omit or (only is not None and key not in only):
+            return _MISSING
+        if path is None:  # an inline object type: `name` holds its keys
+            return (None, None) if key in name else _MISSING
+        declared = self._r.declaring((path, name), key)
         if not declared:
-            bases = self._extra(owner[0]).get("bases", {}).get(owner[1], ())
-            resolved = all(self._r.written(owner[0], b) is not None for b in bases)
+            bases = self._extra(path).get("bases", {}).get(name, ())
+            resolved = all(self._r.written(path, b) is not None for b in bases)
             return _MISSING if resolved else None
         where, qualified = declared[0]
         return where, self._extra(where).get("props", {}).get(qualified)
@@ -476,6 +520,8 @@ class Contexts:
             return shapes
         if kind == "ref":
             return self._named(path, value, depth)
+        if kind == "inline":
+            return []
         return None
 
     def _named(self, path: str, name: str, depth: int) -> list[tuple[str, Any]] | None:
@@ -499,6 +545,7 @@ class Contexts:
 
 
 _MISSING = object()
+Owner = tuple  # (path or None for an inline object type, name or its keys, omitted keys, kept keys or None)
 
 
 def _at(found: list[Any], i: int) -> Any:

@@ -168,6 +168,9 @@ OPTIONS = {
         export function auth(options: Auth): void {}
         export function either(options: Options | Legacy): void {}
         export function loose(options: any): void {}
+        export type Strict = Omit<Options, 'timeout'> & {timeout?: string};
+        export function strict(options: Strict): void {}
+        export function picked(options: Pick<Options, 'prefixUrl'>): void {}
         """,
 }
 
@@ -183,6 +186,16 @@ def test_object_literal_keys_name_the_properties_of_the_parameters_type() -> Non
         """}, "test/a.ts")
     assert used["src/opts.ts"] == {"request", "either", "loose", "Options", "Options.prefixUrl", "Options.timeout"}
     assert {"hooks", "timeout"} <= unknown  # a key no declared type has; a key two types of a union declare
+
+
+def test_omitted_keys_redeclared_beside_are_not_the_original_property() -> None:
+    used, unknown = member_uses(TYPESCRIPT, {**LIB, **OPTIONS, "test/a.ts": """\
+        import {strict, picked} from '../src/opts.js';
+        strict({timeout: 'soon', prefixUrl: 'a'});
+        picked({timeout: 1});
+        """}, "test/a.ts")
+    assert used["src/opts.ts"] == {"strict", "picked", "Options.prefixUrl"}
+    assert unknown == {"timeout"}
 
 
 def test_callbacks_inside_object_literals_take_the_property_types() -> None:
