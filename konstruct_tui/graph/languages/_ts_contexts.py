@@ -41,6 +41,8 @@ _DEPTH = 6
 # them names the first argument's properties (a key outside the subset would not type-check).
 _SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Except", "NonNullable", "PartialDeep",
                         "ReadonlyDeep", "SetOptional", "SetRequired"})
+_ITERATING = frozenset({".forEach", ".map", ".filter", ".find", ".findLast", ".some", ".every", ".flatMap",
+                        ".findIndex", ".findLastIndex"})
 _KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
 
 
@@ -61,8 +63,8 @@ def _type_parameter(node: Any, name: str) -> Any:
 
 
 def _written(annotation: Any) -> str | None:
-    from ._ts_types import written_type  # the one class-like name, as receivers read it
-    written = written_type(annotation)
+    from ._ts_types import written_or_array  # the one class-like name, as receivers read it
+    written = written_or_array(annotation)
     if written is None or written == "this":
         return None
     return None if _type_parameter(annotation, written.partition(".")[0]) is not None else written
@@ -367,6 +369,11 @@ class Contexts:
             found: list[tuple[str, Any]] = [(path, source[1])]
         else:
             _, segments, new, i = source
+            if segments[-1] in _ITERATING and i == 0 and j == 0 and not keys and len(segments) > 1:
+                # `xs.forEach((x) => ...)`: an element of a typed array
+                array = self._r.evaluate(path, segments[:-1], depth + 1)
+                if array is not None and array[0] == "array":
+                    return ("instance", array[1], array[2])
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]

@@ -63,6 +63,8 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                 used[where_].add(qualified)
             if not declared and kind == "instance" and receivers.kinds(where).get(name) != "class":
                 unknown.add(member)  # an interface may be implemented by any class
+        elif kind in ("array", "array-call"):
+            continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)
     for owner in facts.extra.get("bases", {}):

@@ -24,6 +24,8 @@ from ._ts_types import EITHER
 Value = tuple[Any, ...]
 _CLASS_KINDS = frozenset({"class", "interface"})
 _RANK = {"class": 3, "interface": 2, "type": 1}
+_SAME_ARRAY = frozenset({"filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed"})
+_ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 
@@ -118,7 +120,10 @@ class Receivers:
         return found.pop() if len(found) == 1 else None
 
     def written(self, path: str, written: str) -> Value | None:
-        """An instance of the type written in `path` (`T`, `ns.T`)."""
+        """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them)."""
+        if written.endswith("[]"):
+            element = self.written(path, written[:-2])
+            return ("array", element[1], element[2]) if element is not None else None
         head, _, rest = written.partition(".")
         value = self.named(path, head, _DEPTH)
         if value is not None and rest:
@@ -160,7 +165,16 @@ class Receivers:
         for at, segment in enumerate(rest):
             if value is None:
                 return None
-            if segment == "()":
+            if segment == "[]":
+                value = ("instance", value[1], value[2]) if value[0] == "array" else None
+            elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
+                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                value = ("array-call", value[1], value[2], segment[1:]) if called else None
+            elif value[0] == "array-call":
+                member = value[3]
+                value = (("array" if member in _SAME_ARRAY else "instance", value[1], value[2])
+                         if segment == "()" and member in _SAME_ARRAY | _ELEMENT else None)
+            elif segment == "()":
                 value = self._called(value, depth)
             else:
                 called = at + 1 < len(rest) and rest[at + 1] == "()"

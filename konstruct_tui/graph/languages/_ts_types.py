@@ -37,6 +37,7 @@ _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _MAX_SEGMENTS = 8
+_ARRAYS = frozenset({"Array", "ReadonlyArray"})
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
 
 
@@ -71,6 +72,29 @@ def written_type(annotation: Any) -> str | None:
         return text if node.type in ("type_identifier", "nested_type_identifier", "identifier") \
             and _TYPE_NAME.fullmatch(text) else None
     return None
+
+
+def written_or_array(annotation: Any) -> str | None:
+    """`written_type`, or `T[]` for an array of one class-like type (`T[]`, `Array<T>`,
+    `readonly T[]`, `ReadonlyArray<T>`): its elements are typed (`for of`, `xs[0]`, `xs.map(x => ...)`)."""
+    if annotation is None or not annotation.named_child_count:
+        return None
+    node = annotation.named_children[0]
+    is_generic_array = node.type == "generic_type" and ts.text(node.child_by_field_name("name") or node) in _ARRAYS
+    written = None if is_generic_array else written_type(annotation)
+    if written is not None:
+        return written
+    if node.type == "readonly_type" and node.named_child_count:
+        node = node.named_children[0]
+    if node.type == "array_type" and node.named_child_count:
+        element = node.named_children[0]
+    elif is_generic_array:
+        arguments = node.child_by_field_name("type_arguments")
+        element = arguments.named_children[0] if arguments is not None and arguments.named_child_count == 1 else None
+    else:
+        return None
+    inner = written_type(_Wrapped(element)) if element is not None else None
+    return None if inner is None or inner == "this" else inner + "[]"
 
 
 def enclosing_class(node: Any) -> str | None:
@@ -138,6 +162,11 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
     elif kind == "call_expression":
         inner, step = node.child_by_field_name("function"), "()"
+    elif kind == "subscript_expression":  # `xs[0]`: an element
+        index = node.child_by_field_name("index")
+        if index is None or index.type != "number":
+            return None
+        inner, step = node.child_by_field_name("object"), "[]"
     elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
         return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
     else:
@@ -200,11 +229,18 @@ class _Scopes:
 def _declared(node: Any, lookup: Lookup) -> list[str] | None:
     if node.type == "arrow_function":
         return None
+    parent = node.parent
+    if node.type == "identifier" and parent is not None and parent.type == "for_in_statement":
+        # `for (const x of xs)`: an element of what `xs` is
+        right = parent.child_by_field_name("right")
+        of = any(not c.is_named and c.type == "of" for c in parent.children)
+        found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
+        return None if found is None or len(found) > _MAX_SEGMENTS else [*found, "[]"]
     if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
                                      and node.child_by_field_name("type") is None):
         return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
-    written = written_type(annotation) if annotation is not None else None
+    written = written_or_array(annotation) if annotation is not None else None
     if written is not None:
         return None if written == "this" else [f"as {written}"]
     value = node.child_by_field_name("value")
@@ -286,7 +322,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if key in overloaded:
             continue
         overloaded.add(key)
-        written = written_type(node)
+        written = written_or_array(node)
         if written:
             returns[key] = written
     for node in found.get("returned", ()):

@@ -210,3 +210,20 @@ def test_callbacks_inside_object_literals_take_the_property_types() -> None:
     assert used["src/context.ts"] == {"Context.req", "Context.json"}
     assert {"Auth.verify", "Auth.onError", "Auth.nested"} <= used["src/opts.ts"]
     assert unknown == {"header"}  # the members of an inline object type are not followed
+
+
+def test_elements_of_typed_arrays_are_typed() -> None:
+    used, unknown = uses("""\
+        import type {Context, Req} from '../src/context.js';
+        export function run(contexts: Context[], requests: ReadonlyArray<Req>, more: readonly Context[]) {
+          for (const c of contexts) c.json(1);
+          contexts.forEach((c) => c.req);
+          requests.filter((r) => true).map((r) => r.header('a'));
+          more[0].json(2);
+          contexts.find((c) => true)?.json(3);
+          contexts.length;
+          for (const key in contexts) key.json(4);
+        }
+        """)
+    assert used["src/context.ts"] == {"Context", "Req", "Context.json", "Context.req", "Req.header"}
+    assert unknown == {"json"}  # `for in` gives keys; an array's own members are not the project's
