@@ -472,7 +472,7 @@ class Contexts:
             return _MISSING
         if path is None:  # an inline object type: `name` holds its keys
             return (None, None) if key in name else _MISSING
-        declared = self._r.declaring((path, name), key)
+        declared = self._r.declaring((path, name), key, props=True)
         if not declared:
             bases = self._extra(path).get("bases", {}).get(name, ())
             resolved = all(self._r.written(path, b) is not None for b in bases)

@@ -12,10 +12,12 @@ the member name as by-name evidence.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from typing import Any
 
 from ..facts import OVERRIDES
+from ._ts_contexts import CONTEXT
 from ._ts_receivers import Receivers
 
 # Globals of every JavaScript runtime: their members are never the project's.
@@ -58,7 +60,8 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             if found is not None:
                 used[found[0]].add(found[1])
         elif kind in ("instance", "static"):
-            declared = receivers.declaring((where, name), member)
+            # an object literal's key (`{prefixUrl: x}` for an `Options`) names the declared property
+            declared = receivers.declaring((where, name), member, props=_is_key(segments))
             for where_, qualified in declared:
                 used[where_].add(qualified)
             if not declared and kind == "instance" and receivers.kinds(where).get(name) != "class":
@@ -77,6 +80,10 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                     used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
     used.pop(path, None)
     return used, unknown
+
+
+def _is_key(segments: list[str]) -> bool:
+    return len(segments) == 1 and segments[0].startswith(CONTEXT) and json.loads(segments[0][len(CONTEXT):])[1] == -1
 
 
 def _external(bound: dict[str, tuple[str, str]], head: str) -> bool:

@@ -43,7 +43,7 @@ class Receivers:
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
         self._aliasing: set[tuple[str, str]] = set()
         self._namespaces: dict[tuple[str, str], str | None] = {}
-        self._declaring: dict[tuple[str, str, str], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
+        self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
         self._contexts = Contexts(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
 
@@ -254,16 +254,18 @@ class Receivers:
                     return found
         return None
 
-    def declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
+    def declaring(self, owner: tuple[str, str], member: str, props: bool = False) -> list[tuple[str, str]]:
         """Where `member` of class `owner` is declared: the class itself, else the nearest base that
         declares it; then the same member further up (a call of an override is a use of the
-        overridden member too, as find-references counts it)."""
-        key = (*owner, member)
+        overridden member too, as find-references counts it). With `props`, a property whose type
+        only contextual typing reads (`onError?: (c: Context) => void`) counts too; a member use
+        of one stays by-name evidence, as before (any object may provide it)."""
+        key = (*owner, member, props)
         if key not in self._declaring:
-            self._declaring[key] = self._find_declaring(owner, member)
+            self._declaring[key] = self._find_declaring(owner, member, props)
         return self._declaring[key]
 
-    def _find_declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
+    def _find_declaring(self, owner: tuple[str, str], member: str, props: bool) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         frontier, seen = [owner], {owner}
         for _ in range(_DEPTH + 1):
@@ -272,7 +274,7 @@ class Receivers:
                 qualified = f"{name}.{member}"
                 extra = self._extra(path)
                 if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
-                        or qualified in extra.get("fields", {}) or qualified in extra.get("props", {}):
+                        or qualified in extra.get("fields", {}) or (props and qualified in extra.get("props", {})):
                     found.append((path, qualified))  # a method, or a typed field (not a symbol)
                 for written in self._extra(path).get("bases", {}).get(name, ()):
                     base = self.written(path, written)
