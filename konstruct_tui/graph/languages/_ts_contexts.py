@@ -48,7 +48,7 @@ _KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which
 
 # --- extraction -------------------------------------------------------------------------------
 
-def _type_parameter(node: Any, name: str) -> Any:
+def type_parameter(node: Any, name: str) -> Any:
     """The `type_parameter` named `name` in scope at `node` (`<H extends Handler>`), or None."""
     parent = node.parent
     while parent is not None:
@@ -63,11 +63,9 @@ def _type_parameter(node: Any, name: str) -> Any:
 
 
 def _written(annotation: Any) -> str | None:
-    from ._ts_types import written_or_array  # the one class-like name, as receivers read it
-    written = written_or_array(annotation)
-    if written is None or written == "this":
-        return None
-    return None if _type_parameter(annotation, written.partition(".")[0]) is not None else written
+    from ._ts_types import bounded, written_or_array  # the one class-like name, as receivers read it
+    written = bounded(annotation, written_or_array(annotation))
+    return None if written is None or written == "this" else written
 
 
 def signature(parameters: Any, depth: int = 0) -> list[Any] | None:
@@ -160,7 +158,7 @@ def spec(node: Any, depth: int = 0) -> Any:
     name = ts.text(node)
     if node.type != "type_identifier":
         return None  # `ns.T`: not followed
-    param = _type_parameter(node, name)
+    param = type_parameter(node, name)
     if param is not None:
         constraint = param.child_by_field_name("constraint")
         bound = constraint.named_children[0] if constraint is not None and constraint.named_child_count else None

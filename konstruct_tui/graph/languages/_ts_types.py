@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_contexts import context_head, key_uses, signature_facts
+from ._ts_contexts import context_head, key_uses, signature_facts, type_parameter
 
 _TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NOTHING = frozenset({"undefined", "null", "void", "never"})
@@ -95,6 +95,24 @@ def written_or_array(annotation: Any) -> str | None:
         return None
     inner = written_type(_Wrapped(element)) if element is not None else None
     return None if inner is None or inner == "this" else inner + "[]"
+
+
+def bounded(annotation: Any, written: str | None) -> str | None:
+    """A written type that names a type parameter in scope (`x: T` under `<T extends Schema>`) is
+    its bound (`Schema`), or nothing without one: never a class that happens to be called `T`."""
+    if written is None or written == "this":
+        return written
+    name = written[:-2] if written.endswith("[]") else written
+    param = type_parameter(annotation, name.partition(".")[0])
+    if param is None:
+        return written
+    constraint = param.child_by_field_name("constraint")
+    bound = written_or_array(constraint) if constraint is not None else None
+    if bound is None or bound == "this" or type_parameter(param, bound.removesuffix("[]")) is not None:
+        return None
+    if written.endswith("[]"):  # `T[]` under `<T extends Schema>`: an array of Schema
+        return None if bound.endswith("[]") else bound + "[]"
+    return bound
 
 
 def enclosing_class(node: Any) -> str | None:
@@ -240,7 +258,7 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
                                      and node.child_by_field_name("type") is None):
         return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
-    written = written_or_array(annotation) if annotation is not None else None
+    written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
     if written is not None:
         return None if written == "this" else [f"as {written}"]
     value = node.child_by_field_name("value")
@@ -322,7 +340,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if key in overloaded:
             continue
         overloaded.add(key)
-        written = written_or_array(node)
+        written = bounded(node, written_or_array(node))
         if written:
             returns[key] = written
     for node in found.get("returned", ()):

@@ -168,7 +168,7 @@ def test_receivers_that_only_look_typed_stay_by_name() -> None:
         import {Client, Options} from '../src/index.js';
         function shadow(Client) { Client.create(); }
         function either(x: Client | Options) { x.merge(1); }
-        function generic<T extends Client>(x: T) { x.self(); }
+        function generic<Client>(x: Client) { x.self(); }
         class Holder {
           client: Client;
           run() { setTimeout(function () { this.client.get('a'); }); }
@@ -176,6 +176,16 @@ def test_receivers_that_only_look_typed_stay_by_name() -> None:
         """)
     assert used == {"src/client.ts": {"Client"}, "src/options.ts": {"Options"}}
     assert {"create", "merge", "self", "get"} <= unknown
+
+
+def test_a_type_parameter_is_its_bound_never_a_namesake_class() -> None:
+    used, unknown = uses("""\
+        import {Client, Options} from '../src/index.js';
+        function bound<T extends Client>(x: T, xs: T[]) { x.self(); xs[0].child(); }
+        function unbound<Options>(o: Options): Options { o.merge(o); return o; }
+        """)
+    assert used == {"src/client.ts": {"Client", "Client.self", "Client.child"}, "src/options.ts": {"Options"}}
+    assert "merge" in unknown
 
 
 def test_tests_importing_their_own_package_by_name_resolve_through_its_source_condition() -> None:
