@@ -333,8 +333,11 @@ def _written_context(function: Any) -> Any:
     """The spec of the type an expression is written to have: the annotation of the variable it
     initialises, or the declared return type of the function that returns it."""
     parent = function.parent
-    if parent.type == "variable_declarator" and parent.child_by_field_name("value") == function:
-        annotation = parent.child_by_field_name("type")
+    if parent.type in ("variable_declarator", "public_field_definition") and parent.child_by_field_name("value") == function:
+        annotation = parent.child_by_field_name("type")  # `const h: H = ...`, `handler: H = ...`
+    elif parent.type == "satisfies_expression" and parent.named_child_count == 2 and parent.named_children[0] == function:
+        found = spec(parent.named_children[1])  # `{fetch(req) {...}} satisfies ExportedHandler`
+        return found if isinstance(found, list) else None
     elif parent.type == "return_statement" or (parent.type == "arrow_function"
                                                  and parent.child_by_field_name("body") == function):
         owner = parent

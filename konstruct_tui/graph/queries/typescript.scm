@@ -100,3 +100,5 @@
 (arguments (object) @argobject)
 (variable_declarator type: (type_annotation) value: (object) @argobject)
 (return_statement (object) @argobject)
+(public_field_definition type: (type_annotation) value: (object) @argobject)
+(satisfies_expression . (object) @argobject)

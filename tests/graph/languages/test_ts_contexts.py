@@ -51,7 +51,7 @@ LIB = {
 
 
 def uses(code: str) -> tuple[dict[str, set[str]], set[str]]:
-    return member_uses(TYPESCRIPT, {**LIB, "test/a.ts": code}, "test/a.ts")
+    return member_uses(TYPESCRIPT, {**LIB, **OPTIONS, "test/a.ts": code}, "test/a.ts")
 
 
 def test_callback_parameters_take_the_types_of_the_callees_function_type() -> None:
@@ -99,8 +99,12 @@ def test_constructor_arguments_annotated_variables_and_returned_functions() -> N
         export function named(): MiddlewareHandler {
           return async function inner(c, next) { c.json(2); };
         }
+        class Routes { fallback: Handler = (c) => c.json(3); }
+        export const auth = {verify(user, c) { return c.req; }} satisfies Auth;
+        import type {Auth} from '../src/opts.js';
         """)
     assert used["src/context.ts"] == {"Context.json", "Context.req", "Req.header"}
+    assert "Auth.verify" in used["src/opts.ts"]  # the `satisfies Auth` object's method
     assert not unknown
     defining, _ = member_uses(TYPESCRIPT, LIB, "src/app.ts")
     assert defining["src/context.ts"] == {"Context", "Other", "Context.json"}  # `factory`'s returned arrow
