@@ -28,9 +28,7 @@ _UNSEEN = frozenset({"_", "init", "main"})
 # Top-level standard library packages: a GOPATH-layout fallback must not take `encoding/json` for a
 # project folder named `json`.
 _STDLIB_ROOTS = frozenset(
-    "archive bufio builtin bytes cmp compress container context crypto database debug embed encoding errors "
-    "expvar flag fmt go hash html image index internal io iter log maps math mime net os path plugin reflect "
-    "regexp runtime slices sort strconv strings sync syscall testing text time unicode unique unsafe C".split()
+    ["archive", "bufio", "builtin", "bytes", "cmp", "compress", "container", "context", "crypto", "database", "debug", "embed", "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html", "image", "index", "internal", "io", "iter", "log", "maps", "math", "mime", "net", "os", "path", "plugin", "reflect", "regexp", "runtime", "slices", "sort", "strconv", "strings", "sync", "syscall", "testing", "text", "time", "unicode", "unique", "unsafe", "C"]
 )
 
 

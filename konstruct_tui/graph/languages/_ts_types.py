@@ -21,98 +21,21 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
 from __future__ import annotations
 
 import json
-import re
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_contexts import context_head, key_uses, signature_facts, type_parameter
+from ._ts_signatures import context_head, key_uses, signature_facts
+from ._ts_written import TYPE_NAME, Wrapped, bounded, written_or_array, written_type
 
-_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
-_NOTHING = frozenset({"undefined", "null", "void", "never"})
 _CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
                        "function_signature", "method_signature", "abstract_method_signature"})
 _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _MAX_SEGMENTS = 8
-_ARRAYS = frozenset({"Array", "ReadonlyArray"})
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
-
-
-def written_type(annotation: Any) -> str | None:
-    """The one class-like name a type annotation names (`T`, `ns.T`, `T<X>`, `T | undefined`,
-    `Promise<T>` as `T`, `this`), or None (a union of several, an array, a function type...)."""
-    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
-    if node is not None and node.type in ("asserts", "type_predicate"):  # `x is T` returns a boolean
-        return None
-    for _ in range(4):
-        if node is None:
-            return None
-        if node.type == "this_type":
-            return "this"
-        if node.type == "union_type":
-            kept = [c for c in node.named_children
-                    if not (c.type in ("literal_type", "predefined_type") and ts.text(c) in _NOTHING)]
-            node = kept[0] if len(kept) == 1 else None
-            continue
-        if node.type == "parenthesized_type":
-            node = node.named_children[0] if node.named_child_count else None
-            continue
-        if node.type == "generic_type":
-            name = node.child_by_field_name("name")
-            arguments = node.child_by_field_name("type_arguments")
-            if name is not None and ts.text(name) == "Promise" and arguments is not None and arguments.named_child_count == 1:
-                node = arguments.named_children[0]
-                continue
-            node = name
-            continue
-        text = ts.text(node)
-        return text if node.type in ("type_identifier", "nested_type_identifier", "identifier") \
-            and _TYPE_NAME.fullmatch(text) else None
-    return None
-
-
-def written_or_array(annotation: Any) -> str | None:
-    """`written_type`, or `T[]` for an array of one class-like type (`T[]`, `Array<T>`,
-    `readonly T[]`, `ReadonlyArray<T>`): its elements are typed (`for of`, `xs[0]`, `xs.map(x => ...)`)."""
-    if annotation is None or not annotation.named_child_count:
-        return None
-    node = annotation.named_children[0]
-    is_generic_array = node.type == "generic_type" and ts.text(node.child_by_field_name("name") or node) in _ARRAYS
-    written = None if is_generic_array else written_type(annotation)
-    if written is not None:
-        return written
-    if node.type == "readonly_type" and node.named_child_count:
-        node = node.named_children[0]
-    if node.type == "array_type" and node.named_child_count:
-        element = node.named_children[0]
-    elif is_generic_array:
-        arguments = node.child_by_field_name("type_arguments")
-        element = arguments.named_children[0] if arguments is not None and arguments.named_child_count == 1 else None
-    else:
-        return None
-    inner = written_type(_Wrapped(element)) if element is not None else None
-    return None if inner is None or inner == "this" else inner + "[]"
-
-
-def bounded(annotation: Any, written: str | None) -> str | None:
-    """A written type that names a type parameter in scope (`x: T` under `<T extends Schema>`) is
-    its bound (`Schema`), or nothing without one: never a class that happens to be called `T`."""
-    if written is None or written == "this":
-        return written
-    name = written[:-2] if written.endswith("[]") else written
-    param = type_parameter(annotation, name.partition(".")[0])
-    if param is None:
-        return written
-    constraint = param.child_by_field_name("constraint")
-    bound = written_or_array(constraint) if constraint is not None else None
-    if bound is None or bound == "this" or type_parameter(param, bound.removesuffix("[]")) is not None:
-        return None
-    if written.endswith("[]"):  # `T[]` under `<T extends Schema>`: an array of Schema
-        return None if bound.endswith("[]") else bound + "[]"
-    return bound
 
 
 def enclosing_class(node: Any) -> str | None:
@@ -162,7 +85,7 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
     if kind == "new_expression":
         constructor = node.child_by_field_name("constructor")
         text = ts.text(constructor) if constructor is not None else ""
-        if not _TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
+        if not TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
             return None
         return [f"new {text}"]
     operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
@@ -171,7 +94,7 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
         return None if None in sides else [EITHER + json.dumps(sides)]
     if kind in ("as_expression", "satisfies_expression"):
-        written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
+        written = written_type(Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
         return None if written is None or written == "this" else [f"as {written}"]
     if kind == "member_expression":
         prop = node.child_by_field_name("property")
@@ -265,14 +188,6 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
     return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None
 
 
-class _Wrapped:
-    """A type node seen as an annotation (`written_type` reads an annotation's first child)."""
-
-    def __init__(self, node: Any) -> None:
-        self.named_children = [node]
-        self.named_child_count = 1
-
-
 def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> dict[str, Any]:
     types: dict[str, set[str]] = defaultdict(set)
     assigned: dict[str, list[list[str]]] = defaultdict(list)
@@ -364,7 +279,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         clauses = node.named_children if node.type == "class_heritage" else [node]
         for clause in clauses:
             for part in clause.named_children:
-                written = written_type(_Wrapped(part))
+                written = written_type(Wrapped(part))
                 if written and written != "this":
                     bases[".".join([*prefix, ts.text(name)])].append(written)
     # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
@@ -380,7 +295,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     aliases = {}
     for node in found.get("alias", ()):
         name = node.parent.child_by_field_name("name")
-        written = written_type(_Wrapped(node))
+        written = written_type(Wrapped(node))
         prefix = qualifier(node.parent) if name is not None else None
         if written and written != "this" and prefix is not None:
             aliases[".".join([*prefix, ts.text(name)])] = written
@@ -444,5 +359,5 @@ def _field_type(node: Any) -> str | None:
     if written is None and value is not None and value.type == "new_expression":
         constructor = value.child_by_field_name("constructor")
         text = ts.text(constructor) if constructor is not None else ""
-        written = text if _TYPE_NAME.fullmatch(text) else None
+        written = text if TYPE_NAME.fullmatch(text) else None
     return None if written == "this" else written

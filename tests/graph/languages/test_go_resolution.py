@@ -7,7 +7,6 @@ measured against); at file level they point at the file that defines each used n
 
 from __future__ import annotations
 
-
 from memory_project import edge_pairs, edges_from
 
 from konstruct_tui.graph.facts import Edge

@@ -6,7 +6,6 @@ project shaped like real ones, and each test asserts the exact edge set.
 
 from __future__ import annotations
 
-
 from memory_project import edge_pairs, edges_from
 
 from konstruct_tui.graph.facts import Edge

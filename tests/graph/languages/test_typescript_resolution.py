@@ -7,7 +7,6 @@ against); anything outside the project (node_modules, built-ins) has no edge.
 
 from __future__ import annotations
 
-
 from memory_project import MemoryProject, edge_pairs, edges_from
 
 from konstruct_tui.graph.facts import Edge

@@ -1,0 +1,338 @@
+"""Declared signatures and contexts, for typing callback parameters as TypeScript does (facts only).
+
+`app.get('/', (c) => c.json(1))`: `c` has no annotation, but the callee's declared parameter says
+what it is (`handler: H`, `type H = Handler | MiddlewareHandler`, `type Handler = (c: Context,
+next: Next) => R`), so `c` is a `Context`. Extraction (`signature_facts`) keeps, per file:
+
+- `params`: callable (`f`, `Class.method`, `Class.constructor`) -> its signatures (overloads);
+- `callsigs`: type alias or interface -> the spec of what it is when called (or used as an object);
+- `props`: `Interface.key` / `Alias.key` / `Class.field` -> the spec of the property's written type.
+
+A signature is `[specs, writtens, rest]`: a spec per parameter, the one class-like type name each
+parameter's annotation writes (for a callback's own parameters), and the index of the `...rest`
+parameter (-1). A spec is `0` (certainly not a function: `string`, an array), None (cannot tell),
+`["sig", [signature...]]` (a function type, call signatures), `["ref", name]` (resolved in the
+declaring file), `["or", [spec...]]` (a union or intersection), `["tuple", [spec...], rest?]` (a
+rest parameter's tuple), `["inline", keys]` (an object type literal), `["Omit"|"Pick", spec, keys]`.
+A type parameter is replaced by its constraint (`H extends Handler`), or None without one.
+
+The expression side records, as a chain head `ctx:[source, j, keys]`, an unannotated parameter j of
+a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): the source is
+`["call", callee chain, new, i]` (argument i of a call or `new`) or `["typed", spec]` (a variable's
+annotation, a written return type, `satisfies T`); keys lead through nested object literals.
+`_ts_contexts.Contexts` resolves them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import treesitter as ts
+from ._ts_written import bounded, type_parameter, written_or_array
+
+CONTEXT = "ctx:"
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
+_MAYBE_CALLABLE = frozenset({"function_type", "type_identifier", "generic_type", "union_type", "intersection_type",
+                             "parenthesized_type", "object_type", "nested_type_identifier"})
+_DEPTH = 6
+# Utility types whose keys are (a subset of) their first argument's: an object literal of one of
+# them names the first argument's properties (a key outside the subset would not type-check).
+_SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Except", "NonNullable", "PartialDeep",
+                        "ReadonlyDeep", "SetOptional", "SetRequired"})
+ITERATING = frozenset({".forEach", ".map", ".filter", ".find", ".findLast", ".some", ".every", ".flatMap",
+                        ".findIndex", ".findLastIndex"})
+_KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
+
+
+def _written(annotation: Any) -> str | None:
+    written = bounded(annotation, written_or_array(annotation))
+    return None if written is None or written == "this" else written
+
+
+def signature(parameters: Any, depth: int = 0) -> list[Any]:
+    """`[specs, writtens, rest]` of a `formal_parameters` node."""
+    specs: list[Any] = []
+    writtens: list[str | None] = []
+    rest = -1
+    for param in parameters.named_children:
+        if param.type not in ("required_parameter", "optional_parameter"):
+            continue
+        pattern = param.child_by_field_name("pattern")
+        if pattern is not None and pattern.type == "this":
+            continue  # `this: T` is not a position
+        annotation = param.child_by_field_name("type")
+        node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+        if pattern is not None and pattern.type == "rest_pattern":
+            rest = len(specs)
+            specs.append(_rest(node, depth))
+            writtens.append(None)
+            continue
+        specs.append(spec(node, depth) if node is not None else None)
+        writtens.append(_written(annotation) if annotation is not None else None)
+    return [specs, writtens, rest]
+
+
+def _rest(node: Any, depth: int) -> Any:
+    """The spec of each element of a `...rest: T[]` / `Array<T>` / `[A, B]` parameter."""
+    if node is None:
+        return None
+    if node.type == "array_type" and node.named_child_count:
+        return spec(node.named_children[0], depth)
+    if node.type == "tuple_type":  # `[A, B]`, `[A, ...B[]]`, `[a: A, b?: B]`
+        elements, tail = [], []
+        for element in node.named_children:
+            if element.type in ("required_parameter", "optional_parameter"):
+                annotation = element.child_by_field_name("type")
+                element = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+            if element is not None and element.type == "rest_type":
+                tail = [_rest(element.named_children[0] if element.named_child_count else None, depth)]
+                break
+            elements.append(spec(element, depth))
+        return ["tuple", elements, *tail]
+    if node.type == "readonly_type" and node.named_child_count:
+        return _rest(node.named_children[0], depth)
+    if node.type == "generic_type":
+        name, arguments = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+        if name is not None and ts.text(name) in ("Array", "ReadonlyArray") and arguments is not None \
+                and arguments.named_child_count == 1:
+            return spec(arguments.named_children[0], depth)
+    return None
+
+
+def spec(node: Any, depth: int = 0) -> Any:
+    if node is None or depth > _DEPTH:
+        return None
+    kind = node.type
+    if kind not in _MAYBE_CALLABLE:
+        # literals, `string`, arrays, tuples, `keyof`, template literals: no call signature;
+        # conditional, mapped, lookup and `typeof` types: cannot tell.
+        return 0 if kind in ("predefined_type", "literal_type", "array_type", "tuple_type", "template_literal_type",
+                             "index_type_query", "readonly_type", "string", "number") else None
+    if kind == "parenthesized_type":
+        return spec(node.named_children[0], depth) if node.named_child_count else None
+    if kind == "function_type":
+        parameters = node.child_by_field_name("parameters")
+        return ["sig", [signature(parameters, depth + 1)]] if parameters is not None else None
+    if kind in ("union_type", "intersection_type"):
+        return ["or", [spec(c, depth + 1) for c in node.named_children]]
+    if kind == "object_type":
+        signatures = [signature(c.child_by_field_name("parameters"), depth + 1) for c in node.named_children
+                      if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
+        if signatures:
+            return ["sig", signatures]
+        # `A & {retry?: R}`: the keys an inline object type declares (its members are not followed)
+        keys = sorted({ts.text(c.child_by_field_name("name")) for c in node.named_children
+                       if c.type in ("property_signature", "method_signature") and c.child_by_field_name("name")})
+        return ["inline", keys] if keys else 0
+    if kind == "generic_type":
+        arguments = node.child_by_field_name("type_arguments")
+        node = node.child_by_field_name("name")
+        if node is None:
+            return None
+        utility = ts.text(node)
+        if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
+            inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
+            if utility not in _KEYED:
+                return inner
+            kept = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+            return None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
+    name = ts.text(node)
+    if node.type != "type_identifier":
+        return None  # `ns.T`: not followed
+    param = type_parameter(node, name)
+    if param is not None:
+        constraint = param.child_by_field_name("constraint")
+        bound = constraint.named_children[0] if constraint is not None and constraint.named_child_count else None
+        return spec(bound, depth + 1) if bound is not None else None
+    return ["ref", name]
+
+
+def _literal_keys(node: Any) -> list[str] | None:
+    """`'a' | 'b'` -> ["a", "b"]; None for anything else (`keyof T`, a type parameter)."""
+    if node.type == "union_type":
+        keys: list[str] = []
+        for part in node.named_children:
+            found = _literal_keys(part)
+            if found is None:
+                return None
+            keys += found
+        return keys
+    if node.type == "literal_type" and node.named_child_count and node.named_children[0].type == "string":
+        return ["".join(ts.text(c) for c in node.named_children[0].named_children if c.type == "string_fragment")]
+    return None
+
+
+def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, Any]:
+    params: dict[str, list[Any]] = {}
+    for parameters in ts.in_order(found.get("signature", ())):
+        owner = parameters.parent
+        if owner.type == "arrow_function" or owner.type == "function_expression":
+            owner = owner.parent  # `const f = (cb: H) => ...`, `handle = function (cb: H) {...}`
+        name = owner.child_by_field_name("name") if owner is not None else None
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is None or name.type not in ("identifier", "property_identifier"):
+            continue
+        found_signature = signature(parameters)
+        if any(s != 0 for s in found_signature[0]):  # a signature without callbacks types nothing
+            params.setdefault(".".join([*prefix, ts.text(name)]), []).append(found_signature)
+    callsigs: dict[str, Any] = {}
+    for node in found.get("callsig", ()):
+        owner = node.parent
+        name = owner.child_by_field_name("name") if owner is not None else None
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is None:
+            continue
+        if owner.type == "type_alias_declaration":
+            found_spec = spec(node)
+            if found_spec != 0:
+                callsigs[".".join([*prefix, ts.text(name)])] = found_spec
+            continue
+        signatures = [signature(c.child_by_field_name("parameters")) for c in node.named_children
+                      if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
+        if signatures:
+            callsigs[".".join([*prefix, ts.text(name)])] = ["sig", signatures]
+    props: dict[str, Any] = {}
+    for node in found.get("prop", ()):
+        owner = node.parent.parent if node.parent is not None else None
+        if owner is not None and owner.type == "object_type":  # `type Options = {onError?: ...}`
+            owner = owner.parent
+            name = owner.child_by_field_name("name") if owner.type == "type_alias_declaration" else None
+            prefix = qualifier(owner) if name is not None else None
+            prefix = [*prefix, ts.text(name)] if prefix is not None else None
+        elif node.parent is not None and node.parent.type in ("interface_body", "class_body"):
+            prefix = qualifier(node)
+        else:  # a member of an inline object type (`{a: {deep: T}}`): not followed
+            continue
+        key = node.child_by_field_name("name")
+        if prefix is None or key is None or key.type != "property_identifier":
+            continue
+        if node.type == "method_signature":
+            parameters = node.child_by_field_name("parameters")
+            found_spec = ["sig", [signature(parameters)]] if parameters is not None else None
+        else:
+            annotation = node.child_by_field_name("type")
+            found_spec = spec(annotation.named_children[0]) if annotation is not None and annotation.named_child_count else None
+        props[".".join([*prefix, ts.text(key)])] = found_spec
+    return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
+            **({"props": props} if props else {})}
+
+
+def context_head(declaration: Any, follow: Any) -> list[str] | None:
+    """`[ctx:...]` for an unannotated parameter of a callback whose type the context gives, else
+    None. `follow` gives the receiver chain of an expression (the callee)."""
+    if declaration.type == "identifier":  # `c => ...`
+        function, j = declaration.parent, 0
+    else:
+        parameters = declaration.parent
+        function = parameters.parent if parameters is not None else None
+        positions = [p for p in parameters.named_children if p.type in ("required_parameter", "optional_parameter")
+                     and (p.child_by_field_name("pattern") is None or p.child_by_field_name("pattern").type != "this")]
+        j = next((k for k, p in enumerate(positions) if p == declaration), -1)
+        if j < 0 or declaration.child_by_field_name("value") is not None:
+            return None
+    if function is None or function.parent is None:
+        return None
+    if function.type == "method_definition" and function.parent.type == "object":  # `{verify(u, c) {...}}`
+        name = function.child_by_field_name("name")
+        if name is None or name.type != "property_identifier":
+            return None
+        found = _context(function.parent, follow)
+        keys = [ts.text(name)]
+    elif function.type in _FUNCTIONS:
+        found, keys = _context(function, follow), []
+    else:
+        return None
+    if found is None:
+        return None
+    source, outer = found
+    return [CONTEXT + json.dumps([source, j, outer + keys])]
+
+
+def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
+    """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
+    parameter's (or annotation's) type declares, as a chain `[ctx:[source, -1, keys]]` + key."""
+    found: set[tuple[tuple[str, ...], str]] = set()
+    for node in objects:
+        context = _context(node, follow)
+        if context is None:
+            continue
+        source, outer = context
+        for part in node.named_children:
+            if part.type == "pair":
+                key = part.child_by_field_name("key")
+                name = ts.text(key) if key is not None and key.type == "property_identifier" else None
+            elif part.type == "shorthand_property_identifier":
+                name = ts.text(part)
+            elif part.type == "method_definition":
+                key = part.child_by_field_name("name")
+                name = ts.text(key) if key is not None and key.type == "property_identifier" else None
+            else:
+                continue
+            if name is not None:
+                found.add(((CONTEXT + json.dumps([source, -1, [*outer, name]]),), name))
+    return found
+
+
+def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
+    """(source, keys) of a function expression or object literal whose type the context gives:
+    source `["call", callee chain, new, i]` (argument i) or `["typed", spec]` (a written type), and
+    the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
+    keys: list[str] = []
+    while node.parent is not None and node.parent.type == "pair" and node.parent.parent is not None \
+            and node.parent.parent.type == "object" and node.parent.child_by_field_name("value") == node:
+        key = node.parent.child_by_field_name("key")
+        if key is None or key.type != "property_identifier" or len(keys) >= 3:
+            return None
+        keys.insert(0, ts.text(key))
+        node = node.parent.parent
+    parent = node.parent
+    if parent is None:
+        return None
+    written = _written_context(node)
+    if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
+        return ["typed", written], keys
+    if parent.type != "arguments":
+        return None
+    call = parent.parent
+    arguments = [a for a in parent.named_children if a.type != "comment"]
+    i = next((k for k, a in enumerate(arguments) if a == node), -1)
+    if i < 0 or any(a.type == "spread_element" for a in arguments[:i]):
+        return None
+    if call.type == "call_expression":
+        callee, new = call.child_by_field_name("function"), False
+    elif call.type == "new_expression":
+        callee, new = call.child_by_field_name("constructor"), True
+    else:
+        return None
+    if callee is None or callee.type in ("super", "import"):
+        return None
+    segments = follow(callee)
+    return None if segments is None else (["call", segments, new, i], keys)
+
+
+def _written_context(function: Any) -> Any:
+    """The spec of the type an expression is written to have: the annotation of the variable it
+    initialises, or the declared return type of the function that returns it."""
+    parent = function.parent
+    if parent.type in ("variable_declarator", "public_field_definition") and parent.child_by_field_name("value") == function:
+        annotation = parent.child_by_field_name("type")  # `const h: H = ...`, `handler: H = ...`
+    elif parent.type == "satisfies_expression" and parent.named_child_count == 2 and parent.named_children[0] == function:
+        found = spec(parent.named_children[1])  # `{fetch(req) {...}} satisfies ExportedHandler`
+        return found if isinstance(found, list) else None
+    elif parent.type == "return_statement" or (parent.type == "arrow_function"
+                                                 and parent.child_by_field_name("body") == function):
+        owner = parent
+        while owner is not None and owner.type not in _RETURNING:
+            owner = owner.parent
+        annotation = owner.child_by_field_name("return_type") if owner is not None else None
+        if annotation is not None and owner.children and owner.children[0].type == "async":
+            return None  # `async (): Promise<H> => ...`: the returned function is awaited first
+    else:
+        return None
+    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+    found = spec(node) if node is not None else None
+    return found if isinstance(found, list) else None
+
+
+_RETURNING = frozenset({*_FUNCTIONS, "function_declaration", "method_definition", "generator_function_declaration"})

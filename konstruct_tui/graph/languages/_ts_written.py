@@ -1,0 +1,115 @@
+"""TypeScript types as the source writes them: the one class-like name an annotation names.
+
+Shared by the receiver facts (`_ts_types.py`) and the signature facts (`_ts_signatures.py`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import treesitter as ts
+
+TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_NOTHING = frozenset({"undefined", "null", "void", "never"})
+_ARRAYS = frozenset({"Array", "ReadonlyArray"})
+_GENERIC_OWNERS = frozenset({"call_signature", "method_definition", "method_signature", "abstract_method_signature",
+                             "function_declaration", "function_signature", "interface_declaration",
+                             "class_declaration", "abstract_class_declaration", "type_alias_declaration",
+                             "function_type", "arrow_function", "construct_signature"})
+
+
+def written_type(annotation: Any) -> str | None:
+    """The one class-like name a type annotation names (`T`, `ns.T`, `T<X>`, `T | undefined`,
+    `Promise<T>` as `T`, `this`), or None (a union of several, an array, a function type...)."""
+    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+    if node is not None and node.type in ("asserts", "type_predicate"):  # `x is T` returns a boolean
+        return None
+    for _ in range(4):
+        if node is None:
+            return None
+        if node.type == "this_type":
+            return "this"
+        if node.type == "union_type":
+            kept = [c for c in node.named_children
+                    if not (c.type in ("literal_type", "predefined_type") and ts.text(c) in _NOTHING)]
+            node = kept[0] if len(kept) == 1 else None
+            continue
+        if node.type == "parenthesized_type":
+            node = node.named_children[0] if node.named_child_count else None
+            continue
+        if node.type == "generic_type":
+            name = node.child_by_field_name("name")
+            arguments = node.child_by_field_name("type_arguments")
+            if name is not None and ts.text(name) == "Promise" and arguments is not None and arguments.named_child_count == 1:
+                node = arguments.named_children[0]
+                continue
+            node = name
+            continue
+        text = ts.text(node)
+        return text if node.type in ("type_identifier", "nested_type_identifier", "identifier") \
+            and TYPE_NAME.fullmatch(text) else None
+    return None
+
+
+def written_or_array(annotation: Any) -> str | None:
+    """`written_type`, or `T[]` for an array of one class-like type (`T[]`, `Array<T>`,
+    `readonly T[]`, `ReadonlyArray<T>`): its elements are typed (`for of`, `xs[0]`, `xs.map(x => ...)`)."""
+    if annotation is None or not annotation.named_child_count:
+        return None
+    node = annotation.named_children[0]
+    is_generic_array = node.type == "generic_type" and ts.text(node.child_by_field_name("name") or node) in _ARRAYS
+    written = None if is_generic_array else written_type(annotation)
+    if written is not None:
+        return written
+    if node.type == "readonly_type" and node.named_child_count:
+        node = node.named_children[0]
+    if node.type == "array_type" and node.named_child_count:
+        element = node.named_children[0]
+    elif is_generic_array:
+        arguments = node.child_by_field_name("type_arguments")
+        element = arguments.named_children[0] if arguments is not None and arguments.named_child_count == 1 else None
+    else:
+        return None
+    inner = written_type(Wrapped(element)) if element is not None else None
+    return None if inner is None or inner == "this" else inner + "[]"
+
+
+def bounded(annotation: Any, written: str | None) -> str | None:
+    """A written type that names a type parameter in scope (`x: T` under `<T extends Schema>`) is
+    its bound (`Schema`), or nothing without one: never a class that happens to be called `T`."""
+    if written is None or written == "this":
+        return written
+    name = written.removesuffix("[]")
+    param = type_parameter(annotation, name.partition(".")[0])
+    if param is None:
+        return written
+    constraint = param.child_by_field_name("constraint")
+    bound = written_or_array(constraint) if constraint is not None else None
+    if bound is None or bound == "this" or type_parameter(param, bound.removesuffix("[]")) is not None:
+        return None
+    if written.endswith("[]"):  # `T[]` under `<T extends Schema>`: an array of Schema
+        return None if bound.endswith("[]") else bound + "[]"
+    return bound
+
+
+def type_parameter(node: Any, name: str) -> Any:
+    """The `type_parameter` named `name` in scope at `node` (`<H extends Handler>`), or None."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _GENERIC_OWNERS:
+            params = parent.child_by_field_name("type_parameters")
+            for param in params.named_children if params is not None else ():
+                declared = param.child_by_field_name("name")
+                if declared is not None and ts.text(declared) == name:
+                    return param
+        parent = parent.parent
+    return None
+
+
+class Wrapped:
+    """A type node seen as an annotation (`written_type` reads an annotation's first child)."""
+
+    def __init__(self, node: Any) -> None:
+        self.named_children = [node]
+        self.named_child_count = 1
