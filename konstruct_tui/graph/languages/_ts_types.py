@@ -98,7 +98,7 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         return None if written is None or written == "this" else [f"as {written}"]
     if kind == "member_expression":
         prop = node.child_by_field_name("property")
-        if prop is None or prop.type != "property_identifier":
+        if prop is None or prop.type not in ("property_identifier", "private_property_identifier"):
             return None
         inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
     elif kind == "call_expression":

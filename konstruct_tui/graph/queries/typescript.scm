@@ -52,8 +52,8 @@
 (arrow_function parameter: (identifier) @param)
 (for_in_statement left: (identifier) @param)
 (catch_clause parameter: (identifier) @param)
-(public_field_definition name: (property_identifier) type: (type_annotation)) @typed
-(public_field_definition name: (property_identifier) value: (new_expression)) @typed
+(public_field_definition name: [(property_identifier) (private_property_identifier)] type: (type_annotation)) @typed
+(public_field_definition name: [(property_identifier) (private_property_identifier)] value: (new_expression)) @typed
 (property_signature name: (property_identifier) type: (type_annotation)) @typed
 (function_declaration return_type: (type_annotation) @returns)
 (function_signature return_type: (type_annotation) @returns)
@@ -70,7 +70,7 @@
   value: (arrow_function body: [(new_expression) (call_expression) (member_expression) (as_expression)
                                 (parenthesized_expression)] @returned))
 (assignment_expression
-  left: (member_expression object: (this) property: (property_identifier))
+  left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)])
   right: [(new_expression) (call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression) (binary_expression)] @field.value)
 (type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type)] @alias)

@@ -311,3 +311,19 @@ def test_fields_assigned_in_a_constructor_and_type_aliases_of_classes() -> None:
     used, _ = member_uses(TYPESCRIPT, files, "test/a.ts")
     assert {"Client.self", "Client.get"} <= used["src/client.ts"]
     assert "App.client" in used["src/app.js"]
+
+
+def test_private_fields_type_the_next_member() -> None:
+    used, unknown = uses("""\
+        import {Client, Options} from '../src/index.js';
+        export class Holder {
+          #client: Client;
+          #options = new Options();
+          #later;
+          constructor() { this.#later = Client.create(); }
+          run() { this.#client.get('a'); this.#options.merge(this.#options); this.#later.self(); }
+        }
+        """)
+    assert {"Client.get", "Client.self"} <= used["src/client.ts"]
+    assert "Options.merge" in used["src/options.ts"]
+    assert not {"get", "merge", "self"} & unknown
