@@ -88,6 +88,9 @@ class Receivers:
                 return None
             if imported == "*":
                 return ("ns", target, "")
+            namespace = self.namespace(target, imported)  # `import {z} from 'zod'`, z an `import * as z` it exports
+            if namespace is not None:
+                return ("ns", namespace, "")
             found = self.definer(target, imported)
             return self._declared(*found, depth) if found is not None else None
         if name in self.kinds(path):

@@ -327,3 +327,17 @@ def test_private_fields_type_the_next_member() -> None:
     assert {"Client.get", "Client.self"} <= used["src/client.ts"]
     assert "Options.merge" in used["src/options.ts"]
     assert not {"get", "merge", "self"} & unknown
+
+
+def test_a_namespace_exported_by_name_is_a_namespace_where_it_is_imported() -> None:
+    files = {**LIB,
+             "src/v3/external.ts": "export * from './client.js';\n",
+             "src/v3/client.ts": "export class Schema { parse() { return 1; } }\nexport function object(): Schema { return new Schema(); }\n",
+             "src/v3/index.ts": "import * as z from './external.js';\nexport {z};\nexport default z;\n"}
+    used, unknown = member_uses(TYPESCRIPT, {**files, "test/v3.ts": """\
+        import {z} from '../src/v3/index.js';
+        const empty = z.object();
+        empty.parse();
+        """}, "test/v3.ts")
+    assert used["src/v3/client.ts"] == {"object", "Schema.parse"}
+    assert not unknown
