@@ -1,7 +1,7 @@
 """Method-level `callers` against a type-aware reference, on a real checkout.
 
     python bench/accuracy_methods.py java CHECKOUT SOURCE_DIR [--sample 40] [--classpath JARS]
-    python bench/accuracy_methods.py python CHECKOUT PACKAGE_DIR [--sample 40] [--kind method|function]
+    python bench/accuracy_methods.py python CHECKOUT PACKAGE_DIR [--sample 40] [--kind method|function|class|all]
 
 Konstruct indexes the whole checkout (the `konstruct index` pipeline, cache in the user cache dir)
 and answers `callers` for a deterministic sample of public methods (every k-th by path and name).
@@ -11,7 +11,12 @@ The reference:
   invoking `m` on `C` or on a project subtype of `C` (javac names the receiver's static type).
   Only callers inside SOURCE_DIR are compared (what compiles without third-party jars).
 - Python: Jedi's `get_references` (offline, on the checkout as a project): the files, other than
-  the defining one, where a reference to the method's definition appears.
+  the defining one, where a reference to the method's definition appears. `--kind all` samples
+  public top-level functions, classes and methods together (the held-out suite's mix). Jedi's
+  answers are cached per checkout commit in the temp folder (`--no-cache` to recompute).
+  Jedi stops searching after the first 30 files that contain the name (`_PARSED_FILE_LIMIT`): a
+  popular name (click's `command`) then loses most of its references, so the limit is lifted
+  unless `--jedi-limits` asks for Jedi's defaults.
 
 Printed per question: reference size, resolved hits, status; then micro precision and recall of
 the `resolved` callers, how many answers were `undeterminable`, and how many said `no_references`
@@ -21,6 +26,8 @@ while the reference has callers (the failure this exists to prevent).
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -134,40 +141,75 @@ def java_questions(root: Path, source_dir: str, snapshot, size: int, classpath: 
 
 # --- Python -------------------------------------------------------------------------------------
 
-def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: str) -> list[tuple[str, str, set[str]]]:
-    import jedi
+_KINDS = {"all": ("function", "class", "method")}
 
-    # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
-    roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
-    project = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
+
+def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: str, cache: bool,
+                     jedi_limits: bool) -> list[tuple[str, str, set[str]]]:
+    if not jedi_limits:
+        from jedi.inference import references
+
+        references._PARSED_FILE_LIMIT = references._OPENED_FILE_LIMIT = 1_000_000
+    kinds = _KINDS.get(kind, (kind,))
     candidates = []
     for path in sorted(p for p in snapshot.files if p.startswith(package_dir.rstrip("/") + "/") and p.endswith(".py")):
         for symbol in snapshot.files[path].symbols():
             short = symbol.name.rsplit(".", 1)[-1]
-            if symbol.kind != kind or short.startswith("_") or symbol.name.count(".") > (1 if kind == "method" else 0):
+            if symbol.kind not in kinds or short.startswith("_") or symbol.name.count(".") > (symbol.kind == "method"):
                 continue
             candidates.append((path, symbol))
+    stored = _jedi_cache(root, jedi_limits) if cache else None
+    known = json.loads(stored.read_text()) if cache and stored.exists() else {}
     questions = []
     for path, symbol in sample(candidates, size):
-        short = symbol.name.rsplit(".", 1)[-1]
-        lines = (root / path).read_text("utf-8", "replace").splitlines()
-        line = next((i for i in range(symbol.start_line - 1, min(symbol.end_line, len(lines)))
-                     if re.search(rf"\bdef\s+{re.escape(short)}\b", lines[i])), None)
-        if line is None:
-            continue
-        column = lines[line].index(short, lines[line].index("def"))
-        script = jedi.Script(path=str(root / path), project=project)
-        found = script.get_references(line + 1, column, scope="project")
-        expected = set()
-        for ref in found:
-            if ref.module_path is None or ref.is_definition():
-                continue
-            relative = str(Path(ref.module_path).resolve().relative_to(root.resolve())) \
-                if str(ref.module_path).startswith(str(root.resolve())) else None
-            if relative and relative != path:
-                expected.add(relative)
-        questions.append((path, symbol.name, expected))
+        key = f"{path}::{symbol.name}::{symbol.start_line}"
+        if key not in known:
+            known[key] = _jedi_references(root, package_dir, path, symbol)
+        if known[key] is not None:
+            questions.append((path, symbol.name, set(known[key])))
+    if cache:
+        stored.write_text(json.dumps(known))
     return questions
+
+
+def _jedi_cache(root: Path, jedi_limits: bool) -> Path:
+    """A cache file named after the checkout's Python sources (paths and sizes): a new snapshot
+    of the repository asks Jedi again."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
+    limited = "-limited" if jedi_limits else ""
+    return Path(tempfile.gettempdir(), f"konstruct-jedi-{root.name}-{digest.hexdigest()[:12]}{limited}.json")
+
+
+_PROJECTS: dict[str, object] = {}
+
+
+def _jedi_references(root: Path, package_dir: str, path: str, symbol) -> list[str] | None:
+    import jedi
+
+    if str(root) not in _PROJECTS:
+        # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
+        roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
+        _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
+    short = symbol.name.rsplit(".", 1)[-1]
+    keyword = "class" if symbol.kind == "class" else "def"
+    lines = (root / path).read_text("utf-8", "replace").splitlines()
+    line = next((i for i in range(symbol.start_line - 1, min(symbol.end_line, len(lines)))
+                 if re.search(rf"\b{keyword}\s+{re.escape(short)}\b", lines[i])), None)
+    if line is None:
+        return None
+    column = lines[line].index(short, lines[line].index(keyword))
+    script = jedi.Script(path=str(root / path), project=_PROJECTS[str(root)])
+    expected = set()
+    for ref in script.get_references(line + 1, column, scope="project"):
+        if ref.module_path is None or ref.is_definition():
+            continue
+        relative = str(Path(ref.module_path).resolve().relative_to(root.resolve())) \
+            if str(ref.module_path).startswith(str(root.resolve())) else None
+        if relative and relative != path:
+            expected.add(relative)
+    return sorted(expected)
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -179,7 +221,9 @@ def main() -> None:
     parser.add_argument("source_dir", help="Java: the source root(s) to compile, comma separated, the first one "
                                            "being compared; Python: the package folder")
     parser.add_argument("--sample", type=int, default=40)
-    parser.add_argument("--kind", default="method", help="Python: method or function")
+    parser.add_argument("--kind", default="method", help="Python: method, function, class or all (mixed)")
+    parser.add_argument("--no-cache", action="store_true", help="Python: ask Jedi again")
+    parser.add_argument("--jedi-limits", action="store_true", help="Python: keep Jedi's 30-file search limit")
     parser.add_argument("--show", type=int, default=60)
     parser.add_argument("--classpath", help="Java: jars the sources need to compile (annotations)")
     args = parser.parse_args()
@@ -189,38 +233,41 @@ def main() -> None:
         questions = java_questions(root, args.source_dir, snapshot, args.sample, args.classpath)
         scope = args.source_dir.split(",")[0].rstrip("/") + "/"  # compare only what the reference compiled
     else:
-        questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind)
+        questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind, not args.no_cache,
+                                     args.jedi_limits)
         scope = ""
-    hits = resolved_total = expected_total = 0
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> hits, resolved, expected
     statuses: dict[str, int] = defaultdict(int)
     false_none = honest = 0
     for shown, (path, name, expected) in enumerate(questions):
+        kind = next((s.kind for s in snapshot.files[path].symbols() if s.name == name), "?")
         answer = query.references(name, file=path, limit=10_000)
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved" and r["path"].startswith(scope)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
         statuses[answer.status] += 1
-        hits += len(resolved & expected)
-        resolved_total += len(resolved)
-        expected_total += len(expected)
+        for key in (kind, "all"):
+            tally[key][0] += len(resolved & expected)
+            tally[key][1] += len(resolved)
+            tally[key][2] += len(expected)
         if expected and answer.status == "no_references":
             false_none += 1
         if answer.status == "undeterminable" and expected <= resolved | candidates:
             honest += 1
         if shown < args.show:
-            missed, extra = sorted(expected - resolved)[:3], sorted(resolved - expected)[:3]
+            missed, extra = sorted(expected - resolved)[:6], sorted(resolved - expected)[:6]
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
-                  f"  cand {len(candidates):3}  {path}::{name}" + (f"  missed e.g. {missed}" if missed else "")
-                  + (f"  extra e.g. {extra}" if extra else ""))
-    precision = hits / resolved_total if resolved_total else 1.0
-    recall = hits / expected_total if expected_total else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+                  f"  cand {len(candidates):3}  {kind[:5]:5} {path}::{name}" + (f"  missed {missed}" if missed else "")
+                  + (f"  extra {extra}" if extra else ""))
     print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}); statuses {dict(statuses)}")
-    print(f"resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}"
-          f"  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
+    for kind, (hits, resolved_total, expected_total) in sorted(tally.items(), key=lambda item: item[0] == "all"):
+        precision = hits / resolved_total if resolved_total else 1.0
+        recall = hits / expected_total if expected_total else 1.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        print(f"{kind:9} resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  "
+              f"F1 {f1:.3f}  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
     print(f"undeterminable answers: {statuses['undeterminable']} ({honest} with every reference caller among the "
           f"resolved callers and candidates)")
     print(f"no_references while the reference has callers: {false_none}")
-
 
 if __name__ == "__main__":
     main()

@@ -7,16 +7,18 @@ return), class bases, and member uses on a call's result (`Console().print`). No
 from flow; a name bound twice to different things is ambiguous and resolution says so.
 
 The facts go into `FileFacts.extra` (compact, JSON-ready):
-- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"]}   (call results end in "()")
+- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"]}
+             (call results end in "()"; "?" is a binding that states no type: the name is not proven)
 - "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions"}
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
-- "oncall":  ["Console>print", "get_console>print"]
+- "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
 - "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from typing import Any
 
@@ -25,6 +27,7 @@ from .. import treesitter as ts
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
+UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
 
 
 def written_type(text: str) -> str | None:
@@ -101,40 +104,128 @@ def _target_name(left: ts.Node) -> str | None:
     return None
 
 
-def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
+def _super_class(call: ts.Node) -> str | None:
+    """`super()` (or `super(Cls, self)`) inside class `Cls`: "super(Outer.Cls)", whose members are
+    its bases' members. None outside a class or when `super` names another class."""
+    parent = call.parent
+    while parent is not None and parent.type != "class_definition":
+        parent = parent.parent
+    if parent is None:
+        return None
+    _, scopes = _enclosing(parent)
+    cls = ".".join([*scopes, ts.text(parent.child_by_field_name("name"))])
+    arguments = call.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+    if first is not None and ts.text(first) != cls.rsplit(".", 1)[-1]:
+        return None
+    return f"super({cls})"
+
+
+def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
+            calls: list[tuple[str, str, ts.Node]]) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+    """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
+    `runner` fixture parameter in another) are told apart by the function that binds them: each
+    such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
+    under "local": {"heads": [...], "uses": [...]}) and in the calls made on it. A use takes the
+    binding of the innermost enclosing function that binds the name, else the module's."""
+    functions = sorted((n.start_byte, n.end_byte) for n in groups.get("definition.function", ()))
+    starts = [start for start, _ in functions]
+    parents: list[int] = []
+    open_scopes: list[int] = []
+    for index, (start, _) in enumerate(functions):
+        while open_scopes and functions[open_scopes[-1]][1] <= start:
+            open_scopes.pop()
+        parents.append(open_scopes[-1] if open_scopes else -1)
+        open_scopes.append(index)
+
+    def enclosing(byte: int) -> list[int]:
+        """Start bytes of the functions around `byte`, innermost first."""
+        index = bisect_right(starts, byte) - 1
+        while index >= 0 and functions[index][1] <= byte:
+            index = parents[index]
+        found = []
+        while index >= 0:
+            found.append(functions[index][0])
+            index = parents[index]
+        return found
+
+    scopes: dict[str, set[int | None]] = defaultdict(set)
+    placed = []
+    for name, written, node in bound:
+        scope = None
+        if name in conflicts:
+            around = enclosing(node.start_byte)
+            scope = around[0] if around else None
+            scopes[name].add(scope)
+        placed.append((name, written, node, scope))
+
+    def rename(text: str, byte: int) -> str:
+        head, dot, rest = text.partition(".")
+        if head not in conflicts:
+            return text
+        scope = next((s for s in enclosing(byte) if s in scopes[head]), None)
+        return f"{head}@{scope}{dot}{rest}" if scope is not None else text
+
     types: dict[str, set[str]] = defaultdict(set)
+    for name, written, node, scope in placed:
+        key = f"{name}@{scope}" if scope is not None else name
+        prefix = "@" if written.startswith("@") else ""
+        types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
+    heads = {c.encode() for c in conflicts}
+    uses = {rename(ts.text(node), node.start_byte) for node in groups.get("chain", ())
+            if node.text.split(b".", 1)[0] in heads and _DOTTED.fullmatch(ts.text(node))}
+    oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
+    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}
+
+
+def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
+    bound: list[tuple[str, str, ts.Node]] = []  # (name, written type, binding node)
     for node in groups.get("bind", ()):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         name = _target_name(left) if left is not None else None
         callee = _dotted(right.child_by_field_name("function")) if right is not None else None
         if name and callee and node.child_by_field_name("type") is None:
-            types[name].add(callee + "()")
+            bound.append((name, callee + "()", node))
     for node in groups.get("annotated", ()):
         left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
         name = _target_name(left) if left is not None else None
         written = written_type(ts.text(annotation)) if annotation is not None else None
         if name and written:
-            types[name].add(written)
+            bound.append((name, written, node))
     for node in groups.get("param.type", ()):
         parameter = node.parent
         name = parameter.child_by_field_name("name") if parameter.type == "typed_default_parameter" else next(
             (c for c in parameter.named_children if c.type == "identifier"), None)
         written = written_type(ts.text(node))
         if name is not None and written:
-            types[ts.text(name)].add(written)
+            bound.append((ts.text(name), written, node))
     for node in groups.get("decorated", ()):
         definition = node.child_by_field_name("definition")
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
         if definition is None or decorator is None or definition.type != "function_definition":
             continue
-        if _enclosing(node)[0] is not None:
+        if _enclosing(node)[0] == "class_definition":
             continue  # a method's decorator (@property, @classmethod) says nothing about a variable
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
             expression = expression.child_by_field_name("function")
         written = _dotted(expression)
         if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
-            types[ts.text(definition.child_by_field_name("name"))].add("@" + written)
+            bound.append((ts.text(definition.child_by_field_name("name")), "@" + written, node))
+    for node in groups.get("unbound", ()):
+        bound.append((ts.text(node), UNTYPED, node))
+    for node in groups.get("assign", ()):
+        right = node.child_by_field_name("right")
+        if node.child_by_field_name("type") is not None or right is None or (
+                right.type == "call" and _dotted(right.child_by_field_name("function"))):
+            continue  # annotated, or a plain call: typed above
+        left = node.child_by_field_name("left")
+        name = ts.text(left) if left.type == "identifier" else _target_name(left)
+        if name:
+            bound.append((name, UNTYPED, node))
+    types: dict[str, set[str]] = defaultdict(set)
+    for name, written, _ in bound:
+        types[name].add(written)
     returns: dict[str, str] = {}
     for node in groups.get("returns", ()):
         written = written_type(ts.text(node))
@@ -151,14 +242,20 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         if written and cls is not None:
             _, scopes = _enclosing(cls)
             bases[".".join([*scopes, ts.text(cls.child_by_field_name("name"))])] = written
-    oncall: set[str] = set()
+    calls: list[tuple[str, str, ts.Node]] = []
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
+        if callee == "super":
+            callee = _super_class(call)
         if callee:
-            oncall.add(f"{callee}>{ts.text(node)}")
+            calls.append((callee, ts.text(node), node))
+    oncall = {f"{callee}>{name}" for callee, name, _ in calls}
     untyped = {ts.text(n) for n in groups.get("untyped", ())}
     extra: dict[str, Any] = {}
+    conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
+    if conflicts:
+        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls)
     if untyped:
         extra["untyped"] = sorted(untyped)
     if types:

@@ -40,3 +40,14 @@
   object: [(subscript) (parenthesized_expression) (conditional_expression) (boolean_operator)
            (list_comprehension) (call function: [(subscript) (call) (parenthesized_expression)])]
   attribute: (identifier) @untyped)
+; `@unbound`: a name bound where nothing states its type (an unannotated parameter, a loop or
+; `with ... as` target, `x = a or b`): a name written elsewhere as `x = Console()` is then not
+; proven a Console here. `@assign`: every assignment, those from a plain call being typed.
+(parameters (identifier) @unbound)
+(parameters (default_parameter name: (identifier) @unbound))
+(for_statement left: [(identifier) @unbound (pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
+(for_in_clause left: [(identifier) @unbound (pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
+(as_pattern alias: (as_pattern_target (identifier) @unbound))
+(named_expression name: (identifier) @unbound)
+(assignment left: [(pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
+(assignment left: [(identifier) (attribute)] right: (_)) @assign
