@@ -7,8 +7,9 @@ return), class bases, and member uses on a call's result (`Console().print`). No
 from flow; a name bound twice to different things is ambiguous and resolution says so.
 
 The facts go into `FileFacts.extra` (compact, JSON-ready):
-- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"]}
-             (call results end in "()"; "?" is a binding that states no type: the name is not proven)
+- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"], "self.c": ["=c"]}
+             (call results end in "()"; "?" is a binding that states no type: the name is not proven;
+             "=c": bound to what the name `c` (or `self.c`) holds)
 - "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions"}
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
@@ -169,7 +170,7 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
     types: dict[str, set[str]] = defaultdict(set)
     for name, written, node, scope in placed:
         key = f"{name}@{scope}" if scope is not None else name
-        prefix = "@" if written.startswith("@") else ""
+        prefix = written[0] if written[0] in "@=" else ""
         types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
     heads = {c.encode() for c in conflicts}
     uses = {rename(ts.text(node), node.start_byte) for node in groups.get("chain", ())
@@ -216,13 +217,15 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         bound.append((ts.text(node), UNTYPED, node))
     for node in groups.get("assign", ()):
         right = node.child_by_field_name("right")
-        if node.child_by_field_name("type") is not None or right is None or (
+        if node.child_by_field_name("type") is not None or right is None or right.type == "none" or (
                 right.type == "call" and _dotted(right.child_by_field_name("function"))):
-            continue  # annotated, or a plain call: typed above
+            continue  # annotated, or a plain call: typed above; `x = None` holds no member anyone uses
         left = node.child_by_field_name("left")
         name = ts.text(left) if left.type == "identifier" else _target_name(left)
         if name:
-            bound.append((name, UNTYPED, node))
+            # `self.console = console`, `_Segment = Segment`: the same thing as another name
+            same = _target_name(right) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
+            bound.append((name, f"={same}" if same else UNTYPED, node))
     types: dict[str, set[str]] = defaultdict(set)
     for name, written, _ in bound:
         types[name].add(written)
@@ -232,7 +235,9 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         function = node.parent
         if written and function is not None:
             _, scopes = _enclosing(function)
-            returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
+            key = ".".join([*scopes, ts.text(function.child_by_field_name("name"))])
+            # overloads (`@overload def f(...) -> A`, then `-> B`): the function returns one of them
+            returns[key] = "|".join(dict.fromkeys([*returns[key].split("|"), *written.split("|")])) if key in returns else written
     bases: dict[str, list[str]] = {}
     for node in groups.get("bases", ()):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases

@@ -194,9 +194,10 @@ class MemberResolver:
         written_types = facts.extra.get("types", {}).get(name) if facts else None
         if not written_types:
             return None
-        if UNTYPED in written_types and name.startswith("self."):
-            # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`)
-            declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and not w.startswith("@")]
+        if len(written_types) > 1 and name.startswith("self."):
+            # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`,
+            # `self.x = make()` in a subclass): a type checker holds every assignment to it
+            declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and w[0] not in "@="]
             written_types = declared or written_types
         found: set[_Thing] = set()
         for written in written_types:
@@ -216,6 +217,12 @@ class MemberResolver:
         decorated function is what the decorator returns) denotes."""
         if depth > _DEPTH:
             return None
+        if written.startswith("="):  # what another name holds: a typed variable, or a class itself
+            same = written[1:]
+            if same.startswith("self.") or "." not in same:
+                return self._instance(path, same, depth + 1) or (
+                    None if same.startswith("self.") or self._unbound(path, same) else self._alias(path, same, depth))
+            return None
         if "|" in written:  # alternatives: the one project class among them, if exactly one
             found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
             return found.pop() if len(found) == 1 else None
@@ -226,6 +233,8 @@ class MemberResolver:
             return ("instance", thing[1], thing[2]) if thing[0] == "class" else (
                 self.returned(thing, depth) if thing[0] in ("function", "member") else None)
         called = written.endswith("()")
+        if called and written[:-2].rsplit(".", 1)[-1] in ("TypeVar", "NewType", "ParamSpec"):
+            return None  # a type variable stands for project classes too: what is used on it is by name
         thing = self.dotted(path, written[:-2] if called else written, depth)
         if thing is None or thing == _EXTERNAL:
             return thing
@@ -234,6 +243,10 @@ class MemberResolver:
         if called and thing[0] in ("function", "member"):
             return self.returned(thing, depth)
         return None
+
+    def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
+        thing = self.locate(path, name, depth + 1)
+        return thing if thing is not None and thing[0] in ("class", "instance") else None
 
     def returned(self, thing: _Thing, depth: int = 0) -> _Thing | None:
         """The instance a function or method returns, when annotated."""

@@ -160,3 +160,71 @@ def test_a_decorated_function_inside_a_test_is_typed_in_that_test() -> None:
             cli.main()
         """, files)
     assert {"Group.command", "Command.main"} <= used["clk/core.py"]
+
+
+def test_an_attribute_bound_to_a_typed_parameter_or_an_alias_of_a_class_is_typed() -> None:
+    used, unknown = uses("""\
+        from clk.testing import CliRunner, Result
+        _Result = Result
+        class Harness:
+            def __init__(self, runner: CliRunner, spare=None):
+                self.runner = runner
+                self.spare = None
+                self.spare = runner
+                self.other = spare
+            def go(self):
+                self.runner.invoke(None)
+                self.spare.invoke(None)
+                self.other.isolation()
+                _Result.output
+        """, RUNNER)
+    assert {"CliRunner.invoke", "Result.output"} <= used["clk/testing.py"]
+    assert "isolation" in unknown
+
+
+def test_an_attribute_declared_with_a_type_keeps_it_whatever_a_subclass_assigns() -> None:
+    used, _ = uses("""\
+        from clk.testing import CliRunner
+        class Base:
+            def __init__(self):
+                self.runner: CliRunner = make()
+        class Sub(Base):
+            def __init__(self):
+                self.runner = self.pick()
+            def go(self):
+                self.runner.invoke(None)
+        """, RUNNER)
+    assert "CliRunner.invoke" in used["clk/testing.py"]
+
+
+def test_an_overloaded_decorator_types_what_it_decorates_whatever_the_order_of_its_overloads() -> None:
+    files = {
+        "clk/core.py": "class Command:\n    def main(self) -> None: ...\n",
+        "clk/decorators.py": """\
+            import typing as t
+            from .core import Command
+            C = t.TypeVar("C", bound=Command)
+            def command(name=None, cls=None) -> Command | t.Callable[[t.Callable], Command | C]: ...
+            @t.overload
+            def command(name: str, cls: type[C]) -> t.Callable[[t.Callable], C]: ...
+            """,
+    }
+    used, _ = uses("""\
+        from clk.decorators import command
+        @command()
+        def cli():
+            pass
+        cli.main()
+        """, files)
+    assert "Command.main" in used["clk/core.py"]
+
+
+def test_a_receiver_typed_by_a_type_variable_is_by_name_not_dropped() -> None:
+    _, unknown = uses("""\
+        import typing as t
+        T = t.TypeVar("T")
+        def run(item: T) -> T:
+            item.process(1)
+            return item
+        """)
+    assert "process" in unknown
