@@ -16,7 +16,9 @@ The reference:
   answers are cached per checkout commit in the temp folder (`--no-cache` to recompute).
   Jedi stops searching after the first 30 files that contain the name (`_PARSED_FILE_LIMIT`): a
   popular name (click's `command`) then loses most of its references, so the limit is lifted
-  unless `--jedi-limits` asks for Jedi's defaults.
+  unless `--jedi-limits` asks for Jedi's defaults. With `--confirm`, each resolved caller Jedi's
+  references leave out is put to Jedi's own `goto` at our call-site lines: when it lands on the
+  definition, the caller is real (Jedi misses properties and overloaded decorators' results).
 
 Printed per question: reference size, resolved hits, status; then micro precision and recall of
 the `resolved` callers, how many answers were `undeterminable`, and how many said `no_references`
@@ -185,13 +187,19 @@ def _jedi_cache(root: Path, jedi_limits: bool) -> Path:
 _PROJECTS: dict[str, object] = {}
 
 
-def _jedi_references(root: Path, package_dir: str, path: str, symbol) -> list[str] | None:
+def _jedi_project(root: Path, package_dir: str):
     import jedi
 
     if str(root) not in _PROJECTS:
         # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
         roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
         _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
+    return _PROJECTS[str(root)]
+
+
+def _jedi_references(root: Path, package_dir: str, path: str, symbol) -> list[str] | None:
+    import jedi
+
     short = symbol.name.rsplit(".", 1)[-1]
     keyword = "class" if symbol.kind == "class" else "def"
     lines = (root / path).read_text("utf-8", "replace").splitlines()
@@ -200,7 +208,7 @@ def _jedi_references(root: Path, package_dir: str, path: str, symbol) -> list[st
     if line is None:
         return None
     column = lines[line].index(short, lines[line].index(keyword))
-    script = jedi.Script(path=str(root / path), project=_PROJECTS[str(root)])
+    script = jedi.Script(path=str(root / path), project=_jedi_project(root, package_dir))
     expected = set()
     for ref in script.get_references(line + 1, column, scope="project"):
         if ref.module_path is None or ref.is_definition():
@@ -210,6 +218,27 @@ def _jedi_references(root: Path, package_dir: str, path: str, symbol) -> list[st
         if relative and relative != path:
             expected.add(relative)
     return sorted(expected)
+
+
+def goto_confirms(root: Path, package_dir: str, path: str, spans: list[tuple[int, int]], short: str, caller: str,
+                  lines: list[int]) -> bool:
+    """Whether Jedi's own goto, asked at one of our call-site lines in `caller`, lands on the
+    definition: a reference its `get_references` left out (a property, an overloaded decorator)."""
+    import jedi
+
+    text = (root / caller).read_text("utf-8", "replace").splitlines()
+    script = jedi.Script(path=str(root / caller), project=_jedi_project(root, package_dir))
+    target = str((root / path).resolve())
+    for line in lines[:12]:
+        for match in re.finditer(rf"(?<![\w]){re.escape(short)}(?!\w)", text[line - 1] if line <= len(text) else ""):
+            try:
+                found = script.goto(line, match.start(), follow_imports=True)
+            except Exception:  # noqa: BLE001 - Jedi fails on some code; that is not a confirmation
+                continue
+            if any(d.module_path and str(Path(d.module_path).resolve()) == target and d.line is not None
+                   and any(a <= d.line <= b for a, b in spans) for d in found):
+                return True
+    return False
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -225,6 +254,8 @@ def main() -> None:
     parser.add_argument("--no-cache", action="store_true", help="Python: ask Jedi again")
     parser.add_argument("--jedi-limits", action="store_true", help="Python: keep Jedi's 30-file search limit")
     parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--confirm", action="store_true",
+                        help="Python: ask Jedi's goto at our call sites whether an extra caller is real")
     parser.add_argument("--classpath", help="Java: jars the sources need to compile (annotations)")
     args = parser.parse_args()
     root = args.checkout.resolve()
@@ -239,6 +270,7 @@ def main() -> None:
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> hits, resolved, expected
     statuses: dict[str, int] = defaultdict(int)
     false_none = honest = 0
+    checked = [0, 0]  # extra resolved callers, of which Jedi's goto confirms
     for shown, (path, name, expected) in enumerate(questions):
         kind = next((s.kind for s in snapshot.files[path].symbols() if s.name == name), "?")
         answer = query.references(name, file=path, limit=10_000)
@@ -249,6 +281,14 @@ def main() -> None:
             tally[key][0] += len(resolved & expected)
             tally[key][1] += len(resolved)
             tally[key][2] += len(expected)
+        confirmed = set()
+        if args.language == "python" and args.confirm:
+            lines = {r["path"]: r.get("lines") or [] for r in answer.results}
+            spans = [(s.start_line, s.end_line) for s in snapshot.files[path].symbols() if s.name == name]
+            confirmed = {extra for extra in resolved - expected
+                         if goto_confirms(root, args.source_dir, path, spans, name.rsplit(".", 1)[-1], extra, lines.get(extra, []))}
+            checked[0] += len(resolved - expected)
+            checked[1] += len(confirmed)
         if expected and answer.status == "no_references":
             false_none += 1
         if answer.status == "undeterminable" and expected <= resolved | candidates:
@@ -257,7 +297,7 @@ def main() -> None:
             missed, extra = sorted(expected - resolved)[:6], sorted(resolved - expected)[:6]
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
                   f"  cand {len(candidates):3}  {kind[:5]:5} {path}::{name}" + (f"  missed {missed}" if missed else "")
-                  + (f"  extra {extra}" if extra else ""))
+                  + (f"  extra {extra}" if extra else "") + (f"  goto-confirmed {sorted(confirmed)}" if confirmed else ""))
     print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}); statuses {dict(statuses)}")
     for kind, (hits, resolved_total, expected_total) in sorted(tally.items(), key=lambda item: item[0] == "all"):
         precision = hits / resolved_total if resolved_total else 1.0
@@ -265,6 +305,11 @@ def main() -> None:
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         print(f"{kind:9} resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  "
               f"F1 {f1:.3f}  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
+    if args.confirm and args.language == "python":
+        hits, resolved_total, expected_total = tally["all"]
+        precision = (hits + checked[1]) / resolved_total if resolved_total else 1.0
+        print(f"extra resolved callers: {checked[0]}, of which Jedi's goto at our call site lands on the definition: "
+              f"{checked[1]} -> precision against references + goto-confirmed {precision:.3f}")
     print(f"undeterminable answers: {statuses['undeterminable']} ({honest} with every reference caller among the "
           f"resolved callers and candidates)")
     print(f"no_references while the reference has callers: {false_none}")

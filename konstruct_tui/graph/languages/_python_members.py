@@ -121,8 +121,15 @@ class MemberResolver:
             if ref.kind != "wildcard":
                 continue
             for target, _, _ in self._resolver._targets(ref, facts.path):
+                if target == facts.path:
+                    continue
                 if name in self.symbols(target) or name in self.bindings(target):
                     return self.locate(target, name, depth + 1)
+                # `from ._transports import *`, whose `__init__.py` does `from .asgi import *`
+                nested = self._from_wildcards(self._facts(target), name, depth + 1) \
+                    if depth < _DEPTH and self._facts(target) is not None else None
+                if nested is not None:
+                    return nested
         return None
 
     def attribute(self, thing: _Thing, name: str, depth: int = 0) -> _Thing | None:

@@ -228,3 +228,18 @@ def test_a_receiver_typed_by_a_type_variable_is_by_name_not_dropped() -> None:
             return item
         """)
     assert "process" in unknown
+
+
+def test_package_attributes_are_followed_through_nested_wildcard_imports() -> None:
+    files = {
+        "hx/__init__.py": "from ._models import *\nfrom ._transports import *\n",
+        "hx/_models.py": "class Response:\n    def json(self) -> object: ...\n",
+        "hx/_transports/__init__.py": "from .asgi import *\n__all__ = ['ASGITransport']\n",
+        "hx/_transports/asgi.py": "class ASGITransport:\n    def handle(self) -> None: ...\n",
+    }
+    used, _ = uses("""\
+        import hx
+        transport = hx.ASGITransport()
+        transport.handle()
+        """, files)
+    assert used["hx/_transports/asgi.py"] == {"ASGITransport", "ASGITransport.handle"}
