@@ -152,11 +152,15 @@ class GoResolver:
                 typed = [type_in(w, siblings) for w in types[qualifier]]
                 keys = {(t[0].directory, t[0].name, t[1]) if t else None for t in typed}
                 if len(keys) != 1 or None in keys:
+                    unknown.update(names)  # typed several ways: whose method it is stays open
                     continue
                 package, type_name = typed[0]  # type: ignore[misc]
                 for name in names:
-                    for path in package.methods.get(f"{type_name}.{name}", ()):
+                    declared = package.methods.get(f"{type_name}.{name}", ())
+                    for path in declared:
                         used[path].add(f"{type_name}.{name}")
+                    if not declared:
+                        unknown.add(name)  # promoted from an embedded type, or a field: by name
             elif qualifier not in own and qualifier not in siblings.definers:
                 unknown.update(names)
         used.pop(facts.path, None)

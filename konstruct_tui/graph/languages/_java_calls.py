@@ -114,8 +114,20 @@ class _Chains:
                 label, _, arguments = step.partition("/")
                 hits = self._matching(context, receiver, label, arguments)
             self._used(hits, label)
+            if hits and not step.startswith("."):
+                self._overridden(receiver, hits, label)
             following += [t for t in self._apply(hits, label, agreed=True) if t not in following]
         return following
+
+    def _overridden(self, receiver: str, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
+        """A call of `Sub.m` that overrides `Base.m` may run `Base.m` (`super.m()` inside it):
+        `~Base.m` is by-name evidence for the base method, never a proven call of it."""
+        declared = {(path, owner) for path, owner, _ in hits}
+        for supertype in self.world.supertypes(receiver, self.path):
+            for path, owner, _ in self.world.members(supertype, label, self.path):
+                if (path, owner) not in declared:
+                    declared.add((path, owner))
+                    self.uses[path].add(f"~{owner}.{label}")
 
     def _unqualified(self, context: str, step: str) -> list[str]:
         label, _, arguments = step.partition("/")

@@ -91,6 +91,8 @@ def member_edges(
     def member_of(where: tuple[str, str] | None, member: str) -> None:
         if where is not None and f"{where[1]}.{member}" in symbols_of(where[0]):
             used[where[0]].add(f"{where[1]}.{member}")
+        elif where is not None:
+            unknown.add(member)  # inherited from a base class (`extends`), or a field: by name
 
     for local, (target, imported) in bound.items():
         if target and imported != "*" and local in uses:
@@ -120,6 +122,8 @@ def member_edges(
             classes = {class_of(w) for w in types[head]}
             if len(classes) == 1 and None not in classes:
                 member_of(classes.pop(), member)
+            elif len(classes) > 1 and any(classes):
+                unknown.add(member)  # typed as several project classes: whose member stays open
         elif head in own:
             member_of((facts.path, head), member)
         elif head not in GLOBALS:
