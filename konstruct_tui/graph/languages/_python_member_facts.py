@@ -10,7 +10,7 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 - "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"], "self.c": ["=c"]}
              (call results end in "()"; "?" is a binding that states no type: the name is not proven;
              "=c": bound to what the name `c` (or `self.c`) holds)
-- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions"}
+- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self"}
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
 - "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
@@ -28,6 +28,7 @@ from .. import treesitter as ts
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
+SELF = "Self"  # a method's return: the instance it was called on
 UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
 
 
@@ -103,6 +104,33 @@ def _target_name(left: ts.Node) -> str | None:
         if obj is not None and attr is not None and obj.type == "identifier" and ts.text(obj) == "self":
             return f"self.{ts.text(attr)}"
     return None
+
+
+def _entered(name: ts.Node) -> str | None:
+    """`with Client() as c` / `async with Client() as c`: "Client()>__enter__" (or `__aenter__`),
+    what the context manager's enter method returns; None for any other `as` target."""
+    target = name.parent
+    pattern = target.parent if target is not None and target.type == "as_pattern_target" else None
+    item = pattern.parent if pattern is not None and pattern.type == "as_pattern" else None
+    if item is None or item.type != "with_item":
+        return None
+    value = pattern.named_children[0]
+    callee = _dotted(value.child_by_field_name("function")) if value.type == "call" else None
+    statement = item.parent.parent if item.parent is not None else None
+    if not callee or statement is None or statement.type != "with_statement":
+        return None
+    return f"{callee}()>{'__aenter__' if statement.children[0].type == 'async' else '__enter__'}"
+
+
+def _returns_self(function: ts.Node, annotation: str) -> bool:
+    """`-> Self`, or `def __enter__(self: T) -> T`: the method returns the instance it is called on."""
+    written = annotation.strip().strip("'\"")
+    if written.rsplit(".", 1)[-1] == "Self":
+        return True
+    parameters = function.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters is not None and parameters.named_child_count else None
+    typed = first.child_by_field_name("type") if first is not None and first.type == "typed_parameter" else None
+    return typed is not None and ts.text(typed).strip().strip("'\"") == written
 
 
 def _super_class(call: ts.Node) -> str | None:
@@ -214,13 +242,18 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
             bound.append((ts.text(definition.child_by_field_name("name")), "@" + written, node))
     for node in groups.get("unbound", ()):
-        bound.append((ts.text(node), UNTYPED, node))
+        bound.append((ts.text(node), _entered(node) or UNTYPED, node))
     for node in groups.get("assign", ()):
         right = node.child_by_field_name("right")
         if node.child_by_field_name("type") is not None or right is None or right.type == "none" or (
                 right.type == "call" and _dotted(right.child_by_field_name("function"))):
             continue  # annotated, or a plain call: typed above; `x = None` holds no member anyone uses
         left = node.child_by_field_name("left")
+        awaited = right.named_children[0] if right.type == "await" and right.named_child_count else None
+        callee = _dotted(awaited.child_by_field_name("function")) if awaited is not None and awaited.type == "call" else None
+        if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns
+            bound.append((ts.text(left), callee + "()", node))
+            continue
         name = ts.text(left) if left.type == "identifier" else _target_name(left)
         if name:
             # `self.console = console`, `_Segment = Segment`: the same thing as another name
@@ -235,6 +268,8 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         function = node.parent
         if written and function is not None:
             _, scopes = _enclosing(function)
+            if scopes and _returns_self(function, ts.text(node)):
+                written = SELF
             key = ".".join([*scopes, ts.text(function.child_by_field_name("name"))])
             # overloads (`@overload def f(...) -> A`, then `-> B`): the function returns one of them
             returns[key] = "|".join(dict.fromkeys([*returns[key].split("|"), *written.split("|")])) if key in returns else written

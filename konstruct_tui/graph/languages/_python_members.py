@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ..facts import FileFacts, ProjectView
-from ._python_member_facts import UNTYPED
+from ._python_member_facts import SELF, UNTYPED
 from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
@@ -230,6 +230,12 @@ class MemberResolver:
                 return self._instance(path, same, depth + 1) or (
                     None if same.startswith("self.") or self._unbound(path, same) else self._alias(path, same, depth))
             return None
+        if ">" in written:  # `with Client() as c`: what `Client().__enter__()` returns
+            made, _, method = written.partition(">")
+            instance = self._typed(path, made, depth + 1)
+            entered = self._member(instance[1], instance[2], method, depth + 1) \
+                if instance is not None and instance[0] == "instance" else None
+            return self.returned(entered, depth + 1) if entered is not None and entered[0] == "member" else None
         if "|" in written:  # alternatives: the one project class among them, if exactly one
             found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
             return found.pop() if len(found) == 1 else None
@@ -259,6 +265,9 @@ class MemberResolver:
         """The instance a function or method returns, when annotated."""
         facts = self._facts(thing[1])
         written = facts.extra.get("returns", {}).get(thing[2]) if facts else None
+        if written == SELF:  # `-> Self`: an instance of the class declaring the method
+            owner = thing[2].rpartition(".")[0]
+            return ("instance", thing[1], owner) if owner and self.symbols(thing[1]).get(owner) == "class" else None
         return self._typed(thing[1], written, depth + 1) if written else None
 
     # -- a file's member uses -------------------------------------------------------------------

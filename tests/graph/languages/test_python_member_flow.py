@@ -243,3 +243,39 @@ def test_package_attributes_are_followed_through_nested_wildcard_imports() -> No
         transport.handle()
         """, files)
     assert used["hx/_transports/asgi.py"] == {"ASGITransport", "ASGITransport.handle"}
+
+
+CLIENT = {"hx/__init__.py": "from ._client import Client, AsyncClient\n", "hx/_client.py": """\
+    import typing as t
+    T = t.TypeVar("T", bound="Client")
+    class Response:
+        def json(self) -> object: ...
+    class Client:
+        def __enter__(self: T) -> T: ...
+        def get(self, url) -> Response: ...
+    class AsyncClient:
+        async def __aenter__(self) -> "t.Self": ...
+        async def get(self, url) -> Response: ...
+    class Pool:
+        def __enter__(self): ...
+        def get(self) -> None: ...
+    """}
+
+
+def test_with_targets_are_what_enter_returns_and_awaited_calls_what_the_coroutine_returns() -> None:
+    used, unknown = uses("""\
+        import hx
+        from hx._client import Pool
+        def test_sync():
+            with hx.Client() as client:
+                client.get("/").json()
+        async def test_async():
+            async with hx.AsyncClient() as client:
+                response = await client.get("/")
+                response.json()
+        def test_unannotated_enter():
+            with Pool() as pool:
+                pool.get()
+        """, CLIENT)
+    assert {"Client.get", "AsyncClient.get", "Response.json"} <= used["hx/_client.py"]
+    assert "Pool.get" not in used["hx/_client.py"] and "get" in unknown
