@@ -259,6 +259,8 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
             # `self.console = console`, `_Segment = Segment`: the same thing as another name
             same = _target_name(right) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
             bound.append((name, f"={same}" if same else UNTYPED, node))
+    # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
+    bound = [b for b in bound if b[0] not in ("self", "cls")]
     types: dict[str, set[str]] = defaultdict(set)
     for name, written, _ in bound:
         types[name].add(written)

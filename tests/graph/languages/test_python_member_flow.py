@@ -279,3 +279,24 @@ def test_with_targets_are_what_enter_returns_and_awaited_calls_what_the_coroutin
         """, CLIENT)
     assert {"Client.get", "AsyncClient.get", "Response.json"} <= used["hx/_client.py"]
     assert "Pool.get" not in used["hx/_client.py"] and "get" in unknown
+
+
+def test_an_annotated_self_still_means_the_enclosing_class() -> None:
+    files = {"sess.py": """\
+        import typing as t
+        T = t.TypeVar("T")
+        class Session:
+            def __enter__(self: T) -> T:
+                return self
+            def open(self) -> None: ...
+        """}
+    used, unknown = uses("""\
+        from sess import Session
+        class Sub(Session):
+            def go(self: "Sub"):
+                self.open()
+            def again(self):
+                self.open()
+        """, files)
+    assert "Session.open" in used["sess.py"]
+    assert "open" not in unknown
