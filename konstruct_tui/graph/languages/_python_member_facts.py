@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
+from operator import attrgetter
 from typing import Any
 
 from .. import treesitter as ts
 
+_TEXT = attrgetter("text")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
@@ -242,12 +244,15 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
             bound.append((ts.text(definition.child_by_field_name("name")), "@" + written, node))
     for node in groups.get("unbound", ()):
+        name = node.text
+        if name != b"self" and name != b"cls":  # the enclosing class, whatever they are annotated
+            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+    for node in groups.get("entered", ()):
         bound.append((ts.text(node), _entered(node) or UNTYPED, node))
     for node in groups.get("assign", ()):
         right = node.child_by_field_name("right")
-        if node.child_by_field_name("type") is not None or right is None or right.type == "none" or (
-                right.type == "call" and _dotted(right.child_by_field_name("function"))):
-            continue  # annotated, or a plain call: typed above; `x = None` holds no member anyone uses
+        if node.child_by_field_name("type") is not None:
+            continue  # annotated: typed above
         left = node.child_by_field_name("left")
         awaited = right.named_children[0] if right.type == "await" and right.named_child_count else None
         callee = _dotted(awaited.child_by_field_name("function")) if awaited is not None and awaited.type == "call" else None
@@ -260,7 +265,7 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
             same = _target_name(right) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
             bound.append((name, f"={same}" if same else UNTYPED, node))
     # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
-    bound = [b for b in bound if b[0] not in ("self", "cls")]
+    bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
     types: dict[str, set[str]] = defaultdict(set)
     for name, written, _ in bound:
         types[name].add(written)
@@ -298,6 +303,11 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
     conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
     if conflicts:
         types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls)
+    # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
+    # same name (`def f(console): console.print()` beside `from .console import console`).
+    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
+    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
+        del types[name]
     if untyped:
         extra["untyped"] = sorted(untyped)
     if types:
