@@ -21,12 +21,14 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, methodcaller
 from typing import Any
 
 from .. import treesitter as ts
 
 _TEXT = attrgetter("text")
+_DOTTED_BYTES = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
@@ -79,6 +81,17 @@ def _dotted(node: ts.Node | None) -> str | None:
     return text if _DOTTED.fullmatch(text) else None
 
 
+def _innermost_kind(node: ts.Node) -> str | None:
+    """The type of the innermost class or function around `node` (None at module level)."""
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "class_definition" or kind == "function_definition":
+            return kind
+        parent = parent.parent
+    return None
+
+
 def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
     """(kind of the innermost class/function around `node`, names of the enclosing scopes)."""
     kind, names = None, []
@@ -97,7 +110,7 @@ def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
 def _target_name(left: ts.Node) -> str | None:
     """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
     if left.type == "identifier":
-        kind, _ = _enclosing(left)
+        kind = _innermost_kind(left)
         name = ts.text(left)
         return f"self.{name}" if kind == "class_definition" else name
     if left.type == "attribute":
@@ -202,9 +215,11 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
         key = f"{name}@{scope}" if scope is not None else name
         prefix = written[0] if written[0] in "@=" else ""
         types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
-    heads = {c.encode() for c in conflicts}
-    uses = {rename(ts.text(node), node.start_byte) for node in groups.get("chain", ())
-            if node.text.split(b".", 1)[0] in heads and _DOTTED.fullmatch(ts.text(node))}
+    # Chains starting with one of those names, picked out in C (`startswith` over all of them)
+    chains = groups.get("chain", ())
+    texts = list(map(_TEXT, chains))
+    picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
+    uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
     oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
     return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}
 
@@ -235,7 +250,7 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
         if definition is None or decorator is None or definition.type != "function_definition":
             continue
-        if _enclosing(node)[0] == "class_definition":
+        if _innermost_kind(node) == "class_definition":
             continue  # a method's decorator (@property, @classmethod) says nothing about a variable
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
@@ -243,12 +258,9 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         written = _dotted(expression)
         if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
             bound.append((ts.text(definition.child_by_field_name("name")), "@" + written, node))
-    for node in groups.get("unbound", ()):
-        name = node.text
-        if name != b"self" and name != b"cls":  # the enclosing class, whatever they are annotated
-            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
     for node in groups.get("entered", ()):
         bound.append((ts.text(node), _entered(node) or UNTYPED, node))
+    untyped_assigned: list[tuple[str, ts.Node]] = []
     for node in groups.get("assign", ()):
         right = node.child_by_field_name("right")
         if node.child_by_field_name("type") is not None:
@@ -263,7 +275,20 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         if name:
             # `self.console = console`, `_Segment = Segment`: the same thing as another name
             same = _target_name(right) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
-            bound.append((name, f"={same}" if same else UNTYPED, node))
+            if same:
+                bound.append((name, f"={same}", node))
+            else:
+                untyped_assigned.append((name, node))
+    # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
+    # told apart) or bound by an import (a bare parameter shadows it): most are neither.
+    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
+    relevant = imported.union(name for name, _, _ in bound)
+    wanted = {name.encode() for name in relevant}
+    for node in groups.get("unbound", ()):
+        name = node.text
+        if name in wanted:
+            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+    bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
     # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
     bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
     types: dict[str, set[str]] = defaultdict(set)
@@ -305,7 +330,6 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
-    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
     for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
         del types[name]
     if untyped:

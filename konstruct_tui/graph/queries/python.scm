@@ -45,7 +45,7 @@
 ; proven a Console here. `@entered`: a `with ... as` target (what `__enter__` returns).
 ; `@assign`: assignments whose value is a name or an expression no call types (a literal value
 ; holds no project member and is left out).
-(parameters (identifier) @unbound)
+((parameters (identifier) @unbound) (#not-any-of? @unbound "self" "cls"))
 (lambda_parameters (identifier) @unbound)
 (parameters (default_parameter name: (identifier) @unbound))
 (for_statement left: [(identifier) @unbound (pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
