@@ -326,6 +326,9 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
     untyped = {ts.text(n) for n in groups.get("untyped", ())}
     extra: dict[str, Any] = {}
     conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
+    if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
+        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(map(_TEXT, groups.get("chain", ())))}
+        conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
         types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
