@@ -1,72 +1,243 @@
 """Go member uses: the facts extraction keeps, and their resolution.
 
-Extraction keeps the types the source writes for names (`var c T`, a parameter or method receiver
-`c *T`, `c := T{}` / `&T{}` / `c := NewT()` / `pkg.NewT()`), each function's result type, and the
-methods used on receivers no name can type (`NewT().M`, `xs[0].M`). Resolution types `x.M`: `x`'s
-written type, in the file's own package or an imported one, names the method `T.M` wherever in
-that package it is declared; an untyped `x` that is not an import leaves `M` as by-name evidence.
+Extraction writes every selector `x.M` as a chain the resolver can type: a head (a written type
+`T` / `pkg.T`, or a call `F()` / `pkg.F()` whose result types it) and steps (`.f` a field, `m()` a
+method's result), ending with the member used. A name's type comes from what its own function
+writes for it: the receiver and parameters (`c *T`), `var c T`, `c := T{}` / `&T{}` / `NewT()` /
+`pkg.NewT()` / `x.(*T)` / `other.Method()` (a chain itself); package-level `var`s count in every
+function of the file. Typing per function matters: `req` is a `*Request` in one test and a
+`*Client` in the next. A name given two types in one function, or none, types nothing: its
+selector's member is kept as by-name evidence (`untyped`), as is a member used on an expression
+no chain expresses (`xs[0].M`).
+
+Besides the chains: the file's package-level variables' chains (`globals`, for other files of
+the package), each function's and method's result type (`returns`, "F" / "T.M"), and each
+struct's field types and embedded types (`structs`), which the resolver follows through chains
+and for promoted methods (a method of an embedded type called on the outer type).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from typing import Any
 
 from .. import treesitter as ts
 
 _TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
+_SCOPES = ("function_declaration", "method_declaration")
+_AMBIGUOUS = "?"
 
 
 def _written(node: Any) -> str | None:
+    """`*T`, `pkg.T`, `T[K]` -> the named type; anything else (maps, slices, funcs) -> None."""
+    if node is None:
+        return None
     text = ts.text(node).lstrip("*&").split("[", 1)[0].strip()
     return text if _TYPE.fullmatch(text) else None
 
 
-def _value_type(value: Any) -> str | None:
-    """`T{}`, `&T{}` -> "T"; `NewT()`, `pkg.NewT()` -> "NewT()" (its result type, resolved later)."""
-    if value.type == "unary_expression":
-        value = value.child_by_field_name("operand") or value
-    if value.type == "composite_literal":
-        kind = value.child_by_field_name("type")
-        return _written(kind) if kind is not None else None
-    if value.type == "call_expression":
-        function = value.child_by_field_name("function")
-        written = _written(function) if function is not None else None
-        return written + "()" if written else None
-    return None
+class _Chains:
+    """Selector chains of one file, typed through its functions' variables."""
+
+    def __init__(self) -> None:
+        self.chains: set[str] = set()
+        self.untyped: set[str] = set()
+
+    def tokens(self, node: Any, scope: dict[str, list[str] | str], depth: int = 0) -> list[str] | None:
+        """The chain an expression's value has (head, steps), or None."""
+        if node is None or depth > 8:
+            return None
+        kind = node.type
+        if kind == "identifier":
+            # A name no function or file-level declaration binds: an import, or a package-level
+            # name of a sibling file ("$name": the resolver knows which).
+            name = ts.text(node)
+            found = scope.get(name)
+            return list(found) if isinstance(found, list) else None if name in scope else ["$" + name]
+        if kind in ("parenthesized_expression", "unary_expression"):
+            inner = node.child_by_field_name("operand") if kind == "unary_expression" else None
+            inner = inner or (node.named_children[0] if node.named_child_count else None)
+            return self.tokens(inner, scope, depth + 1)
+        if kind == "composite_literal":
+            written = _written(node.child_by_field_name("type"))
+            return [written] if written else None
+        if kind == "type_assertion_expression":
+            written = _written(node.child_by_field_name("type"))
+            return [written] if written else None
+        if kind == "selector_expression":
+            operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
+            inner = self.tokens(operand, scope, depth + 1)
+            return None if inner is None or field is None else [*inner, "." + ts.text(field)]
+        if kind == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is None:
+                return None
+            if function.type == "identifier":
+                name = ts.text(function)
+                if name == "new":  # `new(T)`
+                    arguments = node.child_by_field_name("arguments")
+                    written = _written(arguments.named_children[0]) if arguments and arguments.named_child_count else None
+                    return [written] if written else None
+                return None if name in scope else [name + "()"]  # a local func value: untyped
+            if function.type == "selector_expression":
+                operand, field = function.child_by_field_name("operand"), function.child_by_field_name("field")
+                inner = self.tokens(operand, scope, depth + 1)
+                return None if inner is None or field is None else [*inner, ts.text(field) + "()"]
+            if function.type in ("generic_type", "index_expression"):  # `NewT[int]()`
+                base = function.child_by_field_name("type") or function.child_by_field_name("operand")
+                written = _written(base)
+                return [written + "()"] if written else None
+        return None
+
+    def selector(self, node: Any, scope: dict[str, Any]) -> None:
+        operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
+        if operand is None or field is None:
+            return
+        head = self.tokens(operand, scope)
+        if head:
+            self.chains.add(" ".join([*head, ts.text(field)]))
+        else:
+            self.untyped.add(ts.text(field))
+
+
+def _bind(scope: dict[str, Any], name: str, chain: list[str] | None) -> None:
+    if name == "_":
+        return
+    if chain is None:
+        scope.setdefault(name, _AMBIGUOUS)  # declared, type unknown: shadows outer names
+        return
+    if scope.get(name) not in (None, chain):
+        scope[name] = _AMBIGUOUS
+    else:
+        scope[name] = chain
+
+
+def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str, Any]) -> None:
+    """Bind the names `node` declares in `scope`; values are typed with `outer` (the file's
+    names) and what the function declared so far."""
+    kind = node.type
+    reads = {**outer, **scope}
+    if kind in ("parameter_declaration", "var_spec"):
+        written = _written(node.child_by_field_name("type"))
+        names = node.children_by_field_name("name")
+        values = node.child_by_field_name("value")
+        values = values.named_children if values is not None else []
+        for index, name in enumerate(names):
+            if written:
+                _bind(scope, ts.text(name), [written])
+            elif len(values) == len(names):
+                _bind(scope, ts.text(name), chains.tokens(values[index], reads))
+            else:
+                _bind(scope, ts.text(name), None)
+    elif kind == "short_var_declaration":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return
+        same = left.named_child_count == right.named_child_count
+        for index, name in enumerate(left.named_children):
+            if name.type == "identifier":
+                value = right.named_children[index] if same else None
+                # `v, ok := x.(*T)`: the first name gets the asserted type.
+                if not same and index == 0 and right.named_child_count == 1 and \
+                        right.named_children[0].type == "type_assertion_expression":
+                    value = right.named_children[0]
+                _bind(scope, ts.text(name), chains.tokens(value, reads) if value is not None else None)
 
 
 def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
-    types: dict[str, set[str]] = defaultdict(set)
-    for node in found.get("typed", ()):
-        kind = node.child_by_field_name("type")
-        written = _written(kind) if kind is not None else None
-        if written:
-            for name in node.children_by_field_name("name"):
-                types[ts.text(name)].add(written)
-    for node in found.get("short", ()):
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None or left.named_child_count != right.named_child_count:
-            continue
-        for name, value in zip(left.named_children, right.named_children, strict=False):
-            written = _value_type(value) if name.type == "identifier" else None
-            if written:
-                types[ts.text(name)].add(written)
+    chains = _Chains()
+    scopes = sorted((n.start_byte, n.end_byte) for key in ("definition.function", "definition.method")
+                    for n in found.get(key, ()) if n.type in _SCOPES)
+    starts = [s for s, _ in scopes]
+
+    def scope_of(node: Any) -> int:
+        index = bisect_right(starts, node.start_byte) - 1
+        return index if index >= 0 and node.end_byte <= scopes[index][1] else -1
+
+    declarations: dict[int, list[Any]] = defaultdict(list)
+    for key in ("typed", "short"):
+        for node in found.get(key, ()):
+            declarations[scope_of(node)].append(node)
+    file_scope: dict[str, Any] = {}
+    for node in sorted(declarations.pop(-1, ()), key=lambda n: n.start_byte):
+        _declare(node, file_scope, chains, file_scope)
+    selectors: dict[int, list[Any]] = defaultdict(list)
+    for node in found.get("selector", ()):
+        selectors[scope_of(node)].append(node)
+    for index in sorted(set(selectors) | set(declarations)):
+        scope = dict(file_scope)
+        local: dict[str, Any] = {}
+        for node in sorted(declarations.get(index, ()), key=lambda n: n.start_byte):
+            _declare(node, local, chains, scope)
+        scope.update(local)
+        for node in selectors.get(index, ()):
+            chains.selector(node, scope)
+    extra: dict[str, Any] = {}
+    if chains.chains:
+        extra["chains"] = sorted(chains.chains)
+    globals_ = {k: v for k, v in file_scope.items() if isinstance(v, list)}
+    if globals_:
+        extra["globals"] = {k: " ".join(v) for k, v in sorted(globals_.items())}
+    returns = _returns(found)
+    if returns:
+        extra["returns"] = returns
+    structs = _structs(found)
+    if structs:
+        extra["structs"] = structs
+    if chains.untyped:
+        extra["untyped"] = sorted(chains.untyped)
+    return extra
+
+
+def receiver_type(method: Any) -> str | None:
+    receiver = method.child_by_field_name("receiver")
+    stack = [receiver] if receiver is not None else []
+    while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
+        node = stack.pop(0)
+        if node.type == "type_identifier":
+            return ts.text(node)
+        stack.extend(node.named_children)
+    return None
+
+
+def _returns(found: dict[str, list[Any]]) -> dict[str, str]:
     returns = {}
     for node in found.get("returns", ()):
         result = node.child_by_field_name("result")
         if result is not None and result.type == "parameter_list" and result.named_child_count:
             result = result.named_children[0].child_by_field_name("type") or result
-        written = _written(result) if result is not None else None
-        if written:
-            returns[ts.text(node.child_by_field_name("name"))] = written
-    extra: dict[str, Any] = {}
-    if types:
-        extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
-    if returns:
-        extra["returns"] = returns
-    untyped = {ts.text(n) for n in found.get("untyped", ())}
-    if untyped:
-        extra["untyped"] = sorted(untyped)
-    return extra
+        written = _written(result)
+        name = ts.text(node.child_by_field_name("name"))
+        if node.type == "method_declaration":
+            owner = receiver_type(node)
+            name = f"{owner}.{name}" if owner else ""
+        if written and name:
+            returns[name] = written
+    return returns
+
+
+def _structs(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """T -> [{field: written type}, [embedded types]]."""
+    structs: dict[str, list[Any]] = {}
+    for spec in found.get("struct", ()):
+        body = spec.child_by_field_name("type")
+        fields: dict[str, str] = {}
+        embedded: list[str] = []
+        listing = next((c for c in body.named_children if c.type == "field_declaration_list"), None) if body else None
+        for declaration in listing.named_children if listing is not None else ():
+            if declaration.type != "field_declaration":
+                continue
+            written = _written(declaration.child_by_field_name("type"))
+            names = declaration.children_by_field_name("name")
+            if not written:
+                continue
+            if names:
+                for name in names:
+                    fields[ts.text(name)] = written
+            else:
+                embedded.append(written)
+        if fields or embedded:
+            structs[ts.text(spec.child_by_field_name("name"))] = [fields, embedded]
+    return structs

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
-from ._go_members import member_facts
+from ._go_members import member_facts, receiver_type
 from ._go_resolve import GoResolver
 
 LANGUAGE = "go"
@@ -59,7 +59,7 @@ def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
                 kind = _type_kind(node)
             prefix = ""
             if node.type == "method_declaration":
-                receiver = _receiver_type(node)
+                receiver = receiver_type(node)
                 prefix = f"{receiver}." if receiver else ""
             for name in node.children_by_field_name("name"):  # `const a, b = 1, 2`
                 symbols.append(Symbol(prefix + ts.text(name), kind, node.start_point[0] + 1, node.end_point[0] + 1))
@@ -74,17 +74,6 @@ def _inside_body(node: Any) -> bool:
             return True
         parent = parent.parent
     return False
-
-
-def _receiver_type(method: Any) -> str | None:
-    receiver = method.child_by_field_name("receiver")
-    stack = [receiver] if receiver is not None else []
-    while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
-        node = stack.pop(0)
-        if node.type == "type_identifier":
-            return ts.text(node)
-        stack.extend(node.named_children)
-    return None
 
 
 def _type_kind(spec: Any) -> str:
@@ -111,7 +100,7 @@ def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
 class GoSupport:
     name: str = LANGUAGE
     extensions: tuple[str, ...] = (".go",)
-    version: str = "3"  # 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
+    version: str = "4"  # 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         return extract(path, source)
