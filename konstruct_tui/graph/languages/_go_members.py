@@ -161,7 +161,9 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
         for node in found.get(key, ()):
             declarations[scope_of(node)].append(node)
     file_scope: dict[str, Any] = {}
-    for node in sorted(declarations.pop(-1, ()), key=lambda n: n.start_byte):
+    # Outside functions only `var`s name values (a parameter there is a func type's or an
+    # interface method's).
+    for node in sorted((n for n in declarations.pop(-1, ()) if n.type == "var_spec"), key=lambda n: n.start_byte):
         _declare(node, file_scope, chains, file_scope)
     selectors: dict[int, list[Any]] = defaultdict(list)
     for node in found.get("selector", ()):
@@ -215,6 +217,14 @@ def _returns(found: dict[str, list[Any]]) -> dict[str, str]:
             name = f"{owner}.{name}" if owner else ""
         if written and name:
             returns[name] = written
+    for spec in found.get("interface", ()):  # `Redirect() *Redirect` in `type Ctx interface {...}`
+        owner = ts.text(spec.child_by_field_name("name"))
+        body = spec.child_by_field_name("type")
+        for element in body.named_children if body is not None else ():
+            result = element.child_by_field_name("result") if element.type in ("method_elem", "method_spec") else None
+            written = _written(result) if result is not None and result.type != "parameter_list" else None
+            if written:
+                returns[f"{owner}.{ts.text(element.child_by_field_name('name'))}"] = written
     return returns
 
 

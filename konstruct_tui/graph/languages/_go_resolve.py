@@ -172,7 +172,9 @@ class GoResolver:
                 state = self._result(step[:-2], path, where, depth) if step.endswith("()") else \
                     self._global(where, step[1:], depth) if step.startswith(".") else None
             elif step.endswith("()"):
-                found = self._method(state[1], state[2], step[:-2])
+                # A method of the type (or promoted to it), else one an interface type declares.
+                found = self._method(state[1], state[2], step[:-2]) or \
+                    [(p, f"{state[2]}.{step[:-2]}") for p in state[1].definers.get(state[2], ())]
                 state = self._typed_by(found, "returns", depth)
             else:
                 state = self._field(state[1], state[2], step[1:], depth)

@@ -87,7 +87,9 @@ def _type_kind(spec: Any) -> str:
 
 def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
     # Slicing the source and decoding each distinct name once is much cheaper than `node.text`.
-    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ())}
+    # The `Map` of `sync.Map` is not the package's own `Map`: the pair below carries it.
+    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ())
+           if node.type != "type_identifier" or node.parent is None or node.parent.type != "qualified_type"}
     # A qualifier is always immediately followed by its member, so the capture lists, in document
     # order, pair up.
     qualifiers, members = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))

@@ -27,5 +27,6 @@
 (short_var_declaration) @short
 (function_declaration result: (_)) @returns
 (method_declaration result: (_)) @returns
+(type_spec name: (type_identifier) type: (interface_type)) @interface
 (type_spec name: (type_identifier) type: (struct_type)) @struct
 (selector_expression) @selector
