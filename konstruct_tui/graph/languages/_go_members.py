@@ -34,6 +34,10 @@ def _written(node: Any) -> str | None:
     """`*T`, `pkg.T`, `T[K]` -> the named type; anything else (maps, slices, funcs) -> None."""
     if node is None:
         return None
+    if node.type in ("slice_type", "map_type", "array_type"):
+        # `[]*T`, `map[K]*T` -> "T[]": their elements are typed by `range` and `xs[i]`
+        element = _written(node.child_by_field_name("value" if node.type == "map_type" else "element"))
+        return element + "[]" if element and not element.endswith("[]") else None
     text = ts.text(node).lstrip("*&").split("[", 1)[0].strip()
     return text if _TYPE.fullmatch(text) else None
 
@@ -66,6 +70,9 @@ class _Chains:
         if kind == "type_assertion_expression":
             written = _written(node.child_by_field_name("type"))
             return [written] if written else None
+        if kind == "index_expression":
+            inner = self.tokens(node.child_by_field_name("operand"), scope, depth + 1)
+            return None if inner is None else [*inner, "[]"]
         if kind == "selector_expression":
             operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
             inner = self.tokens(operand, scope, depth + 1)
@@ -76,7 +83,7 @@ class _Chains:
                 return None
             if function.type == "identifier":
                 name = ts.text(function)
-                if name == "new":  # `new(T)`
+                if name in ("new", "make"):  # `new(T)`, `make([]*T, n)`
                     arguments = node.child_by_field_name("arguments")
                     written = _written(arguments.named_children[0]) if arguments and arguments.named_child_count else None
                     return [written] if written else None
@@ -108,10 +115,22 @@ def _bind(scope: dict[str, Any], name: str, chain: list[str] | None) -> None:
     if chain is None:
         scope.setdefault(name, _AMBIGUOUS)  # declared, type unknown: shadows outer names
         return
-    if scope.get(name) not in (None, chain):
-        scope[name] = _AMBIGUOUS
-    else:
+    known = scope.get(name)
+    if known in (None, chain):
         scope[name] = chain
+    elif known != _AMBIGUOUS:
+        # Bound twice in one function (a parameter, then a loop variable of the same name): the
+        # resolver accepts the name's type only when every binding gives the same one.
+        alternatives = _alternatives(known)
+        if chain not in alternatives:
+            alternatives.append(chain)
+        scope[name] = ["{" + "|".join(",".join(a) for a in alternatives) + "}"] if len(alternatives) <= 4 else _AMBIGUOUS
+
+
+def _alternatives(chain: list[str]) -> list[list[str]]:
+    if len(chain) == 1 and chain[0].startswith("{"):
+        return [a.split(",") for a in chain[0][1:-1].split("|")]
+    return [chain]
 
 
 def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str, Any]) -> None:
@@ -130,6 +149,15 @@ def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str,
             elif len(values) == len(names):
                 _bind(scope, ts.text(name), chains.tokens(values[index], reads))
             else:
+                _bind(scope, ts.text(name), None)
+    elif kind == "range_clause":  # `for _, x := range xs`: x is an element of xs
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        names = left.named_children if left is not None else []
+        if len(names) == 2 and names[1].type == "identifier" and right is not None:
+            over = chains.tokens(right, reads)
+            _bind(scope, ts.text(names[1]), [*over, "[]"] if over else None)
+        for name in names[:1]:
+            if name.type == "identifier":
                 _bind(scope, ts.text(name), None)
     elif kind == "short_var_declaration":
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -157,7 +185,7 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
         return index if index >= 0 and node.end_byte <= scopes[index][1] else -1
 
     declarations: dict[int, list[Any]] = defaultdict(list)
-    for key in ("typed", "short"):
+    for key in ("typed", "short", "range"):
         for node in found.get(key, ()):
             declarations[scope_of(node)].append(node)
     file_scope: dict[str, Any] = {}

@@ -138,7 +138,7 @@ class GoResolver:
             state = self._walk(steps, facts.path, siblings)
             if state is None:
                 unknown.add(member)
-            elif state[0] == "type":
+            elif state[0] == "type":  # (a slice has no methods)
                 for path, name in self._method(state[1], state[2], member):
                     used[path].add(name)
         used.pop(facts.path, None)
@@ -150,7 +150,10 @@ class GoResolver:
         if depth > 4 or not steps:
             return None
         head, rest = steps[0], steps[1:]
-        if head.startswith("$"):
+        if head.startswith("{"):  # a name bound several times: one type, or none
+            states = [self._walk(a.split(","), path, package, depth + 1) for a in head[1:-1].split("|")]
+            state = states[0] if all(_same(s, states[0]) for s in states) else None
+        elif head.startswith("$"):
             name = head[1:]
             if name in self._aliases_of(path):
                 state: tuple | None = ("package", self._aliases_of(path)[name])
@@ -171,6 +174,10 @@ class GoResolver:
                 where = state[1]
                 state = self._result(step[:-2], path, where, depth) if step.endswith("()") else \
                     self._global(where, step[1:], depth) if step.startswith(".") else None
+            elif step == "[]":
+                state = state[1] if state[0] == "slice" else None
+            elif state[0] == "slice":
+                return None
             elif step.endswith("()"):
                 # A method of the type (or promoted to it), else one an interface type declares.
                 found = self._method(state[1], state[2], step[:-2]) or \
@@ -181,6 +188,9 @@ class GoResolver:
         return _LIBRARY if state is not None and state[0] == "package" else state  # `pkg.Name`: no member
 
     def _type(self, written: str, path: str, package: GoPackage) -> tuple | None:
+        if written.endswith("[]"):
+            element = self._type(written[:-2], path, package)
+            return ("slice", element) if element is not None and element[0] == "type" else _LIBRARY
         qualifier, dot, name = written.partition(".")
         if dot:
             where = self._aliases_of(path).get(qualifier)
@@ -316,6 +326,15 @@ class GoResolver:
                             {k: tuple(dict.fromkeys(v)) for k, v in methods.items()})
         self._packages[key] = package
         return package
+
+
+def _same(a: tuple | None, b: tuple | None) -> bool:
+    """Two walked states name the same type (packages compare by directory)."""
+    if a is None or b is None or a[0] != b[0]:
+        return a is b
+    if a[0] == "type":
+        return a[1].directory == b[1].directory and a[2] == b[2]
+    return a[0] == "library" or _same(a[1], b[1])
 
 
 def _import_names(facts: FileFacts | None) -> set[str]:

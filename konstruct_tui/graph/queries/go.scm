@@ -25,6 +25,7 @@
 (var_spec) @typed
 (parameter_declaration name: (identifier) type: (_)) @typed
 (short_var_declaration) @short
+(range_clause) @range
 (function_declaration result: (_)) @returns
 (method_declaration result: (_)) @returns
 (type_spec name: (type_identifier) type: (interface_type)) @interface
