@@ -97,7 +97,8 @@ def _named_by_edges(snap: GraphSnapshot, path: str, short: str, out: Callers) ->
         following = []
         for target, via in frontier:
             for edge in snap.predecessors(target):
-                if not any(n == short or n.endswith("." + short) for n in edge.names):
+                # Member edges ("T.M") are matched by find_callers: `c.Run()` is no use of `func Run`.
+                if edge.kind == "members" or not any(n == short or n.endswith("." + short) for n in edge.names):
                     continue
                 out.add(edge.source, path, edge.kind, via)
                 if edge.kind == "imports" and edge.source not in seen and not _defines(snap, edge.source, short):

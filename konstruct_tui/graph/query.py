@@ -141,6 +141,8 @@ class GraphQuery:
             found = [(p, s) for p, s in snap.symbol_index.get(short, ()) if symbol.endswith(s.name)]
         if scope is not None:
             found = [(p, s) for p, s in found if p in scope]
+        # `MarkFlagFilename` names the function when one is spelled so, not also `Command.MarkFlagFilename`.
+        found = [(p, s) for p, s in found if s.name == symbol] or found
         if not found:
             where = f" in {_shown(file)}" if file else ""
             return snap, [], answer(NOT_INDEXED, f"no indexed file defines {symbol!r}{where}; try a text search")
