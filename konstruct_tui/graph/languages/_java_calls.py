@@ -11,6 +11,11 @@ from ..facts import FileFacts
 from ._java_signatures import PRIMITIVE
 from ._java_types import TypeWorld, qualify
 
+# JDK supertypes of the argument kinds a call site's hints name ("" is Object).
+_CLASS_TYPES = frozenset({"Class", "Type", "GenericDeclaration", "AnnotatedElement", "Serializable", ""})
+_STRING_TYPES = frozenset({"String", "CharSequence", "Comparable", "Serializable", "Constable", "ConstantDesc", ""})
+_BOXED_TYPES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double", "Number",
+                          "Comparable", "Serializable", "Constable", "ConstantDesc", ""})
 _BOXES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"})
 
 
@@ -85,8 +90,18 @@ class _Chains:
         if param == PRIMITIVE:
             return hint == PRIMITIVE or hint in _BOXES
         param_type = self.world.resolve_name(declaring_path, declaring_type, param)
-        if hint in (PRIMITIVE, "String", "λ"):
-            return param_type is None and not (hint == "λ" and param == "String")
+        if hint in (PRIMITIVE, "String", "λ", "Class"):
+            # These arguments have a JDK type whose supertypes are known: a String is no `Type`.
+            short = param.rsplit(".", 1)[-1]
+            if param_type is not None:
+                return False
+            if hint == "String":
+                return short in _STRING_TYPES
+            if hint == PRIMITIVE:
+                return short in _BOXED_TYPES
+            if hint == "Class":
+                return short in _CLASS_TYPES
+            return param != "String"
         if param_type is None:
             return True  # a library type: we cannot tell
         hint_type = self.world.resolve_name(self.path, context, hint)
@@ -98,11 +113,39 @@ class _Chains:
         """The overloads of `name` a call with `arguments` may bind to: by count, then by the
         argument hints (falling back to count alone when no overload fits the hints)."""
         count, hints = _arguments(arguments)
-        hits = [h for h in self.world.members(receiver, name, self.path) if _fits(h[2], count)]
+        hits = [h for h in self.world.overloads(receiver, name, self.path) if _fits(h[2], count)]
         if len(hits) < 2 or not hints:
             return hits
         typed = [h for h in hits if all(self._compatible(context, hint, h, i) for i, hint in enumerate(hints))]
+        if len(typed) > 1:
+            # Overloads the hints fit only because a library parameter type cannot be checked
+            # lose to one whose parameters the arguments are proven to match (`annotated(spec)`
+            # binds `annotated(AnnotationSpec...)`, not `annotated(List)`).
+            scores = [sum(self._proven(context, hint, h, i) for i, hint in enumerate(hints)) for h in typed]
+            best = max(scores)
+            # Nothing proven: the receiver's nearest type declaring the name (what a reader
+            # assumes, and javac's pick whenever the arguments fit its overloads).
+            typed = [h for h, score in zip(typed, scores) if score == best] if best else \
+                [h for h in typed if h[:2] == typed[0][:2]]
         return typed or hits
+
+    def _proven(self, context: str, hint: str, hit: tuple[str, str, list[Any]], index: int) -> int:
+        """2: the argument's type is the parameter's; 1: a proven supertype; 0: not proven (javac
+        picks the most specific overload: `get(Class)` over `get(Type)` for `get(X.class)`)."""
+        params = hit[2][3:]
+        if not params or hint in ("?", "λ"):
+            return 0
+        param = params[min(index, len(params) - 1)]
+        short = param.rsplit(".", 1)[-1]
+        if short == hint.rsplit(".", 1)[-1]:
+            return 2  # the same name (a JDK type the hint and the parameter both spell)
+        if hint in (PRIMITIVE, "String", "Class"):
+            return 1 if short and hint != PRIMITIVE else 0
+        param_type = self.world.resolve_name(hit[0], hit[1], param)
+        hint_type = self.world.resolve_name(self.path, context, hint)
+        if param_type is None or hint_type is None:
+            return 0
+        return 2 if hint_type == param_type else 1 if param_type in self.world.supertypes(hint_type, self.path) else 0
 
     def _step(self, context: str, receivers: list[str], step: str) -> list[str]:
         following: list[str] = []

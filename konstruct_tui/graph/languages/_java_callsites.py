@@ -44,6 +44,8 @@ class _Reader:
             return "String"
         if kind in ("lambda_expression", "method_reference"):
             return "λ"
+        if kind == "class_literal":
+            return "Class"
         if kind == "identifier":
             declared = self.variables.get(ts.text(node), ())
             return declared[0] if len(declared) == 1 else "?"
