@@ -55,6 +55,9 @@ class _Chains:
         # member names called on receivers nobody could type (by-name evidence).
         self.uses: dict[str, set[str]] = defaultdict(set)
         self.unknown: set[str] = set(facts.extra.get("by_name", ()))
+        # Quiet: a field read outside a call chain is a member use, but its type is no file
+        # dependency the file graph models (jdeps agreement was measured without it).
+        self.quiet = False
 
     def _used(self, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
         for path, owner, _ in hits:
@@ -74,7 +77,8 @@ class _Chains:
             for index, resolved in enumerate(types):
                 if resolved is None or (certain is not None and resolved not in certain):
                     continue
-                self.found[resolved].add(label)
+                if not self.quiet:
+                    self.found[resolved].add(label)
                 if index == 0 and resolved not in results:
                     results.append(resolved)
         return results
@@ -153,6 +157,9 @@ class _Chains:
             if step.startswith("."):
                 hits = [h for h in self.world.members(receiver, step[1:], self.path) if h[2][0] == -1]
                 label = step[1:]
+                if not hits and self.world.is_type(f"{receiver}.{label}"):  # `Outer.Inner.CONSTANT`
+                    following.append(f"{receiver}.{label}")
+                    continue
             else:
                 label, _, arguments = step.partition("/")
                 hits = self._matching(context, receiver, label, arguments)
@@ -273,6 +280,11 @@ def evaluate(world: TypeWorld, facts: FileFacts) -> _Chains:
     for context, written_chains in facts.extra.get("calls", {}).items():
         for chain in written_chains:
             chains.evaluate(context, chain)
+    chains.quiet = True
+    for context, written_chains in facts.extra.get("fields", {}).items():
+        for chain in written_chains:
+            chains.evaluate(context, chain)
+    chains.quiet = False
     for name, members in facts.extra.get("members", {}).items():
         chains.overridden(qualify(facts, name), members)
     for name in facts.extra.get("public_types", ()):

@@ -117,15 +117,52 @@ def calls(
     sites += [(n, reader.reference(n)) for n in groups.get("reference", ())]
     sites += [(n, reader.receiver(n)) for n in groups.get("new", ())]
     for node, chain in sites:
-        if not chain:
-            if untyped is not None and node.type == "method_invocation":
-                untyped.add(ts.text(node.child_by_field_name("name")))
-            continue
-        position = node.start_byte
-        index = bisect_right(starts, position) - 1
-        while index >= 0 and types[index][1] <= position:
-            index -= 1  # a type ending before the call is a sibling; its enclosing type comes earlier
-        if index >= 0:
-            found[types[index][2]].add(" ".join(chain))
+        _place(node, chain, found, starts, types, untyped)
     return {owner: sorted(chains) for owner, chains in found.items()}
+
+
+def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]],
+               variables: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Chains of the fields read or written outside call chains (`builder.excluder`,
+    `Strictness.LEGACY_STRICT`), and of enum constants in `case` labels (`case NAME:` names
+    `JsonToken.NAME` when the switch is on a JsonToken): member uses, never descriptor types."""
+    reader = _Reader(variables)
+    starts = [t[0] for t in types]
+    found: dict[str, set[str]] = defaultdict(set)
+    for node in groups.get("chain", ()):
+        parent = node.parent
+        if node.type != "field_access" or parent is None or (
+                parent.type in ("field_access", "method_invocation") and _is_object(parent, node)):
+            continue  # the receiver of a longer chain: that chain carries it
+        _place(node, reader.receiver(node), found, starts, types, None)
+    for label in groups.get("case", ()):
+        switch = label.parent.parent.parent if label.parent and label.parent.parent else None
+        condition = switch.child_by_field_name("condition") if switch is not None else None
+        constants = [c for c in label.named_children if c.type == "identifier"]
+        if condition is None or not constants:
+            continue
+        head = reader.receiver(condition)
+        for constant in constants if head else ():
+            _place(label, [*head, "." + ts.text(constant)], found, starts, types, None)
+    return {owner: sorted(chains) for owner, chains in found.items()}
+
+
+def _is_object(parent: ts.Node, node: ts.Node) -> bool:
+    receiver = parent.child_by_field_name("object")
+    return receiver is not None and receiver.start_byte == node.start_byte and receiver.end_byte == node.end_byte
+
+
+def _place(node: ts.Node, chain: list[str] | None, found: dict[str, set[str]], starts: list[int],
+           types: list[tuple[int, int, str, ts.Node]], untyped: set[str] | None) -> None:
+    """File `chain` under the innermost named type around `node` (what `this` means there)."""
+    if not chain:
+        if untyped is not None and node.type == "method_invocation":
+            untyped.add(ts.text(node.child_by_field_name("name")))
+        return
+    position = node.start_byte
+    index = bisect_right(starts, position) - 1
+    while index >= 0 and types[index][1] <= position:
+        index -= 1  # a type ending before the call is a sibling; its enclosing type comes earlier
+    if index >= 0:
+        found[types[index][2]].add(" ".join(chain))
 

@@ -91,6 +91,7 @@ class JavaResolver:
             if fqn is not None:
                 referenced[self._file_of(fqn, importer)].add(fqn.rsplit(".", 1)[-1])
         chains = evaluate(world, facts)
+        self._static_fields(facts, plain, chains.uses)
         for path, names in nested.items():
             chains.uses[path] |= names
         for fqn, names in chains.found.items():
@@ -106,3 +107,16 @@ class JavaResolver:
         if chains.unknown:
             edges.append(Edge(importer, importer, "unresolved", tuple(sorted(chains.unknown))))
         return edges
+
+    def _static_fields(self, facts: FileFacts, plain: set[str], uses: dict[str, set[str]]) -> None:
+        """Fields imported statically and used bare (`import static ...JsonToken.NAME` ... `NAME`)
+        are member uses of the declaring type's field."""
+        for ref in facts.imports:
+            if ref.kind != "static":
+                continue
+            owner = self._world.longest_type_prefix(ref.target)
+            names = plain if ref.names == ("*",) else set(ref.names) & plain
+            for name in sorted(names) if owner else ():
+                for path, declaring, signature in self._world.members(owner, name, facts.path):
+                    if signature[0] == -1:
+                        uses[path].add(f"{declaring}.{name}")

@@ -41,3 +41,4 @@
 (method_invocation) @call
 (method_reference) @reference
 (object_creation_expression) @new
+(switch_label) @case
