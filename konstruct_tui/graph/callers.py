@@ -26,7 +26,7 @@ _REEXPORT_DEPTH = 4
 _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
 # Languages whose resolver types member uses itself: a member symbol's file-level edges there only
 # name the types its signatures mention, never its callers, so only member edges count.
-_TYPED_MEMBERS = frozenset({"java", "python"})
+_TYPED_MEMBERS = frozenset({"go", "java", "python"})
 # Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
 
