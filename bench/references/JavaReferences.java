@@ -41,10 +41,21 @@ public class JavaReferences {
         Set<String> rows = new TreeSet<>();
         for (CompilationUnitTree unit : units) {
             String using = Paths.get(unit.getSourceFile().toUri()).toString();
+            String text;
+            try { text = unit.getSourceFile().getCharContent(true).toString(); }
+            catch (IOException e) { throw new UncheckedIOException(e); }
+            SourcePositions positions = trees.getSourcePositions();
             new TreePathScanner<Void, Void>() {
                 void record() {
                     Element element = trees.getElement(getCurrentPath());
                     if (element == null) return;
+                    // Only names written in the source: javac synthesizes `value = ` in `@A("x")`.
+                    Tree leaf = getCurrentPath().getLeaf();
+                    if (leaf instanceof IdentifierTree) {
+                        long start = positions.getStartPosition(unit, leaf);
+                        String name = ((IdentifierTree) leaf).getName().toString();
+                        if (start < 0 || !text.startsWith(name, (int) start)) return;
+                    }
                     String kind;
                     TypeElement owner;
                     String name = "";

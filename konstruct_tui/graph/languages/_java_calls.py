@@ -188,8 +188,11 @@ class _Chains:
     def _head(self, context: str, head: str, rest: list[str]) -> tuple[list[str], list[str]]:
         """The receiver types the head denotes, and the steps left to apply."""
         world, path = self.world, self.path
-        if head in ("@this", "@super"):
+        if head == "@this":
             return [qualify(self.facts, context)], rest
+        if head == "@super":  # the superclass: an override in this class is not what `super.m()` calls
+            supertypes = world.supertypes(qualify(self.facts, context), path)
+            return ([supertypes[0]] if supertypes else []), rest
         if head == "@":
             return (self._unqualified(context, rest[0]), rest[1:]) if rest else ([], [])
         if head.startswith("new:"):

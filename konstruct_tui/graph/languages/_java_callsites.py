@@ -135,6 +135,16 @@ def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str
                 parent.type in ("field_access", "method_invocation") and _is_object(parent, node)):
             continue  # the receiver of a longer chain: that chain carries it
         _place(node, reader.receiver(node), found, starts, types, None)
+    for node in groups.get("name", ()):
+        # A bare name read as a value that the file does not declare: a field of the class or
+        # of a supertype (`typeArgument != VOID` in a subclass of TypeName).
+        parent = node.parent
+        if parent is None or parent.type not in _VALUE_PARENTS or ts.text(node) in variables:
+            continue
+        named = parent.child_by_field_name(_VALUE_PARENTS[parent.type]) if _VALUE_PARENTS[parent.type] else None
+        if named is not None and named.start_byte == node.start_byte:
+            continue  # the declared name, the assigned-to name, the element name
+        _place(node, [ts.text(node)], found, starts, types, None)
     for label in groups.get("case", ()):
         switch = label.parent.parent.parent if label.parent and label.parent.parent else None
         condition = switch.child_by_field_name("condition") if switch is not None else None
@@ -145,6 +155,16 @@ def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str
         for constant in constants if head else ():
             _place(label, [*head, "." + ts.text(constant)], found, starts, types, None)
     return {owner: sorted(chains) for owner, chains in found.items()}
+
+
+# Where a bare identifier is a value, with the child field naming something else (None: none).
+_VALUE_PARENTS = {
+    "binary_expression": None, "return_statement": None, "argument_list": None, "parenthesized_expression": None,
+    "unary_expression": None, "ternary_expression": None, "array_access": None, "array_initializer": None,
+    "cast_expression": None, "instanceof_expression": None, "update_expression": None,
+    "expression_statement": None, "element_value_array_initializer": None, "throw_statement": None,
+    "assignment_expression": "left", "variable_declarator": "name", "element_value_pair": "key",
+}
 
 
 def _is_object(parent: ts.Node, node: ts.Node) -> bool:

@@ -262,6 +262,19 @@ def test_java_field_reads_constants_enum_case_labels_and_static_imports_are_memb
     assert used[f"{MAIN}/Token.java"] == {"Token.END", "Token.NAME"}
 
 
+def test_java_super_calls_and_bare_inherited_fields_name_the_superclass_member() -> None:
+    sub = """\
+        package com.acme.app;
+        import com.acme.*;
+        public class Sub extends ClassName {
+          @Override public ClassName annotated(java.util.List<Spec> specs) { return (ClassName) super.annotated(specs); }
+          boolean isVoid(TypeName t) { return t == VOID; }
+        }"""
+    used, _ = member_uses(JAVA, {**JAVA_LIB, f"{MAIN}/app/Sub.java": sub}, f"{MAIN}/app/Sub.java")
+    assert used[f"{MAIN}/ClassName.java"] == {"ClassName.annotated"}  # `super` is ClassName, not Sub
+    assert used[f"{MAIN}/TypeName.java"] == {"TypeName.VOID"}
+
+
 def test_java_a_field_read_adds_no_file_edge() -> None:
     user = "package com.acme.app;\nimport com.acme.Builder;\npublic class User { int a(Builder b) { return b.depth; } }\n"
     files = {**JAVA_LIB, f"{MAIN}/app/User.java": user}
