@@ -213,6 +213,10 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
     returns = _returns(found)
     if returns:
         extra["returns"] = returns
+    aliases = {ts.text(n.child_by_field_name("name")): w for n in found.get("alias", ())
+               if (w := _written(n.child_by_field_name("type")))}
+    if aliases:
+        extra["aliases"] = aliases  # `type FloatFlag = FlagBase[float64, ...]`: FlagBase's methods
     structs = _structs(found)
     if structs:
         extra["structs"] = structs

@@ -187,15 +187,20 @@ class GoResolver:
                 state = self._field(state[1], state[2], step[1:], depth)
         return _LIBRARY if state is not None and state[0] == "package" else state  # `pkg.Name`: no member
 
-    def _type(self, written: str, path: str, package: GoPackage) -> tuple | None:
+    def _type(self, written: str, path: str, package: GoPackage, depth: int = 0) -> tuple | None:
         if written.endswith("[]"):
-            element = self._type(written[:-2], path, package)
+            element = self._type(written[:-2], path, package, depth)
             return ("slice", element) if element is not None and element[0] == "type" else _LIBRARY
         qualifier, dot, name = written.partition(".")
-        if dot:
-            where = self._aliases_of(path).get(qualifier)
-            return ("type", where, name) if where is not None and name in where.definers else _LIBRARY
-        return ("type", package, written) if written in package.definers else _LIBRARY  # `error`, `string`
+        where = self._aliases_of(path).get(qualifier) if dot else package
+        name = name if dot else written
+        if where is None or name not in where.definers:
+            return _LIBRARY  # `error`, `string`, `strings.Builder`
+        for definer in where.definers[name] if depth < 3 else ():
+            target = (self._facts(definer).get("aliases") or {}).get(name)
+            if target:  # a type alias: the aliased type's methods
+                return self._type(target, definer, where, depth + 1)
+        return ("type", where, name)
 
     def _result(self, written: str, path: str, package: GoPackage, depth: int) -> tuple | None:
         qualifier, dot, name = written.partition(".")

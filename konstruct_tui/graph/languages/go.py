@@ -85,11 +85,31 @@ def _type_kind(spec: Any) -> str:
     return "type"
 
 
+_STRUCT_LITERAL_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})
+
+
+def _field_name(node: Any) -> bool:
+    """Whether an identifier names no package-level thing: the `Map` of `sync.Map`, or the key of
+    a struct literal (`Command{ErrWriter: w}` sets a field, it does not read `var ErrWriter`)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if node.type == "type_identifier":
+        return parent.type == "qualified_type"
+    if parent.type != "literal_element" or parent.parent is None or parent.parent.type != "keyed_element":
+        return False
+    keyed = parent.parent
+    if keyed.named_children[0].start_byte != parent.start_byte:
+        return False  # the value, not the key
+    literal = keyed.parent.parent if keyed.parent is not None else None
+    kind = literal.child_by_field_name("type") if literal is not None and literal.type == "composite_literal" else None
+    return kind is not None and kind.type in _STRUCT_LITERAL_TYPES
+
+
 def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
     # Slicing the source and decoding each distinct name once is much cheaper than `node.text`.
     # The `Map` of `sync.Map` is not the package's own `Map`: the pair below carries it.
-    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ())
-           if node.type != "type_identifier" or node.parent is None or node.parent.type != "qualified_type"}
+    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ()) if not _field_name(node)}
     # A qualifier is always immediately followed by its member, so the capture lists, in document
     # order, pair up.
     qualifiers, members = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))

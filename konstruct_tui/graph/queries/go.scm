@@ -30,4 +30,5 @@
 (method_declaration result: (_)) @returns
 (type_spec name: (type_identifier) type: (interface_type)) @interface
 (type_spec name: (type_identifier) type: (struct_type)) @struct
+(type_alias name: (type_identifier) type: (_)) @alias
 (selector_expression) @selector
