@@ -139,8 +139,13 @@ class GoResolver:
             if state is None:
                 unknown.add(member)
             elif state[0] == "type":  # (a slice has no methods)
-                for path, name in self._method(state[1], state[2], member):
+                found = self._method(state[1], state[2], member)
+                for path, name in found:
                     used[path].add(name)
+                if not found:
+                    # An interface's method (any implementation may run), a func-typed field:
+                    # whose code runs stays open, by name.
+                    unknown.add(member)
         used.pop(facts.path, None)
         return used, unknown
 

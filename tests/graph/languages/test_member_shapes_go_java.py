@@ -173,10 +173,29 @@ def test_go_through_an_imported_package_and_its_constructor() -> None:
     assert "WriteString" not in unknown  # a library type's method is nobody's here
 
 
-def test_go_the_name_of_a_qualified_type_is_no_use_of_a_same_named_package_type() -> None:
-    edges = [e for e in all_edges(GO, {**GO_LIB, "app/other.go": "package app\n\nimport \"sync\"\n\nvar m sync.Map\n"})
-             if e.source == "app/other.go" and e.kind == "references"]
-    assert edges == []  # `sync.Map` is not app's `Map`
+def test_go_the_name_of_a_qualified_type_or_a_struct_key_is_no_use_of_a_package_name() -> None:
+    other = "package app\n\nimport \"sync\"\n\nvar m sync.Map\nvar h = Hooks{Default: nil}\n"
+    edges = [e for e in all_edges(GO, {**GO_LIB, "app/other.go": other}) if e.source == "app/other.go"]
+    # `sync.Map` is not app's `Map`, the key `Default` sets a field: only `Hooks` is app's
+    assert [(e.target, e.kind, e.names) for e in edges] == [("app/app.go", "references", ("Hooks",))]
+
+
+def test_go_type_aliases_and_interface_receivers() -> None:
+    used, unknown = go_uses("""\
+        package app
+
+        type Alias = App
+
+        type Runner interface{ Mount() }
+
+        func f(a *Alias, r Runner) {
+        	a.Mount()
+        	r.Mount()
+        }
+        """)
+    assert used == {"app/methods.go": {"App.Mount"}}
+    # `r.Mount()` names Runner's method: App.Mount may run, so the name stays as by-name evidence
+    assert "Mount" in unknown
 
 
 def test_go_callers_of_a_function_are_not_the_callers_of_a_same_named_method(tmp_path: Path) -> None:
@@ -273,6 +292,14 @@ def test_java_super_calls_and_bare_inherited_fields_name_the_superclass_member()
     used, _ = member_uses(JAVA, {**JAVA_LIB, f"{MAIN}/app/Sub.java": sub}, f"{MAIN}/app/Sub.java")
     assert used[f"{MAIN}/ClassName.java"] == {"ClassName.annotated"}  # `super` is ClassName, not Sub
     assert used[f"{MAIN}/TypeName.java"] == {"TypeName.VOID"}
+
+
+def test_java_an_import_only_javadoc_uses_is_member_evidence_for_the_type_not_a_file_edge() -> None:
+    user = "package com.acme.app;\nimport com.acme.Spec;\n/** See {@link Spec}. */\npublic class User {}\n"
+    files = {**JAVA_LIB, f"{MAIN}/app/User.java": user}
+    used, _ = member_uses(JAVA, files, f"{MAIN}/app/User.java")
+    assert used == {f"{MAIN}/Spec.java": {"Spec"}}
+    assert not [e for e in all_edges(JAVA, files) if e.source == f"{MAIN}/app/User.java"]
 
 
 def test_java_a_field_read_adds_no_file_edge() -> None:
