@@ -201,6 +201,10 @@ def _local_export(node: Any, exports: list[list[Any]]) -> bool:
     if value is not None and value.type == "identifier":
         exports.append(["default", -1, ts.text(value)])
         return False
+    declared = node.child_by_field_name("declaration")
+    name = declared.child_by_field_name("name") if declared is not None else None
+    if name is not None:  # `export default function f`: importers call it `default`, the file calls it `f`
+        exports.append(["default", -1, ts.text(name)])
     return True
 
 

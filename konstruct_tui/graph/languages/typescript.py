@@ -50,7 +50,10 @@ class TypeScriptResolver:
 
         def add(target: str, names: Any, kind: str) -> None:
             if target != facts.path:
-                found.setdefault((target, kind), set()).update(names)
+                named = found.setdefault((target, kind), set())
+                named.update(names)
+                if "default" in named:  # the name the defining file declares it under is used too
+                    named.update(self._default_local(target))
 
         targets: dict[int, str] = {}
         for index, ref in enumerate(facts.imports):
@@ -83,6 +86,15 @@ class TypeScriptResolver:
         if unknown:
             edges.append(Edge(facts.path, facts.path, "unresolved", tuple(sorted(unknown))))
         return edges
+
+    def _default_local(self, path: str) -> tuple[str, ...]:
+        """The top-level declaration `path` exports as `default` (`export default function f`,
+        `export default f`), if it names one: callers and dead code look symbols up by that name."""
+        facts, top_level = self._facts_of(path)
+        if facts is None:
+            return ()
+        return tuple(local for exported, index, local in facts.extra.get("exports", ())
+                     if exported == "default" and index < 0 and local in top_level)
 
     def _all_symbols(self, path: str) -> frozenset[str]:
         found = self._symbol_names.get(path)
@@ -166,7 +178,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "3"  # 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
+    version: str = "4"  # 4: `export default f` records f; 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:
