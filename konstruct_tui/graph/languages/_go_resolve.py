@@ -155,13 +155,14 @@ class GoResolver:
         if depth > 4 or not steps:
             return None
         head, rest = steps[0], steps[1:]
+        state: tuple | None
         if head.startswith("{"):  # a name bound several times: one type, or none
             states = [self._walk(a.split(","), path, package, depth + 1) for a in head[1:-1].split("|")]
             state = states[0] if all(_same(s, states[0]) for s in states) else None
         elif head.startswith("$"):
             name = head[1:]
             if name in self._aliases_of(path):
-                state: tuple | None = ("package", self._aliases_of(path)[name])
+                state = ("package", self._aliases_of(path)[name])
             elif name in package.definers:
                 state = self._global(package, name, depth)
             elif name in _import_names(self._project.facts_of(path)):

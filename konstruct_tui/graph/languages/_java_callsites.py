@@ -151,7 +151,7 @@ def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str
         constants = [c for c in label.named_children if c.type == "identifier"]
         if condition is None or not constants:
             continue
-        head = reader.receiver(condition)
+        head = reader.receiver(condition) or []
         for constant in constants if head else ():
             _place(label, [*head, "." + ts.text(constant)], found, starts, types, None)
     return {owner: sorted(chains) for owner, chains in found.items()}
