@@ -167,9 +167,10 @@ def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str,
         for index, name in enumerate(left.named_children):
             if name.type == "identifier":
                 value = right.named_children[index] if same else None
-                # `v, ok := x.(*T)`: the first name gets the asserted type.
+                # `v, ok := x.(*T)`, `c, err := NewClient()`: the first name gets the asserted
+                # type, the function's first result.
                 if not same and index == 0 and right.named_child_count == 1 and \
-                        right.named_children[0].type == "type_assertion_expression":
+                        right.named_children[0].type in ("type_assertion_expression", "call_expression"):
                     value = right.named_children[0]
                 _bind(scope, ts.text(name), chains.tokens(value, reads) if value is not None else None)
 

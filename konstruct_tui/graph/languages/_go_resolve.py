@@ -201,7 +201,10 @@ class GoResolver:
         where = self._aliases_of(path).get(qualifier) if dot else package
         name = name if dot else written
         if where is None or name not in where.definers:
-            return _LIBRARY  # `error`, `string`, `strings.Builder`
+            local = None if dot or depth >= 3 else (self._facts(path).get("aliases") or {}).get(name)
+            # An alias declared in a function (`type floatMap = MapBase[...]`), else a library
+            # type (`error`, `string`, `strings.Builder`).
+            return self._type(local, path, package, depth + 1) if local else _LIBRARY
         for definer in where.definers[name] if depth < 3 else ():
             target = (self._facts(definer).get("aliases") or {}).get(name)
             if target:  # a type alias: the aliased type's methods

@@ -116,6 +116,24 @@ def test_go_type_assertions_new_and_package_variables_of_sibling_files() -> None
     assert used == {"app/methods.go": {"Redirect.Back", "Hooks.Run", "App.Mount", "Base.Close"}}
 
 
+def test_go_the_first_of_several_results_and_an_alias_declared_in_a_function() -> None:
+    used, _ = go_uses("""\
+        package app
+
+        func open() (*App, error) { return nil, nil }
+
+        func f() {
+        	a, err := open()
+        	_ = err
+        	a.Mount()
+        	type hooks = Hooks
+        	h := &hooks{}
+        	h.Run()
+        }
+        """)
+    assert used == {"app/methods.go": {"App.Mount", "Hooks.Run"}}
+
+
 def test_go_a_name_is_typed_per_function_and_only_when_its_bindings_agree() -> None:
     used, unknown = go_uses("""\
         package app
