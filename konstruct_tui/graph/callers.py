@@ -18,7 +18,7 @@ from typing import Any
 from .evidence import member_lines, name_lines
 from .facts import Symbol
 from .snapshot import GraphSnapshot
-from .traversal import reach
+from .traversal import Reached, reach
 
 RESOLVED = "resolved"
 BY_NAME = "by_name"
@@ -64,8 +64,11 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         out.resolved.pop(path, None)
     members = {s.name.rsplit(".", 1)[-1] for _, s in found if _is_member(s)}
     if members:
-        reached = reach(snap, sorted(_package_mates(snap, defining)), inbound=True, kinds=("imports", "references"),
-                        depth=None)
+        mates = _package_mates(snap, defining)
+        reached = reach(snap, sorted(mates), inbound=True, kinds=("imports", "references"), depth=None)
+        # A Go file of the defining package (its tests first of all) reaches the method without
+        # an edge: it is a candidate one step away.
+        reached = [Reached(p, 1, p, (), ()) for p in sorted(mates - defining)] + reached
         out.searched = len(reached[:_REACH_LIMIT])
         unresolved = snap.side.unresolved
         for r in reached[:_REACH_LIMIT]:

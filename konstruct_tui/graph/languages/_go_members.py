@@ -51,7 +51,7 @@ class _Chains:
 
     def tokens(self, node: Any, scope: dict[str, list[str] | str], depth: int = 0) -> list[str] | None:
         """The chain an expression's value has (head, steps), or None."""
-        if node is None or depth > 8:
+        if node is None or depth > 40:  # builder chains run long: `b.Int(..).MustInt(..)...`
             return None
         kind = node.type
         if kind == "identifier":

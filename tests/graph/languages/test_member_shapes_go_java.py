@@ -234,6 +234,23 @@ def test_go_callers_of_a_function_are_not_the_callers_of_a_same_named_method(tmp
         workspace.close()
 
 
+def test_go_an_untyped_call_in_a_test_of_the_same_package_is_a_candidate(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write_files(root, {
+        "go.mod": "module example.com/m\n\ngo 1.21\n",
+        "binder.go": "package m\n\ntype Binder struct{}\n\nfunc (b *Binder) MustInt(n string) *Binder { return b }\n",
+        "binder_test.go": "package m\n\nfunc TestIt() { pick().MustInt(\"x\") }\n",
+    })
+    workspace = Workspace(root)
+    try:
+        snapshot, _ = build_index(workspace)
+        answer = GraphQuery(lambda: snapshot, Freshness(workspace)).references("Binder.MustInt", file="binder.go")
+        assert answer.status == "undeterminable"
+        assert [(r["path"], r["evidence"]) for r in answer.results] == [("binder_test.go", "by_name")]
+    finally:
+        workspace.close()
+
+
 # --- Java -----------------------------------------------------------------------------------------
 
 MAIN = "src/main/java/com/acme"
