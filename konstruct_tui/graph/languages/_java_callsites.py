@@ -63,7 +63,7 @@ class _Reader:
 
     def receiver(self, node: ts.Node | None, depth: int = 0) -> list[str] | None:
         """The receiver expression as steps, or None when it is not something we can type."""
-        if node is None or depth > 12:
+        if node is None or depth > 40:  # builder chains run long
             return None
         kind = node.type
         if kind == "identifier":
