@@ -51,10 +51,16 @@ public class JavaReferences {
                     if (element == null) return;
                     // Only names written in the source: javac synthesizes `value = ` in `@A("x")`.
                     Tree leaf = getCurrentPath().getLeaf();
+                    // (and the inferred type of an implicit lambda parameter, `(src, context) -> ...`).
                     if (leaf instanceof IdentifierTree) {
                         long start = positions.getStartPosition(unit, leaf);
                         String name = ((IdentifierTree) leaf).getName().toString();
                         if (start < 0 || !text.startsWith(name, (int) start)) return;
+                    }
+                    if (leaf instanceof MemberSelectTree) {
+                        long end = positions.getEndPosition(unit, leaf);
+                        String name = ((MemberSelectTree) leaf).getIdentifier().toString();
+                        if (end < 0 || end - name.length() < 0 || !text.startsWith(name, (int) end - name.length())) return;
                     }
                     String kind;
                     TypeElement owner;
