@@ -124,7 +124,9 @@ def _bind(scope: dict[str, Any], name: str, chain: list[str] | None) -> None:
         alternatives = _alternatives(known)
         if chain not in alternatives:
             alternatives.append(chain)
-        scope[name] = ["{" + "|".join(",".join(a) for a in alternatives) + "}"] if len(alternatives) <= 4 else _AMBIGUOUS
+        nested = any("{" in token for a in alternatives for token in a)  # kept flat: one level
+        scope[name] = ["{" + "|".join(",".join(a) for a in alternatives) + "}"] \
+            if len(alternatives) <= 4 and not nested else _AMBIGUOUS
 
 
 def _alternatives(chain: list[str]) -> list[list[str]]:

@@ -116,6 +116,26 @@ def test_go_type_assertions_new_and_package_variables_of_sibling_files() -> None
     assert used == {"app/methods.go": {"Redirect.Back", "Hooks.Run", "App.Mount", "Base.Close"}}
 
 
+def test_go_a_name_rebound_from_a_name_bound_twice_proves_nothing() -> None:
+    used, unknown = go_uses("""\
+        package app
+
+        func six(x *App) {
+        	for _, x := range x.subs { x.Mount() }
+        	h := x.hooks
+        	if h == nil {
+        		h := &Redirect{}
+        		h.Back()
+        	}
+        	h.Run()
+        }
+        """)
+    # `x` is an *App both ways (parameter, loop variable): proven; `h` is a field of it and a
+    # *Redirect: nothing proven about `h.Run()` or `h.Back()`.
+    assert used == {"app/methods.go": {"App.Mount"}}
+    assert {"Run", "Back"} <= unknown
+
+
 def test_go_the_first_of_several_results_and_an_alias_declared_in_a_function() -> None:
     used, _ = go_uses("""\
         package app
@@ -147,8 +167,15 @@ def test_go_a_name_is_typed_per_function_and_only_when_its_bindings_agree() -> N
         	x := &Redirect{}
         	x.Back()
         }
+        func five(a *App, b *App) {
+        	a = b
+        	h := a.hooks
+        	h = &Hooks{}
+        	h.Run()
+        	a.hooks.Run()
+        }
         """)
-    assert used == {"app/methods.go": {"App.Mount", "Redirect.To"}}
+    assert used == {"app/methods.go": {"App.Mount", "Redirect.To", "Hooks.Run"}}
     assert "Back" in unknown  # `x` is a *Hooks and a *Redirect in one function: nothing proven
 
 
