@@ -42,3 +42,4 @@
 (method_reference) @reference
 (object_creation_expression) @new
 (switch_label) @case
+(lambda_expression) @lambda

@@ -356,6 +356,20 @@ def test_java_super_calls_and_bare_inherited_fields_name_the_superclass_member()
     assert used[f"{MAIN}/TypeName.java"] == {"TypeName.VOID"}
 
 
+def test_java_lambda_parameters_typed_by_their_target() -> None:
+    used, unknown = java_uses("""
+      static final java.util.function.Function<Builder, Token> PEEK = b -> b.peek();
+      java.util.Comparator<Builder> byDepth = (x, y) -> x.peek().compareTo(y.peek());
+      void a(java.util.List<Builder> all, java.util.Map<String, ClassName> names) {
+        all.forEach(each -> each.peek());
+        names.forEach((key, name) -> name.annotated(new Spec()));
+        all.stream().map(s -> s.peek());
+      }""")
+    assert used[f"{MAIN}/Builder.java"] == {"Builder.peek"}
+    assert used[f"{MAIN}/TypeName.java"] == {"TypeName.annotated"}  # the varargs overload, inherited
+    assert "peek" in unknown  # `s` in a stream's `map`: no target type is written: by name
+
+
 def test_java_an_import_only_javadoc_uses_is_member_evidence_for_the_type_not_a_file_edge() -> None:
     user = "package com.acme.app;\nimport com.acme.Spec;\n/** See {@link Spec}. */\npublic class User {}\n"
     files = {**JAVA_LIB, f"{MAIN}/app/User.java": user}
