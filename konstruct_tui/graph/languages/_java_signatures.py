@@ -260,9 +260,8 @@ def _lambda_parameters(groups: dict[str, list[ts.Node]], add: Any) -> None:
             receiver = call.child_by_field_name("object") if method in ("forEach", "removeIf") else None
             if receiver is not None and receiver.type == "identifier":
                 base, arguments = _type_arguments(generic.get(ts.text(receiver)))
-                if base in _COLLECTIONS and len(arguments) == 1:
-                    written = arguments
-                elif base in _MAPS and len(arguments) == 2 and method == "forEach":
+                collection = base in _COLLECTIONS and len(arguments) == 1
+                if collection or (base in _MAPS and len(arguments) == 2 and method == "forEach"):
                     written = arguments
         if len(written) == len(names):
             for name, kind in zip(names, written):
