@@ -50,6 +50,8 @@ class _Chains:
         self.facts = facts
         self.path = facts.path
         self.variables: dict[str, list[str]] = facts.extra.get("variables", {})
+        self.inferred: dict[str, list[str]] = facts.extra.get("inferred", {})  # `var` name -> initializer chains
+        self.inferring = 0
         self.found: dict[str, set[str]] = defaultdict(set)
         # Member uses whose receiver's type was proven: declaring file -> {"Type.member"}; and the
         # member names called on receivers nobody could type (by-name evidence).
@@ -209,10 +211,16 @@ class _Chains:
             return ([cast] if cast else []), rest
         if head in self.variables:
             written_types = self.variables[head]
-            typed = [world.resolve_name(path, context, written) for written in written_types]
-            if "var" in written_types and rest:  # `var x = call()`: the type is not written down
+            typed = [t for t in (world.resolve_name(path, context, w) for w in written_types if w != "var") if t]
+            if "var" in written_types and head in self.inferred and self.inferring < 3:
+                # `var x = a.b()`: the initializer's chain types it (each initializer of that name)
+                self.inferring += 1
+                for chain in self.inferred[head]:
+                    typed += [t for t in self._value(context, chain) if t not in typed]
+                self.inferring -= 1
+            if "var" in written_types and rest and not typed:  # `var x = call()` nothing types
                 self._unknown(rest[0])
-            return [t for t in typed if t], rest
+            return typed, rest
         if head[:1].isupper():
             named = world.resolve_name(path, context, head)
             if named is not None:
@@ -230,6 +238,15 @@ class _Chains:
         if rest and not head.startswith("@") and head[:1].islower() and not rest[0].startswith("."):
             self._unknown(rest[0])  # a call on a name we cannot type (a lambda parameter, an inherited field)
         return [], []
+
+    def _value(self, context: str, chain: str) -> list[str]:
+        head, *rest = chain.split(" ")
+        receivers, rest = self._head(context, head, rest)
+        for step in rest:
+            if not receivers:
+                return []
+            receivers = self._step(context, receivers, step)
+        return receivers
 
     def _unknown(self, step: str) -> None:
         name = step[1:] if step.startswith(".") else step.partition("/")[0]

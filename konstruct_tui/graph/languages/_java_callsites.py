@@ -186,3 +186,22 @@ def _place(node: ts.Node, chain: list[str] | None, found: dict[str, set[str]], s
     if index >= 0:
         found[types[index][2]].add(" ".join(chain))
 
+
+def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, list[str]]) -> dict[str, list[str]]:
+    """`var x = <chain>` (Java 10): name -> the chains of its initializers (`new T()`, `T.of()`,
+    `a.b().c()`), which type it when the chains are evaluated."""
+    reader = _Reader(variables)
+    found: dict[str, set[str]] = defaultdict(set)
+    for node in groups.get("variable", ()):
+        kind = node.child_by_field_name("type")
+        if node.type != "local_variable_declaration" or kind is None or ts.text(kind) != "var":
+            continue
+        for declarator in node.children_by_field_name("declarator"):
+            value, name = declarator.child_by_field_name("value"), declarator.child_by_field_name("name")
+            if value is None or name is None:
+                continue
+            chain = reader.receiver(value)
+            if chain:
+                found[ts.text(name)].add(" ".join(chain))
+    return {name: sorted(chains) for name, chains in sorted(found.items())}
+

@@ -97,6 +97,9 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict
     extra["variables"] = signatures.variables(groups)
     untyped: set[str] = set()
     extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped)
+    inferred = callsites.inferred(groups, extra["variables"])
+    if inferred:
+        extra["inferred"] = inferred
     fields = callsites.field_uses(groups, types, extra["variables"])
     if fields:
         extra["fields"] = fields
@@ -126,7 +129,7 @@ def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
 class JavaSupport:
     name: str = "java"
     extensions: tuple[str, ...] = (".java",)
-    version: str = "4"  # 4: field reads and enum `case` labels as member uses; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
+    version: str = "4"  # 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         groups = ts.captures(ts.query("java", "java"), ts.parse("java", source).root_node)

@@ -370,6 +370,20 @@ def test_java_lambda_parameters_typed_by_their_target() -> None:
     assert "peek" in unknown  # `s` in a stream's `map`: no target type is written: by name
 
 
+def test_java_var_locals_are_typed_by_their_initializer() -> None:
+    used, unknown = java_uses("""
+      void a(Builder source) {
+        var b = new Builder();
+        b.peek();
+        var token = source.peek();
+        token.name();
+        var names = java.util.List.of(b);
+        names.get(0).peek();
+      }""")
+    assert used[f"{MAIN}/Builder.java"] == {"Builder.peek"}
+    assert "name" not in unknown  # `token` is a Token, an enum: `name()` is the JDK's, nobody's here
+
+
 def test_java_an_import_only_javadoc_uses_is_member_evidence_for_the_type_not_a_file_edge() -> None:
     user = "package com.acme.app;\nimport com.acme.Spec;\n/** See {@link Spec}. */\npublic class User {}\n"
     files = {**JAVA_LIB, f"{MAIN}/app/User.java": user}
