@@ -19,15 +19,16 @@ and for promoted methods (a method of an embedded type called on the outer type)
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import defaultdict
 from typing import Any
 
 from .. import treesitter as ts
 
 _TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
-_SCOPES = ("function_declaration", "method_declaration")
+_SCOPES = frozenset({"function_declaration", "method_declaration", "func_literal"})
 _AMBIGUOUS = "?"
+_FUNC = "func:"  # a local func value's result type
+Key = tuple[int, int] | None  # a scope's byte range; None: the file
 
 
 def _written(node: Any) -> str | None:
@@ -67,6 +68,12 @@ class _Chains:
         if kind == "composite_literal":
             written = _written(node.child_by_field_name("type"))
             return [written] if written else None
+        if kind == "func_literal":
+            result = node.child_by_field_name("result")
+            if result is not None and result.type == "parameter_list" and result.named_child_count:
+                result = result.named_children[0].child_by_field_name("type")
+            written = _written(result)
+            return [_FUNC + written] if written else None
         if kind == "type_assertion_expression":
             written = _written(node.child_by_field_name("type"))
             return [written] if written else None
@@ -87,7 +94,11 @@ class _Chains:
                     arguments = node.child_by_field_name("arguments")
                     written = _written(arguments.named_children[0]) if arguments and arguments.named_child_count else None
                     return [written] if written else None
-                return None if name in scope else [name + "()"]  # a local func value: untyped
+                if name not in scope:
+                    return [name + "()"]
+                local = scope.get(name)  # a func value: `getCmd := func() *Command {...}` types its calls
+                return [local[0][len(_FUNC):]] if isinstance(local, list) and len(local) == 1 and \
+                    local[0].startswith(_FUNC) else None
             if function.type == "selector_expression":
                 operand, field = function.child_by_field_name("operand"), function.child_by_field_name("field")
                 inner = self.tokens(operand, scope, depth + 1)
@@ -179,33 +190,41 @@ def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str,
 
 def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
     chains = _Chains()
-    scopes = sorted((n.start_byte, n.end_byte) for key in ("definition.function", "definition.method")
-                    for n in found.get(key, ()) if n.type in _SCOPES)
-    starts = [s for s, _ in scopes]
-
-    def scope_of(node: Any) -> int:
-        index = bisect_right(starts, node.start_byte) - 1
-        return index if index >= 0 and node.end_byte <= scopes[index][1] else -1
-
-    declarations: dict[int, list[Any]] = defaultdict(list)
+    # A closure is a scope of its own (`r` is a *Mux in the function and an *http.Request in the
+    # handler it registers): names resolve from the innermost function or closure outwards.
+    declarations: dict[Key, list[Any]] = defaultdict(list)
+    nodes: dict[Key, Any] = {}
     for key in ("typed", "short", "range"):
         for node in found.get(key, ()):
-            declarations[scope_of(node)].append(node)
+            scope = _scope_of(node)
+            declarations[_key(scope)].append(node)
+            nodes[_key(scope)] = scope
     file_scope: dict[str, Any] = {}
     # Outside functions only `var`s name values (a parameter there is a func type's or an
     # interface method's).
-    for node in sorted((n for n in declarations.pop(-1, ()) if n.type == "var_spec"), key=lambda n: n.start_byte):
+    for node in sorted((n for n in declarations.pop(None, ()) if n.type == "var_spec"), key=lambda n: n.start_byte):
         _declare(node, file_scope, chains, file_scope)
-    selectors: dict[int, list[Any]] = defaultdict(list)
+    selectors: dict[Key, list[Any]] = defaultdict(list)
     for node in found.get("selector", ()):
-        selectors[scope_of(node)].append(node)
-    for index in sorted(set(selectors) | set(declarations)):
-        scope = dict(file_scope)
-        local: dict[str, Any] = {}
-        for node in sorted(declarations.get(index, ()), key=lambda n: n.start_byte):
-            _declare(node, local, chains, scope)
-        scope.update(local)
-        for node in selectors.get(index, ()):
+        scope = _scope_of(node)
+        selectors[_key(scope)].append(node)
+        nodes[_key(scope)] = scope
+    bound: dict[Key, dict[str, Any]] = {None: file_scope}
+
+    def names_in(scope: Any) -> dict[str, Any]:
+        """Every name visible in `scope`: its own over its enclosing scopes' (outer first)."""
+        key = _key(scope)
+        if key not in bound:
+            outer = names_in(_scope_of(scope))
+            local: dict[str, Any] = {}
+            for node in sorted(declarations.get(key, ()), key=lambda n: n.start_byte):
+                _declare(node, local, chains, outer)
+            bound[key] = {**outer, **local}
+        return bound[key]
+
+    for key in sorted(k for k in set(selectors) | set(declarations) if k is not None):
+        scope = names_in(nodes[key])
+        for node in selectors.get(key, ()):
             chains.selector(node, scope)
     extra: dict[str, Any] = {}
     if chains.chains:
@@ -226,6 +245,18 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
     if chains.untyped:
         extra["untyped"] = sorted(chains.untyped)
     return extra
+
+
+def _key(scope: Any) -> tuple[int, int] | None:
+    return None if scope is None else (scope.start_byte, scope.end_byte)
+
+
+def _scope_of(node: Any) -> Any:
+    """The innermost function, method or closure around `node` (None: the file)."""
+    parent = node.parent
+    while parent is not None and parent.type not in _SCOPES:
+        parent = parent.parent
+    return parent
 
 
 def receiver_type(method: Any) -> str | None:

@@ -136,6 +136,24 @@ def test_go_a_name_rebound_from_a_name_bound_twice_proves_nothing() -> None:
     assert {"Run", "Back"} <= unknown
 
 
+def test_go_closures_are_scopes_of_their_own_and_local_func_values_type_their_calls() -> None:
+    used, _ = go_uses("""\
+        package app
+
+        type Request struct{}
+
+        func routes() {
+        	r := New()
+        	r.Mount()
+        	handle(func(r *Request) { r.Close() })
+        	mk := func() *Hooks { return &Hooks{} }
+        	each(func() { h := mk(); h.Run() })
+        }
+        """)
+    # `r` is an *App in `routes` and a *Request in the handler: each resolves in its own scope
+    assert used == {"app/methods.go": {"App.Mount", "Hooks.Run"}}
+
+
 def test_go_the_first_of_several_results_and_an_alias_declared_in_a_function() -> None:
     used, _ = go_uses("""\
         package app
