@@ -15,7 +15,7 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from .. import treesitter as ts
-from ._java_signatures import PRIMITIVE, erased
+from ._java_signatures import PRIMITIVE, enclosing_method, erased
 
 _PRIMITIVE_LITERALS = frozenset(
     {
@@ -32,9 +32,19 @@ _PRIMITIVE_LITERALS = frozenset(
 )
 
 
+Scoped = dict[tuple[int, int], dict[str, set[str]]]
+
+
 class _Reader:
-    def __init__(self, variables: dict[str, list[str]]) -> None:
+    def __init__(self, variables: dict[str, list[str]], scoped: Scoped | None = None) -> None:
         self.variables = variables
+        self.scoped = scoped or {}
+
+    def local(self, node: ts.Node) -> str | None:
+        """The type the enclosing method declares for identifier `node`, when it declares one."""
+        method = enclosing_method(node) if self.scoped else None
+        declared = self.scoped.get(method, {}).get(ts.text(node), ()) if method else ()
+        return next(iter(declared)) if len(declared) == 1 and "var" not in declared else None
 
     def hint(self, node: ts.Node) -> str:
         kind = node.type
@@ -47,7 +57,8 @@ class _Reader:
         if kind == "class_literal":
             return "Class"
         if kind == "identifier":
-            declared = self.variables.get(ts.text(node), ())
+            local = self.local(node)
+            declared = [local] if local else self.variables.get(ts.text(node), ())
             return declared[0] if len(declared) == 1 else "?"
         if kind in ("object_creation_expression", "cast_expression"):
             return erased(node.child_by_field_name("type")) or "?"
@@ -67,7 +78,8 @@ class _Reader:
             return None
         kind = node.type
         if kind == "identifier":
-            return [ts.text(node)]
+            local = self.local(node)
+            return [f"cast:{local}"] if local and local != PRIMITIVE else [ts.text(node)]
         if kind == "this":
             return ["@this"]
         if kind == "super":
@@ -106,11 +118,11 @@ class _Reader:
 
 def calls(
     groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]], variables: dict[str, list[str]],
-    untyped: set[str] | None = None,
+    untyped: set[str] | None = None, scoped: Scoped | None = None,
 ) -> dict[str, list[str]]:
     """Chains per innermost type. `untyped` collects the names of methods called on receivers no
     chain can express (`items[0].run()`): by-name evidence, nothing can prove whose method they are."""
-    reader = _Reader(variables)
+    reader = _Reader(variables, scoped)
     starts = [t[0] for t in types]
     found: dict[str, set[str]] = defaultdict(set)
     sites = [(n, reader.call(n)) for n in groups.get("call", ())]
@@ -122,11 +134,11 @@ def calls(
 
 
 def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]],
-               variables: dict[str, list[str]]) -> dict[str, list[str]]:
+               variables: dict[str, list[str]], scoped: Scoped | None = None) -> dict[str, list[str]]:
     """Chains of the fields read or written outside call chains (`builder.excluder`,
     `Strictness.LEGACY_STRICT`), and of enum constants in `case` labels (`case NAME:` names
     `JsonToken.NAME` when the switch is on a JsonToken): member uses, never descriptor types."""
-    reader = _Reader(variables)
+    reader = _Reader(variables, scoped)
     starts = [t[0] for t in types]
     found: dict[str, set[str]] = defaultdict(set)
     for node in groups.get("chain", ()):
@@ -187,10 +199,11 @@ def _place(node: ts.Node, chain: list[str] | None, found: dict[str, set[str]], s
         found[types[index][2]].add(" ".join(chain))
 
 
-def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, list[str]]) -> dict[str, list[str]]:
+def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, list[str]],
+             scoped: Scoped | None = None) -> dict[str, list[str]]:
     """`var x = <chain>` (Java 10): name -> the chains of its initializers (`new T()`, `T.of()`,
     `a.b().c()`), which type it when the chains are evaluated."""
-    reader = _Reader(variables)
+    reader = _Reader(variables, scoped)
     found: dict[str, set[str]] = defaultdict(set)
     for node in groups.get("variable", ()):
         kind = node.child_by_field_name("type")

@@ -168,12 +168,33 @@ def _is_public_instance(node: ts.Node) -> bool:
     return "public" in words and "static" not in words
 
 
-def variables(groups: dict[str, list[ts.Node]]) -> dict[str, list[str]]:
+_METHODS = frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration"})
+_TYPE_BODIES = frozenset({"class_body", "interface_body", "enum_body", "enum_body_declarations",
+                          "annotation_type_body", "record_declaration", "program"})
+
+
+def enclosing_method(node: ts.Node) -> tuple[int, int] | None:
+    """The byte range of the method or constructor whose body declares `node` (None: a field)."""
+    parent = node.parent
+    while parent is not None and parent.type not in _TYPE_BODIES:
+        if parent.type in _METHODS:
+            return parent.start_byte, parent.end_byte
+        parent = parent.parent
+    return None
+
+
+def variables(groups: dict[str, list[ts.Node]],
+              scoped: dict[tuple[int, int], dict[str, set[str]]] | None = None) -> dict[str, list[str]]:
+    """Declared types by name across the file; with `scoped`, also per method (a local `req` of one
+    method is not the `req` of the next)."""
     found: dict[str, set[str]] = defaultdict(set)
 
     def add(name_node: ts.Node | None, kind: str) -> None:
         if name_node is not None and kind:
             found[ts.text(name_node)].add(kind)
+            method = enclosing_method(name_node) if scoped is not None else None
+            if method is not None and scoped is not None:
+                scoped.setdefault(method, defaultdict(set))[ts.text(name_node)].add(kind)
 
     for node in groups.get("variable", ()):
         if node.type in ("local_variable_declaration", "field_declaration", "constant_declaration"):

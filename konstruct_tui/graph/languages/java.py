@@ -94,13 +94,14 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict
         if kind in TYPE_KINDS or kind in ("method", "constructor"):
             scopes.append((-negative_end, name, kind))
     extra = signatures.type_info(types, members_of)
-    extra["variables"] = signatures.variables(groups)
+    scoped: callsites.Scoped = {}
+    extra["variables"] = signatures.variables(groups, scoped)
     untyped: set[str] = set()
-    extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped)
-    inferred = callsites.inferred(groups, extra["variables"])
+    extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped, scoped)
+    inferred = callsites.inferred(groups, extra["variables"], scoped)
     if inferred:
         extra["inferred"] = inferred
-    fields = callsites.field_uses(groups, types, extra["variables"])
+    fields = callsites.field_uses(groups, types, extra["variables"], scoped)
     if fields:
         extra["fields"] = fields
     if untyped:

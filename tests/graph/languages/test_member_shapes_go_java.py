@@ -402,6 +402,14 @@ def test_java_var_locals_are_typed_by_their_initializer() -> None:
     assert "name" not in unknown  # `token` is a Token, an enum: `name()` is the JDK's, nobody's here
 
 
+def test_java_locals_are_typed_by_their_own_method() -> None:
+    used, _ = java_uses("""
+      void a() { ClassName req = null; }
+      void b(TypeName req) { req.annotated(new java.util.ArrayList<Spec>()); }""")
+    # `req` is a ClassName in `a` and a TypeName in `b`: `b` calls TypeName's method, not the override
+    assert used == {f"{MAIN}/TypeName.java": {"TypeName.annotated"}}
+
+
 def test_java_an_import_only_javadoc_uses_is_member_evidence_for_the_type_not_a_file_edge() -> None:
     user = "package com.acme.app;\nimport com.acme.Spec;\n/** See {@link Spec}. */\npublic class User {}\n"
     files = {**JAVA_LIB, f"{MAIN}/app/User.java": user}
