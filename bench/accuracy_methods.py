@@ -3,6 +3,8 @@
     python bench/accuracy_methods.py java CHECKOUT SOURCE_DIR[,MORE_DIRS] [--kind all] [--sample 150] [--classpath JARS]
     python bench/accuracy_methods.py go CHECKOUT [FOLDER] [--kind all] [--sample 150]
     python bench/accuracy_methods.py python CHECKOUT PACKAGE_DIR [--sample 40] [--kind method|function]
+    python bench/accuracy_methods.py typescript CHECKOUT SOURCE_DIRS [--sample 150] [--kind mixed|function|class|method]
+        [--typescript /tmp/tsref]
 
 Konstruct indexes the whole checkout (the `konstruct index` pipeline, cache in the user cache dir)
 and answers `callers` for a deterministic sample of symbols (every k-th by path and name).
@@ -19,6 +21,11 @@ The reference is a type checker's "find references" (bench/references):
   embedded type's method, an interface call to the interface's method).
 - Python: Jedi's `get_references` (offline, on the checkout as a project): the files, other than
   the defining one, where a reference to the method's definition appears.
+- TypeScript: the LanguageService's `findReferences` (bench/ts_references.js, typescript from an npm
+  install in --typescript), the program being every TS/JS file of the checkout with the root
+  tsconfig's options: the files, other than the defining one, holding a reference that is not a
+  definition. Questions are exported symbols under SOURCE_DIRS (comma separated): top-level functions
+  and classes with `export`, and the public methods of exported classes, mixed (--kind).
 
 Printed per question: reference size, resolved hits, status; then micro precision, recall and F1
 of the files of `resolved` callers per kind and overall, how many answers were `undeterminable`,
@@ -29,6 +36,7 @@ prevent).
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -175,42 +183,98 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
     return questions
 
 
+_TS_SOURCE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def typescript_questions(root: Path, source_dirs: str, snapshot, size: int, kind: str, tool: Path
+                         ) -> list[tuple[str, str, set[str]]]:
+    prefixes = tuple(d.rstrip("/") + "/" for d in source_dirs.split(","))
+    kinds = {"mixed": ("function", "class", "method")}.get(kind, (kind,))
+    candidates = []
+    seen: set[tuple[str, str]] = set()
+    for path in sorted(p for p in snapshot.files if p.startswith(prefixes) and p.endswith(_TS_SOURCE)
+                       and not p.endswith((".d.ts", ".d.mts", ".d.cts"))):
+        lines = (root / path).read_text("utf-8", "replace").splitlines()
+        symbols = snapshot.files[path].symbols()
+        exported = {s.name for s in symbols if "." not in s.name
+                    and re.match(r"\s*export\b", lines[s.start_line - 1] if s.start_line <= len(lines) else "")}
+        for listed in re.findall(r"^\s*export\s*\{([^}]*)\}\s*;?\s*$", "\n".join(lines), re.MULTILINE):  # export {a, b as c}
+            exported |= {part.split(" as ")[0].strip() for part in listed.split(",")}
+        for symbol in symbols:
+            if symbol.kind not in kinds:
+                continue
+            owner, _, short = symbol.name.rpartition(".")
+            line = lines[symbol.start_line - 1] if symbol.start_line <= len(lines) else ""
+            if symbol.kind == "method":
+                if owner not in exported or "." in owner or short in ("constructor",) or short.startswith(("#", "_")) \
+                        or re.match(r"\s*(?:private|protected)\b", line):
+                    continue
+            elif symbol.name not in exported:
+                continue
+            if (path, symbol.name) not in seen:  # a getter and its setter are one question
+                seen.add((path, symbol.name))
+                candidates.append((path, symbol))
+    chosen = sample(candidates, size)
+    with tempfile.TemporaryDirectory() as scratch:
+        asked = Path(scratch, "questions.json")
+        asked.write_text(json.dumps([{"file": p, "line": s.start_line, "name": s.name} for p, s in chosen]))
+        done = subprocess.run(["node", str(Path(__file__).with_name("ts_references.js")), str(tool), str(root), str(asked)],
+                              capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit("ts_references.js failed:\n" + done.stderr[-2000:])
+    answers = json.loads(done.stdout)
+    return [(p, s.name, set(answers[f"{p}::{s.name}"])) for p, s in chosen if answers.get(f"{p}::{s.name}") is not None]
+
+
 # --- scoring ------------------------------------------------------------------------------------
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("language", choices=("java", "go", "python"))
+    parser.add_argument("language", choices=("java", "go", "python", "typescript"))
     parser.add_argument("checkout", type=Path)
     parser.add_argument("source_dir", nargs="?", default=".",
                         help="Java: the source root(s) to compile, comma separated, the first one holding the sampled "
-                             "symbols; Go: the folder holding them (default: the whole checkout); Python: the package")
-    parser.add_argument("--sample", type=int, default=40)
-    parser.add_argument("--kind", default="method",
-                        help="Python: method or function; Java: all, type, method or field; Go: all, type, method, "
+                             "symbols; Go: the folder holding them (default: the whole checkout); Python: the package; "
+                             "TypeScript: the source folders, comma separated")
+    parser.add_argument("--sample", type=int, default=None, help="questions (default 40; TypeScript 150)")
+    parser.add_argument("--kind", default=None,
+                        help="Python: method (default) or function; TypeScript: mixed (default), function, class or "
+                             "method; Java: all (default), type, method or field; Go: all (default), type, method, "
                              "function or var")
+    parser.add_argument("--typescript", type=Path, default=Path("/tmp/tsref"),
+                        help="TypeScript: folder of an npm install of typescript")
     parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--dump", type=Path, help="write every question's reference, resolved and candidate "
+                                                   "callers to this JSON file (to read the mismatches)")
     parser.add_argument("--classpath", help="Java: jars the sources need to compile (annotations, test libraries)")
     parser.add_argument("--keep-reference", help="Java, Go: keep the reference's rows in this file and reuse them")
     args = parser.parse_args()
     root = args.checkout.resolve()
     query, snapshot = our_index(root)
+    size = args.sample or (150 if args.language == "typescript" else 40)
+    compared = None  # Java, Go: only files the reference read can be compared (Java: what was compiled)
     if args.language == "python":
-        questions = [(p, n, args.kind, e) for p, n, e in
-                     python_questions(root, args.source_dir, snapshot, args.sample, args.kind)]
-        compared = None
+        kind = args.kind or "method"
+        questions = [(p, n, kind, e) for p, n, e in python_questions(root, args.source_dir, snapshot, size, kind)]
+    elif args.language == "typescript":
+        kinds = {(p, s.name): s.kind for p, entry in snapshot.files.items() for s in entry.symbols()}
+        questions = [(p, n, kinds.get((p, n), "?"), e) for p, n, e in
+                     typescript_questions(root, args.source_dir, snapshot, size, args.kind or "mixed", args.typescript)]
     else:
-        questions, compared = typed_questions(args.language, root, args.source_dir.split(","), snapshot, args.sample,
-                                              args.kind, args.classpath, args.keep_reference)
+        questions, compared = typed_questions(args.language, root, args.source_dir.split(","), snapshot, size,
+                                              args.kind or "all", args.classpath, args.keep_reference)
     per_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # hits, resolved, expected
     statuses: dict[str, int] = defaultdict(int)
     false_none = honest = 0
+    dumped = []
     for shown, (path, name, kind, expected) in enumerate(questions):
         answer = query.references(name, file=path, limit=10_000)
-        # Only files the reference read can be compared (Java: what was compiled).
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved"
                     and (compared is None or r["path"] in compared)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
         statuses[answer.status] += 1
+        dumped.append({"path": path, "name": name, "status": answer.status, "expected": sorted(expected),
+                       "resolved": sorted(resolved), "candidates": sorted(candidates)})
         for key in (kind, "all"):
             per_kind[key][0] += len(resolved & expected)
             per_kind[key][1] += len(resolved)
@@ -224,10 +288,12 @@ def main() -> None:
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
                   f"  cand {len(candidates):3}  {kind:8} {path}::{name}" + (f"  missed e.g. {missed}" if missed else "")
                   + (f"  extra e.g. {extra}" if extra else ""))
-    kinds = defaultdict(int)
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped, indent=1))
+    counts: dict[str, int] = defaultdict(int)
     for question in questions:
-        kinds[question[2]] += 1
-    print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}, {dict(kinds)}); statuses {dict(statuses)}")
+        counts[question[2]] += 1
+    print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}, {dict(counts)}); statuses {dict(statuses)}")
     for key, (hits, resolved_total, expected_total) in sorted(per_kind.items(), key=lambda item: item[0] != "all"):
         precision = hits / resolved_total if resolved_total else 1.0
         recall = hits / expected_total if expected_total else 1.0

@@ -141,8 +141,9 @@ class GraphQuery:
             found = [(p, s) for p, s in snap.symbol_index.get(short, ()) if symbol.endswith(s.name)]
         if scope is not None:
             found = [(p, s) for p, s in found if p in scope]
-        # `MarkFlagFilename` names the function when one is spelled so, not also `Command.MarkFlagFilename`.
-        found = [(p, s) for p, s in found if s.name == symbol] or found
+        # `email` names the function `email` when there is one, not also every method `X.email`.
+        exact = [(p, s) for p, s in found if s.name == symbol]
+        found = exact or found
         if not found:
             where = f" in {_shown(file)}" if file else ""
             return snap, [], answer(NOT_INDEXED, f"no indexed file defines {symbol!r}{where}; try a text search")
