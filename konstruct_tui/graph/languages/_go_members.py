@@ -222,10 +222,10 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
             bound[key] = {**outer, **local}
         return bound[key]
 
-    for key in sorted(k for k in set(selectors) | set(declarations) if k is not None):
-        scope = names_in(nodes[key])
-        for node in selectors.get(key, ()):
-            chains.selector(node, scope)
+    for span in sorted(k for k in set(selectors) | set(declarations) if k is not None):
+        visible = names_in(nodes[span])
+        for node in selectors.get(span, ()):
+            chains.selector(node, visible)
     extra: dict[str, Any] = {}
     if chains.chains:
         extra["chains"] = sorted(chains.chains)
