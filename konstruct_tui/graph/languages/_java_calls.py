@@ -284,10 +284,19 @@ class _Chains:
     def evaluate(self, context: str, chain: str) -> None:
         head, *rest = chain.split(" ")
         receivers, rest = self._head(context, head, rest)
-        for step in rest:
+        # Where the chain's type is lost, what follows may be anybody's member (a library call such
+        # as `List<T>.get(0)`, or a method a project type inherits from a library class, may return
+        # a project type): by-name evidence. Lost at a typed head, the first step is the head's
+        # own (library) type's method; lost after a call, the next step is already on the unknown.
+        skip = 0 if head == "@" else 1
+        for index, step in enumerate(rest):
             if not receivers:
+                for later in rest[index + skip:]:
+                    if not later.startswith(".") and not self.quiet:
+                        self._unknown(later)
                 return
             receivers = self._step(context, receivers, step)
+            skip = 0
 
 
 def descriptor_types(world: TypeWorld, facts: FileFacts) -> dict[str, set[str]]:

@@ -410,6 +410,17 @@ def test_java_locals_are_typed_by_their_own_method() -> None:
     assert used == {f"{MAIN}/TypeName.java": {"TypeName.annotated"}}
 
 
+def test_java_a_chain_whose_type_is_lost_in_a_library_call_leaves_what_follows_by_name() -> None:
+    _, unknown = java_uses("""
+      void a(java.util.List<Builder> all, Builder b) { all.get(0).peek(); b.toString().trim(); }
+      void c(Builder b) { b.getClass().getName(); }""")
+    # `List.get` may return a project type: `peek` is by name. `trim` follows a method of Object
+    # on a project type, `getName` one of Class: by name too (nothing proves whose they are);
+    # the library's own methods on a typed receiver (`get`, `toString`, `getClass`) are nobody's here.
+    assert {"peek", "trim", "getName"} <= unknown
+    assert not {"get", "toString", "getClass"} & unknown
+
+
 def test_java_an_import_only_javadoc_uses_is_member_evidence_for_the_type_not_a_file_edge() -> None:
     user = "package com.acme.app;\nimport com.acme.Spec;\n/** See {@link Spec}. */\npublic class User {}\n"
     files = {**JAVA_LIB, f"{MAIN}/app/User.java": user}
