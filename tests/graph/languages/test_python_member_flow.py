@@ -197,16 +197,16 @@ def test_an_attribute_declared_with_a_type_keeps_it_whatever_a_subclass_assigns(
     assert "CliRunner.invoke" in used["clk/testing.py"]
 
 
-def test_an_overloaded_decorator_types_what_it_decorates_whatever_the_order_of_its_overloads() -> None:
+def test_an_overloaded_decorator_types_what_it_decorates_by_its_implementation() -> None:
     files = {
         "clk/core.py": "class Command:\n    def main(self) -> None: ...\n",
         "clk/decorators.py": """\
             import typing as t
             from .core import Command
             C = t.TypeVar("C", bound=Command)
-            def command(name=None, cls=None) -> Command | t.Callable[[t.Callable], Command | C]: ...
             @t.overload
             def command(name: str, cls: type[C]) -> t.Callable[[t.Callable], C]: ...
+            def command(name=None, cls=None) -> Command | t.Callable[[t.Callable], Command | C]: ...
             """,
     }
     used, _ = uses("""\
