@@ -33,6 +33,7 @@ from .records import TEXT, FileEntry, FileRecord, facts_from_json
 from .resolution import Resolution, no_facts
 from .snapshot import GraphSnapshot
 from .store import IndexStore
+from .timeline import mark
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,9 @@ class Indexer:
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
         entries = dict(current.files) if current is not None else self.store.entries()
         cold = not entries
+        mark("walk")
         listed = stat_files(self.workspace.root)  # the listing's own lstat: no second stat per file
+        mark("walk-end")
         tasks: list[Task] = []
         removed = set(entries).difference(listed)
         for path in sorted(listed):
@@ -221,7 +224,9 @@ class Indexer:
         if cold:
             self.store.set_meta(complete="0")
         old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
+        mark("extract")
         records, vanished = self._extract(tasks, progress, store_as_you_go=cold)
+        mark("extract-end")
         removed |= vanished
         changed = {r.entry.path: r for r in records if not r.unchanged}
         self._all_facts_loaded |= cold
@@ -258,11 +263,13 @@ class Indexer:
             affected = {p for p in affected if p in files and files[p].parsed}
         if progress:
             progress("resolving", 0, len(affected))
+        mark("resolve")
         if cold and threading.active_count() == 1 and len(affected) <= FORKED_RESOLUTION_LIMIT:
             edges = resolution.resolve_forked(sorted(affected), files, self.workers)
         else:
             edges = resolution.resolve(sorted(affected), files)
         report.resolved = len(affected)
+        mark("resolve-end")
         if progress:
             progress("resolving", len(affected), len(affected))
         meta = {"commit": commit, "complete": "1"} if commit else {"complete": "1"}
@@ -304,6 +311,7 @@ class Indexer:
             progress("reading", 0, total)
 
         def take(batch: list[FileRecord | Task]) -> None:
+            mark("take")
             got = []
             for item in batch:
                 if isinstance(item, Task):
@@ -323,6 +331,7 @@ class Indexer:
             records.extend(got)
             if progress:
                 progress("reading", len(records) + len(vanished), total)
+            mark("take-end")
 
         if len(tasks) <= self.inline_limit or self.workers == 1:
             for start in range(0, len(tasks), 64):

@@ -17,6 +17,7 @@ from .facts import Edge, FileFacts, LanguageSupport, Resolver
 from .project import ProjectFacts, shape
 from .records import FileEntry
 from .snapshot import MEMBERS, UNRESOLVED, pack
+from .timeline import mark
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,7 @@ class Resolution:
             support = self.supports.get(language)
             if support is not None and support.name not in self.resolvers:
                 self.resolvers[support.name] = support.resolver(view)
+        mark("fork")
         global _forked
         _forked = (self, files)
         try:
@@ -127,5 +129,8 @@ _forked: tuple[Resolution, dict[str, FileEntry]] | None = None
 def _resolve_share(paths: list[str]) -> list[tuple[str, str, str, tuple[str, ...]]]:
     """In a forked child: resolve `paths` with the parent's resolution state as it was at the fork."""
     assert _forked is not None
+    mark("share")
     resolution, files = _forked
-    return [(e.source, e.target, e.kind, e.names) for e in resolution.resolve(paths, files)]
+    found = [(e.source, e.target, e.kind, e.names) for e in resolution.resolve(paths, files)]
+    mark("share-end")
+    return found
