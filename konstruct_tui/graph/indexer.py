@@ -112,6 +112,24 @@ class Indexer:
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
         entries = dict(current.files) if current is not None else self.store.entries()
         cold = not entries
+        # A cold build will parse in workers: they start now, so their start overlaps the walk,
+        # `git ls-files` and `git rev-parse` below instead of following them.
+        pool = self._start_pool() if cold and self.workers > 1 else None
+        try:
+            return self._refresh(current, entries, cold, pool, progress, started)
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+    def _refresh(
+        self,
+        current: GraphSnapshot | None,
+        entries: dict[str, FileEntry],
+        cold: bool,
+        pool: ProcessPoolExecutor | None,
+        progress: Progress | None,
+        started: float,
+    ) -> GraphSnapshot:
         mark("walk")
         listed = stat_files(self.workspace.root)  # the listing's own lstat: no second stat per file
         mark("walk-end")
@@ -128,7 +146,7 @@ class Indexer:
             if current is None:
                 current = GraphSnapshot.build({}, (), commit=commit)
             snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress,
-                                   summarize=True)
+                                   summarize=True, pool=pool)
         self.report.seconds = time.perf_counter() - started
         return snapshot
 
@@ -206,6 +224,7 @@ class Indexer:
         progress: Progress | None,
         interim: Callable[[GraphSnapshot], None] | None = None,
         summarize: bool = False,
+        pool: ProcessPoolExecutor | None = None,
     ) -> GraphSnapshot:
         report = self.report
         report.cold = cold
@@ -225,7 +244,9 @@ class Indexer:
             self.store.set_meta(complete="0")
         old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
         mark("extract")
-        records, vanished = self._extract(tasks, progress, store_as_you_go=cold)
+        records, vanished = self._extract(tasks, progress, store_as_you_go=cold, pool=pool)
+        if pool is not None:
+            pool.shutdown(wait=True)  # before the resolution forks: the parse workers' cores are theirs
         mark("extract-end")
         removed |= vanished
         changed = {r.entry.path: r for r in records if not r.unchanged}
@@ -301,8 +322,21 @@ class Indexer:
             self._facts[path] = self.store.facts(path)
         return self._facts[path]
 
+    def _start_pool(self) -> ProcessPoolExecutor:
+        # fork is cheapest, but forking a process that runs other threads can inherit a held lock.
+        method = "fork" if threading.active_count() == 1 else "forkserver"
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=start_worker,
+            initargs=(str(self.workspace.root), self.low_priority, self._support_factory),
+        )
+        pool.submit(int)  # the processes start on the first submit: now, not after the walk
+        return pool
+
     def _extract(
-        self, tasks: list[Task], progress: Progress | None, *, store_as_you_go: bool
+        self, tasks: list[Task], progress: Progress | None, *, store_as_you_go: bool,
+        pool: ProcessPoolExecutor | None = None,
     ) -> tuple[list[FileRecord], set[str]]:
         records: list[FileRecord] = []
         vanished: set[str] = set()
@@ -338,14 +372,7 @@ class Indexer:
                 chunk = tasks[start : start + 64]
                 take([read_file(self.workspace, t, self.supports) or t for t in chunk])
             return records, vanished
-        # fork is cheapest, but forking a process that runs other threads can inherit a held lock.
-        method = "fork" if threading.active_count() == 1 else "forkserver"
-        with ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context(method),
-            initializer=start_worker,
-            initargs=(str(self.workspace.root), self.low_priority, self._support_factory),
-        ) as pool:
+        with pool or self._start_pool() as pool:
             futures = [pool.submit(read_chunk, chunk) for chunk in chunked(tasks, self.workers)]
             for future in as_completed(futures):
                 if self.should_stop():

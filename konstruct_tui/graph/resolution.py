@@ -22,6 +22,7 @@ from .timeline import mark
 log = logging.getLogger(__name__)
 
 _FORK_MIN_FILES = 256  # below this, forking costs more than it saves
+_SHARES_PER_CHILD = 4
 
 
 def no_facts(path: str) -> None:
@@ -116,7 +117,10 @@ class Resolution:
         _forked = (self, files)
         try:
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                shares = pool.map(_resolve_share, [paths[i::workers] for i in range(workers)])
+                # Several shares per child: one that draws the slow files would otherwise leave the
+                # other core idle at the end (a tenth of the resolution time on the stdlib).
+                count = workers * _SHARES_PER_CHILD
+                shares = pool.map(_resolve_share, [paths[i::count] for i in range(count)])
                 edges = [Edge(*row) for share in shares for row in share]
         finally:
             _forked = None
