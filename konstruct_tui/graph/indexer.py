@@ -113,8 +113,10 @@ class Indexer:
         entries = dict(current.files) if current is not None else self.store.entries()
         cold = not entries
         # A cold build will parse in workers: they start now, so their start overlaps the walk,
-        # `git ls-files` and `git rev-parse` below instead of following them.
-        pool = self._start_pool() if cold and self.workers > 1 else None
+        # `git ls-files` and `git rev-parse` below instead of following them. Only where a fork
+        # is safe (no other thread): a forkserver costs more to start than a small tree's parse.
+        early = cold and self.workers > 1 and threading.active_count() == 1
+        pool = self._start_pool() if early else None
         try:
             return self._refresh(current, entries, cold, pool, progress, started)
         finally:
