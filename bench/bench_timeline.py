@@ -48,6 +48,21 @@ def one_run(checkout: Path, tree: Path, scratch: Path) -> tuple[float, float, li
     return wall, usage.ru_utime + usage.ru_stime, marks
 
 
+def phases(marks: list[tuple[float, int, str]], wall: float) -> str:
+    """The wall time split into startup (one process: interpreter, imports, walk; until the first
+    chunk is parsed), parsing (workers and the parent storing), resolution (forks) and the tail
+    (storing edges, clustering, summary, exit: one process again)."""
+    def first(label: str) -> float:
+        return min((at for at, _, l in marks if l == label), default=float("nan"))
+
+    def last(label: str) -> float:
+        return max((at for at, _, l in marks if l == label), default=float("nan"))
+
+    start, parsed, resolved = first("chunk"), first("resolve"), last("resolve-end")
+    parts = {"startup": start, "parsing": parsed - start, "resolution": resolved - parsed, "tail": wall - resolved}
+    return ", ".join(f"{name} {seconds:.2f} s ({seconds / wall:.0%})" for name, seconds in parts.items())
+
+
 def show(marks: list[tuple[float, int, str]]) -> None:
     by_pid: dict[int, list[tuple[float, str]]] = defaultdict(list)
     for at, pid, label in marks:
@@ -90,6 +105,8 @@ def main() -> int:
         print(f"wall {wall:.2f} s, CPU {cpu:.2f} s, idle core-seconds {CORES * wall - cpu:.2f} "
               f"({(CORES * wall - cpu) / (CORES * wall):.0%} of {CORES} cores x wall); "
               f"walls {', '.join(f'{r[0]:.2f}' for r in runs)}; CPU median {statistics.median(r[1] for r in runs):.2f}")
+        if marks:
+            print("  " + phases(marks, wall))
         show(marks)
     return 0
 
