@@ -200,11 +200,14 @@ def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_ca
                f"{base}/User.java": "package a;\nclass User {\n  String f(Gson g) { return g.toJson(1); }\n"
                                     "  Gson.Inner i;\n}\n",
                f"{base}/Other.java": "package a;\nclass Other {\n  void f(java.util.List<Gson> all) {\n"
-                                     "    all.forEach(x -> x.toJson(2));\n  }\n}\n"})
+                                     "    all.stream().map(x -> x.toJson(2));\n  }\n}\n",
+               f"{base}/Each.java": "package a;\nclass Each {\n  void f(java.util.List<Gson> all) {\n"
+                                    "    all.forEach(x -> x.toJson(3));\n  }\n}\n"})
     callers = run(mode="callers", symbol="Gson.toJson")
     assert callers["status"] == "ok"
+    # `forEach` on a List<Gson> types its lambda's parameter; a stream's `map` does not
     assert [(r["path"], r["evidence"]) for r in callers["results"]] == [
-        (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
+        (f"{base}/Each.java", "resolved"), (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
     nested = run(mode="callers", symbol="Gson.Inner")
     assert nested["status"] == "ok" and [r["path"] for r in nested["results"]] == [f"{base}/User.java"]
 
