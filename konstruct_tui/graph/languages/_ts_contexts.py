@@ -176,7 +176,7 @@ class Contexts:
             return []
         if found is None or depth > _DEPTH:
             return None
-        kind, value = found
+        kind, value = found[:2]  # `["Omit", spec, keys]` has three
         if kind == "sig":
             return [(path, s) for s in value]
         if kind == "or":

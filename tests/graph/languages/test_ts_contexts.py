@@ -231,3 +231,15 @@ def test_elements_of_typed_arrays_are_typed() -> None:
         """)
     assert used["src/context.ts"] == {"Context", "Req", "Context.json", "Context.req", "Req.header"}
     assert unknown == {"json"}  # `for in` gives keys; an array's own members are not the project's
+
+
+def test_a_callback_where_a_utility_type_of_an_object_is_expected_is_not_typed() -> None:
+    used, unknown = member_uses(TYPESCRIPT, {**LIB, **OPTIONS, "src/odd.ts": """\
+        import type {Options} from './opts.js';
+        export declare function odd(cb: Omit<Options, 'timeout'>, ...rest: [Pick<Options, 'prefixUrl'>]): void;
+        """, "test/a.ts": """\
+        import {odd} from '../src/odd.js';
+        odd((c) => c.json(1), (d) => d.json(2));
+        """}, "test/a.ts")
+    assert "src/context.ts" not in used
+    assert unknown == {"json"}
