@@ -197,6 +197,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     scopes = _Scopes()
     memo: dict[Any, Any] = {}
     module_level = []
+    destructured: list[tuple[Any, str]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
     for node in found.get("param", ()):
         scope = _scope(node)
         if scope is not None:
@@ -228,10 +229,12 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             for part in name.named_children:
                 if part.type == "shorthand_property_identifier_pattern":
                     scopes.declare(scope, ts.text(part), (node, ts.text(part)))
+                    destructured.append((node, ts.text(part)))
                 elif part.type == "pair_pattern":
                     key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
                     if key is not None and value is not None and value.type == "identifier":
                         scopes.declare(scope, ts.text(value), (node, ts.text(key)))
+                        destructured.append((node, ts.text(key)))
     for name, node in module_level:
         if name.type != "identifier":
             continue
@@ -305,6 +308,12 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     accessors = {_member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
+    for node, key in destructured:
+        said = scopes.said(node)
+        if said is None:
+            untyped.add(key)
+        elif len(said) <= _MAX_SEGMENTS:
+            chains.add((tuple(said), key))
     for prop in found.get("chained", ()):
         receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup, memo)
         if receiver is None:

@@ -49,6 +49,7 @@
 (variable_declarator name: (object_pattern) value: (_)) @typed
 (required_parameter pattern: (identifier)) @typed
 (optional_parameter pattern: (identifier)) @typed
+(required_parameter pattern: (object_pattern)) @typed
 (arrow_function parameter: (identifier) @param)
 (for_in_statement left: (identifier) @param)
 (catch_clause parameter: (identifier) @param)

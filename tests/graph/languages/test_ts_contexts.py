@@ -243,3 +243,16 @@ def test_a_callback_where_a_utility_type_of_an_object_is_expected_is_not_typed()
         """}, "test/a.ts")
     assert "src/context.ts" not in used
     assert unknown == {"json"}
+
+
+def test_destructured_parameters_take_the_property_types() -> None:
+    used, unknown = uses("""\
+        import {App} from '../src/app.js';
+        import type {Context} from '../src/context.js';
+        new App().get('/', ({req}) => req.header('a'));
+        export function typed({req: request}: Context) { return request.header('b'); }
+        new App().get('/', ({json}, {other}) => other.json(1));
+        """)
+    # a destructured key is a use of the property (`{json}` names `Context.json`), as tsc counts it
+    assert used["src/context.ts"] == {"Context", "Context.req", "Context.json", "Req.header"}
+    assert unknown == {"other", "json"}  # the second parameter of a handler is `next`, a function
