@@ -167,7 +167,7 @@ class Reconciler:
         if self._stored_hoods is None:
             hoods = self.indexer.store.neighborhoods_for(snapshot)
         else:
-            hoods = snapshot.neighborhoods  # an ancestor's, when the file pairs did not move
+            hoods = snapshot.settled_neighborhoods()  # an ancestor's, when the file pairs did not move
             if hoods is not self._stored_hoods:
                 self.indexer.store.save_neighborhoods(pairs_digest(snapshot.out_edges), hoods)
         self._stored_hoods = hoods
