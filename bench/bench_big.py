@@ -103,8 +103,10 @@ def pick_targets(snapshot) -> dict[str, object]:  # noqa: ANN001
     return {"file": busiest, "folder": busiest.rsplit("/", 1)[0], "symbol": symbol, "other": far}
 
 
-def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # noqa: ANN001
-    """(mode, seconds, results, limit, inside its bounds) for every traverse_graph mode."""
+def traversal(root: Path, graph, served: bool = False) -> list[tuple[str, float, int, int, bool]]:  # noqa: ANN001
+    """(mode, seconds, results, limit, inside its bounds) for every traverse_graph mode, the way a
+    session's tools ask (the session's graph; `served`: through `konstruct mcp`'s ServedGraph, which
+    also sweeps the tree when its last sweep is 2 s old)."""
     from konstruct_tui.tools import ToolContext, call
     from konstruct_tui.tools.served_graph import ServedGraph
     from konstruct_tui.tools.traverse_modes import MODES
@@ -113,7 +115,7 @@ def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # 
     picked = pick_targets(graph.snapshot)
     rows = []
     with Workspace(root) as workspace:
-        context = ToolContext(workspace, graph=ServedGraph(graph))
+        context = ToolContext(workspace, graph=ServedGraph(graph) if served else graph)
         for mode in MODES.values():
             arguments: dict[str, object] = {"mode": mode.name}
             if mode.needs == "symbol":
