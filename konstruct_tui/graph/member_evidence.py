@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from .facts import Edge
-from .overlay import Overlay
+from .overlay import Overlay, collector_paused
 from .records import FileEntry
 
 MEMBERS = "members"
@@ -53,7 +53,7 @@ class Side:
         return Side(packed, _views_updated(views, packed, sources | set(rows)))
 
     def _unpacked(self) -> _Views:
-        with self._lock:
+        with self._lock, collector_paused():
             if self._views is None:
                 members_in: dict[str, list[Edge]] = defaultdict(list)
                 members_out: dict[str, tuple[Edge, ...]] = {}

@@ -11,7 +11,9 @@ the fold's O(files) is paid once per thousands of changed keys, not per change.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import ItemsView, Iterable, Iterator, Mapping, ValuesView
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
@@ -134,3 +136,17 @@ class _Values(ValuesView[V]):
 
     def __iter__(self) -> Iterator[V]:
         return (value for _, value in self._mapping._pairs())
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cycle collector off while a big shared structure is built from scratch (a symbol index,
+    the member evidence of 100,000 files): its passes would otherwise walk the growing heap again
+    and again, most of the build's time, for cycles such a build does not make."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

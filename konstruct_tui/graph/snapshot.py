@@ -10,7 +10,9 @@ in milliseconds, where copying the maps alone took 40 ms.
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import json
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
@@ -27,7 +29,7 @@ from .member_evidence import (
     pack,
     unpack,
 )
-from .overlay import Overlay
+from .overlay import Overlay, collector_paused
 from .records import FileEntry
 
 if TYPE_CHECKING:
@@ -159,6 +161,9 @@ class GraphSnapshot:
         snapshot = GraphSnapshot(files, out_edges, in_edges, commit=commit, generation=self.generation + 1,
                                  side=side, lineage=self._lineage,
                                  pairs_version=next(self._lineage.versions) if moved else self.pairs_version)
+        paths = self.__dict__.get("sorted_paths")
+        if paths is not None:
+            snapshot.__dict__["sorted_paths"] = _paths_updated(paths, self.files, changed, removed)
         symbols = self.__dict__.get("symbol_index")
         if symbols is not None:  # a query paid for it: carry it over, changed files only
             snapshot.__dict__["symbol_index"] = _symbols_updated(symbols, self.files, files, set(changed) | removed)
@@ -172,10 +177,17 @@ class GraphSnapshot:
     def files_under(self, folder: str) -> list[str]:
         """Indexed files in `folder` (workspace-relative; "" or "." is the root), sorted."""
         folder = folder.strip("/")
+        paths = self.sorted_paths
         if folder in ("", "."):
-            return sorted(self.files)
+            return list(paths)
         prefix = folder + "/"
-        return sorted(p for p in self.files if p.startswith(prefix))
+        # "0" follows "/" in code point order: every path under the folder sorts between the two.
+        return paths[bisect.bisect_left(paths, prefix):bisect.bisect_left(paths, folder + "0")]
+
+    @cached_property
+    def sorted_paths(self) -> list[str]:
+        """Every indexed path, sorted (read-only: later snapshots share it or a copy of it)."""
+        return sorted(self.files)
 
     def successors(self, path: str, kinds: Iterable[str] = KINDS) -> list[Edge]:
         return [e for e in self.out_edges.get(path, ()) if e.kind in kinds]
@@ -201,12 +213,20 @@ class GraphSnapshot:
         """Short name and qualified name -> [(path, symbol)], in path order. Treat as read-only:
         later snapshots share it."""
         index: dict[str, list[tuple[str, Symbol]]] = defaultdict(list)
-        for path in sorted(self.files):
-            entry = self.files[path]
-            if entry.symbols_json == "[]":
-                continue
-            for name, place in _named(path, entry):
-                index[name].append(place)
+        files = self.files
+        having = [(path, files[path].symbols_json) for path in sorted(files)]
+        having = [(path, text) for path, text in having if text != "[]"]
+        # One decode of every file's symbols, and the cycle collector off meanwhile: a build on
+        # 100,000 files otherwise spends 3 of its 4.5 s collecting the objects it is creating.
+        with collector_paused():
+            rows = json.loads("[" + ",".join(text for _, text in having) + "]")
+            for (path, _), symbols in zip(having, rows):
+                for name, kind, start, end in symbols:
+                    symbol = Symbol(name, kind, start, end)
+                    index[name].append((path, symbol))
+                    short = name.rsplit(".", 1)[-1]
+                    if short != name:
+                        index[short].append((path, symbol))
         return Overlay(dict(index))
 
     @property
@@ -241,6 +261,22 @@ class GraphSnapshot:
                 self.__dict__["neighborhoods"] = own
                 self._lineage.offer(self.pairs_version, own)
             return own
+
+
+def _paths_updated(paths: list[str], before: Mapping[str, FileEntry], changed: Iterable[str],
+                   removed: set[str]) -> list[str]:
+    """`paths` with `changed` in and `removed` out: the same list when no path came or went, else
+    a copy edited in place (a memmove, not a sort)."""
+    added = sorted(p for p in changed if p not in before and p not in removed)
+    gone = [p for p in removed if p in before]
+    if not added and not gone:
+        return paths
+    paths = list(paths)
+    for path in gone:
+        del paths[bisect.bisect_left(paths, path)]
+    for path in added:
+        bisect.insort(paths, path)
+    return paths
 
 
 def _overlay(mapping: Mapping[str, Any]) -> Overlay[str, Any]:

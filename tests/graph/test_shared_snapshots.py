@@ -73,6 +73,7 @@ def _answers(snap: GraphSnapshot) -> dict[str, object]:
         "members_out": dict(snap.side.members_out.items()),
         "unresolved": dict(snap.side.unresolved.items()),
         "pairs": snap.pairs(),
+        "under": (snap.files_under("pkg"), snap.files_under("."), snap.files_under("pk"), snap.sorted_paths),
     }
 
 
