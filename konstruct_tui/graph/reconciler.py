@@ -8,6 +8,7 @@ good graph, which is replaced by a single reference assignment once a new one is
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -159,6 +160,11 @@ class Reconciler:
         assert self.indexer is not None
         self.indexer.prepare_incremental()
         self._settle_neighborhoods()
+        # The index now holds millions of long-lived objects (every file's facts, the snapshot) that
+        # make no garbage cycles. Left to the cycle collector, each full pass walks all of them: 6-7 s
+        # on a 100,000-file tree, at a moment no one chooses (in the middle of an edit or a query).
+        # Frozen, they are never walked again; they are still freed when no longer referenced.
+        gc.freeze()
 
     def _settle_neighborhoods(self) -> None:
         """The current snapshot's neighborhoods: at start from the store when its file pairs are

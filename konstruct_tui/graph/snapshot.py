@@ -243,6 +243,13 @@ class GraphSnapshot:
         return self.settled_neighborhoods()
 
     @property
+    def neighborhoods_at_hand(self) -> bool:
+        """Whether `neighborhoods` answers without clustering."""
+        known = self._lineage.hoods
+        return "neighborhoods" in self.__dict__ or (known is not None and (
+            known[0] == self.pairs_version or len(self.files) > STALE_NEIGHBORHOODS_FILES))
+
+    @property
     def neighborhoods_current(self) -> bool:
         """Whether `neighborhoods` were computed from exactly this graph's file pairs."""
         known = self._lineage.hoods
@@ -292,28 +299,39 @@ def _named(path: str, entry: FileEntry) -> Iterator[tuple[str, tuple[str, Symbol
             yield short, (path, symbol)
 
 
+def _place_path(place: tuple[str, Symbol]) -> str:
+    return place[0]
+
+
 def _symbols_updated(
     index: Mapping[str, list[tuple[str, Symbol]]],
     before: Mapping[str, FileEntry],
     after: Mapping[str, FileEntry],
     paths: set[str],
 ) -> Mapping[str, list[tuple[str, Symbol]]]:
-    """`index` with the entries of `paths` as `after` has them: what a full build would give."""
-    added: dict[str, list[tuple[str, Symbol]]] = defaultdict(list)
-    names: set[str] = set()
+    """`index` with the entries of `paths` as `after` has them: what a full build would give. Each
+    list is sorted by path, so a file's entries are found by bisection: a name that 40,000 files
+    define (`value`, `run`) costs a list copy, not a filter and a sort."""
+    lists: dict[str, list[tuple[str, Symbol]]] = {}
     for path in sorted(paths):
         old, new = before.get(path), after.get(path)
-        if old is not None and old.symbols_json != "[]":
-            names.update(name for name, _ in _named(path, old))
-        if new is not None and new.symbols_json != "[]":
+        old_json = "[]" if old is None else old.symbols_json
+        new_json = "[]" if new is None else new.symbols_json
+        if old_json == new_json:  # the usual edit: same definitions, same lines
+            continue
+        entries: dict[str, list[tuple[str, Symbol]]] = defaultdict(list)
+        if new is not None and new_json != "[]":
             for name, place in _named(path, new):
-                added[name].append(place)
-    names.update(added)
-    lists: dict[str, list[tuple[str, Symbol]]] = {}
-    for name in names:
-        merged = [place for place in index.get(name, ()) if place[0] not in paths]
-        merged.extend(added.get(name, ()))
-        merged.sort(key=lambda place: place[0])  # stable: a file's own entries keep their order
-        lists[name] = merged
+                entries[name].append(place)
+        names = set(entries)
+        if old is not None and old_json != "[]":
+            names.update(name for name, _ in _named(path, old))
+        for name in names:
+            places = lists.get(name)
+            if places is None:
+                places = lists[name] = list(index.get(name, ()))
+            low = bisect.bisect_left(places, path, key=_place_path)
+            high = bisect.bisect_right(places, path, key=_place_path)
+            places[low:high] = entries.get(name, ())
     base = index if isinstance(index, Overlay) else Overlay(dict(index))
     return base.updated({k: v for k, v in lists.items() if v}, [k for k, v in lists.items() if not v and k in base])

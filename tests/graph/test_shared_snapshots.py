@@ -135,6 +135,7 @@ def test_a_big_graph_whose_pairs_moved_answers_the_last_neighborhoods_until_sett
     same_pairs = old.replace({}, (), {"a/m1.py"}, [Edge("a/m1.py", "a/m2.py", "references", ())], commit=None)
     assert same_pairs.neighborhoods is hoods and same_pairs.neighborhoods_current
     joined = same_pairs.replace({}, (), {"a/m7.py"}, [Edge("a/m7.py", "b/m0.py", "imports", ())], commit=None)
+    assert joined.neighborhoods_at_hand  # search hits may name them without waiting
     assert joined.neighborhoods is hoods and not joined.neighborhoods_current  # no clustering on the way
     settled = joined.settled_neighborhoods()
     assert settled is not hoods and joined.neighborhoods is settled and joined.neighborhoods_current
@@ -145,6 +146,7 @@ def test_a_small_graph_whose_pairs_moved_clusters_again_at_once(monkeypatch) -> 
     old = GraphSnapshot.build(*_chain(8))
     hoods = old.neighborhoods
     joined = old.replace({}, (), {"a/m7.py"}, [Edge("a/m7.py", "b/m0.py", "imports", ())], commit=None)
+    assert not joined.neighborhoods_at_hand
     assert joined.neighborhoods is not hoods and joined.neighborhoods_current
 
 
