@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STARTING, READY, FAILED, STOPPED = "starting", "ready", "failed", "stopped"
+FREEZE_HEAP_FILES = 20_000  # below this a full collection takes milliseconds: leave the heap alone
 
 
 class Reconciler:
@@ -160,11 +161,13 @@ class Reconciler:
         assert self.indexer is not None
         self.indexer.prepare_incremental()
         self._settle_neighborhoods()
-        # The index now holds millions of long-lived objects (every file's facts, the snapshot) that
-        # make no garbage cycles. Left to the cycle collector, each full pass walks all of them: 6-7 s
-        # on a 100,000-file tree, at a moment no one chooses (in the middle of an edit or a query).
+        # On a big tree the index now holds millions of long-lived objects (every file's facts, the
+        # snapshot) that make no garbage cycles. Left to the cycle collector, each full pass walks
+        # all of them: 6-7 s on a 100,000-file tree, at a moment no one chooses (mid-edit, mid-query).
         # Frozen, they are never walked again; they are still freed when no longer referenced.
-        gc.freeze()
+        snapshot = self._snapshot
+        if snapshot is not None and len(snapshot.files) >= FREEZE_HEAP_FILES:
+            gc.freeze()
 
     def _settle_neighborhoods(self) -> None:
         """The current snapshot's neighborhoods: at start from the store when its file pairs are
