@@ -13,6 +13,7 @@ from graph_helpers import write_files
 from konstruct_tui.graph import snapshot as snapshot_module
 from konstruct_tui.graph.facts import Edge
 from konstruct_tui.graph.overlay import Overlay
+from konstruct_tui.graph.query import GraphQuery
 from konstruct_tui.graph.records import FileEntry
 from konstruct_tui.graph.snapshot import GraphSnapshot, pack
 
@@ -137,7 +138,10 @@ def test_a_big_graph_whose_pairs_moved_answers_the_last_neighborhoods_until_sett
     joined = same_pairs.replace({}, (), {"a/m7.py"}, [Edge("a/m7.py", "b/m0.py", "imports", ())], commit=None)
     assert joined.neighborhoods_at_hand  # search hits may name them without waiting
     assert joined.neighborhoods is hoods and not joined.neighborhoods_current  # no clustering on the way
+    query = GraphQuery(lambda: joined, None, lambda: "not ready")
+    assert query.neighborhood("a/m7.py").to_json()["neighborhoods_as_of"].startswith("before the latest edits")
     settled = joined.settled_neighborhoods()
+    assert "neighborhoods_as_of" not in query.neighborhood("a/m7.py").to_json()
     assert settled is not hoods and joined.neighborhoods is settled and joined.neighborhoods_current
     assert settled.of("a/m7.py") is not None and settled.of("b/m0.py") is not None
 
