@@ -53,6 +53,9 @@ class Side:
         return Side(packed, _views_updated(views, packed, sources | set(rows)))
 
     def _unpacked(self) -> _Views:
+        views = self._views
+        if views is not None:
+            return views
         with self._lock, collector_paused():
             if self._views is None:
                 members_in: dict[str, list[Edge]] = defaultdict(list)

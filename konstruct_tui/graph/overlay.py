@@ -142,11 +142,27 @@ class _Values(ValuesView[V]):
 def collector_paused() -> Iterator[None]:
     """The cycle collector off while a big shared structure is built from scratch (a symbol index,
     the member evidence of 100,000 files): its passes would otherwise walk the growing heap again
-    and again, most of the build's time, for cycles such a build does not make."""
+    and again, most of the build's time, for cycles such a build does not make. In a process that
+    froze its heap (a big index), what was built is frozen with it, or the next full pass walks it."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if _heap_frozen:  # the process keeps its big heap out of full passes: this too
+            gc.freeze()
         if enabled:
             gc.enable()
+
+
+_heap_frozen = False
+
+
+def freeze_heap() -> None:
+    """Take every object alive now out of the cycle collector's passes, and from now on what
+    `collector_paused` builds too. For a process holding a big index (millions of long-lived
+    objects, no cycles among them): a full pass walked them all, 6-7 s on 100,000 files, at a
+    moment no one chose (mid-edit, mid-query). Frozen objects are still freed when unreferenced."""
+    global _heap_frozen
+    _heap_frozen = True
+    gc.freeze()

@@ -8,7 +8,6 @@ good graph, which is replaced by a single reference assignment once a new one is
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import threading
@@ -20,6 +19,7 @@ from ..workspace import Workspace
 from .facts import LanguageSupport
 from .indexer import IndexCancelled, Indexer, Progress
 from .languages import languages
+from .overlay import freeze_heap
 from .snapshot import GraphSnapshot
 from .store import IndexStore, pairs_digest
 
@@ -162,12 +162,10 @@ class Reconciler:
         self.indexer.prepare_incremental()
         self._settle_neighborhoods()
         # On a big tree the index now holds millions of long-lived objects (every file's facts, the
-        # snapshot) that make no garbage cycles. Left to the cycle collector, each full pass walks
-        # all of them: 6-7 s on a 100,000-file tree, at a moment no one chooses (mid-edit, mid-query).
-        # Frozen, they are never walked again; they are still freed when no longer referenced.
+        # snapshot): keep them out of the cycle collector's full passes (see `freeze_heap`).
         snapshot = self._snapshot
         if snapshot is not None and len(snapshot.files) >= FREEZE_HEAP_FILES:
-            gc.freeze()
+            freeze_heap()
 
     def _settle_neighborhoods(self) -> None:
         """The current snapshot's neighborhoods: at start from the store when its file pairs are

@@ -177,8 +177,9 @@ def test_a_big_index_is_kept_out_of_the_cycle_collectors_full_passes(project: Pa
     once the session's graph is ready its heap is frozen. A small one is left alone."""
     import gc
 
-    from konstruct_tui.graph import reconciler
+    from konstruct_tui.graph import overlay, reconciler
 
+    monkeypatch.setattr(overlay, "_heap_frozen", False)  # restored after the test
     gc.unfreeze()
     try:
         small = live_graph(project)
@@ -188,5 +189,9 @@ def test_a_big_index_is_kept_out_of_the_cycle_collectors_full_passes(project: Pa
         big = live_graph(project)
         assert big.wait_until_current(10)
         assert gc.get_freeze_count() > 0
+        frozen = gc.get_freeze_count()
+        with overlay.collector_paused():  # what a big index builds later is frozen with it
+            built = [[i] for i in range(1000)]
+        assert gc.get_freeze_count() >= frozen + len(built)
     finally:
         gc.unfreeze()
