@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from konstruct_tui.graph.facts import Edge, FileFacts, LanguageSupport
+from konstruct_tui.graph.snapshot import SIDE_KINDS
 
 FileEdge = tuple[str, str]
 
@@ -72,8 +73,9 @@ def resolved_edges(
 
 
 def konstruct_edges(root: Path, support: LanguageSupport, paths: list[str] | None = None) -> set[FileEdge]:
-    """Both edge kinds, as `konstruct graph export` lists them."""
-    return {(edge.source, edge.target) for edge in resolved_edges(root, support, paths)}
+    """Both edge kinds, as `konstruct graph export` lists them (member evidence rides beside
+    the file graph, never in it)."""
+    return {(edge.source, edge.target) for edge in resolved_edges(root, support, paths) if edge.kind not in SIDE_KINDS}
 
 
 def export_file_edges(path: Path) -> set[FileEdge]:

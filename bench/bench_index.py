@@ -11,6 +11,15 @@ edit files), every figure a whole process as a person starts it, median of `--ru
 - aider's repo map on the same files, when aider-chat is installed in a venv (`--aider-python`,
   default /tmp/aider-venv/bin/python); skipped with a message otherwise.
 
+Beside each wall time it prints the CPU seconds (user + sys) of the whole process tree, from wait4:
+on a machine other people share, wall time follows their load and CPU time mostly does not, so the
+CPU ratio is the steadier comparison of the work each side does.
+
+Every measured process runs with compiled bytecode, as an installed package has (pip compiles it
+at install time): where PYTHONDONTWRITEBYTECODE is set, every run would otherwise compile each
+module it imports from source again. The bytecode goes to a scratch PYTHONPYCACHEPREFIX, written by
+one unmeasured run of each command; `--no-bytecode` measures with the environment as it is.
+
     python bench/bench_index.py [--runs 3] [--changes 9] [--aider-python PATH]
 """
 
@@ -127,15 +136,20 @@ class TreeRss:
 
 
 def run(argv: list[str], env: dict[str, str], *, rss: bool = False) -> tuple[float, int]:
-    """(wall seconds, peak tree RSS or 0) of one process; it must succeed."""
+    """(wall seconds, peak tree RSS or 0) of one process; it must succeed. Its tree's CPU seconds
+    go to CPU[pid] (a process's rusage includes the children it waited for: the workers)."""
     started = time.perf_counter()
-    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    sampler = TreeRss(process.pid) if rss else None
-    out, err = process.communicate()
-    elapsed = time.perf_counter() - started
-    peak = sampler.stop() if sampler else 0
-    if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {err.decode()[-500:]}")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(argv, env=env, stdout=out, stderr=err)
+        sampler = TreeRss(process.pid) if rss else None
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        peak = sampler.stop() if sampler else 0
+        run.cpu = usage.ru_utime + usage.ru_stime  # type: ignore[attr-defined]
+        if process.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(argv)} failed: {err.read().decode()[-500:]}")
     return elapsed, peak
 
 
@@ -201,6 +215,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--changes", type=int, default=9)
     parser.add_argument("--aider-python", default=os.environ.get("AIDER_PYTHON", "/tmp/aider-venv/bin/python"))
+    parser.add_argument("--no-bytecode", action="store_true", help="do not cache bytecode for the measured runs")
     parser.add_argument("--raw", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.raw:
@@ -209,18 +224,28 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="konstruct-bench-") as scratch:
         cache = Path(scratch) / "cache"
         env = {**os.environ, "XDG_CACHE_HOME": str(cache)}  # never touch the user's index
+        if not args.no_bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = str(Path(scratch) / "bytecode")
         os.environ["XDG_CACHE_HOME"] = str(cache)
         root = Path(scratch) / "stdlib"
         files, size = stdlib_set(root)
         print(f"corpus: CPython {sys.version.split()[0]} stdlib without tests, {files} files, {size / 1e6:.1f} MB; "
-              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; "
+              f"bytecode {'as the environment has it' if args.no_bytecode else 'cached'}")
         python = sys.executable
         index = [python, "-m", "konstruct_tui", "index", "--root", str(root)]
-        raws, colds, peaks = [], [], []
+        raw_argv = [python, str(HERE / "bench_index.py"), "--raw", str(root)]
+        if not args.no_bytecode:  # unmeasured: writes the bytecode every measured run then reads
+            for argv in (raw_argv, index, [python, "-m", "konstruct_tui", "--help"]):
+                run(argv, env)
+        raws, colds, peaks, raw_cpu, cold_cpu = [], [], [], [], []
         for _ in range(args.runs):  # alternate, so a neighbour's load hits both alike
-            raws.append(run([python, str(HERE / "bench_index.py"), "--raw", str(root)], env)[0])
             shutil.rmtree(cache, ignore_errors=True)
+            raws.append(run(raw_argv, env)[0])
+            raw_cpu.append(run.cpu)  # type: ignore[attr-defined]
             cold, peak = run(index, env, rss=True)
+            cold_cpu.append(run.cpu)  # type: ignore[attr-defined]
             colds.append(cold)
             peaks.append(peak)
         warms = [run(index, env)[0] for _ in range(args.runs)]
@@ -236,13 +261,19 @@ def main() -> int:
             helps[f"{on_path} --help (a wrapper: pyenv shim?)"] = [on_path, "--help"]
         help_times = {label: median(run(argv, env)[0] for _ in range(max(args.runs, 5))) for label, argv in helps.items()}
         latencies = change_latencies(root, args.changes)
-        aider = aider_repo_map(args.aider_python, root, env)
+        # aider runs with the bytecode its venv was installed with (pip compiled it), not ours.
+        aider_env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
+        aider = aider_repo_map(args.aider_python, root, aider_env)
     raw, cold, warm = median(raws), median(colds), median(warms)
     print(f"raw tree-sitter parse+query, {WORKERS} processes:  {raw:6.2f} s   ({size / 1e6 / raw:5.2f} MB/s)")
     print(f"konstruct index, cold:                      {cold:6.2f} s   ({size / 1e6 / cold:5.2f} MB/s)")
     print(f"  cold speed / raw speed: {raw / cold:.2f} (per pair: {', '.join(f'{r / c:.2f}' for r, c in zip(raws, colds))})"
           "   goal >= 0.70")
+    print(f"  CPU seconds of the process tree: raw {median(raw_cpu):.2f}, cold {median(cold_cpu):.2f}, "
+          f"ratio {median(raw_cpu) / median(cold_cpu):.2f} (per pair: "
+          f"{', '.join(f'{r / c:.2f}' for r, c in zip(raw_cpu, cold_cpu))})")
     print(f"konstruct index, warm (nothing changed):    {warm:6.3f} s   goal <= 0.3 s")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (2-core machine: above ~1 the wall times include waiting)")
     for label, seconds in help_times.items():
         goal = "" if label.startswith("python -c") else "   goal <= 0.2 s"
         print(f"{label}: {seconds:.3f} s{goal}")

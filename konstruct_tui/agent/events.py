@@ -105,7 +105,7 @@ class ProviderWarning:
 
     name: ClassVar[str] = "warning"
     turn: int
-    kind: str  # malformed_line, retry, non_streamed, compaction_failed
+    kind: str  # malformed_line, retry, non_streamed, compaction_failed, run_store (a damaged run store set aside)
     message: str
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..agent import Finished, KillSwitch, ProgressReporterPort
+from ..agent import Finished, KillSwitch, ProgressReporterPort, ProviderWarning
 from ..blueprint import (
     Blueprint,
     BlueprintInvalid,
@@ -23,6 +23,7 @@ from ..blueprint import (
     RunOptions,
     RunStore,
     new_run_id,
+    open_for_run,
     parse_blueprint,
     refused_commands,
 )
@@ -94,7 +95,9 @@ def run_blueprint(plan: BlueprintPlan, workspace: Workspace, settings: ProviderS
     """Blocking: one whole run from the workbench, from a fresh run id (resume stays with
     `konstruct blueprint resume`)."""
     models = open_models(settings)
-    store = RunStore()
+    store, warning = open_for_run()  # a damaged store is set aside, as `konstruct blueprint run` does
+    if warning:
+        reporter.report(ProviderWarning(0, "run_store", warning))
     run_id = create_run(store, plan, workspace, settings)
     options = RunOptions(turn_deadline_s=settings.turn_deadline_s, max_tokens=max_tokens, max_cost_usd=max_cost_usd)
     orchestrator = Orchestrator(store, run_id, plan.blueprint, workspace, models, reporter, options, switch, settings.price())

@@ -98,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `konstruct tools | head -1`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail again
+        return 141  # as a shell reports a command ended by SIGPIPE
     except Exception as error:  # a bug: one line for the person, the traceback on request
         if os.environ.get("KONSTRUCT_DEBUG"):
             raise

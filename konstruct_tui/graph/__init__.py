@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .callers import BY_NAME, RESOLVED
+    from .dead_code import is_test_file
     from .warm_start import unchanged
     from .answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
     from .code_graph import CodeGraph, build_index
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 _HOME = {
     "BY_NAME": "callers",
     "RESOLVED": "callers",
+    "is_test_file": "dead_code",
     "unchanged": "warm_start",
     "NO_REFERENCES": "answers", "NOT_INDEXED": "answers", "OK": "answers", "UNDETERMINABLE": "answers",
     "UNSUPPORTED_LANGUAGE": "answers", "GraphAnswer": "answers",
@@ -74,6 +76,7 @@ __all__ = [
     "Symbol",
     "build_index",
     "export_graph",
+    "is_test_file",
     "index_path",
     "rank_neighborhoods",
     "reach",

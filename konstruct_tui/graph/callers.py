@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import member_lines, name_lines
-from .facts import Symbol
+from .facts import OVERRIDES, Symbol
 from .snapshot import GraphSnapshot
-from .traversal import reach
+from .traversal import Reached, reach
 
 RESOLVED = "resolved"
 BY_NAME = "by_name"
@@ -26,7 +26,12 @@ _REEXPORT_DEPTH = 4
 _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
 # Languages whose resolver types member uses itself: a member symbol's file-level edges there only
 # name the types its signatures mention, never its callers, so only member edges count.
-_TYPED_MEMBERS = frozenset({"java", "python"})
+_TYPED_MEMBERS = frozenset({"go", "java", "python", "typescript"})
+# Languages whose resolver names the declaration behind every import, re-export and use (member
+# edges, through barrels and default exports): their file edges name modules, which a barrel or a
+# `.d.ts` beside a `.js` would blur, so only member edges count for every symbol.
+_DECLARATION_EDGES = frozenset({"typescript"})
+_FAMILY_DEPTH = 4
 # Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
 
@@ -51,10 +56,14 @@ class Callers:
 
 def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Callers:
     out = Callers()
-    for path, symbol in found:
+    family = _overridden(snap, found)
+    for path, symbol in family:  # the declarations it overrides are part of it, as find-references says
+        out.add(path, path, "overrides")
+    for path, symbol in [*found, *family]:
         short = symbol.name.rsplit(".", 1)[-1]
         member = _is_member(symbol)
-        if not (member and snap.files[path].language in _TYPED_MEMBERS):
+        language = snap.files[path].language
+        if not (member and language in _TYPED_MEMBERS) and language not in _DECLARATION_EDGES:
             _named_by_edges(snap, path, short, out)
         for edge in snap.side.members_in.get(path, ()):
             if symbol.name in edge.names or ("." not in symbol.name and short in edge.names):
@@ -64,8 +73,11 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         out.resolved.pop(path, None)
     members = {s.name.rsplit(".", 1)[-1] for _, s in found if _is_member(s)}
     if members:
-        reached = reach(snap, sorted(_package_mates(snap, defining)), inbound=True, kinds=("imports", "references"),
-                        depth=None)
+        mates = _package_mates(snap, defining)
+        reached = reach(snap, sorted(mates), inbound=True, kinds=("imports", "references"), depth=None)
+        # A Go file of the defining package (its tests first of all) reaches the method without
+        # an edge: it is a candidate one step away.
+        reached = [Reached(p, 1, p, (), ()) for p in sorted(mates - defining)] + reached
         out.searched = len(reached[:_REACH_LIMIT])
         unresolved = snap.side.unresolved
         for r in reached[:_REACH_LIMIT]:
@@ -74,6 +86,33 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
             if members.intersection(unresolved.get(r.path, ())):
                 out.candidates[r.path] = (r.distance, defining)
     return out
+
+
+def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tuple[str, Symbol]]:
+    """TypeScript: the base-class (or interface) members that the found methods override, and theirs.
+
+    The resolver records an override as a member use of the overridden declaration by the file that
+    declares the override. A call of any member of that family may run this one (a call through the
+    base type) and the language server lists the whole family, so callers of the base count."""
+    family: list[tuple[str, Symbol]] = []
+    seen = {(p, s.name) for p, s in found}
+    frontier = [(p, s.name) for p, s in found if _is_member(s) and snap.files[p].language == "typescript"]
+    for _ in range(_FAMILY_DEPTH):
+        following = []
+        for path, name in frontier:
+            for edge in snap.side.members_out.get(path, ()):
+                for marked in edge.names:
+                    overrider, arrow, overridden = marked.partition(OVERRIDES)
+                    if not arrow or overrider != name or (edge.target, overridden) in seen:
+                        continue
+                    entry = snap.files.get(edge.target)
+                    declared = next((s for s in entry.symbols() if s.name == overridden), None) if entry else None
+                    if declared is not None:
+                        seen.add((edge.target, overridden))
+                        following.append((edge.target, overridden))
+                        family.append((edge.target, declared))
+        frontier = following
+    return family
 
 
 def _package_mates(snap: GraphSnapshot, defining: set[str]) -> set[str]:
@@ -97,7 +136,8 @@ def _named_by_edges(snap: GraphSnapshot, path: str, short: str, out: Callers) ->
         following = []
         for target, via in frontier:
             for edge in snap.predecessors(target):
-                if not any(n == short or n.endswith("." + short) for n in edge.names):
+                # Member edges ("T.M") are matched by find_callers: `c.Run()` is no use of `func Run`.
+                if edge.kind == "members" or not any(n == short or n.endswith("." + short) for n in edge.names):
                     continue
                 out.add(edge.source, path, edge.kind, via)
                 if edge.kind == "imports" and edge.source not in seen and not _defines(snap, edge.source, short):

@@ -25,7 +25,7 @@ _TEST_FILE = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
-_CONFIGS = ("pyproject.toml", "setup.cfg", "package.json")
+_CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
 
 
 def is_test_file(path: str) -> bool:
@@ -98,6 +98,8 @@ class DeadCode:
             candidates = [s for s in entry.symbols()
                           if "." not in s.name and not s.name.startswith("__") and s.name not in named
                           and (path, s.name) not in self.entry_symbols]
+            if entry.language == "go":  # the runtime calls every `init` when its package loads
+                candidates = [s for s in candidates if s.name != "init"]
             if why and entry.language == "java":
                 candidates = []  # the class holding `main` (and its file's other types) is what runs
             elif why and path in self.entry_files and entry.language != "python":

@@ -36,6 +36,15 @@ _LOADERS = {
 _MAIN_GUARD = re.compile(r"""^\s*if\s+__name__\s*==\s*['"]__main__['"]\s*:""", re.MULTILINE)
 _JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
 _GO_MAIN = re.compile(r"^\s*package\s+main\b", re.MULTILINE)
+# Files a tool runs or reads by their name, never imported by the project's own code.
+_BY_CONVENTION = (
+    (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
+    (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
+    (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
+    (re.compile(r"(^|/)(examples?|benchmarks?|bin)/"), "a program of its own, by its folder's convention"),
+    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.eslintrc|\.prettierrc|\.mocharc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
+     "a tool's configuration file, loaded by its tool by name"),
+)
 
 
 def member_lines(text: str | None, name: str) -> list[int] | None:
@@ -93,6 +102,9 @@ def is_entry_file(path: str, language: str, text: str | None) -> str:
     """Why `path` is run without being imported ("" when it is not an entry point)."""
     if posixpath.basename(path) in ("__main__.py", "__main__.pyi"):
         return "__main__.py runs with python -m"
+    for pattern, why in _BY_CONVENTION:
+        if pattern.search(path):
+            return why
     if text is None:
         return ""
     if language == "python" and _MAIN_GUARD.search(text):
@@ -109,8 +121,8 @@ def declared_entry_points(config_paths: list[str], read: Reader, python_files: s
     """({file: why} from packaging metadata, {(file, symbol)} named as script targets).
 
     Python: `[project.scripts]`, `[project.gui-scripts]`, `[project.entry-points.*]`, poetry
-    scripts and setup.cfg `console_scripts` (`name = pkg.mod:func`). package.json: `main`,
-    `module`, `bin`, `exports` (every string in it)."""
+    scripts, setup.cfg and setup.py `console_scripts` (`name = pkg.mod:func`). package.json: `main`,
+    `module`, `bin`, `exports` (every string in it), and the script files its `scripts` run."""
     files: dict[str, str] = {}
     symbols: set[tuple[str, str]] = set()
     for config in config_paths:
@@ -150,6 +162,8 @@ def _python_script_targets(name: str, text: str) -> list[str]:
         return [v for t in tables if isinstance(t, dict) for v in t.values() if isinstance(v, str)]
     if name == "setup.cfg":
         return re.findall(r"^\s*[\w.-]+\s*=\s*([\w.]+\s*:\s*[\w.]+)", text, re.MULTILINE)
+    if name == "setup.py":  # entry_points={"console_scripts": ["tool = pkg.cli:main"]}
+        return re.findall(r"""['"]\s*[\w.-]+\s*=\s*([\w.]+\s*:\s*[\w.]+)\s*(?:\[[^\]]*\])?\s*['"]""", text)
     return []
 
 
@@ -184,6 +198,11 @@ def _package_json_targets(text: str) -> list[str]:
 
     for key in ("main", "module", "bin", "exports", "browser", "types", "typings"):
         strings(data.get(key))
+    scripts = data.get("scripts")
+    if isinstance(scripts, dict):  # "build": "node scripts/build.mjs && tsx tools/gen.ts"
+        for command in scripts.values():
+            if isinstance(command, str):
+                found += re.findall(r"(?<![\w@:/=-])(\.{0,2}/?[\w.@-]+(?:/[\w.@-]+)*\.[cm]?[jt]sx?)(?![\w/])", command)
     return [s for s in found if s.startswith(".") or "/" in s or "." in s]
 
 

@@ -41,6 +41,7 @@ class Task:
     language: str
     size: int
     mtime_ns: int
+    inode: int = 0
     known_hash: str | None = None
 
 
@@ -51,16 +52,16 @@ def read_file(
 ) -> FileRecord | None:
     """The record for one file, or None when it vanished or is not readable as a regular file."""
     if task.size > MAX_HASH_BYTES:
-        return FileRecord(FileEntry(task.path, task.language, "", task.size, task.mtime_ns, _note(task, TOO_LARGE)))
+        return FileRecord(_entry(task, "", _note(task, TOO_LARGE)))
     try:
         snapshot = workspace.read(task.path)
     except (PathMissing, NotAFile, PathRefused):
         return None
     except OSError:
-        entry = FileEntry(task.path, task.language, "", task.size, task.mtime_ns, _note(task, UNREADABLE))
+        entry = _entry(task, "", _note(task, UNREADABLE))
         return FileRecord(entry)
     data = snapshot.data
-    entry = FileEntry(task.path, task.language, snapshot.revision, task.size, task.mtime_ns)
+    entry = _entry(task, snapshot.revision)
     if task.known_hash == snapshot.revision:
         return FileRecord(entry, unchanged=True)
     if task.language == TEXT:
@@ -75,7 +76,7 @@ def read_file(
         return FileRecord(_with_note(entry, PARSE_FAILED))
     facts_json, symbols_json = encode_facts(facts)
     entry = FileEntry(entry.path, entry.language, entry.hash, entry.size, entry.mtime_ns, "",
-                      symbols_json, used_here(facts))
+                      symbols_json, used_here(facts), entry.inode)
     return FileRecord(entry, facts, facts_json)
 
 
@@ -83,8 +84,12 @@ def _note(task: Task, note: str) -> str:
     return note if task.language != TEXT else ""
 
 
+def _entry(task: Task, revision: str, note: str = "") -> FileEntry:
+    return FileEntry(task.path, task.language, revision, task.size, task.mtime_ns, note, inode=task.inode)
+
+
 def _with_note(entry: FileEntry, note: str) -> FileEntry:
-    return FileEntry(entry.path, entry.language, entry.hash, entry.size, entry.mtime_ns, note)
+    return FileEntry(entry.path, entry.language, entry.hash, entry.size, entry.mtime_ns, note, inode=entry.inode)
 
 
 # --- worker processes -------------------------------------------------------------------------

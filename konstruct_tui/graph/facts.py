@@ -67,6 +67,11 @@ class FileFacts:
         )
 
 
+# A member-use name `Sub.m>Base.m` on a `members` edge: the source file declares `Sub.m`, which
+# overrides `Base.m` (declared in the target file). `callers` follows these up to the family.
+OVERRIDES = ">"
+
+
 @dataclass(frozen=True)
 class Edge:
     """A file-to-file dependency. `kind`: imports or references; `names`: the symbols that justify it."""

@@ -49,7 +49,7 @@ class Freshness:
             except OSError:
                 ahead.add(path)  # deleted on disk, still in the index
                 continue
-            if entry.same_stat(info.st_size, info.st_mtime_ns):
+            if entry.same_stat(info.st_size, info.st_mtime_ns, info.st_ino):
                 continue
             if info.st_size != entry.size or not entry.hash or info.st_size > MAX_PARSE_BYTES:
                 ahead.add(path)

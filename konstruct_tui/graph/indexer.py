@@ -1,6 +1,6 @@
 """Building and updating the index: stat, read what moved, extract, resolve, store, snapshot.
 
-Change detection is stat first (size and mtime_ns against the stored row), hash only when the stat
+Change detection is stat first (size, mtime_ns and inode against the stored row), hash only when the stat
 moved, parse only when the hash moved. Extraction of many files runs in a process pool (tree-sitter
 holds the GIL for the parse, so threads would gain nothing); a handful of files is extracted in-line
 because starting processes costs more than parsing them. Resolution runs here, on one side, because
@@ -61,6 +61,7 @@ class IndexReport:
     edges: int = 0
     seconds: float = 0.0
     cold: bool = False
+    replaced: bool = False  # the stored index was from another Konstruct version: rebuilt from scratch
 
 
 class Indexer:
@@ -104,7 +105,8 @@ class Indexer:
     def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None) -> GraphSnapshot:
         """A full sweep of the workspace: the cold build, the warm start, or a rescan."""
         started = time.perf_counter()
-        self.report = IndexReport()
+        self.report = IndexReport(replaced=self.store.replaced)
+        self.store.replaced = False  # said once
         if current is None and self.store.meta("complete") != "1":
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
         entries = dict(current.files) if current is not None else self.store.entries()
@@ -343,15 +345,15 @@ class Indexer:
 
     # --- stat ----------------------------------------------------------------------------------
 
-    def _task(self, path: str, entry: FileEntry | None, size: int, mtime_ns: int) -> Task | None:
+    def _task(self, path: str, entry: FileEntry | None, size: int, mtime_ns: int, inode: int) -> Task | None:
         language = self.language_of(path)
-        if entry is not None and entry.same_stat(size, mtime_ns) and entry.language == language:
+        if entry is not None and entry.same_stat(size, mtime_ns, inode) and entry.language == language:
             return None
         known = entry.hash if entry is not None and entry.language == language and entry.hash else None
-        return Task(path, language, size, mtime_ns, known)
+        return Task(path, language, size, mtime_ns, inode, known)
 
-    def _stat(self, path: str, *, trusted: bool) -> tuple[int, int] | str | None:
-        """(size, mtime_ns) of a regular file, "dir", or None. `trusted`: the path came from the
+    def _stat(self, path: str, *, trusted: bool) -> tuple[int, int, int] | str | None:
+        """(size, mtime_ns, inode) of a regular file, "dir", or None. `trusted`: the path came from the
         workspace listing, which never goes through a symlink, so a plain lstat is safe."""
         try:
             if trusted:
@@ -369,7 +371,7 @@ class Indexer:
             return "dir"
         if not stat.S_ISREG(info.st_mode):
             return None
-        return info.st_size, info.st_mtime_ns
+        return info.st_size, info.st_mtime_ns, info.st_ino
 
     def _ignored(self, path: str) -> bool:
         parts = path.split("/")

@@ -93,6 +93,67 @@ _RANDOM = threading.Lock()  # igraph's random source is process-wide: one cluste
 CHILD_PAIRS = 50_000
 
 
+def _igraph_core() -> Any:
+    """igraph's compiled core (`igraph._igraph`) without the package around it: `import igraph`
+    also imports its drawing, table-printing and text-width helpers (60-130 ms, at the end of every
+    cold `konstruct index`), and clustering needs only GraphBase and the random-source hook. The
+    core registers itself in sys.modules (it can be initialized once per process); should anything
+    import the package later, `_PackageWhole` gives it its `_igraph` attribute as usual."""
+    import sys
+
+    loaded = sys.modules.get("igraph._igraph")
+    if loaded is not None:
+        return loaded
+    try:
+        from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
+        from importlib.util import find_spec, module_from_spec, spec_from_loader
+        from pathlib import Path
+
+        spec = find_spec("igraph")
+        folder = Path(next(iter(spec.submodule_search_locations or ())))  # type: ignore[union-attr]
+        binary = next(folder / f"_igraph{suffix}" for suffix in EXTENSION_SUFFIXES
+                      if (folder / f"_igraph{suffix}").is_file())
+        loader = ExtensionFileLoader("igraph._igraph", str(binary))
+        module = module_from_spec(spec_from_loader("igraph._igraph", loader))  # type: ignore[arg-type]
+        loader.exec_module(module)
+    except (ImportError, AttributeError, StopIteration, TypeError, OSError):
+        import igraph  # an unusual layout: the ordinary import (slower, same core)
+
+        return igraph._igraph
+    sys.modules["igraph._igraph"] = module
+    if "igraph" not in sys.modules:
+        sys.meta_path.insert(0, _PackageWhole(module))
+    return module
+
+
+class _PackageWhole:
+    """A one-shot import hook: when the igraph package is imported after its core was loaded on
+    its own, the import system (finding the core in sys.modules) would not set `igraph._igraph`,
+    which parts of the package use."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != "igraph":
+            return None
+        import sys
+        from importlib.util import find_spec
+
+        sys.meta_path.remove(self)
+        spec = find_spec("igraph")
+        if spec is None or spec.loader is None:
+            return spec
+        run, core = spec.loader.exec_module, self.core
+
+        def exec_module(module: Any) -> None:
+            module._igraph = core
+            run(module)
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
 def communities(graph: FileGraph) -> list[list[str]]:
     """Leiden (modularity, seeded) over `graph`; each community as a list of files."""
     nodes = sorted({path for pair in graph for path in pair})
@@ -112,7 +173,7 @@ def communities(graph: FileGraph) -> list[list[str]]:
 
 def leiden(count: int, edges: list[tuple[int, int]], weights: list[int]) -> list[int]:
     """Each node's community label (nodes numbered 0..count-1)."""
-    import igraph
+    igraph = _igraph_core()
 
     # GraphBase, the compiled core, not igraph.Graph: Graph's constructor imports numpy (0.1 s) to
     # check whether the edges came as an array.

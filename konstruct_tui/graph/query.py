@@ -141,6 +141,9 @@ class GraphQuery:
             found = [(p, s) for p, s in snap.symbol_index.get(short, ()) if symbol.endswith(s.name)]
         if scope is not None:
             found = [(p, s) for p, s in found if p in scope]
+        # `email` names the function `email` when there is one, not also every method `X.email`.
+        exact = [(p, s) for p, s in found if s.name == symbol]
+        found = exact or found
         if not found:
             where = f" in {_shown(file)}" if file else ""
             return snap, [], answer(NOT_INDEXED, f"no indexed file defines {symbol!r}{where}; try a text search")

@@ -34,6 +34,7 @@ class FileEntry:
     note: str = ""
     symbols_json: str = "[]"
     used_here: str = ""  # names this file defines and also uses itself (space separated)
+    inode: int = 0  # 0: not known (a row written before inodes were kept never matches a real one)
 
     @property
     def structural(self) -> bool:
@@ -46,8 +47,8 @@ class FileEntry:
     def symbols(self) -> tuple[Symbol, ...]:
         return tuple(Symbol(n, k, s, e) for n, k, s, e in json.loads(self.symbols_json))
 
-    def same_stat(self, size: int, mtime_ns: int) -> bool:
-        return self.size == size and self.mtime_ns == mtime_ns
+    def same_stat(self, size: int, mtime_ns: int, inode: int) -> bool:
+        return self.size == size and self.mtime_ns == mtime_ns and self.inode == inode
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,13 @@ class Resolution:
         if (len(paths) < _FORK_MIN_FILES or workers < 2 or threading.active_count() > 1
                 or not hasattr(os, "fork") or self.view is None or self.view.loads_from_store):
             return self.resolve(paths, files)
+        # The resolvers' tables (module names, config) are built once here and inherited, instead
+        # of once in every child.
+        view = self.view
+        for language in sorted({files[p].language for p in paths}):
+            support = self.supports.get(language)
+            if support is not None and support.name not in self.resolvers:
+                self.resolvers[support.name] = support.resolver(view)
         global _forked
         _forked = (self, files)
         try:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .neighborhoods import Neighborhoods
     from .snapshot import GraphSnapshot
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5  # 5: files.inode (the warm start compares size, mtime_ns and inode)
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, language TEXT NOT NULL, hash TEXT NOT NULL, size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL, note TEXT NOT NULL, symbols TEXT NOT NULL, used_here TEXT NOT NULL,
-    facts TEXT
+    facts TEXT, inode INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS edges (
     source TEXT NOT NULL, target TEXT NOT NULL, kind TEXT NOT NULL, names TEXT NOT NULL,
@@ -107,6 +107,7 @@ class IndexStore:
         private_dir(path.parent)
         self.path = path
         self.rebuilt = False
+        self.replaced = False  # an index written by other extraction code (or schema) was dropped
         try:
             self._db = self._open(path)
         except sqlite3.DatabaseError:  # a damaged cache file: it is only a cache, start a new one
@@ -140,6 +141,7 @@ class IndexStore:
 
     def _reset(self, fingerprint: str) -> None:
         self.rebuilt = True
+        self.replaced = self.meta("fingerprint") is not None
         with self._transaction():
             self._db.execute("DROP TABLE IF EXISTS files")
             self._db.execute("DROP TABLE IF EXISTS edges")
@@ -171,7 +173,7 @@ class IndexStore:
         return self._db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
 
     def entries(self) -> dict[str, FileEntry]:
-        rows = self._db.execute("SELECT path, language, hash, size, mtime_ns, note, symbols, used_here FROM files")
+        rows = self._db.execute("SELECT path, language, hash, size, mtime_ns, note, symbols, used_here, inode FROM files")
         return {row[0]: FileEntry(*row) for row in rows}
 
     def edges(self) -> Iterator[Edge]:
@@ -258,12 +260,12 @@ class IndexStore:
         for record in records:
             e = record.entry
             if record.unchanged:
-                stat_only.append((e.size, e.mtime_ns, e.path))
+                stat_only.append((e.size, e.mtime_ns, e.inode, e.path))
             else:
                 full.append((e.path, e.language, e.hash, e.size, e.mtime_ns, e.note, e.symbols_json, e.used_here,
-                             record.facts_json))
-        self._db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", full)
-        self._db.executemany("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", stat_only)
+                             record.facts_json, e.inode))
+        self._db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", full)
+        self._db.executemany("UPDATE files SET size = ?, mtime_ns = ?, inode = ? WHERE path = ?", stat_only)
 
 
 class _Commit:

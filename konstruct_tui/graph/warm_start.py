@@ -1,7 +1,7 @@
 """The warm start: is the stored index still the whole truth about the tree?
 
 One listing with stats (`workspace.listing.stat_files`: a scandir walk, or `git ls-files` and one
-lstat per file) against one query of every stored (path, size, mtime_ns), plus the fingerprint of
+lstat per file) against one query of every stored (path, size, mtime_ns, inode), plus the fingerprint of
 the extraction code and the HEAD commit. When all agree nothing is parsed, resolved or clustered,
 and nothing heavier than sqlite3 is imported: no grammar, no igraph, no indexer. Anything else —
 a file added, removed or touched, a new commit, an interrupted or foreign index — answers None, and
@@ -54,7 +54,7 @@ def unchanged(root: Path) -> WarmIndex | None:
         meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
         if meta.get("complete") != "1" or meta.get("fingerprint") != extraction_fingerprint():
             return None
-        stored = db.execute("SELECT path, size, mtime_ns, language FROM files").fetchall()
+        stored = db.execute("SELECT path, size, mtime_ns, inode, language FROM files").fetchall()
     except sqlite3.Error:  # damaged, or written by another schema: the indexer deals with it
         return None
     finally:
@@ -63,8 +63,8 @@ def unchanged(root: Path) -> WarmIndex | None:
     if len(listed) != len(stored):
         return None
     files: Counter[str] = Counter()
-    for name, size, mtime_ns, language in stored:
-        if listed.get(name) != (size, mtime_ns):
+    for name, size, mtime_ns, inode, language in stored:
+        if listed.get(name) != (size, mtime_ns, inode):
             return None
         files[language] += 1
     # Always asked, as the indexer asks: a folder inside a work tree has a HEAD without a .git.

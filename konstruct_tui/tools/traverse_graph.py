@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from ..graph import BY_NAME, OK, RESOLVED, UNDETERMINABLE, GraphAnswer, reach
+from ..graph import BY_NAME, NO_REFERENCES, OK, RESOLVED, UNDETERMINABLE, GraphAnswer, is_test_file, reach
 from ..workspace import Workspace
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .graph_access import GraphAccess, graph_of, not_ready_reason
@@ -32,7 +32,7 @@ class TraverseGraphInput(ToolInput):
     mode: ModeName = Field(description="the question: " + "; ".join(f"{m.name}: {m.question}" for m in MODES.values()))
     target: str | None = Field(default=None, description="a workspace-relative file or folder (for symbol modes: "
                                "the file that defines the symbol, when the name is ambiguous)")
-    symbol: str | None = Field(default=None, description="a symbol name (callers, definition, rename_symbol; impact)")
+    symbol: str | None = Field(default=None, description="a symbol name (callers, definition, rename_symbol; impact, tests)")
     source: str | None = Field(default=None, description="mode path: the file or folder the chain starts from")
 
 
@@ -76,7 +76,7 @@ def _check(params: TraverseGraphInput, mode: Mode) -> None:
         raise ToolError(f"mode {mode.name} needs a symbol (and a target file when the name is ambiguous)")
     if mode.needs == "source_target" and not (params.source and params.target):
         raise ToolError("mode path needs a source and a target (files or folders)")
-    if mode.needs == "target" and not params.target and not (mode.name == "impact" and params.symbol):
+    if mode.needs == "target" and not params.target and not (mode.name in ("impact", "tests") and params.symbol):
         if mode.name in ("unreferenced", "cycles", "neighborhood"):
             return  # these read the whole project when no target is given
         raise ToolError(f"mode {mode.name} needs a target (a workspace-relative file or folder)")
@@ -89,6 +89,8 @@ def _ask(graph: GraphAccess, mode: Mode, params: TraverseGraphInput, workspace: 
     if name in ("impact", "directory_impact", "rename_file", "move_directory", "dependents", "tests"):
         if name == "impact" and params.symbol:
             return _symbol_impact(graph, mode, params.symbol, _file(params))
+        if name == "tests" and params.symbol:
+            return _symbol_tests(graph, mode, params.symbol, _file(params))
         if name == "tests":
             # not deepened: a level with no test file in it says nothing about the next one
             return query.tests_reaching(target, depth=mode.depth or 5, limit=mode.limit)
@@ -187,6 +189,37 @@ def _symbol_impact(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
     files = sorted({r["path"] for r in shown} | defining)
     return GraphAnswer(OK, tuple(shown), graph.freshness.stale(snapshot, files),
                        graph.freshness.ahead_of_index(snapshot, files), len(results) > mode.limit)
+
+
+def _symbol_tests(graph: GraphAccess, mode: Mode, symbol: str, file: str | None) -> GraphAnswer:
+    """The tests to run first after changing a symbol: test files that call it (resolved, then
+    by-name candidates, with their lines), then the other test files that reach its file."""
+    defined = graph.query.definitions(symbol, file=file, limit=10_000)
+    if defined.status != OK:
+        return defined  # not found, ambiguous, not indexed
+    defining = sorted({r["path"] for r in defined.results})
+    callers = _nearest_first(graph.query.references(symbol, file=file, limit=10_000))
+    results: list[dict[str, Any]] = [
+        {"path": r["path"], "distance": 1, "via": (r["targets"] or [""])[0], "kinds": r["kinds"], "names": [symbol],
+         "evidence": r["evidence"], "lines": r.get("lines")}
+        for r in callers.results if is_test_file(r["path"])
+    ]
+    seen = {r["path"] for r in results}
+    reaching: dict[str, dict[str, Any]] = {}
+    for path in defining:
+        for r in graph.query.tests_reaching(path, depth=mode.depth or 5, limit=mode.limit).results:
+            if r["path"] not in seen and (r["path"] not in reaching or r["distance"] < reaching[r["path"]]["distance"]):
+                reaching[r["path"]] = r
+    results += sorted(reaching.values(), key=lambda r: (r["distance"], r["path"]))
+    snapshot = graph.snapshot
+    assert snapshot is not None
+    shown = results[: mode.limit]
+    files = sorted({r["path"] for r in shown} | set(defining))
+    stale, ahead = graph.freshness.stale(snapshot, files), graph.freshness.ahead_of_index(snapshot, files)
+    if not results:
+        return GraphAnswer(NO_REFERENCES, (), stale, ahead,
+                           reason=f"no test file calls {symbol} or reaches {', '.join(defining)}")
+    return GraphAnswer(OK, tuple(shown), stale, ahead, len(results) > mode.limit)
 
 
 def _rename_symbol(graph: GraphAccess, mode: Mode, symbol: str, file: str | None, workspace: Workspace

@@ -44,7 +44,7 @@ MODES: dict[str, Mode] = {
         Mode("cycles", "import cycles through this file or folder", "both", 8, 50, "cycles", "target", IMPORTS),
         Mode("neighborhood", "its cluster, members and bridges", "undirected", None, 100, "members", "target"),
         Mode("unreferenced", "symbols/files here that nothing refers to", "inbound", 1, 200, "entries", "target"),
-        Mode("tests", "test files that reach this file", "inbound, tests only", 5, 100, "files", "target"),
+        Mode("tests", "test files that reach this file (with a symbol: those that call it come first)", "inbound, tests only", 5, 100, "files", "target"),
     )
 }
 

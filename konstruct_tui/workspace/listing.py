@@ -2,7 +2,7 @@
 when the root is a git work tree, else a walk that skips the usual build and vendor folders.
 Symlinks are never followed while listing, so nothing outside the root is ever listed.
 
-`stat_files` is the same listing with each file's (size, mtime_ns) from the one `lstat` the listing
+`stat_files` is the same listing with each file's (size, mtime_ns, inode) from the one `lstat` the listing
 needs anyway: the index's warm start is this call and one query, so nothing here stats a file twice
 or builds a `Path` per file (on 100,000 files either would cost a good part of a second).
 """
@@ -21,7 +21,9 @@ SKIPPED_DIRS = frozenset(
      ".pytest_cache", ".ruff_cache", "dist", "build", "target", ".idea", ".gradle", ".next"}
 )
 
-FileStats = dict[str, tuple[int, int]]  # workspace-relative path -> (size, mtime_ns)
+# workspace-relative path -> (size, mtime_ns, inode). The inode tells a file replaced by a rename
+# (an editor's atomic save, `git checkout`) from the same file when size and mtime happen to agree.
+FileStats = dict[str, tuple[int, int, int]]
 
 
 def list_files(root: Path) -> list[str]:
@@ -30,7 +32,7 @@ def list_files(root: Path) -> list[str]:
 
 
 def stat_files(root: Path) -> FileStats:
-    """Every listed regular file with its (size, mtime_ns), in no particular order."""
+    """Every listed regular file with its (size, mtime_ns, inode), in no particular order."""
     found = _git_files(root)
     return found if found is not None else _walk(os.fspath(root))
 
@@ -58,13 +60,13 @@ def _git_files(root: Path) -> FileStats | None:
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
-            found[name] = (info.st_size, info.st_mtime_ns)
+            found[name] = (info.st_size, info.st_mtime_ns, info.st_ino)
     return found
 
 
 def _walk(root: str) -> FileStats:
     """os.scandir, depth first: the entry type comes with the directory read, so only regular files
-    cost a stat (for their size and mtime)."""
+    cost a stat (for their size, mtime and inode)."""
     found: FileStats = {}
     pending = [("", root)]
     while pending:
@@ -81,7 +83,7 @@ def _walk(root: str) -> FileStats:
                             pending.append((prefix + entry.name + "/", entry.path))
                     elif entry.is_file(follow_symlinks=False):
                         info = entry.stat(follow_symlinks=False)
-                        found[prefix + entry.name] = (info.st_size, info.st_mtime_ns)
+                        found[prefix + entry.name] = (info.st_size, info.st_mtime_ns, info.st_ino)
                 except OSError:
                     continue
     return found

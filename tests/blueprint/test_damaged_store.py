@@ -120,3 +120,29 @@ def test_a_damaged_blueprint_text_names_the_run_and_the_rest_still_works(project
     code, report, _ = konstruct("blueprint", "report", broken)
     assert code == 0 and "## Audit trail" in report  # the recorded report does not need the blueprint text
     assert _run_once(project, tmp_path, konstruct) != broken
+
+
+def test_the_workbench_sets_a_damaged_store_aside_and_says_so(project: Path, tmp_path: Path, konstruct) -> None:
+    """A blueprint started from the workbench (not `konstruct blueprint run`) meets a damaged store
+    the same way: set aside, a warning in the transcript, and the run goes on."""
+    from konstruct_tui.agent import CollectingReporter, KillSwitch, ProviderWarning
+    from konstruct_tui.app.blueprint_runs import read_blueprint, run_blueprint
+    from konstruct_tui.providers import ProviderSettings
+    from konstruct_tui.workspace import Workspace
+
+    _run_once(project, tmp_path, konstruct)
+    path = default_path()
+    _settle(path)
+    path.write_text("not a database\n" * 100)
+    plan_path, args = _start(project, tmp_path, konstruct)
+    (project / "calc.py").write_text((project / "calc.py").read_text().replace("a + b", "a - b"))
+    workspace = Workspace(project)
+    settings = ProviderSettings("scripted", "scripted", "", script=Path(args[args.index("--script") + 1]))
+    reporter = CollectingReporter()
+    finished = run_blueprint(read_blueprint(Path(plan_path), workspace), workspace, settings, reporter, KillSwitch())
+    [warning] = [w for w in reporter.of(ProviderWarning) if w.kind == "run_store"]
+    assert "moved aside" in warning.message and str(path) in warning.message
+    assert finished.reason == "done"
+    assert (project / "calc.py").read_text().count("a + b") == 1
+    [aside] = list(path.parent.glob("runs.sqlite3.damaged-*[0-9]"))
+    assert aside.read_text().startswith("not a database")

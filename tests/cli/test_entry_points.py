@@ -62,3 +62,13 @@ def test_json_can_come_from_stdin(tmp_path: Path) -> None:
         input='{"paths": ["a.py"]}', capture_output=True, text=True, check=False,
     )
     assert json.loads(done.stdout)["results"][0]["status"] == "ok"
+
+
+def test_a_reader_that_stops_early_is_no_internal_error() -> None:
+    """`konstruct tools | head -1`: the pipe closes under the writer; quiet, and 141 as a shell says."""
+    child = subprocess.Popen([sys.executable, "-m", "konstruct_tui", "tools"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    assert child.wait(timeout=60) == 141
+    assert child.stderr.read() == b""

@@ -134,3 +134,51 @@ def test_an_export_of_an_unchanged_tree_reads_the_stored_graph(tmp_path: Path) -
     assert cold.returncode == warm.returncode == 0, warm.stderr
     assert warm.stdout == cold.stdout and '"a.py",\n      "b.py"' in warm.stdout
     assert "tree_sitter" in cold_modules and heavy_in(modules) == set()
+
+
+def test_a_file_replaced_by_a_rename_with_the_same_size_and_mtime_is_read_again(tmp_path: Path) -> None:
+    """An editor's atomic save or a checkout can leave size and mtime as they were: the inode moved."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text("import b\nb.old()\n")
+    target = project / "b.py"
+    target.write_text("def old():\n    return 1\n")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first, _ = loaded("index", "--root", str(project), env=env)
+    assert first.returncode == 0, first.stderr
+    before = target.stat()
+    replacement = project / "b.py.tmp"
+    replacement.write_text("def new():\n    return 1\n")  # same size
+    os.utime(replacement, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(replacement, target)
+    assert (target.stat().st_size, target.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert target.stat().st_ino != before.st_ino
+    warm, _ = loaded("index", "--root", str(project), env=env)
+    assert "(1 re-parsed, 1 unchanged)" in warm.stdout, warm.stdout
+    export, _ = loaded("graph", "export", "--root", str(project), "--format", "json", env=env)
+    assert '"a.py",\n      "b.py"' in export.stdout  # the import edge is still there
+
+
+def test_an_index_from_an_older_konstruct_is_rebuilt_and_says_so(tmp_path: Path) -> None:
+    """An index written before the store kept inodes (schema 4) is neither trusted nor an error."""
+    import sqlite3
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text("import b\n")
+    (project / "b.py").write_text("X = 1\n")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first, _ = loaded("index", "--root", str(project), env=env)
+    assert first.returncode == 0, first.stderr
+    [index] = (tmp_path / "cache").rglob("*.sqlite")
+    db = sqlite3.connect(index)
+    db.execute("ALTER TABLE files DROP COLUMN inode")  # the old layout, and its old fingerprint
+    db.execute("UPDATE meta SET value = 'written-by-konstruct-0.1' WHERE key = 'fingerprint'")
+    db.commit()
+    db.close()
+    rebuilt, _ = loaded("index", "--root", str(project), env=env)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert "written by another version of Konstruct and was rebuilt" in rebuilt.stdout, rebuilt.stdout
+    assert "imports 1" in rebuilt.stdout
+    warm, modules = loaded("index", "--root", str(project), env=env)
+    assert "(0 re-parsed, 2 unchanged)" in warm.stdout and heavy_in(modules) == set()

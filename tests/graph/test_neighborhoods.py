@@ -197,3 +197,24 @@ def test_an_edit_made_while_neighborhoods_are_recomputed_is_indexed_without_wait
         time.sleep(0.05)
     assert graph.snapshot.neighborhoods_current
     assert store.neighborhoods(pairs_digest(graph.snapshot.out_edges)) is not None
+
+
+def test_clustering_loads_only_igraphs_core_and_the_package_still_imports_whole_after_it() -> None:
+    """The end of a cold index loads igraph's compiled core alone (the package costs 60-130 ms of
+    helpers); a later `import igraph` in the same process must still get a working package."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from konstruct_tui.graph.neighborhoods import communities\n"
+        "found = communities({('a.py', 'b.py'): 1.0, ('b.py', 'c.py'): 1.0, ('x.py', 'y.py'): 1.0})\n"
+        "assert sorted(map(sorted, found)) == [['a.py', 'b.py', 'c.py'], ['x.py', 'y.py']], found\n"
+        "assert 'igraph' not in sys.modules and 'igraph.clustering' not in sys.modules\n"
+        "import igraph\n"
+        "from igraph.clustering import split_join_distance\n"  # reaches igraph._igraph
+        "assert split_join_distance([0, 0, 1], [0, 1, 1]) == (1, 1)\n"
+        "assert len(igraph.Graph.Famous('Zachary').community_leiden(objective_function='modularity')) > 1\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr

@@ -149,6 +149,21 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"go.mod": "module example.com/m\n\ngo 1.21\n", "cmd/tool/main.go": "package main\n\nfunc main() {}\n"},
      "cmd/tool/main.go"),
     ({"tests/test_thing.py": "def test_it():\n    pass\n"}, "tests/test_thing.py"),
+    # gson: javac reads these descriptors; nothing imports them
+    ({"src/main/java/a/package-info.java": "/** Docs. */\npackage a;\n"}, "src/main/java/a/package-info.java"),
+    ({"src/main/java/module-info.java": "module a {\n  exports a;\n}\n"}, "src/main/java/module-info.java"),
+    ({"setup.py": "from setuptools import setup\nsetup(name='x')\n"}, "setup.py"),
+    ({"docs/conf.py": "project = 'x'\n"}, "docs/conf.py"),
+    ({"vite.config.ts": "export default {plugins: []};\n"}, "vite.config.ts"),
+    ({"eslint.config.mjs": "export default [];\n"}, "eslint.config.mjs"),
+    ({"documentation/examples/pagination.js": "console.log(1);\n"}, "documentation/examples/pagination.js"),
+    ({"benchmark/index.ts": "console.log(1);\n"}, "benchmark/index.ts"),
+    ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
+      "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
+    ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
+      "scripts/gen.mjs": "console.log(1)\n", "tools/check.ts": "export const main = 1;\n"}, "scripts/gen.mjs"),
+    ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
+      "scripts/gen.mjs": "console.log(1)\n", "tools/check.ts": "export const main = 1;\n"}, "tools/check.ts"),
 ])
 def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str) -> None:
     run = ask({**files, "orphan.py": "x = 1\n"})
@@ -185,10 +200,63 @@ def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_ca
                f"{base}/User.java": "package a;\nclass User {\n  String f(Gson g) { return g.toJson(1); }\n"
                                     "  Gson.Inner i;\n}\n",
                f"{base}/Other.java": "package a;\nclass Other {\n  void f(java.util.List<Gson> all) {\n"
-                                     "    all.forEach(x -> x.toJson(2));\n  }\n}\n"})
+                                     "    all.stream().map(x -> x.toJson(2));\n  }\n}\n",
+               f"{base}/Each.java": "package a;\nclass Each {\n  void f(java.util.List<Gson> all) {\n"
+                                    "    all.forEach(x -> x.toJson(3));\n  }\n}\n"})
     callers = run(mode="callers", symbol="Gson.toJson")
     assert callers["status"] == "ok"
+    # `forEach` on a List<Gson> types its lambda's parameter; a stream's `map` does not
     assert [(r["path"], r["evidence"]) for r in callers["results"]] == [
-        (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
+        (f"{base}/Each.java", "resolved"), (f"{base}/User.java", "resolved"), (f"{base}/Other.java", "by_name")]
     nested = run(mode="callers", symbol="Gson.Inner")
     assert nested["status"] == "ok" and [r["path"] for r in nested["results"]] == [f"{base}/User.java"]
+
+
+@pytest.mark.parametrize("declaration", [
+    "export default function isNetworkError(e: unknown) { return !!e; }\n",
+    "export default async function isNetworkError(e: unknown) { return !!e; }\n",
+    "function isNetworkError(e: unknown) { return !!e; }\nexport default isNetworkError;\n",
+])
+@pytest.mark.parametrize("local", ["isNetworkError", "check"])
+def test_a_default_export_is_called_by_its_importers_under_any_local_name(ask, declaration: str, local: str) -> None:
+    """ky: `import isRawNetworkError from '../utils/is-network-error.js'` — a default import names
+    `default`, and the function must still have its caller and never be called dead."""
+    run = ask({"src/utils/is-network-error.ts": declaration,
+               "src/core.ts": f"import {local} from './utils/is-network-error.js';\n"
+                              f"export const run = (e: unknown) => {local}(e);\n",
+               "src/index.ts": "export {run} from './core.js';\n",
+               "package.json": json.dumps({"name": "x", "main": "./src/index.ts"})})
+    callers = run(mode="callers", target="src/utils/is-network-error.ts", symbol="isNetworkError")
+    assert callers["status"] == "ok"
+    assert [(r["path"], r["evidence"]) for r in callers["results"]] == [("src/core.ts", "resolved")]
+    assert "isNetworkError" not in {r.get("symbol") for r in run(mode="unreferenced", target="src")["results"]}
+
+
+def test_a_go_init_function_is_run_by_the_runtime_not_dead(ask) -> None:
+    """fiber: `func init()` registers codecs; nothing calls it by name, and it is not dead code."""
+    run = ask({"go.mod": "module example.com/m\n\ngo 1.21\n",
+               "codec/codec.go": "package codec\n\nvar table = map[string]int{}\n\n"
+                                 "func init() {\n\ttable[\"json\"] = 1\n}\n\nfunc Unused() {}\n"})
+    answer = run(mode="unreferenced", target="codec")
+    assert answer["status"] == "ok"
+    dead = {r.get("symbol") for r in answer["results"]}
+    assert "init" not in dead and "Unused" in dead
+
+
+def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
+    """rich: the tests of `Segment.split_cells` are test_segment.py (it calls it) before every test
+    that merely imports segment.py."""
+    run = ask({**LIB,
+               "tests/test_a_console.py": "from pkg.console import Console\n\ndef test_it():\n    Console()\n",
+               "tests/test_segment.py": "from pkg.console import Segment\n\ndef test_split():\n"
+                                        "    Segment().split_cells(3)\n",
+               "tests/test_other.py": "from pkg.termui import prompt\n\ndef test_p():\n    prompt('x')\n"})
+    answer = run(mode="tests", target="pkg/console.py", symbol="Segment.split_cells")
+    assert answer["status"] == "ok"
+    assert [(r["path"], r.get("evidence")) for r in answer["results"]] == [
+        ("tests/test_segment.py", "resolved"), ("tests/test_a_console.py", None)]
+    assert answer["results"][0]["lines"] == [4]
+    nothing = run(mode="tests", target="pkg/termui.py", symbol="prompt")
+    assert [r["path"] for r in nothing["results"]] == ["tests/test_other.py"]
+    missing = run(mode="tests", symbol="no_such_symbol")
+    assert missing["status"] != "ok"

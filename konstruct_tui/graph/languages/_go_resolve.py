@@ -19,6 +19,7 @@ import posixpath
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..facts import Edge, FileFacts, ProjectView
 
@@ -32,6 +33,9 @@ _STDLIB_ROOTS = frozenset(
     "expvar flag fmt go hash html image index internal io iter log maps math mime net os path plugin reflect "
     "regexp runtime slices sort strconv strings sync syscall testing text time unicode unique unsafe C".split()
 )
+
+
+_LIBRARY = ("library",)
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ class GoResolver:
         self._modules = _modules(paths, project)
         self._packages: dict[tuple[str, str | None, bool], GoPackage] = {}
         self._import_dirs: dict[str, str | None] = {}
+        self._aliases: dict[str, dict[str, GoPackage]] = {}
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
         found: dict[tuple[str, str], set[str]] = {}
@@ -123,44 +128,161 @@ class GoResolver:
 
     def _members(self, facts: FileFacts, members: dict[str, set[str]], aliases: dict[str, GoPackage],
                  siblings: GoPackage, own: set[str]) -> tuple[dict[str, set[str]], set[str]]:
-        """Method uses `x.M` typed by what the file writes for `x` (see `_go_members.py`):
-        ({declaring file: {"T.M"}}, {method names used on receivers nobody could type})."""
-        types: dict[str, list[str]] = facts.extra.get("types", {})
+        """Member uses typed through the file's chains (see `_go_members.py`):
+        ({declaring file: {"T.M"}}, {member names used on receivers nobody could type})."""
         used: dict[str, set[str]] = defaultdict(set)
         unknown = set(facts.extra.get("untyped", ()))
-
-        def type_in(written: str, package: GoPackage, depth: int = 0) -> tuple[GoPackage, str] | None:
-            called = written.endswith("()")
-            qualifier, dot, name = (written[:-2] if called else written).partition(".")
-            where = aliases.get(qualifier) if dot else package
-            name = name if dot else qualifier
-            if where is None:
-                return None
-            if not called:
-                return (where, name) if name in where.definers else None
-            for definer in where.definers.get(name, ()) if depth < 3 else ():
-                definer_facts = self._project.facts_of(definer)
-                result = definer_facts.extra.get("returns", {}).get(name) if definer_facts else None
-                if result:
-                    return type_in(result, where, depth + 1)
-            return None
-
-        for qualifier, names in members.items():
-            if qualifier in aliases:
-                continue
-            if qualifier in types:
-                typed = [type_in(w, siblings) for w in types[qualifier]]
-                keys = {(t[0].directory, t[0].name, t[1]) if t else None for t in typed}
-                if len(keys) != 1 or None in keys:
-                    continue
-                package, type_name = typed[0]  # type: ignore[misc]
-                for name in names:
-                    for path in package.methods.get(f"{type_name}.{name}", ()):
-                        used[path].add(f"{type_name}.{name}")
-            elif qualifier not in own and qualifier not in siblings.definers:
-                unknown.update(names)
+        self._aliases[facts.path] = aliases
+        for chain in facts.extra.get("chains", ()):
+            *steps, member = chain.split(" ")
+            state = self._walk(steps, facts.path, siblings)
+            if state is None:
+                unknown.add(member)
+            elif state[0] == "type":  # (a slice has no methods)
+                found = self._method(state[1], state[2], member)
+                for path, name in found:
+                    used[path].add(name)
+                if not found:
+                    # An interface's method (any implementation may run), a func-typed field:
+                    # whose code runs stays open, by name.
+                    unknown.add(member)
         used.pop(facts.path, None)
         return used, unknown
+
+    # A chain's value while it is walked: ("type", package, type name), ("package", package), or
+    # _LIBRARY (a type outside the project: its members are nobody's here); None: untypeable.
+    def _walk(self, steps: list[str], path: str, package: GoPackage, depth: int = 0) -> tuple | None:
+        if depth > 4 or not steps:
+            return None
+        head, rest = steps[0], steps[1:]
+        state: tuple | None
+        if head.startswith("{"):  # a name bound several times: one type, or none
+            states = [self._walk(a.split(","), path, package, depth + 1) for a in head[1:-1].split("|")]
+            state = states[0] if all(_same(s, states[0]) for s in states) else None
+        elif head.startswith("$"):
+            name = head[1:]
+            if name in self._aliases_of(path):
+                state = ("package", self._aliases_of(path)[name])
+            elif name in package.definers:
+                state = self._global(package, name, depth)
+            elif name in _import_names(self._project.facts_of(path)):
+                state = _LIBRARY  # `strings.Builder`...: another module's package
+            else:
+                state = None
+        elif head.endswith("()"):
+            state = self._result(head[:-2], path, package, depth)
+        else:
+            state = self._type(head, path, package)
+        for step in rest:
+            if state is None or state is _LIBRARY:
+                return state
+            if state[0] == "package":
+                where = state[1]
+                state = self._result(step[:-2], path, where, depth) if step.endswith("()") else \
+                    self._global(where, step[1:], depth) if step.startswith(".") else None
+            elif step == "[]":
+                state = state[1] if state[0] == "slice" else None
+            elif state[0] == "slice":
+                return None
+            elif step.endswith("()"):
+                # A method of the type (or promoted to it), else one an interface type declares.
+                found = self._method(state[1], state[2], step[:-2]) or \
+                    [(p, f"{state[2]}.{step[:-2]}") for p in state[1].definers.get(state[2], ())]
+                state = self._typed_by(found, "returns", depth)
+            else:
+                state = self._field(state[1], state[2], step[1:], depth)
+        return _LIBRARY if state is not None and state[0] == "package" else state  # `pkg.Name`: no member
+
+    def _type(self, written: str, path: str, package: GoPackage, depth: int = 0) -> tuple | None:
+        if written.endswith("[]"):
+            element = self._type(written[:-2], path, package, depth)
+            return ("slice", element) if element is not None and element[0] == "type" else _LIBRARY
+        qualifier, dot, name = written.partition(".")
+        where = self._aliases_of(path).get(qualifier) if dot else package
+        name = name if dot else written
+        if where is None or name not in where.definers:
+            local = None if dot or depth >= 3 else (self._facts(path).get("aliases") or {}).get(name)
+            # An alias declared in a function (`type floatMap = MapBase[...]`), else a library
+            # type (`error`, `string`, `strings.Builder`).
+            return self._type(local, path, package, depth + 1) if local else _LIBRARY
+        for definer in where.definers[name] if depth < 3 else ():
+            target = (self._facts(definer).get("aliases") or {}).get(name)
+            if target:  # a type alias: the aliased type's methods
+                return self._type(target, definer, where, depth + 1)
+        return ("type", where, name)
+
+    def _result(self, written: str, path: str, package: GoPackage, depth: int) -> tuple | None:
+        qualifier, dot, name = written.partition(".")
+        where = self._aliases_of(path).get(qualifier) if dot else package
+        if where is None:
+            return _LIBRARY if dot else None
+        name = name if dot else written
+        return self._typed_by([(p, name) for p in where.definers.get(name, ())], "returns", depth, where)
+
+    def _global(self, package: GoPackage, name: str, depth: int) -> tuple | None:
+        """A package-level variable's type; a function or type used as a value types nothing."""
+        for definer in package.definers.get(name, ()):
+            globals_ = self._facts(definer).get("globals") or {}
+            if name in globals_:
+                return self._walk(globals_[name].split(" "), definer, package, depth + 1)
+        return _LIBRARY if package.definers.get(name) else None
+
+    def _typed_by(self, found: list[tuple[str, str]], key: str, depth: int, package: GoPackage | None = None
+                  ) -> tuple | None:
+        """The type the declaration `found` (file, "F" or "T.M") writes under `key`."""
+        for path, name in found:
+            written = (self._facts(path).get(key) or {}).get(name)
+            if written:
+                where = package or self._package(posixpath.dirname(path), None, with_tests=path.endswith("_test.go"))
+                return self._type(written, path, where) if depth < 4 else None
+        return None
+
+    def _field(self, package: GoPackage, type_name: str, name: str, depth: int, seen: int = 0) -> tuple | None:
+        """A struct field's type, through embedded structs (promoted fields)."""
+        for path in package.definers.get(type_name, ()):
+            fields, embedded = (self._facts(path).get("structs") or {}).get(type_name, ({}, []))
+            if name in fields:
+                return self._type(fields[name], path, package)
+            for inner in embedded if seen < 3 else ():
+                state = self._type(inner, path, package)
+                if state is not None and state is not _LIBRARY:
+                    found = self._field(state[1], state[2], name, depth, seen + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def _method(self, package: GoPackage, type_name: str, name: str, seen: int = 0) -> list[tuple[str, str]]:
+        """(declaring file, "T.M") of method `name` of `type_name`, or of the embedded type that
+        promotes it (Go's method sets: a method of an embedded struct is the outer type's)."""
+        key = f"{type_name}.{name}"
+        if key in package.methods:
+            return [(path, key) for path in package.methods[key]]
+        for path in package.definers.get(type_name, ()) if seen < 3 else ():
+            _, embedded = (self._facts(path).get("structs") or {}).get(type_name, ({}, []))
+            for inner in embedded:
+                state = self._type(inner, path, package)
+                if state is not None and state is not _LIBRARY:
+                    found = self._method(state[1], state[2], name, seen + 1)
+                    if found:
+                        return found
+        return []
+
+    def _facts(self, path: str) -> dict[str, Any]:
+        facts = self._project.facts_of(path)
+        return facts.extra if facts is not None else {}
+
+    def _aliases_of(self, path: str) -> dict[str, GoPackage]:
+        """Import name -> project package, for any Go file of the project (cached per file)."""
+        if path not in self._aliases:
+            aliases: dict[str, GoPackage] = {}
+            facts = self._project.facts_of(path)
+            for ref in facts.imports if facts is not None else ():
+                directory = self._package_dir(ref.target)
+                package = self._package(directory, None, with_tests=False) if directory is not None else None
+                if package is not None and package.files:
+                    aliases[ref.alias or package.name or posixpath.basename(ref.target)] = package
+            self._aliases[path] = aliases
+        return self._aliases[path]
 
     def _package_dir(self, import_path: str) -> str | None:
         if import_path not in self._import_dirs:
@@ -218,6 +340,27 @@ class GoResolver:
                             {k: tuple(dict.fromkeys(v)) for k, v in methods.items()})
         self._packages[key] = package
         return package
+
+
+def _same(a: tuple | None, b: tuple | None) -> bool:
+    """Two walked states name the same type (packages compare by directory)."""
+    if a is None or b is None or a[0] != b[0]:
+        return a is b
+    if a[0] == "type":
+        return a[1].directory == b[1].directory and a[2] == b[2]
+    return a[0] == "library" or _same(a[1], b[1])
+
+
+def _import_names(facts: FileFacts | None) -> set[str]:
+    """The names a file may use for its imports: aliases, else the path's last element (skipping a
+    major version, `fiber/v3`, and `.vN` / `go-` decorations: a guess, only used to tell a library
+    package from an untyped name)."""
+    names = set()
+    for ref in facts.imports if facts is not None else ():
+        parts = ref.target.split("/")
+        last = parts[-2] if len(parts) > 1 and re.fullmatch(r"v\d+", parts[-1]) else parts[-1]
+        names.add(ref.alias or re.sub(r"\.v\d+$", "", last).removeprefix("go-").replace("-", "_"))
+    return names
 
 
 def _modules(paths: list[str], project: ProjectView) -> list[tuple[str, str]]:

@@ -11,6 +11,11 @@ from ..facts import FileFacts
 from ._java_signatures import PRIMITIVE
 from ._java_types import TypeWorld, qualify
 
+# JDK supertypes of the argument kinds a call site's hints name ("" is Object).
+_CLASS_TYPES = frozenset({"Class", "Type", "GenericDeclaration", "AnnotatedElement", "Serializable", ""})
+_STRING_TYPES = frozenset({"String", "CharSequence", "Comparable", "Serializable", "Constable", "ConstantDesc", ""})
+_BOXED_TYPES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double", "Number",
+                          "Comparable", "Serializable", "Constable", "ConstantDesc", ""})
 _BOXES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"})
 
 
@@ -45,11 +50,16 @@ class _Chains:
         self.facts = facts
         self.path = facts.path
         self.variables: dict[str, list[str]] = facts.extra.get("variables", {})
+        self.inferred: dict[str, list[str]] = facts.extra.get("inferred", {})  # `var` name -> initializer chains
+        self.inferring = 0
         self.found: dict[str, set[str]] = defaultdict(set)
         # Member uses whose receiver's type was proven: declaring file -> {"Type.member"}; and the
         # member names called on receivers nobody could type (by-name evidence).
         self.uses: dict[str, set[str]] = defaultdict(set)
         self.unknown: set[str] = set(facts.extra.get("by_name", ()))
+        # Quiet: a field read outside a call chain is a member use, but its type is no file
+        # dependency the file graph models (jdeps agreement was measured without it).
+        self.quiet = False
 
     def _used(self, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
         for path, owner, _ in hits:
@@ -69,7 +79,8 @@ class _Chains:
             for index, resolved in enumerate(types):
                 if resolved is None or (certain is not None and resolved not in certain):
                     continue
-                self.found[resolved].add(label)
+                if not self.quiet:
+                    self.found[resolved].add(label)
                 if index == 0 and resolved not in results:
                     results.append(resolved)
         return results
@@ -85,8 +96,18 @@ class _Chains:
         if param == PRIMITIVE:
             return hint == PRIMITIVE or hint in _BOXES
         param_type = self.world.resolve_name(declaring_path, declaring_type, param)
-        if hint in (PRIMITIVE, "String", "λ"):
-            return param_type is None and not (hint == "λ" and param == "String")
+        if hint in (PRIMITIVE, "String", "λ", "Class"):
+            # These arguments have a JDK type whose supertypes are known: a String is no `Type`.
+            short = param.rsplit(".", 1)[-1]
+            if param_type is not None:
+                return False
+            if hint == "String":
+                return short in _STRING_TYPES
+            if hint == PRIMITIVE:
+                return short in _BOXED_TYPES
+            if hint == "Class":
+                return short in _CLASS_TYPES
+            return param != "String"
         if param_type is None:
             return True  # a library type: we cannot tell
         hint_type = self.world.resolve_name(self.path, context, hint)
@@ -98,11 +119,39 @@ class _Chains:
         """The overloads of `name` a call with `arguments` may bind to: by count, then by the
         argument hints (falling back to count alone when no overload fits the hints)."""
         count, hints = _arguments(arguments)
-        hits = [h for h in self.world.members(receiver, name, self.path) if _fits(h[2], count)]
+        hits = [h for h in self.world.overloads(receiver, name, self.path) if _fits(h[2], count)]
         if len(hits) < 2 or not hints:
             return hits
         typed = [h for h in hits if all(self._compatible(context, hint, h, i) for i, hint in enumerate(hints))]
+        if len(typed) > 1:
+            # Overloads the hints fit only because a library parameter type cannot be checked
+            # lose to one whose parameters the arguments are proven to match (`annotated(spec)`
+            # binds `annotated(AnnotationSpec...)`, not `annotated(List)`).
+            scores = [sum(self._proven(context, hint, h, i) for i, hint in enumerate(hints)) for h in typed]
+            best = max(scores)
+            # Nothing proven: the receiver's nearest type declaring the name (what a reader
+            # assumes, and javac's pick whenever the arguments fit its overloads).
+            typed = [h for h, score in zip(typed, scores) if score == best] if best else \
+                [h for h in typed if h[:2] == typed[0][:2]]
         return typed or hits
+
+    def _proven(self, context: str, hint: str, hit: tuple[str, str, list[Any]], index: int) -> int:
+        """2: the argument's type is the parameter's; 1: a proven supertype; 0: not proven (javac
+        picks the most specific overload: `get(Class)` over `get(Type)` for `get(X.class)`)."""
+        params = hit[2][3:]
+        if not params or hint in ("?", "λ"):
+            return 0
+        param = params[min(index, len(params) - 1)]
+        short = param.rsplit(".", 1)[-1]
+        if short == hint.rsplit(".", 1)[-1]:
+            return 2  # the same name (a JDK type the hint and the parameter both spell)
+        if hint in (PRIMITIVE, "String", "Class"):
+            return 1 if short and hint != PRIMITIVE else 0
+        param_type = self.world.resolve_name(hit[0], hit[1], param)
+        hint_type = self.world.resolve_name(self.path, context, hint)
+        if param_type is None or hint_type is None:
+            return 0
+        return 2 if hint_type == param_type else 1 if param_type in self.world.supertypes(hint_type, self.path) else 0
 
     def _step(self, context: str, receivers: list[str], step: str) -> list[str]:
         following: list[str] = []
@@ -110,6 +159,9 @@ class _Chains:
             if step.startswith("."):
                 hits = [h for h in self.world.members(receiver, step[1:], self.path) if h[2][0] == -1]
                 label = step[1:]
+                if not hits and self.world.is_type(f"{receiver}.{label}"):  # `Outer.Inner.CONSTANT`
+                    following.append(f"{receiver}.{label}")
+                    continue
             else:
                 label, _, arguments = step.partition("/")
                 hits = self._matching(context, receiver, label, arguments)
@@ -138,8 +190,11 @@ class _Chains:
     def _head(self, context: str, head: str, rest: list[str]) -> tuple[list[str], list[str]]:
         """The receiver types the head denotes, and the steps left to apply."""
         world, path = self.world, self.path
-        if head in ("@this", "@super"):
+        if head == "@this":
             return [qualify(self.facts, context)], rest
+        if head == "@super":  # the superclass: an override in this class is not what `super.m()` calls
+            supertypes = world.supertypes(qualify(self.facts, context), path)
+            return ([supertypes[0]] if supertypes else []), rest
         if head == "@":
             return (self._unqualified(context, rest[0]), rest[1:]) if rest else ([], [])
         if head.startswith("new:"):
@@ -156,10 +211,16 @@ class _Chains:
             return ([cast] if cast else []), rest
         if head in self.variables:
             written_types = self.variables[head]
-            typed = [world.resolve_name(path, context, written) for written in written_types]
-            if "var" in written_types and rest:  # `var x = call()`: the type is not written down
+            typed = [t for t in (world.resolve_name(path, context, w) for w in written_types if w != "var") if t]
+            if "var" in written_types and head in self.inferred and self.inferring < 3:
+                # `var x = a.b()`: the initializer's chain types it (each initializer of that name)
+                self.inferring += 1
+                for chain in self.inferred[head]:
+                    typed += [t for t in self._value(context, chain) if t not in typed]
+                self.inferring -= 1
+            if "var" in written_types and rest and not typed:  # `var x = call()` nothing types
                 self._unknown(rest[0])
-            return [t for t in typed if t], rest
+            return typed, rest
         if head[:1].isupper():
             named = world.resolve_name(path, context, head)
             if named is not None:
@@ -177,6 +238,15 @@ class _Chains:
         if rest and not head.startswith("@") and head[:1].islower() and not rest[0].startswith("."):
             self._unknown(rest[0])  # a call on a name we cannot type (a lambda parameter, an inherited field)
         return [], []
+
+    def _value(self, context: str, chain: str) -> list[str]:
+        head, *rest = chain.split(" ")
+        receivers, rest = self._head(context, head, rest)
+        for step in rest:
+            if not receivers:
+                return []
+            receivers = self._step(context, receivers, step)
+        return receivers
 
     def _unknown(self, step: str) -> None:
         name = step[1:] if step.startswith(".") else step.partition("/")[0]
@@ -214,10 +284,19 @@ class _Chains:
     def evaluate(self, context: str, chain: str) -> None:
         head, *rest = chain.split(" ")
         receivers, rest = self._head(context, head, rest)
-        for step in rest:
+        # Where the chain's type is lost, what follows may be anybody's member (a library call such
+        # as `List<T>.get(0)`, or a method a project type inherits from a library class, may return
+        # a project type): by-name evidence. Lost at a typed head, the first step is the head's
+        # own (library) type's method; lost after a call, the next step is already on the unknown.
+        skip = 0 if head == "@" else 1
+        for index, step in enumerate(rest):
             if not receivers:
+                for later in rest[index + skip:]:
+                    if not later.startswith(".") and not self.quiet:
+                        self._unknown(later)
                 return
             receivers = self._step(context, receivers, step)
+            skip = 0
 
 
 def descriptor_types(world: TypeWorld, facts: FileFacts) -> dict[str, set[str]]:
@@ -230,6 +309,11 @@ def evaluate(world: TypeWorld, facts: FileFacts) -> _Chains:
     for context, written_chains in facts.extra.get("calls", {}).items():
         for chain in written_chains:
             chains.evaluate(context, chain)
+    chains.quiet = True
+    for context, written_chains in facts.extra.get("fields", {}).items():
+        for chain in written_chains:
+            chains.evaluate(context, chain)
+    chains.quiet = False
     for name, members in facts.extra.get("members", {}).items():
         chains.overridden(qualify(facts, name), members)
     for name in facts.extra.get("public_types", ()):

@@ -35,6 +35,7 @@ class JavaResolver:
         if importer not in world.facts:
             return []  # resolvers see the project as indexed; a file outside it resolves nothing
         imported: dict[str, set[str]] = defaultdict(set)
+        comment_only: dict[str, set[str]] = defaultdict(set)
         referenced: dict[str, set[str]] = defaultdict(set)
         plain = {u for u in facts.uses if "." not in u}
         dotted = [u for u in facts.uses if "." in u]
@@ -52,6 +53,11 @@ class JavaResolver:
             # An import only a comment uses (`{@link Foo}`) or nothing uses is not in the compiled
             # class: javac drops it, so jdeps and the JVM never see that dependency.
             if ref.kind == "import" and owner.rsplit(".", 1)[-1] not in heads:
+                # Still a reference to the type for `callers` (a `{@link}` a reader follows), as
+                # member evidence beside the file graph.
+                found = world.declaration(owner, importer)
+                if found is not None:
+                    comment_only[found[0]].add(found[1])
                 continue
             if ref.kind == "static" and ref.names != ("*",) and not {ref.names[0]} & (heads | called):
                 continue
@@ -91,8 +97,10 @@ class JavaResolver:
             if fqn is not None:
                 referenced[self._file_of(fqn, importer)].add(fqn.rsplit(".", 1)[-1])
         chains = evaluate(world, facts)
-        for path, names in nested.items():
-            chains.uses[path] |= names
+        self._static_fields(facts, plain, chains.uses)
+        for table in (nested, comment_only):
+            for path, names in table.items():
+                chains.uses[path] |= names
         for fqn, names in chains.found.items():
             path = self._file_of(fqn, importer)
             if path is not None:
@@ -106,3 +114,16 @@ class JavaResolver:
         if chains.unknown:
             edges.append(Edge(importer, importer, "unresolved", tuple(sorted(chains.unknown))))
         return edges
+
+    def _static_fields(self, facts: FileFacts, plain: set[str], uses: dict[str, set[str]]) -> None:
+        """Fields imported statically and used bare (`import static ...JsonToken.NAME` ... `NAME`)
+        are member uses of the declaring type's field."""
+        for ref in facts.imports:
+            if ref.kind != "static":
+                continue
+            owner = self._world.longest_type_prefix(ref.target)
+            names = plain if ref.names == ("*",) else set(ref.names) & plain
+            for name in sorted(names) if owner else ():
+                for path, declaring, signature in self._world.members(owner, name, facts.path):
+                    if signature[0] == -1:
+                        uses[path].add(f"{declaring}.{name}")

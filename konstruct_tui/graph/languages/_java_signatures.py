@@ -168,12 +168,33 @@ def _is_public_instance(node: ts.Node) -> bool:
     return "public" in words and "static" not in words
 
 
-def variables(groups: dict[str, list[ts.Node]]) -> dict[str, list[str]]:
+_METHODS = frozenset({"method_declaration", "constructor_declaration", "compact_constructor_declaration"})
+_TYPE_BODIES = frozenset({"class_body", "interface_body", "enum_body", "enum_body_declarations",
+                          "annotation_type_body", "record_declaration", "program"})
+
+
+def enclosing_method(node: ts.Node) -> tuple[int, int] | None:
+    """The byte range of the method or constructor whose body declares `node` (None: a field)."""
+    parent = node.parent
+    while parent is not None and parent.type not in _TYPE_BODIES:
+        if parent.type in _METHODS:
+            return parent.start_byte, parent.end_byte
+        parent = parent.parent
+    return None
+
+
+def variables(groups: dict[str, list[ts.Node]],
+              scoped: dict[tuple[int, int], dict[str, set[str]]] | None = None) -> dict[str, list[str]]:
+    """Declared types by name across the file; with `scoped`, also per method (a local `req` of one
+    method is not the `req` of the next)."""
     found: dict[str, set[str]] = defaultdict(set)
 
     def add(name_node: ts.Node | None, kind: str) -> None:
         if name_node is not None and kind:
             found[ts.text(name_node)].add(kind)
+            method = enclosing_method(name_node) if scoped is not None else None
+            if method is not None and scoped is not None:
+                scoped.setdefault(method, defaultdict(set))[ts.text(name_node)].add(kind)
 
     for node in groups.get("variable", ()):
         if node.type in ("local_variable_declaration", "field_declaration", "constant_declaration"):
@@ -197,4 +218,73 @@ def variables(groups: dict[str, list[ts.Node]]) -> dict[str, list[str]]:
             add(node.child_by_field_name("name"), erased(node.child_by_field_name("right")))
         else:  # formal_parameter, enhanced_for_statement, resource
             add(node.child_by_field_name("name"), erased(node.child_by_field_name("type")))
+    _lambda_parameters(groups, add)
     return {name: sorted(kinds) for name, kinds in found.items()}
+
+
+# A lambda's parameters are typed by its target: the type arguments of a functional interface the
+# declaration writes (which argument each parameter takes), or a collection's element type for
+# `xs.forEach(x -> ...)` / `xs.removeIf(x -> ...)` and a map's key and value for `m.forEach((k, v) -> ...)`.
+_FUNCTIONAL = {
+    "Function": (0,), "BiFunction": (0, 1), "Consumer": (0,), "BiConsumer": (0, 1), "Predicate": (0,),
+    "BiPredicate": (0, 1), "UnaryOperator": (0,), "BinaryOperator": (0, 0), "Comparator": (0, 0),
+    "ToIntFunction": (0,), "ToLongFunction": (0,), "ToDoubleFunction": (0,),
+}
+_COLLECTIONS = frozenset({"List", "ArrayList", "LinkedList", "Collection", "Set", "HashSet", "LinkedHashSet",
+                          "TreeSet", "SortedSet", "NavigableSet", "Iterable", "Queue", "Deque", "ArrayDeque"})
+_MAPS = frozenset({"Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentMap",
+                   "ConcurrentHashMap"})
+
+
+def _type_arguments(node: ts.Node | None) -> tuple[str, list[str]]:
+    """`Map<String, ? extends Option>` -> ("Map", ["String", "Option"])."""
+    if node is None or node.type != "generic_type":
+        return "", []
+    base = next((c for c in node.named_children if c.type in ("type_identifier", "scoped_type_identifier")), None)
+    listing = next((c for c in node.named_children if c.type == "type_arguments"), None)
+    arguments = []
+    for argument in listing.named_children if listing is not None else ():
+        if argument.type == "wildcard":
+            argument = next((c for c in argument.named_children if c.type not in ("super",)), None)
+        arguments.append(erased(argument) if argument is not None else "")
+    return (ts.text(base).rsplit(".", 1)[-1] if base is not None else ""), arguments
+
+
+def _lambda_parameters(groups: dict[str, list[ts.Node]], add: Any) -> None:
+    generic: dict[str, ts.Node | None] = {}
+    for node in groups.get("variable", ()):
+        kind = node.child_by_field_name("type")
+        names = [d.child_by_field_name("name") for d in node.children_by_field_name("declarator")] \
+            if node.type.endswith("declaration") else [node.child_by_field_name("name")]
+        for name in names:
+            if name is not None and kind is not None:
+                text = ts.text(name)
+                generic[text] = kind if text not in generic else None  # declared twice: unknown
+    for node in groups.get("lambda", ()):
+        parameters = node.child_by_field_name("parameters")
+        if parameters is None:
+            continue
+        names = [parameters] if parameters.type == "identifier" else \
+            [c for c in parameters.named_children if c.type == "identifier"] if parameters.type == "inferred_parameters" \
+            else []
+        if not names:
+            continue  # typed parameters are formal parameters, declared already
+        written: list[str] = []
+        parent = node.parent
+        if parent is not None and parent.type == "variable_declarator":
+            base, arguments = _type_arguments(parent.parent.child_by_field_name("type") if parent.parent else None)
+            picks = _FUNCTIONAL.get(base, ())
+            written = [arguments[i] if i < len(arguments) else "" for i in picks]
+        elif parent is not None and parent.type == "argument_list" and parent.named_child_count == 1:
+            call = parent.parent
+            method = ts.text(call.child_by_field_name("name")) if call is not None and call.type == "method_invocation" else ""
+            receiver = call.child_by_field_name("object") if method in ("forEach", "removeIf") else None
+            if receiver is not None and receiver.type == "identifier":
+                base, arguments = _type_arguments(generic.get(ts.text(receiver)))
+                collection = base in _COLLECTIONS and len(arguments) == 1
+                if collection or (base in _MAPS and len(arguments) == 2 and method == "forEach"):
+                    written = arguments
+        if len(written) == len(names):
+            for name, kind in zip(names, written):
+                if kind and kind != PRIMITIVE:
+                    add(name, kind)

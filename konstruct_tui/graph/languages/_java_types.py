@@ -173,3 +173,24 @@ class TypeWorld:
             if signatures:
                 return [(path, name, signature) for signature in signatures]
         return []
+
+    def overloads(self, fqn: str, member: str, near: str) -> list[tuple[str, str, list[Any]]]:
+        """Every method `member` a call on `fqn` may bind to: javac looks the name up in the type
+        and all its supertypes at once (an inherited overload competes with the type's own), and
+        an override hides the method it overrides (same parameter types)."""
+        found: list[tuple[str, str, list[Any]]] = []
+        seen: set[tuple[str, ...]] = set()
+        for owner in (fqn, *self.supertypes(fqn, near)):
+            info = self.info(owner, near)
+            if info is None:
+                continue
+            path, name, extra = info
+            for signature in extra.get("members", {}).get(name, {}).get(member, ()):
+                if signature[0] < 0:
+                    continue  # a field
+                params = tuple(p.rsplit(".", 1)[-1] for p in signature[3:])
+                if params not in seen:
+                    seen.add(params)
+                    found.append((path, name, signature))
+        return found
+

@@ -17,7 +17,9 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
@@ -87,10 +89,46 @@ def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
     return kind, names[::-1]
 
 
-def _target_name(left: ts.Node) -> str | None:
+class _Scopes:
+    """`_enclosing` from the captured class and function definitions' byte ranges: a bisect and a
+    step or two up a table, instead of a `node.parent` (a new Python object) per level of the tree.
+    Only for a tree without errors, where byte ranges nest exactly as the nodes do."""
+
+    def __init__(self, groups: dict[str, list[ts.Node]]) -> None:
+        rows = [(node.start_byte, -node.end_byte, i, kind, node)
+                for kind in _SCOPES for i, node in enumerate(groups.get(_CAPTURE[kind], ()))]
+        rows.sort(key=lambda row: row[:3])
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.parents: list[int] = []
+        self.found: list[tuple[str, list[str]]] = []  # per scope: (its kind, names from the outside in)
+        open_scopes: list[int] = []
+        for start, negative_end, _, kind, node in rows:
+            while open_scopes and self.ends[open_scopes[-1]] <= start:
+                open_scopes.pop()
+            parent = open_scopes[-1] if open_scopes else -1
+            outer = self.found[parent][1] if parent >= 0 else []
+            self.starts.append(start)
+            self.ends.append(-negative_end)
+            self.parents.append(parent)
+            self.found.append((kind, [*outer, ts.text(node.child_by_field_name("name"))]))
+            open_scopes.append(len(self.starts) - 1)
+
+    def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
+        start, end = node.start_byte, node.end_byte
+        at = bisect_right(self.starts, start) - 1
+        while at >= 0 and (self.ends[at] < end or (self.starts[at] == start and self.ends[at] == end)):
+            at = self.parents[at]  # not around the node (or the node itself): its enclosing scope may be
+        return (self.found[at][0], list(self.found[at][1])) if at >= 0 else (None, [])
+
+
+_CAPTURE = {"class_definition": "definition.class", "function_definition": "definition.function"}
+
+
+def _target_name(left: ts.Node, enclosing: Callable[[ts.Node], tuple[str | None, list[str]]] = _enclosing) -> str | None:
     """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
     if left.type == "identifier":
-        kind, _ = _enclosing(left)
+        kind, _ = enclosing(left)
         name = ts.text(left)
         return f"self.{name}" if kind == "class_definition" else name
     if left.type == "attribute":
@@ -101,17 +139,18 @@ def _target_name(left: ts.Node) -> str | None:
     return None
 
 
-def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
+def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True) -> dict[str, Any]:
+    enclosing = _enclosing if has_error else _Scopes(groups).enclosing
     types: dict[str, set[str]] = defaultdict(set)
     for node in groups.get("bind", ()):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        name = _target_name(left) if left is not None else None
+        name = _target_name(left, enclosing) if left is not None else None
         callee = _dotted(right.child_by_field_name("function")) if right is not None else None
         if name and callee and node.child_by_field_name("type") is None:
             types[name].add(callee + "()")
     for node in groups.get("annotated", ()):
         left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
-        name = _target_name(left) if left is not None else None
+        name = _target_name(left, enclosing) if left is not None else None
         written = written_type(ts.text(annotation)) if annotation is not None else None
         if name and written:
             types[name].add(written)
@@ -127,7 +166,7 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
         if definition is None or decorator is None or definition.type != "function_definition":
             continue
-        if _enclosing(node)[0] is not None:
+        if enclosing(node)[0] is not None:
             continue  # a method's decorator (@property, @classmethod) says nothing about a variable
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
@@ -136,20 +175,22 @@ def member_facts(groups: dict[str, list[ts.Node]]) -> dict[str, Any]:
         if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
             types[ts.text(definition.child_by_field_name("name"))].add("@" + written)
     returns: dict[str, str] = {}
-    for node in groups.get("returns", ()):
+    # In document order: `captures` promises no order within a name (it varied from run to run),
+    # and the last of several definitions (`@overload`s, then the real one) is the one that counts.
+    for node in ts.in_order(groups.get("returns", ())):
         written = written_type(ts.text(node))
         function = node.parent
         if written and function is not None:
-            _, scopes = _enclosing(function)
+            _, scopes = enclosing(function)
             returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
     bases: dict[str, list[str]] = {}
-    for node in groups.get("bases", ()):
+    for node in ts.in_order(groups.get("bases", ())):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
         written = [d for d in (_dotted(c.child_by_field_name("value") if c.type == "subscript" else c)
                                for c in node.named_children) if d]
         cls = node.parent
         if written and cls is not None:
-            _, scopes = _enclosing(cls)
+            _, scopes = enclosing(cls)
             bases[".".join([*scopes, ts.text(cls.child_by_field_name("name"))])] = written
     oncall: set[str] = set()
     for node in groups.get("oncall", ()):

@@ -145,3 +145,24 @@ def _load(
             )
             paths_base = here
     return base_url, paths, paths_base
+
+
+def custom_conditions(project: Any) -> tuple[str, ...]:
+    """Every `compilerOptions.customConditions` of the project's tsconfig files (in path order):
+    the export conditions tsc resolves packages with, besides the runtime ones."""
+    found: list[str] = []
+    for path in sorted(project.paths()):
+        name = posixpath.basename(path)
+        if not (name in CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))) \
+                or "node_modules/" in path:
+            continue
+        try:
+            data = parse_lenient(project.read_text(path) or "{}")
+        except ValueError:
+            continue
+        options = data.get("compilerOptions") if isinstance(data, dict) else None
+        conditions = options.get("customConditions") if isinstance(options, dict) else None
+        for condition in conditions if isinstance(conditions, list) else ():
+            if isinstance(condition, str) and condition not in found:
+                found.append(condition)
+    return tuple(found)

@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
-from ._ts_members import member_facts
+from ._ts_types import type_facts
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -54,6 +54,7 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     bindings: list[list[Any]] = []
     exports: list[list[Any]] = []
     default_export = False
+    default_name = None
     skip_ranges: list[tuple[int, int]] = []
 
     # Document order, so import indexes (and lines) read top to bottom.
@@ -74,6 +75,10 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
             _reexport(node, imports, exports)
         elif capture == "export":
             default_export |= _local_export(node, exports)
+            declaration = node.child_by_field_name("declaration")
+            name = declaration.child_by_field_name("name") if declaration is not None else None
+            if name is not None and _has_keyword(node, "default"):
+                default_name = ts.text(name)
         elif capture == "specifier":
             _call_import(node, imports, bindings, skip_ranges)
         elif capture == "reference":
@@ -88,7 +93,7 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
         imports=tuple(imports),
         uses=_uses(found, source, sorted(skip_ranges)),
         extra={"bindings": bindings, "exports": exports, "default_export": default_export,
-               **member_facts(found)},
+               **({"default_name": default_name} if default_name else {}), **type_facts(found, _qualifier)},
     )
 
 
@@ -201,6 +206,10 @@ def _local_export(node: Any, exports: list[list[Any]]) -> bool:
     if value is not None and value.type == "identifier":
         exports.append(["default", -1, ts.text(value)])
         return False
+    declared = node.child_by_field_name("declaration")
+    name = declared.child_by_field_name("name") if declared is not None else None
+    if name is not None:  # `export default function f`: importers call it `default`, the file calls it `f`
+        exports.append(["default", -1, ts.text(name)])
     return True
 
 

@@ -27,8 +27,13 @@ _ENTRY_FIELDS = ("module", "main", "types", "typings", "source")
 
 
 class WorkspacePackages:
-    def __init__(self, files: Iterable[str], read_text: Callable[[str], str | None]) -> None:
+    """`conditions`: custom export conditions (tsconfig `customConditions`, e.g. `@zod/source`
+    pointing at the sources), tried before the runtime ones, as tsc does."""
+
+    def __init__(self, files: Iterable[str], read_text: Callable[[str], str | None],
+                 conditions: tuple[str, ...] = ()) -> None:
         self._read_text = read_text
+        self._conditions = conditions
         self._manifests: dict[str, dict[str, Any]] = {}
         self._by_name: dict[str, str] = {}
         self._manifest_dirs: set[str] = set()
@@ -103,7 +108,7 @@ class WorkspacePackages:
             return []
         found: list[str] = []
         for value, star in _matching(exports, subpath):
-            for target in _condition_targets(value):
+            for target in _condition_targets(value, self._conditions):
                 for variant in _source_variants(target) if variants else [target]:
                     path = _join(directory, variant.replace("*", star))
                     if path not in found:
@@ -146,21 +151,23 @@ def _matching(mapping: dict[str, Any], key: str) -> list[tuple[Any, str]]:
     return [(value, star) for _, value, star in sorted(found, key=lambda item: -item[0])]
 
 
-def _condition_targets(value: Any) -> list[str]:
-    """Targets of an exports/imports value: runtime conditions in object order, then types/source."""
+def _condition_targets(value: Any, custom: tuple[str, ...] = ()) -> list[str]:
+    """Targets of an exports/imports value: custom conditions, runtime conditions in object order,
+    then types/source."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
-        return [t for item in value for t in _condition_targets(item)]
+        return [t for item in value for t in _condition_targets(item, custom)]
     if isinstance(value, dict):
-        keys = [key for key in value if key in _RUNTIME_CONDITIONS]
+        keys = [key for key in value if key in custom]
+        keys += [key for key in value if key in _RUNTIME_CONDITIONS]
         keys += [key for key in _LATER_CONDITIONS if key in value]
-        return [t for key in keys for t in _condition_targets(value[key])]
+        return [t for key in keys for t in _condition_targets(value[key], custom)]
     return []
 
 
 def _source_variants(target: str) -> list[str]:
-    target = target[2:] if target.startswith("./") else target
+    target = target.removeprefix("./")
     variants = [target]
     for output in _OUTPUT_DIRS:
         if target.startswith(output):

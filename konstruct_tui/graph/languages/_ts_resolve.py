@@ -37,14 +37,18 @@ _SOURCE_OF = {
 class SpecifierResolver:
     """Specifier -> project file, with the project's configs in view. One per index."""
 
-    def __init__(self, project: ProjectView, files: Iterable[str], workspace_packages: bool = False) -> None:
+    def __init__(self, project: ProjectView, files: Iterable[str], workspace_packages: bool = False,
+                 conditions: tuple[str, ...] = (), own_sources: bool = False) -> None:
+        """`conditions` and `own_sources` (a self-reference's build output mapped back to its
+        sources) resolve as tsc does over the sources; off for the file graph (see `_ts_packages`)."""
         self._project = project
+        self._own_sources = own_sources
         self._workspace_packages = workspace_packages
         self._files = frozenset(files)
         self._dirs = frozenset(_all_dirs(self._files))
         self._configs: dict[str, tuple[PathMapping, ...]] = {}
         self._resolved: dict[tuple[str, str], str | None] = {}
-        self._packages = WorkspacePackages(self._files, project.read_text)
+        self._packages = WorkspacePackages(self._files, project.read_text, conditions)
 
     def resolve(self, importer: str, specifier: str) -> str | None:
         # Cached per instance (not functools.lru_cache on the method, which would keep every
@@ -72,7 +76,8 @@ class SpecifierResolver:
                 found = self._probe(candidate)
                 if found is not None:
                     return found
-        for candidate in self._packages.self_reference(directory, specifier, variants=self._workspace_packages):
+        for candidate in self._packages.self_reference(
+                directory, specifier, variants=self._workspace_packages or self._own_sources):
             found = self._probe(candidate)
             if found is not None:
                 return found

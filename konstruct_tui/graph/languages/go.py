@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
-from ._go_members import member_facts
+from ._go_members import member_facts, receiver_type
 from ._go_resolve import GoResolver
 
 LANGUAGE = "go"
@@ -59,7 +59,7 @@ def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
                 kind = _type_kind(node)
             prefix = ""
             if node.type == "method_declaration":
-                receiver = _receiver_type(node)
+                receiver = receiver_type(node)
                 prefix = f"{receiver}." if receiver else ""
             for name in node.children_by_field_name("name"):  # `const a, b = 1, 2`
                 symbols.append(Symbol(prefix + ts.text(name), kind, node.start_point[0] + 1, node.end_point[0] + 1))
@@ -76,17 +76,6 @@ def _inside_body(node: Any) -> bool:
     return False
 
 
-def _receiver_type(method: Any) -> str | None:
-    receiver = method.child_by_field_name("receiver")
-    stack = [receiver] if receiver is not None else []
-    while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
-        node = stack.pop(0)
-        if node.type == "type_identifier":
-            return ts.text(node)
-        stack.extend(node.named_children)
-    return None
-
-
 def _type_kind(spec: Any) -> str:
     body = spec.child_by_field_name("type")
     if body is not None and body.type == "struct_type":
@@ -96,9 +85,31 @@ def _type_kind(spec: Any) -> str:
     return "type"
 
 
+_STRUCT_LITERAL_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})
+
+
+def _field_name(node: Any) -> bool:
+    """Whether an identifier names no package-level thing: the `Map` of `sync.Map`, or the key of
+    a struct literal (`Command{ErrWriter: w}` sets a field, it does not read `var ErrWriter`)."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if node.type == "type_identifier":
+        return parent.type == "qualified_type"
+    if parent.type != "literal_element" or parent.parent is None or parent.parent.type != "keyed_element":
+        return False
+    keyed = parent.parent
+    if keyed.named_children[0].start_byte != parent.start_byte:
+        return False  # the value, not the key
+    literal = keyed.parent.parent if keyed.parent is not None else None
+    kind = literal.child_by_field_name("type") if literal is not None and literal.type == "composite_literal" else None
+    return kind is not None and kind.type in _STRUCT_LITERAL_TYPES
+
+
 def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
     # Slicing the source and decoding each distinct name once is much cheaper than `node.text`.
-    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ())}
+    # The `Map` of `sync.Map` is not the package's own `Map`: the pair below carries it.
+    raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ()) if not _field_name(node)}
     # A qualifier is always immediately followed by its member, so the capture lists, in document
     # order, pair up.
     qualifiers, members = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))
@@ -111,7 +122,7 @@ def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
 class GoSupport:
     name: str = LANGUAGE
     extensions: tuple[str, ...] = (".go",)
-    version: str = "3"  # 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
+    version: str = "4"  # 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         return extract(path, source)

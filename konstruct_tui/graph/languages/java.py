@@ -94,9 +94,16 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict
         if kind in TYPE_KINDS or kind in ("method", "constructor"):
             scopes.append((-negative_end, name, kind))
     extra = signatures.type_info(types, members_of)
-    extra["variables"] = signatures.variables(groups)
+    scoped: callsites.Scoped = {}
+    extra["variables"] = signatures.variables(groups, scoped)
     untyped: set[str] = set()
-    extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped)
+    extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped, scoped)
+    inferred = callsites.inferred(groups, extra["variables"], scoped)
+    if inferred:
+        extra["inferred"] = inferred
+    fields = callsites.field_uses(groups, types, extra["variables"], scoped)
+    if fields:
+        extra["fields"] = fields
     if untyped:
         extra["by_name"] = sorted(untyped)
     return tuple(symbols), extra
@@ -123,7 +130,7 @@ def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
 class JavaSupport:
     name: str = "java"
     extensions: tuple[str, ...] = (".java",)
-    version: str = "3"  # 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
+    version: str = "4"  # 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         groups = ts.captures(ts.query("java", "java"), ts.parse("java", source).root_node)

@@ -92,7 +92,7 @@ def _imports(groups: dict[str, list[ts.Node]]) -> tuple[ImportRef, ...]:
         refs.extend(_plain_import(node, node.start_point[0] + 1))
     for node in groups.get("from", ()):
         refs.extend(_from_import(node, node.start_point[0] + 1))
-    refs.sort(key=lambda r: (r.line, r.target, r.names))
+    refs.sort(key=lambda r: (r.line, r.target, r.names, r.kind, r.level, r.alias))  # total: captures have no fixed order
     return tuple(refs)
 
 
@@ -172,7 +172,7 @@ class PythonSupport:
             symbols=_symbols(groups),
             imports=_imports(groups),
             uses=_uses(groups, root.has_error),
-            extra=member_facts(groups),
+            extra=member_facts(groups, root.has_error),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:

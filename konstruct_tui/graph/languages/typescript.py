@@ -17,12 +17,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..facts import Edge, FileFacts, ProjectView
+from ._ts_config import custom_conditions
 from ._ts_extract import extract as _extract
 from ._ts_members import member_edges
+from ._ts_receivers import Receivers
 from ._ts_resolve import SpecifierResolver, facts_or_none
 
 LANGUAGE = "typescript"
 _TYPESCRIPT_GRAMMAR = (".ts", ".mts", ".cts")
+_JS = (".js", ".mjs", ".cjs", ".jsx")
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 class TypeScriptResolver:
@@ -41,16 +45,23 @@ class TypeScriptResolver:
         self._project = project
         self._follow = follow_reexports
         self._specifiers = SpecifierResolver(project, project.paths(), workspace_packages)
+        self._specifiers_workspace = workspace_packages
         self._definers: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._facts: dict[str, tuple[FileFacts | None, frozenset[str]]] = {}
-        self._symbol_names: dict[str, frozenset[str]] = {}
+        self._typed_specifiers: SpecifierResolver | None = None
+        self._declarations: frozenset[str] | None = None
+        self._member_targets: dict[tuple[str, int], str | None] = {}
+        self._receivers = Receivers(lambda path: self._facts_of(path)[0], self._target, self._definer)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
         found: dict[tuple[str, str], set[str]] = {}
 
         def add(target: str, names: Any, kind: str) -> None:
             if target != facts.path:
-                found.setdefault((target, kind), set()).update(names)
+                named = found.setdefault((target, kind), set())
+                named.update(names)
+                if "default" in named:  # the name the defining file declares it under is used too
+                    named.update(self._default_local(target))
 
         targets: dict[int, str] = {}
         for index, ref in enumerate(facts.imports):
@@ -73,7 +84,7 @@ class TypeScriptResolver:
                     add(target, [local], "references")
             elif local in uses:
                 add(*self._referenced(target, imported), "references")
-        used, unknown = member_edges(facts, uses, targets, self._definer, self._all_symbols)
+        used, unknown = member_edges(facts, uses, self._receivers)
         for target, names in used.items():
             add(target, names, "members")
         edges = [
@@ -84,12 +95,14 @@ class TypeScriptResolver:
             edges.append(Edge(facts.path, facts.path, "unresolved", tuple(sorted(unknown))))
         return edges
 
-    def _all_symbols(self, path: str) -> frozenset[str]:
-        found = self._symbol_names.get(path)
-        if found is None:
-            facts = self._facts_of(path)[0]
-            found = self._symbol_names[path] = frozenset(s.name for s in facts.symbols) if facts else frozenset()
-        return found
+    def _default_local(self, path: str) -> tuple[str, ...]:
+        """The top-level declaration `path` exports as `default` (`export default function f`,
+        `export default f`), if it names one: callers and dead code look symbols up by that name."""
+        facts, top_level = self._facts_of(path)
+        if facts is None:
+            return ()
+        return tuple(local for exported, index, local in facts.extra.get("exports", ())
+                     if exported == "default" and index < 0 and local in top_level)
 
     def _referenced(self, target: str, name: str) -> tuple[str, list[str]]:
         if self._follow:
@@ -114,7 +127,8 @@ class TypeScriptResolver:
             return None
         extra = facts.extra
         if name == "default" and extra.get("default_export"):
-            return path, name
+            # `export default class Options`: the class is named Options wherever it is imported.
+            return path, extra.get("default_name") or name
         if name in top_level:
             return path, name
         bindings = {local: (index, imported) for local, index, imported in extra.get("bindings", ())}
@@ -125,7 +139,7 @@ class TypeScriptResolver:
                 if local in bindings:
                     index, local = bindings[local]
                 else:
-                    return path, name
+                    return path, local  # `export {local as name}`: declared here as `local`
             target = self._target(facts, index)
             if target is None:
                 return None
@@ -149,9 +163,35 @@ class TypeScriptResolver:
         return self._facts[path]
 
     def _target(self, facts: FileFacts, index: int) -> str | None:
+        """Where import `index` of `facts` leads, for member evidence: as the file graph resolves
+        it, else as tsc would without an install: the importing file's own package by name
+        (a test importing `zod/v4` inside zod), its sources first (custom export conditions such
+        as `@zod/source`, build output mapped back to `src/`). Other workspace packages need an
+        install to resolve and stay as the file graph has them (see `workspace_packages`)."""
         if not 0 <= index < len(facts.imports):
             return None
-        return self._specifiers.resolve(facts.path, facts.imports[index].target)
+        key = (facts.path, index)
+        if key not in self._member_targets:
+            self._member_targets[key] = self._find_target(facts, index)
+        return self._member_targets[key]
+
+    def _find_target(self, facts: FileFacts, index: int) -> str | None:
+        specifier = facts.imports[index].target
+        found = self._specifiers.resolve(facts.path, specifier)
+        if found is not None and found.endswith(_JS):
+            # tsc types `./x.js` by the `x.d.ts` beside it, when there is one: that is where the
+            # names a TypeScript user sees are declared (the file graph keeps the JavaScript file).
+            if self._declarations is None:
+                self._declarations = frozenset(p for p in self._project.paths() if p.endswith(_DECLARATIONS))
+            stem = posixpath.splitext(found)[0]
+            found = next((stem + d for d in _DECLARATIONS if stem + d in self._declarations), found)
+        if found is None and not specifier.startswith((".", "/", "node:")):
+            if self._typed_specifiers is None:
+                self._typed_specifiers = SpecifierResolver(
+                    self._project, self._project.paths(), self._specifiers_workspace,
+                    custom_conditions(self._project), own_sources=True)
+            found = self._typed_specifiers.resolve(facts.path, specifier)
+        return found
 
 
 def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
@@ -166,7 +206,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "3"  # 3: packed member rows; 2: member facts (written types, untyped member names), members/unresolved edges
+    version: str = "6"  # 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:

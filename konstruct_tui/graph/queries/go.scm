@@ -20,12 +20,15 @@
 (selector_expression operand: (identifier) @qualifier field: (field_identifier) @member)
 (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @member)
 
-;; Member-level facts (_go_members.py): the written types of variables and parameters, function
-;; results, and methods used on receivers no name can type (`NewT().M`, `xs[0].M`, `a.b.M`).
-(var_spec name: (identifier) type: (_)) @typed
+;; Member-level facts (_go_members.py): declarations that type names (variables, parameters,
+;; receivers), function and method results, struct fields, and every selector `x.M`.
+(var_spec) @typed
 (parameter_declaration name: (identifier) type: (_)) @typed
 (short_var_declaration) @short
+(range_clause) @range
 (function_declaration result: (_)) @returns
-(selector_expression
-  operand: [(call_expression) (selector_expression) (index_expression) (parenthesized_expression)]
-  field: (field_identifier) @untyped)
+(method_declaration result: (_)) @returns
+(type_spec name: (type_identifier) type: (interface_type)) @interface
+(type_spec name: (type_identifier) type: (struct_type)) @struct
+(type_alias name: (type_identifier) type: (_)) @alias
+(selector_expression) @selector

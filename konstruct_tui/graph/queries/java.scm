@@ -41,3 +41,5 @@
 (method_invocation) @call
 (method_reference) @reference
 (object_creation_expression) @new
+(switch_label) @case
+(lambda_expression) @lambda

@@ -42,18 +42,42 @@
 (member_expression object: (identifier) @qualifier property: (property_identifier) @member)
 (nested_type_identifier module: (identifier) @qualifier name: (type_identifier) @member)
 
-;; --- Member-level facts (_ts_members.py): the written types of locals, parameters and fields
-;; (`x: T`, `x = new T()`), and members used on receivers no name can type (`a.b().m`, `xs[0].m`).
-(variable_declarator name: (identifier) type: (type_annotation)) @typed
-(variable_declarator name: (identifier) value: (new_expression)) @typed
-(required_parameter pattern: (identifier) type: (type_annotation)) @typed
-(optional_parameter pattern: (identifier) type: (type_annotation)) @typed
+;; --- Member-level facts (_ts_types.py): the written types of locals, parameters and fields
+;; (`x: T`, `x = new T()`, `x = f().g()`), return types, what unannotated functions return, class
+;; heritage, and members used on receivers that are not a bare name (`this.x.m`, `f().m`, `xs[0].m`).
+(variable_declarator name: (identifier)) @typed
+(variable_declarator name: (object_pattern) value: (_)) @typed
+(required_parameter pattern: (identifier)) @typed
+(optional_parameter pattern: (identifier)) @typed
+(arrow_function parameter: (identifier) @param)
+(for_in_statement left: (identifier) @param)
+(catch_clause parameter: (identifier) @param)
 (public_field_definition name: (property_identifier) type: (type_annotation)) @typed
 (public_field_definition name: (property_identifier) value: (new_expression)) @typed
+(property_signature name: (property_identifier) type: (type_annotation)) @typed
+(function_declaration return_type: (type_annotation) @returns)
+(function_signature return_type: (type_annotation) @returns)
+(method_definition return_type: (type_annotation) @returns)
+(method_signature return_type: (type_annotation) @returns)
+(abstract_method_signature return_type: (type_annotation) @returns)
+(variable_declarator value: (arrow_function return_type: (type_annotation) @returns))
+(public_field_definition value: (arrow_function return_type: (type_annotation) @returns))
+(public_field_definition value: [(arrow_function) (function_expression)] @callable)
+(method_definition "get" name: (_) @accessor)
+(return_statement [(new_expression) (call_expression) (member_expression) (this) (identifier) (await_expression)
+                   (as_expression) (parenthesized_expression) (non_null_expression)] @returned)
+([(variable_declarator) (public_field_definition)]
+  value: (arrow_function body: [(new_expression) (call_expression) (member_expression) (as_expression)
+                                (parenthesized_expression)] @returned))
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier))
+  right: [(new_expression) (call_expression) (member_expression) (identifier) (await_expression) (as_expression)
+          (parenthesized_expression) (non_null_expression) (binary_expression)] @field.value)
+(type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type)] @alias)
+(class_declaration (class_heritage) @heritage)
+(abstract_class_declaration (class_heritage) @heritage)
+(interface_declaration (extends_type_clause) @heritage)
 (member_expression
   object: [(member_expression) (call_expression) (subscript_expression) (parenthesized_expression)
-           (non_null_expression) (as_expression)]
-  property: (property_identifier) @untyped)
-(member_expression
-  object: (member_expression object: (this) property: (property_identifier) @field)
-  property: (property_identifier) @field.member)
+           (non_null_expression) (as_expression) (this) (super) (new_expression) (await_expression)]
+  property: (property_identifier) @chained)

@@ -149,8 +149,8 @@ def test_java_locals_fields_parameters_new_static_and_chains() -> None:
 def test_java_untyped_receivers_are_by_name_and_jdk_receivers_are_neither() -> None:
     _, unknown = java_uses("""
       void a(List<Gson> all) { all.get(0).toJson(1); all.forEach(g -> g.toJson(2)); }
-      void b() { var g = Gson.create(); g.toJson(3); }""")
-    assert "toJson" in unknown
+      void b(Gson[] many) { many[0].toJson(3); all.stream().map(h -> h.toJson(4)); }""")
+    assert "toJson" in unknown  # an array element, a stream's lambda parameter
     assert "forEach" not in unknown and "get" not in unknown
 
 

@@ -110,3 +110,47 @@ def test_broken_source_still_yields_what_parses() -> None:
 def test_py_and_pyi_files_are_python() -> None:
     assert language_for("pkg/mod.py") is SUPPORT
     assert language_for("pkg/mod.pyi") is SUPPORT
+
+
+_OVERLOADED = textwrap.dedent('''\
+    from typing import overload
+
+    class Box:
+        size: int = 0
+
+        class Inner(Base, mixins.Sized):
+            def get(self) -> "Inner":
+                self.kept: Box = Box()
+                return self
+
+        @overload
+        def get(self, key: int) -> int: ...
+        @overload
+        def get(self, key: str) -> str: ...
+        def get(self, key) -> Value:
+            result = make_value(key)
+            return result
+
+    def build(factory: Factory) -> Box:
+        box = Box()
+        return box
+    ''')
+
+
+def test_member_facts_do_not_depend_on_the_order_captures_come_in() -> None:
+    """tree-sitter promises no order within a capture name, and it did vary from run to run: the
+    last of several definitions (the real one after its `@overload`s) must count, every time."""
+    from konstruct_tui.graph import treesitter as ts
+    from konstruct_tui.graph.languages._python_member_facts import member_facts
+
+    tree = ts.parse("python", _OVERLOADED.encode())
+    groups = ts.captures(ts.query("python", "python"), tree.root_node)
+    shuffled = {name: list(reversed(nodes)) for name, nodes in groups.items()}
+    facts = member_facts(groups, tree.root_node.has_error)
+    assert facts["returns"]["Box.get"] == "Value"
+    assert facts["returns"]["Box.Inner.get"] == "Inner" and facts["bases"]["Box.Inner"] == ["Base", "mixins.Sized"]
+    assert member_facts(shuffled, False) == facts
+    # The byte-range scope table (error-free trees) answers as the walk up the tree does.
+    assert member_facts(groups, True) == facts
+    assert facts["types"]["self.kept"] == ["Box"] and facts["types"]["self.size"] == ["int"]
+    assert SUPPORT.extract("m.py", _OVERLOADED.encode()).extra == facts

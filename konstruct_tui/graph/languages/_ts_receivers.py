@@ -1,0 +1,262 @@
+"""Types of TypeScript receivers, from what the source writes (facts from `_ts_types.py`).
+
+A receiver chain (`string().min(1)`, `this.options`, `new Ky().get`) is followed segment by segment
+through the project's files: a name is an imported binding (followed through barrels and default
+exports to the defining file), a local or parameter with a written type or assigned from a chain,
+or a declaration of the file; `.name` is a namespace member, a static member, or an instance
+member (declared on the class or inherited from the classes and interfaces it extends); `()` is the
+return type of the function or method called, written (`: T`, `: this`) or, for an unannotated one,
+what every `return` gives. Anything else (no written type, a union, an array) ends the chain: the
+member used on it is then by-name evidence, never a guess.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ._ts_types import EITHER
+
+# A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
+# ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
+Value = tuple[Any, ...]
+_CLASS_KINDS = frozenset({"class", "interface"})
+_RANK = {"class": 3, "interface": 2, "type": 1}
+_DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
+
+
+class Receivers:
+    def __init__(
+        self,
+        facts_of: Callable[[str], Any],
+        target_of: Callable[[Any, int], str | None],
+        definer: Callable[[str, str], tuple[str, str] | None],
+    ) -> None:
+        self._facts_of = facts_of
+        self.target_of = target_of
+        self.definer = definer
+        self._kinds: dict[str, dict[str, str]] = {}
+        self._bound: dict[str, dict[str, tuple[str, str]]] = {}
+        self._aliasing: set[tuple[str, str]] = set()
+        self._namespaces: dict[tuple[str, str], str | None] = {}
+        self._declaring: dict[tuple[str, str, str], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
+
+    # --- per-file views ------------------------------------------------------------------------
+
+    def kinds(self, path: str) -> dict[str, str]:
+        found = self._kinds.get(path)
+        if found is None:
+            facts = self._facts_of(path)
+            found = {}
+            for s in facts.symbols if facts is not None else ():
+                # A class merged with an interface of the same name stays a class; a constant
+                # and an interface of one name (`const T = make(); interface T`) are a type.
+                if _RANK.get(s.kind, 0) >= _RANK.get(found.get(s.name, ""), 0):
+                    found[s.name] = s.kind
+            self._kinds[path] = found
+        return found
+
+    def bound(self, path: str) -> dict[str, tuple[str, str]]:
+        """local -> (target file or "" for a package, imported name or "*")."""
+        found = self._bound.get(path)
+        if found is None:
+            facts = self._facts_of(path)
+            found = {}
+            for local, index, imported in facts.extra.get("bindings", ()) if facts is not None else ():
+                found[local] = (self.target_of(facts, index) or "", imported)
+            self._bound[path] = found
+        return found
+
+    def _extra(self, path: str) -> dict[str, Any]:
+        facts = self._facts_of(path)
+        return facts.extra if facts is not None else {}
+
+    # --- names ---------------------------------------------------------------------------------
+
+    def named(self, path: str, name: str, depth: int = 0) -> Value | None:
+        """What a bare name of `path` denotes: an import, a declaration of the file, a typed local."""
+        bound = self.bound(path).get(name)
+        if bound is not None:
+            target, imported = bound
+            if not target:
+                return None
+            if imported == "*":
+                return ("ns", target, "")
+            found = self.definer(target, imported)
+            return self._declared(*found, depth) if found is not None else None
+        if name in self.kinds(path):
+            return self._declared(path, name, depth)
+        return self.local(path, name, depth)
+
+    def _declared(self, path: str, name: str, depth: int) -> Value | None:
+        kind = self.kinds(path).get(name)
+        if kind in _CLASS_KINDS:
+            return ("static", path, name)
+        if kind in ("function", "method"):
+            return ("function", path, name)
+        if kind in ("variable", "constant"):  # a module-level instance: `export const api = new Api()`
+            return self.local(path, name, depth)
+        if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
+            written = self._extra(path).get("aliases", {}).get(name)
+            self._aliasing.add((path, name))
+            try:
+                value = self.written(path, written) if written else None
+            finally:
+                self._aliasing.discard((path, name))
+            return ("static", value[1], value[2]) if value is not None else None
+        return None
+
+    def local(self, path: str, name: str, depth: int = 0) -> Value | None:
+        extra = self._extra(path)
+        found = {self.written(path, w) for w in extra.get("types", {}).get(name, ())}
+        if depth < _DEPTH:
+            found |= {self.evaluate(path, c, depth + 1) for c in extra.get("assigned", {}).get(name, ())}
+        return found.pop() if len(found) == 1 else None
+
+    def written(self, path: str, written: str) -> Value | None:
+        """An instance of the type written in `path` (`T`, `ns.T`)."""
+        head, _, rest = written.partition(".")
+        value = self.named(path, head, _DEPTH)
+        if value is not None and rest:
+            for part in rest.split("."):
+                value = self._member(value, part, called=False, depth=_DEPTH) if value[0] == "ns" else None
+                if value is None:
+                    return None
+        if value is None or value[0] != "static":
+            return None
+        return ("instance", value[1], value[2])
+
+    # --- chains --------------------------------------------------------------------------------
+
+    def evaluate(self, path: str, segments: list[str], depth: int = 0, this: Value | None = None) -> Value | None:
+        head = segments[0]
+        if head.startswith("this:"):
+            owner = head[5:]
+            value = this or (("instance", path, owner) if self.kinds(path).get(owner) == "class" else None)
+        elif head.startswith("super:"):
+            owner = head[6:]
+            parents = [self.written(path, w) for w in self._extra(path).get("bases", {}).get(owner, ())]
+            value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
+        elif head.startswith(EITHER):
+            sides = {self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):])}
+            value = sides.pop() if len(sides) == 1 else None
+        elif head.startswith("new "):
+            value = self.written(path, head[4:])
+        elif head.startswith("as "):
+            value = self.written(path, head[3:])
+        else:
+            value = self.named(path, head, depth)
+        rest = segments[1:]
+        for at, segment in enumerate(rest):
+            if value is None:
+                return None
+            if segment == "()":
+                value = self._called(value, depth)
+            else:
+                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                value = self._member(value, segment[1:], called, depth)
+        return value
+
+    def _called(self, value: Value, depth: int) -> Value | None:
+        kind, path, name = value[:3]
+        if kind not in ("function", "member") or depth >= _DEPTH:
+            return None
+        receiver = value[3] if len(value) > 3 else None
+        extra = self._extra(path)
+        written = extra.get("returns", {}).get(name)
+        if written == "this":
+            return receiver or ("instance", path, name.rpartition(".")[0])
+        if written:
+            return self.written(path, written)
+        returned = extra.get("returned", {}).get(name)
+        if returned is not None:
+            this = receiver if returned[0].startswith("this:") else None
+            return self.evaluate(path, returned, depth + 1, this)
+        return None
+
+    def _member(self, value: Value, member: str, called: bool, depth: int) -> Value | None:
+        kind, path, name = value[:3]
+        if kind == "ns":
+            namespace = self.namespace(path, member)
+            if namespace is not None:
+                return ("ns", namespace, "")
+            found = self.definer(path, member)
+            return self._declared(*found, depth) if found is not None else None
+        if kind not in ("instance", "static"):
+            return None
+        declaring = self.declaring((path, name), member)
+        if not declaring:
+            return None
+        where, qualified = declaring[0]
+        extra = self._extra(where)
+        if called or qualified in extra.get("callables", ()) or (
+                self.kinds(where).get(qualified) == "method" and qualified not in extra.get("accessors", ())):
+            return ("member", where, qualified, value if kind == "instance" else None)
+        written = extra.get("returns", {}).get(qualified)  # a field's type, a getter's return
+        if written == "this":
+            return value if kind == "instance" else None
+        if written:
+            return self.written(where, written)
+        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`
+        if assigned is not None and depth < _DEPTH:
+            return self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None)
+        return None
+
+    def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
+        """The module `path` exports as namespace `name` (`export * as util from './util'`, or an
+        `import * as util` exported by name), looked for through `export *` barrels."""
+        key = (path, name)
+        if key not in self._namespaces:
+            self._namespaces[key] = None  # an `export *` cycle finds nothing, not a loop
+            self._namespaces[key] = self._namespace(path, name, depth)
+        return self._namespaces[key]
+
+    def _namespace(self, path: str, name: str, depth: int) -> str | None:
+        facts = self._facts_of(path)
+        if facts is None or depth > 8:
+            return None
+        for exported, index, local in facts.extra.get("exports", ()):
+            if exported != name:
+                continue
+            if index >= 0 and local == "*":
+                return self.target_of(facts, index)
+            bound = self.bound(path).get(local)
+            return bound[0] or None if bound is not None and bound[1] == "*" else None
+        for index, ref in enumerate(facts.imports):
+            if ref.kind == "reexport" and ref.names == ("*",) and ref.alias is None:
+                target = self.target_of(facts, index)
+                found = self.namespace(target, name, depth + 1) if target else None
+                if found is not None:
+                    return found
+        return None
+
+    def declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
+        """Where `member` of class `owner` is declared: the class itself, else the nearest base that
+        declares it; then the same member further up (a call of an override is a use of the
+        overridden member too, as find-references counts it)."""
+        key = (*owner, member)
+        if key not in self._declaring:
+            self._declaring[key] = self._find_declaring(owner, member)
+        return self._declaring[key]
+
+    def _find_declaring(self, owner: tuple[str, str], member: str) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        frontier, seen = [owner], {owner}
+        for _ in range(_DEPTH + 1):
+            following = []
+            for path, name in frontier:
+                qualified = f"{name}.{member}"
+                extra = self._extra(path)
+                if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
+                        or qualified in extra.get("fields", {}):
+                    found.append((path, qualified))  # a method, or a typed field (not a symbol)
+                for written in self._extra(path).get("bases", {}).get(name, ()):
+                    base = self.written(path, written)
+                    if base is not None and (base[1], base[2]) not in seen:
+                        seen.add((base[1], base[2]))
+                        following.append((base[1], base[2]))
+            frontier = following
+            if not frontier:
+                break
+        return found

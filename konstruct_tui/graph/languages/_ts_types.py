@@ -1,0 +1,380 @@
+"""TypeScript / JavaScript facts about types, for member uses: what the source writes, nothing inferred.
+
+Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
+- `types`: local, parameter or field name -> the type names written for it (`x: T`, `x = new T()`);
+- `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
+- `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
+  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`). A chain is a list of segments: a head (`name`,
+  `this:Class`, `super:Class`, `new T`, `as T`, `either:` the two sides of `a ?? b`), then `.name` and `()` (a call; arguments are dropped);
+- `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
+  (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
+- `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
+  give, e.g. `create() { return new StringSchema() }`;
+- `bases`: class or interface -> the types it extends and implements;
+- `untyped`: members used on receivers no chain can follow (`xs[0].m`): by-name evidence;
+- `fields`: `Class.field` -> the chain every `this.field = ...` assigns (no declared type);
+- `aliases`: `type A = B` -> `B` (a type alias of a class);
+- `callables` / `accessors`: class fields holding a function, and getters;
+- `default_name`: the name of an `export default class X` / `function x`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from .. import treesitter as ts
+
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_NOTHING = frozenset({"undefined", "null", "void", "never"})
+_CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
+                       "function_signature", "method_signature", "abstract_method_signature"})
+_SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
+                     "generator_function", "arrow_function", "method_definition", "class_static_block"})
+_CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
+_MAX_SEGMENTS = 8
+EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
+
+
+def written_type(annotation: Any) -> str | None:
+    """The one class-like name a type annotation names (`T`, `ns.T`, `T<X>`, `T | undefined`,
+    `Promise<T>` as `T`, `this`), or None (a union of several, an array, a function type...)."""
+    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
+    if node is not None and node.type in ("asserts", "type_predicate"):  # `x is T` returns a boolean
+        return None
+    for _ in range(4):
+        if node is None:
+            return None
+        if node.type == "this_type":
+            return "this"
+        if node.type == "union_type":
+            kept = [c for c in node.named_children
+                    if not (c.type in ("literal_type", "predefined_type") and ts.text(c) in _NOTHING)]
+            node = kept[0] if len(kept) == 1 else None
+            continue
+        if node.type == "parenthesized_type":
+            node = node.named_children[0] if node.named_child_count else None
+            continue
+        if node.type == "generic_type":
+            name = node.child_by_field_name("name")
+            arguments = node.child_by_field_name("type_arguments")
+            if name is not None and ts.text(name) == "Promise" and arguments is not None and arguments.named_child_count == 1:
+                node = arguments.named_children[0]
+                continue
+            node = name
+            continue
+        text = ts.text(node)
+        return text if node.type in ("type_identifier", "nested_type_identifier", "identifier") \
+            and _TYPE_NAME.fullmatch(text) else None
+    return None
+
+
+def enclosing_class(node: Any) -> str | None:
+    """The class whose `this` a node sees: the nearest class, unless a `function` rebinds `this` first."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("function_expression", "function", "function_declaration", "generator_function",
+                           "generator_function_declaration"):
+            return None
+        if parent.type in _CLASSES:
+            name = parent.child_by_field_name("name")
+            return ts.text(name) if name is not None else None
+        parent = parent.parent
+    return None
+
+
+Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
+
+
+def _no_locals(node: Any, name: str) -> tuple[bool, list[str] | None]:
+    return False, None
+
+
+def chain(node: Any, lookup: Lookup = _no_locals, memo: dict[Any, Any] | None = None) -> list[str] | None:
+    """The receiver chain of an expression (see the module doc), or None when it cannot be followed.
+    A name declared in a function or block (`lookup`) is replaced by what its declaration says.
+    `memo` shares the chains of sub-expressions: `a.b().c().d()` is read once, not once a member."""
+    if node is None:
+        return None
+    if memo is not None:
+        key = (node.start_byte, node.end_byte, node.type)
+        if key not in memo:
+            memo[key] = _chain(node, lookup, memo)
+        return memo[key]
+    return _chain(node, lookup, memo)
+
+
+def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] | None:
+    kind = node.type
+    if kind == "identifier":
+        name = ts.text(node)
+        local, declared = lookup(node, name)
+        return [name] if not local else declared
+    if kind in ("this", "super"):
+        owner = enclosing_class(node)
+        return None if owner is None else [f"{kind}:{owner}"]
+    if kind == "new_expression":
+        constructor = node.child_by_field_name("constructor")
+        text = ts.text(constructor) if constructor is not None else ""
+        if not _TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
+            return None
+        return [f"new {text}"]
+    operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
+    if operator is not None and ts.text(operator) in ("??", "||"):
+        # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
+        sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
+        return None if None in sides else [EITHER + json.dumps(sides)]
+    if kind in ("as_expression", "satisfies_expression"):
+        written = written_type(_Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
+        return None if written is None or written == "this" else [f"as {written}"]
+    if kind == "member_expression":
+        prop = node.child_by_field_name("property")
+        if prop is None or prop.type != "property_identifier":
+            return None
+        inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
+    elif kind == "call_expression":
+        inner, step = node.child_by_field_name("function"), "()"
+    elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
+        return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
+    else:
+        return None
+    found = chain(inner, lookup, memo)
+    return None if found is None or len(found) > _MAX_SEGMENTS else [*found, step]
+
+
+_BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
+
+
+def _scope(node: Any) -> Any:
+    parent = node.parent
+    while parent is not None and parent.type not in _BLOCKS:
+        parent = parent.parent
+    return parent
+
+
+def _key(node: Any) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
+
+
+class _Scopes:
+    """Names declared inside functions and blocks, and what each declaration says of its type:
+    `["as T"]` for a written type, the chain it is assigned from, or None (nothing written)."""
+
+    def __init__(self) -> None:
+        self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
+        self.names: set[str] = set()
+        self._said: dict[tuple[int, int], list[str] | None] = {}
+
+    def declare(self, scope: Any, name: str, declaration: Any) -> None:
+        self.table[_key(scope)][name] = declaration
+        self.names.add(name)
+
+    def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
+        if name not in self.names:  # most receivers are imports and module-level names
+            return False, None
+        parent = node.parent
+        while parent is not None:
+            if parent.type in _BLOCKS:
+                declaration = self.table.get(_key(parent), {}).get(name)
+                if declaration is not None:
+                    return True, self.said(declaration)
+            parent = parent.parent
+        return False, None
+
+    def said(self, declaration: Any) -> list[str] | None:
+        if isinstance(declaration, tuple):  # (object pattern declarator, property name)
+            base = self.said(declaration[0])
+            return None if base is None else [*base, "." + declaration[1]]
+        key = _key(declaration)
+        if key in self._said:
+            return self._said[key]
+        self._said[key] = None  # `let x = x.next()` resolves to nothing, not to a loop
+        self._said[key] = found = _declared(declaration, self.lookup)
+        return found
+
+
+def _declared(node: Any, lookup: Lookup) -> list[str] | None:
+    if node.type in ("identifier", "arrow_function"):
+        return None
+    annotation = node.child_by_field_name("type")
+    written = written_type(annotation) if annotation is not None else None
+    if written is not None:
+        return None if written == "this" else [f"as {written}"]
+    value = node.child_by_field_name("value")
+    return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None
+
+
+class _Wrapped:
+    """A type node seen as an annotation (`written_type` reads an annotation's first child)."""
+
+    def __init__(self, node: Any) -> None:
+        self.named_children = [node]
+        self.named_child_count = 1
+
+
+def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> dict[str, Any]:
+    types: dict[str, set[str]] = defaultdict(set)
+    assigned: dict[str, list[list[str]]] = defaultdict(list)
+    returns: dict[str, str] = {}
+    returned: dict[str, list[list[str] | None]] = defaultdict(list)
+    bases: dict[str, list[str]] = defaultdict(list)
+    scopes = _Scopes()
+    memo: dict[Any, Any] = {}
+    module_level = []
+    for node in found.get("param", ()):
+        scope = _scope(node)
+        if scope is not None:
+            scopes.declare(scope, ts.text(node), node)
+    for node in found.get("typed", ()):
+        name = node.child_by_field_name("name") or node.child_by_field_name("pattern")
+        if name is None:
+            continue
+        if node.type in ("public_field_definition", "property_signature"):
+            written = _field_type(node)
+            prefix = qualifier(node)
+            if written and prefix:
+                returns[".".join([*prefix, ts.text(name)])] = written
+            continue
+        if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
+                                                      for c in node.children):
+            owner = enclosing_class(node)  # `constructor(private options: Options)`: a field too
+            written = written_type(node.child_by_field_name("type"))
+            if owner and written and written != "this":
+                returns[f"{owner}.{ts.text(name)}"] = written
+        scope = _scope(node)
+        if scope is None:
+            continue
+        if scope.type == "program":
+            module_level.append((name, node))
+        elif name.type == "identifier":
+            scopes.declare(scope, ts.text(name), node)
+        elif name.type == "object_pattern":
+            for part in name.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    scopes.declare(scope, ts.text(part), (node, ts.text(part)))
+                elif part.type == "pair_pattern":
+                    key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+                    if key is not None and value is not None and value.type == "identifier":
+                        scopes.declare(scope, ts.text(value), (node, ts.text(key)))
+    for name, node in module_level:
+        if name.type != "identifier":
+            continue
+        said = scopes.said(node)
+        if said is not None and len(said) == 1 and said[0].startswith("as "):
+            types[ts.text(name)].add(said[0][3:])
+        elif said is not None:
+            assigned[ts.text(name)].append(said)
+    for node in found.get("returns", ()):
+        owner = node.parent
+        if owner.type == "arrow_function":
+            owner = owner.parent
+        name = owner.child_by_field_name("name") if owner is not None else None
+        prefix = qualifier(owner) if name is not None else None
+        written = written_type(node)
+        if prefix is not None and written:
+            returns[".".join([*prefix, ts.text(name)])] = written
+    for node in found.get("returned", ()):
+        owner = node.parent
+        while owner is not None and owner.type not in _SCOPES:
+            owner = owner.parent
+        if owner is not None and owner.type == "arrow_function":
+            owner = owner.parent
+        if owner is None or owner.type not in (*_CALLABLE, "variable_declarator", "public_field_definition"):
+            continue
+        name = owner.child_by_field_name("name")
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is not None:
+            returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup, memo))
+    for node in found.get("heritage", ()):
+        owner = node.parent
+        name = owner.child_by_field_name("name") if owner is not None else None
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is None:
+            continue
+        clauses = node.named_children if node.type == "class_heritage" else [node]
+        for clause in clauses:
+            for part in clause.named_children:
+                written = written_type(_Wrapped(part))
+                if written and written != "this":
+                    bases[".".join([*prefix, ts.text(name)])].append(written)
+    # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
+    assigned_fields: dict[str, list[list[str] | None]] = defaultdict(list)
+    for node in found.get("field.value", ()):
+        owner = enclosing_class(node)
+        target = node.parent.child_by_field_name("left")
+        prop = target.child_by_field_name("property") if target is not None else None
+        if owner and prop is not None and f"{owner}.{ts.text(prop)}" not in returns:
+            assigned_fields[f"{owner}.{ts.text(prop)}"].append(chain(node, scopes.lookup))
+    fields = {k: v[0] for k, v in assigned_fields.items() if v[0] is not None and all(c == v[0] for c in v)}
+    # `type Schema = ObjectSchema<...>`: the alias names a class
+    aliases = {}
+    for node in found.get("alias", ()):
+        name = node.parent.child_by_field_name("name")
+        written = written_type(_Wrapped(node))
+        prefix = qualifier(node.parent) if name is not None else None
+        if written and written != "this" and prefix is not None:
+            aliases[".".join([*prefix, ts.text(name)])] = written
+    # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
+    # getters (`get url(): URL`) are read like fields.
+    callables = {_member_name(n.parent, qualifier) for n in found.get("callable", ())}
+    accessors = {_member_name(n.parent, qualifier) for n in found.get("accessor", ())}
+    untyped: set[str] = set()
+    chains: set[tuple[tuple[str, ...], str]] = set()
+    for prop in found.get("chained", ()):
+        receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup, memo)
+        if receiver is None:
+            untyped.add(ts.text(prop))
+        else:
+            chains.add((tuple(receiver), ts.text(prop)))
+    # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
+    # (an import, a declaration, a module-level instance) that resolution follows.
+    for head, member in zip(ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ())), strict=False):
+        receiver = chain(head, scopes.lookup, memo)
+        if receiver is None:
+            untyped.add(ts.text(member))
+        else:
+            chains.add((tuple(receiver), ts.text(member)))
+    extra: dict[str, Any] = {}
+    if types:
+        extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
+    if assigned:
+        extra["assigned"] = {k: v for k, v in sorted(assigned.items())}
+    if chains:
+        extra["chains"] = [[list(c), m] for c, m in sorted(chains)]
+    if returns:
+        extra["returns"] = dict(sorted(returns.items()))
+    agreed = {k: v[0] for k, v in returned.items() if k not in returns and v[0] is not None and all(c == v[0] for c in v)}
+    if agreed:
+        extra["returned"] = dict(sorted(agreed.items()))
+    if bases:
+        extra["bases"] = dict(sorted(bases.items()))
+    if untyped:
+        extra["untyped"] = sorted(untyped)
+    if fields:
+        extra["fields"] = dict(sorted(fields.items()))
+    if aliases:
+        extra["aliases"] = dict(sorted(aliases.items()))
+    if callables - {None}:
+        extra["callables"] = sorted(callables - {None})
+    if accessors - {None}:
+        extra["accessors"] = sorted(accessors - {None})
+    return extra
+
+
+def _member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:
+    name = node.child_by_field_name("name")
+    prefix = qualifier(node) if name is not None else None
+    return ".".join([*prefix, ts.text(name)]) if prefix else None
+
+
+def _field_type(node: Any) -> str | None:
+    written = written_type(node.child_by_field_name("type"))
+    value = node.child_by_field_name("value")
+    if written is None and value is not None and value.type == "new_expression":
+        constructor = value.child_by_field_name("constructor")
+        text = ts.text(constructor) if constructor is not None else ""
+        written = text if _TYPE_NAME.fullmatch(text) else None
+    return None if written == "this" else written
