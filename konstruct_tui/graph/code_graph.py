@@ -18,6 +18,7 @@ from .indexer import Indexer, IndexReport, Progress
 from .languages import languages
 from .snapshot import GraphSnapshot
 from .store import IndexStore
+from .timeline import mark
 from .warm_start import unchanged
 
 if TYPE_CHECKING:
@@ -95,16 +96,19 @@ def build_index(
             report = IndexReport(files=warm.files, edges=snapshot.edge_count())
             report.seconds = time.perf_counter() - started
             return snapshot, report
+    mark("cold")
     supports = supports if supports is not None else languages()
     store = IndexStore.for_root(workspace.root, supports)
     try:
         indexer = Indexer(workspace, store, supports=supports, workers=workers)
         snapshot = indexer.refresh(None, progress)
         indexer.release()
+        mark("built")
         if neighborhoods:
             hoods = store.neighborhoods_for(snapshot)
             edges = Counter(e.kind for out in snapshot.out_edges.values() for e in out)
             store.set_summary({"files": dict(indexer.report.files), "edges": dict(edges), "neighborhoods": len(hoods)})
+        mark("summary")
         return snapshot, indexer.report
     finally:
         store.close()

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..workspace import NotAFile, PathMissing, PathRefused, Workspace
 from .facts import LanguageSupport
 from .languages import languages
+from .timeline import mark
 from .records import (
     BINARY,
     PARSE_FAILED,
@@ -103,6 +104,7 @@ def start_worker(
 ) -> None:
     """Process-pool initializer: open the workspace once per worker."""
     global _worker_workspace, _worker_supports
+    mark("worker-init")
     # A parse allocates thousands of short-lived objects and almost no cycles: with the collector
     # on, its young-generation passes cost a fifth of a worker's time. It runs once per chunk
     # instead (`read_chunk`), over a heap that starts frozen (what the fork inherited is not ours).
@@ -115,11 +117,13 @@ def start_worker(
             pass
     _worker_workspace = Workspace(root)
     _worker_supports = support_factory() if support_factory else languages()
+    mark("worker-init-end")
 
 
 def read_chunk(tasks: Sequence[Task]) -> list[FileRecord | Task]:
     """Records for a chunk; a Task comes back in place of a file that could not be read at all."""
     assert _worker_workspace is not None, "start_worker was not run in this process"
+    mark("chunk")
     out: list[FileRecord | Task] = []
     for task in tasks:
         record = read_file(_worker_workspace, task, _worker_supports)
@@ -129,6 +133,7 @@ def read_chunk(tasks: Sequence[Task]) -> list[FileRecord | Task]:
             record = FileRecord(record.entry, None, record.facts_json, record.unchanged)
         out.append(task if record is None else record)
     gc.collect()
+    mark("chunk-end")
     return out
 
 

@@ -33,6 +33,7 @@ from .records import TEXT, FileEntry, FileRecord, facts_from_json
 from .resolution import Resolution, no_facts
 from .snapshot import GraphSnapshot
 from .store import IndexStore
+from .timeline import mark
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,29 @@ class Indexer:
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
         entries = dict(current.files) if current is not None else self.store.entries()
         cold = not entries
+        # A cold build will parse in workers: they start now, so their start overlaps the walk,
+        # `git ls-files` and `git rev-parse` below instead of following them. Only where a fork
+        # is safe (no other thread): a forkserver costs more to start than a small tree's parse.
+        early = cold and self.workers > 1 and threading.active_count() == 1
+        pool = self._start_pool() if early else None
+        try:
+            return self._refresh(current, entries, cold, pool, progress, started)
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+    def _refresh(
+        self,
+        current: GraphSnapshot | None,
+        entries: dict[str, FileEntry],
+        cold: bool,
+        pool: ProcessPoolExecutor | None,
+        progress: Progress | None,
+        started: float,
+    ) -> GraphSnapshot:
+        mark("walk")
         listed = stat_files(self.workspace.root)  # the listing's own lstat: no second stat per file
+        mark("walk-end")
         tasks: list[Task] = []
         removed = set(entries).difference(listed)
         for path in sorted(listed):
@@ -125,7 +148,7 @@ class Indexer:
             if current is None:
                 current = GraphSnapshot.build({}, (), commit=commit)
             snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress,
-                                   summarize=True)
+                                   summarize=True, pool=pool)
         self.report.seconds = time.perf_counter() - started
         return snapshot
 
@@ -203,6 +226,7 @@ class Indexer:
         progress: Progress | None,
         interim: Callable[[GraphSnapshot], None] | None = None,
         summarize: bool = False,
+        pool: ProcessPoolExecutor | None = None,
     ) -> GraphSnapshot:
         report = self.report
         report.cold = cold
@@ -221,7 +245,11 @@ class Indexer:
         if cold:
             self.store.set_meta(complete="0")
         old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
-        records, vanished = self._extract(tasks, progress, store_as_you_go=cold)
+        mark("extract")
+        records, vanished = self._extract(tasks, progress, store_as_you_go=cold, pool=pool)
+        if pool is not None:
+            pool.shutdown(wait=True)  # before the resolution forks: the parse workers' cores are theirs
+        mark("extract-end")
         removed |= vanished
         changed = {r.entry.path: r for r in records if not r.unchanged}
         self._all_facts_loaded |= cold
@@ -256,11 +284,13 @@ class Indexer:
             affected = {p for p in affected if p in files and files[p].parsed}
         if progress:
             progress("resolving", 0, len(affected))
+        mark("resolve")
         if cold and threading.active_count() == 1 and len(affected) <= FORKED_RESOLUTION_LIMIT:
             edges = resolution.resolve_forked(sorted(affected), files, self.workers)
         else:
             edges = resolution.resolve(sorted(affected), files)
         report.resolved = len(affected)
+        mark("resolve-end")
         if progress:
             progress("resolving", len(affected), len(affected))
         meta = {"commit": commit, "complete": "1"} if commit else {"complete": "1"}
@@ -292,8 +322,21 @@ class Indexer:
             self._facts[path] = self.store.facts(path)
         return self._facts[path]
 
+    def _start_pool(self) -> ProcessPoolExecutor:
+        # fork is cheapest, but forking a process that runs other threads can inherit a held lock.
+        method = "fork" if threading.active_count() == 1 else "forkserver"
+        pool = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=start_worker,
+            initargs=(str(self.workspace.root), self.low_priority, self._support_factory),
+        )
+        pool.submit(int)  # the processes start on the first submit: now, not after the walk
+        return pool
+
     def _extract(
-        self, tasks: list[Task], progress: Progress | None, *, store_as_you_go: bool
+        self, tasks: list[Task], progress: Progress | None, *, store_as_you_go: bool,
+        pool: ProcessPoolExecutor | None = None,
     ) -> tuple[list[FileRecord], set[str]]:
         records: list[FileRecord] = []
         vanished: set[str] = set()
@@ -302,6 +345,7 @@ class Indexer:
             progress("reading", 0, total)
 
         def take(batch: list[FileRecord | Task]) -> None:
+            mark("take")
             got = []
             for item in batch:
                 if isinstance(item, Task):
@@ -321,20 +365,14 @@ class Indexer:
             records.extend(got)
             if progress:
                 progress("reading", len(records) + len(vanished), total)
+            mark("take-end")
 
         if len(tasks) <= self.inline_limit or self.workers == 1:
             for start in range(0, len(tasks), 64):
                 chunk = tasks[start : start + 64]
                 take([read_file(self.workspace, t, self.supports) or t for t in chunk])
             return records, vanished
-        # fork is cheapest, but forking a process that runs other threads can inherit a held lock.
-        method = "fork" if threading.active_count() == 1 else "forkserver"
-        with ProcessPoolExecutor(
-            max_workers=self.workers,
-            mp_context=multiprocessing.get_context(method),
-            initializer=start_worker,
-            initargs=(str(self.workspace.root), self.low_priority, self._support_factory),
-        ) as pool:
+        with pool or self._start_pool() as pool:
             futures = [pool.submit(read_chunk, chunk) for chunk in chunked(tasks, self.workers)]
             for future in as_completed(futures):
                 if self.should_stop():

@@ -215,3 +215,27 @@ def test_many_incremental_edits_give_the_graph_a_cold_build_gives(tmp_path: Path
     edges = lambda s: {(e.source, e.target, e.kind, e.names) for es in s.out_edges.values() for e in es}
     assert set(snapshot.files) == set(expected.files) == set(stored.files)
     assert edges(snapshot) == edges(expected) == edges(stored)
+
+
+def test_a_cold_build_leaves_no_worker_process_or_thread_behind(tmp_path: Path, indexer_for) -> None:
+    """The parse workers start before the walk (a cold build): whether the tree then needs them
+    (many files) or not (a handful, parsed in-line), none outlives the build, and the forked
+    resolution still runs (it needs this process to have no other thread)."""
+    import multiprocessing
+    import threading
+
+    import pytest
+
+    if threading.active_count() > 1:
+        pytest.skip("another thread is running: the indexer (rightly) starts no early fork")
+    from mini_language import mini_languages
+
+    big = {f"pkg/m{i}.mini": f"def f{i}\nuse f{(i * 7) % 300}\nimport pkg/m{(i + 1) % 300}\n" for i in range(300)}
+    for name, files in (("big", big), ("small", {"a.mini": "def a\n", "b.mini": "use a\n"})):
+        write_files(tmp_path / name, files)
+        indexer = indexer_for(tmp_path / name, workers=2, support_factory=mini_languages, supports=None)
+        snapshot = indexer.refresh()
+        assert indexer.parses == len(files)
+        assert snapshot.edge_count() == (600 - 6 if name == "big" else 1)
+        assert multiprocessing.active_children() == []
+        assert threading.active_count() == 1
