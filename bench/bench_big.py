@@ -103,7 +103,9 @@ def pick_targets(snapshot) -> dict[str, object]:
     """A file with importers and imports, its folder, a symbol it defines, a second file to reach."""
     busiest = max(sorted(snapshot.in_edges), key=lambda p: len(snapshot.in_edges[p]))
     far = snapshot.out_edges[busiest][0].target if snapshot.out_edges.get(busiest) else busiest
-    symbol = next((s.name for s in snapshot.files[busiest].symbols()), "f0")
+    symbols = snapshot.files[busiest].symbols()
+    # A function, which its importers call (a class's name alone is seldom used): callers has work.
+    symbol = next((s.name for s in symbols if s.kind == "function"), symbols[0].name if symbols else "f0")
     return {"file": busiest, "folder": busiest.rsplit("/", 1)[0], "symbol": symbol, "other": far}
 
 
