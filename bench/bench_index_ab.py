@@ -46,8 +46,10 @@ def one_run(checkout: Path, corpus: Path, scratch: Path) -> dict[str, list[float
     cache = scratch / "cache"
     shutil.rmtree(cache, ignore_errors=True)
     env = {**os.environ, "PYTHONPATH": str(checkout), "XDG_CACHE_HOME": str(cache)}
+    # cwd outside both checkouts: `python -c` puts the working folder first on sys.path, ahead of
+    # PYTHONPATH, so run from a checkout both sides would import that checkout.
     done = subprocess.run([sys.executable, "-c", _CHILD, str(tree)], env=env, capture_output=True, text=True,
-                          check=True)
+                          check=True, cwd=scratch)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

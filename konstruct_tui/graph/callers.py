@@ -22,6 +22,7 @@ from .traversal import Reached, reach
 
 RESOLVED = "resolved"
 BY_NAME = "by_name"
+OVERRIDDEN = "~"  # a member row `~Base.m`: the file calls an override of `Base.m` (see _python_members)
 _REEXPORT_DEPTH = 4
 _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
 # Languages whose resolver types member uses itself: a member symbol's file-level edges there only
@@ -45,6 +46,7 @@ class Callers:
     resolved: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # path -> targets, kinds, via
     candidates: dict[str, tuple[int, set[str]]] = field(default_factory=dict)  # path -> (distance, targets)
     searched: int = 0  # files that can reach a definition (where candidates were looked for)
+    overrides: dict[str, set[str]] = field(default_factory=dict)  # path -> targets, calls of an override
 
     def add(self, path: str, target: str, kind: str, via: str = "") -> None:
         slot = self.resolved.setdefault(path, {"targets": set(), "kinds": set(), "via": set()})
@@ -65,12 +67,20 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         language = snap.files[path].language
         if not (member and language in _TYPED_MEMBERS) and language not in _DECLARATION_EDGES:
             _named_by_edges(snap, path, short, out)
+        overridden = OVERRIDDEN + symbol.name
         for edge in snap.side.members_in.get(path, ()):
             if symbol.name in edge.names or ("." not in symbol.name and short in edge.names):
                 out.add(edge.source, path, "members")
+            elif overridden in edge.names:
+                out.overrides.setdefault(edge.source, set()).add(path)
     defining = {p for p, _ in found}
     for path in defining:
         out.resolved.pop(path, None)
+    # A call of an override in a subclass may run this method (`super()`, a looser receiver):
+    # possible, not proven, so a candidate beside the by-name ones.
+    for path, targets in out.overrides.items():
+        if path not in out.resolved and path not in defining:
+            out.candidates[path] = (1, targets)
     members = {s.name.rsplit(".", 1)[-1] for _, s in found if _is_member(s)}
     if members:
         mates = _package_mates(snap, defining)
@@ -84,7 +94,7 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
             if r.path in out.resolved or r.path in defining:
                 continue
             if members.intersection(unresolved.get(r.path, ())):
-                out.candidates[r.path] = (r.distance, defining)
+                out.candidates[r.path] = (min(r.distance, out.candidates.get(r.path, (r.distance,))[0]), defining)
     return out
 
 
@@ -167,8 +177,10 @@ def shaped(snap: GraphSnapshot, found: list[tuple[str, Symbol]], callers: Caller
             entry["via"] = sorted(slot["via"])
         results.append(entry)
     for path, (distance, targets) in sorted(callers.candidates.items(), key=lambda item: (item[1][0], item[0])):
-        results.append({"path": path, "targets": sorted(targets), "kinds": [], "evidence": BY_NAME,
-                        "distance": distance})
+        entry = {"path": path, "targets": sorted(targets), "kinds": [], "evidence": BY_NAME, "distance": distance}
+        if path in callers.overrides:
+            entry["calls_override"] = True  # the receiver is typed, as a subclass that overrides it
+        results.append(entry)
     for entry in results[:lines_for]:
         text = read(entry["path"])
         lines = member_lines(text, short) if member or entry["evidence"] == BY_NAME else None

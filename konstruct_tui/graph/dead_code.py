@@ -94,7 +94,7 @@ class DeadCode:
                                           "reason": f"may be loaded by a computed name at {loaders[0]}"})
                 else:
                     out.dead.append({"path": path, "kind": "file"})
-            named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names}
+            named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names if not n.startswith("~")}
             candidates = [s for s in entry.symbols()
                           if "." not in s.name and not s.name.startswith("__") and s.name not in named
                           and (path, s.name) not in self.entry_symbols]

@@ -103,7 +103,7 @@ class GraphQuery:
                 snap, UNDETERMINABLE, shown, files, truncated=len(results) > limit,
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but "
                        f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
-                       f"types could not be proven (evidence by_name); draw no conclusion")
+                       f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion")
         local = [p for p in defining
                  if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
         note = f" (used only inside {', '.join(local)})" if local else ""
@@ -278,3 +278,9 @@ def _normal(target: str) -> str:
 
 def _shown(target: str | None) -> str:
     return _normal(target or "") or "."
+
+
+def _overrides_note(callers: Any) -> str:
+    """Said when some candidates call a subclass's override: typed receivers, not untyped ones."""
+    count = sum(1 for path in callers.candidates if path in callers.overrides)
+    return f" or call an override of it in a subclass ({count} file(s))" if count else ""

@@ -53,3 +53,56 @@ def test_member_rows_survive_paths_with_spaces_and_separators() -> None:
     row = pack("src/a b.py", {"lib/x y>%z|.py": ["A.m", "B.n"], "c.py": ["f"]}, ["run"])
     assert len(" ".join(row.names).split()) == 1  # the store joins names with spaces: one token per file
     assert unpack(" ".join(row.names).split()) == ({"c.py": ("f",), "lib/x y>%z|.py": ("A.m", "B.n")}, ("run",))
+
+
+OVERRIDES = {
+    "lib/__init__.py": "",
+    "lib/params.py": """\
+class Parameter:
+    def get_default(self, ctx):
+        return None
+
+    def process(self, value):
+        return value
+
+
+class Option(Parameter):
+    def get_default(self, ctx):
+        return 1
+
+
+def process(value):
+    return value
+""",
+    "tests/test_options.py": """\
+from lib.params import Option
+
+
+def test_default():
+    opt = Option()
+    assert opt.get_default(None) == 1
+    assert opt.process(2) == 2
+""",
+}
+
+
+def test_a_call_of_a_subclass_override_is_never_a_confident_nothing_for_the_base(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write_files(root, OVERRIDES)
+    graph = CodeGraph(Workspace(root), supports={"python": python.SUPPORT}, warm_neighborhoods=False)
+    try:
+        assert graph.wait_until_current(20)
+        base = graph.query.references("Parameter.get_default", file="lib/params.py")
+        assert base.status == "undeterminable"
+        assert [(r["path"], r["evidence"], r.get("calls_override")) for r in base.results] == [
+            ("tests/test_options.py", "by_name", True)]
+        assert "override" in base.reason
+        # the override itself is proven called; the inherited method is proven called through the subclass
+        assert graph.query.references("Option.get_default", file="lib/params.py").status == "ok"
+        inherited = graph.query.references("Parameter.process", file="lib/params.py")
+        assert [(r["path"], r["evidence"]) for r in inherited.results] == [("tests/test_options.py", "resolved")]
+        # `process` names the function, not also every method called process beside it
+        assert graph.query.references("process", file="lib/params.py").status == "no_references"
+    finally:
+        graph.close()
+        graph.workspace.close()

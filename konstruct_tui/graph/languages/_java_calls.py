@@ -166,8 +166,22 @@ class _Chains:
                 label, _, arguments = step.partition("/")
                 hits = self._matching(context, receiver, label, arguments)
             self._used(hits, label)
+            if hits and not step.startswith("."):
+                self._overridden(receiver, hits, label)
             following += [t for t in self._apply(hits, label, agreed=True) if t not in following]
         return following
+
+    def _overridden(self, receiver: str, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
+        """A call of `Sub.m` that overrides `Base.m` may run `Base.m` (`super.m()` inside it):
+        `~Base.m` is by-name evidence for the base method, never a proven call of it."""
+        declared = {(path, owner) for path, owner, _ in hits}
+        signatures = {(s[0], tuple(_short(s[3:]))) for _, _, s in hits}
+        for supertype in self.world.supertypes(receiver, self.path):
+            for path, owner, signature in self.world.members(supertype, label, self.path):
+                # an override reads the same parameters; another overload is another method
+                if (path, owner) not in declared and (signature[0], tuple(_short(signature[3:]))) in signatures:
+                    declared.add((path, owner))
+                    self.uses[path].add(f"~{owner}.{label}")
 
     def _unqualified(self, context: str, step: str) -> list[str]:
         label, _, arguments = step.partition("/")

@@ -7,10 +7,12 @@ return), class bases, and member uses on a call's result (`Console().print`). No
 from flow; a name bound twice to different things is ambiguous and resolution says so.
 
 The facts go into `FileFacts.extra` (compact, JSON-ready):
-- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"]}   (call results end in "()")
-- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions"}
+- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"], "self.c": ["=c"]}
+             (call results end in "()"; "?" is a binding that states no type: the name is not proven;
+             "=c": bound to what the name `c` (or `self.c`) holds)
+- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self"}
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
-- "oncall":  ["Console>print", "get_console>print"]
+- "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
 - "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
 """
 
@@ -20,13 +22,19 @@ import re
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
+from itertools import compress
+from operator import attrgetter, methodcaller
 from typing import Any
 
 from .. import treesitter as ts
 
+_TEXT = attrgetter("text")
+_DOTTED_BYTES = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
+SELF = "Self"  # a method's return: the instance it was called on
+UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
 
 
 def written_type(text: str) -> str | None:
@@ -139,49 +147,190 @@ def _target_name(left: ts.Node, enclosing: Callable[[ts.Node], tuple[str | None,
     return None
 
 
+def _entered(name: ts.Node) -> str | None:
+    """`with Client() as c` / `async with Client() as c`: "Client()>__enter__" (or `__aenter__`),
+    what the context manager's enter method returns; None for any other `as` target."""
+    target = name.parent
+    pattern = target.parent if target is not None and target.type == "as_pattern_target" else None
+    item = pattern.parent if pattern is not None and pattern.type == "as_pattern" else None
+    if item is None or item.type != "with_item":
+        return None
+    value = pattern.named_children[0]
+    callee = _dotted(value.child_by_field_name("function")) if value.type == "call" else None
+    statement = item.parent.parent if item.parent is not None else None
+    if not callee or statement is None or statement.type != "with_statement":
+        return None
+    return f"{callee}()>{'__aenter__' if statement.children[0].type == 'async' else '__enter__'}"
+
+
+def _returns_self(function: ts.Node, annotation: str) -> bool:
+    """`-> Self`, or `def __enter__(self: T) -> T`: the method returns the instance it is called on."""
+    written = annotation.strip().strip("'\"")
+    if written.rsplit(".", 1)[-1] == "Self":
+        return True
+    parameters = function.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters is not None and parameters.named_child_count else None
+    typed = first.child_by_field_name("type") if first is not None and first.type == "typed_parameter" else None
+    return typed is not None and ts.text(typed).strip().strip("'\"") == written
+
+
+def _super_class(call: ts.Node) -> str | None:
+    """`super()` (or `super(Cls, self)`) inside class `Cls`: "super(Outer.Cls)", whose members are
+    its bases' members. None outside a class or when `super` names another class."""
+    parent = call.parent
+    while parent is not None and parent.type != "class_definition":
+        parent = parent.parent
+    if parent is None:
+        return None
+    _, scopes = _enclosing(parent)
+    cls = ".".join([*scopes, ts.text(parent.child_by_field_name("name"))])
+    arguments = call.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+    if first is not None and ts.text(first) != cls.rsplit(".", 1)[-1]:
+        return None
+    return f"super({cls})"
+
+
+def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
+            calls: list[tuple[str, str, ts.Node]]) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+    """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
+    `runner` fixture parameter in another) are told apart by the function that binds them: each
+    such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
+    under "local": {"heads": [...], "uses": [...]}) and in the calls made on it. A use takes the
+    binding of the innermost enclosing function that binds the name, else the module's."""
+    functions = sorted((n.start_byte, n.end_byte) for n in groups.get("definition.function", ()))
+    starts = [start for start, _ in functions]
+    parents: list[int] = []
+    open_scopes: list[int] = []
+    for index, (start, _) in enumerate(functions):
+        while open_scopes and functions[open_scopes[-1]][1] <= start:
+            open_scopes.pop()
+        parents.append(open_scopes[-1] if open_scopes else -1)
+        open_scopes.append(index)
+
+    def enclosing(byte: int) -> list[int]:
+        """Start bytes of the functions around `byte`, innermost first."""
+        index = bisect_right(starts, byte) - 1
+        while index >= 0 and functions[index][1] <= byte:
+            index = parents[index]
+        found = []
+        while index >= 0:
+            found.append(functions[index][0])
+            index = parents[index]
+        return found
+
+    scopes: dict[str, set[int | None]] = defaultdict(set)
+    placed = []
+    for name, written, node in bound:
+        scope = None
+        if name in conflicts:
+            around = enclosing(node.start_byte)
+            scope = around[0] if around else None
+            scopes[name].add(scope)
+        placed.append((name, written, node, scope))
+
+    def rename(text: str, byte: int) -> str:
+        head, dot, rest = text.partition(".")
+        if head not in conflicts:
+            return text
+        scope = next((s for s in enclosing(byte) if s in scopes[head]), None)
+        return f"{head}@{scope}{dot}{rest}" if scope is not None else text
+
+    types: dict[str, set[str]] = defaultdict(set)
+    for name, written, node, scope in placed:
+        key = f"{name}@{scope}" if scope is not None else name
+        prefix = written[0] if written[0] in "@=" else ""
+        types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
+    # Chains starting with one of those names, picked out in C (`startswith` over all of them)
+    chains = groups.get("chain", ())
+    texts = list(map(_TEXT, chains))
+    picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
+    uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
+    oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
+    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}
+
+
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True) -> dict[str, Any]:
     enclosing = _enclosing if has_error else _Scopes(groups).enclosing
-    types: dict[str, set[str]] = defaultdict(set)
+    bound: list[tuple[str, str, ts.Node]] = []  # (name, written type, binding node)
     for node in groups.get("bind", ()):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         name = _target_name(left, enclosing) if left is not None else None
         callee = _dotted(right.child_by_field_name("function")) if right is not None else None
         if name and callee and node.child_by_field_name("type") is None:
-            types[name].add(callee + "()")
+            bound.append((name, callee + "()", node))
     for node in groups.get("annotated", ()):
         left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
         name = _target_name(left, enclosing) if left is not None else None
         written = written_type(ts.text(annotation)) if annotation is not None else None
         if name and written:
-            types[name].add(written)
+            bound.append((name, written, node))
     for node in groups.get("param.type", ()):
         parameter = node.parent
         name = parameter.child_by_field_name("name") if parameter.type == "typed_default_parameter" else next(
             (c for c in parameter.named_children if c.type == "identifier"), None)
         written = written_type(ts.text(node))
         if name is not None and written:
-            types[ts.text(name)].add(written)
+            bound.append((ts.text(name), written, node))
     for node in groups.get("decorated", ()):
         definition = node.child_by_field_name("definition")
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
         if definition is None or decorator is None or definition.type != "function_definition":
             continue
-        if enclosing(node)[0] is not None:
+        if enclosing(node)[0] == "class_definition":
             continue  # a method's decorator (@property, @classmethod) says nothing about a variable
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
             expression = expression.child_by_field_name("function")
         written = _dotted(expression)
         if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
-            types[ts.text(definition.child_by_field_name("name"))].add("@" + written)
+            bound.append((ts.text(definition.child_by_field_name("name")), "@" + written, node))
+    for node in groups.get("entered", ()):
+        bound.append((ts.text(node), _entered(node) or UNTYPED, node))
+    untyped_assigned: list[tuple[str, ts.Node]] = []
+    for node in groups.get("assign", ()):
+        right = node.child_by_field_name("right")
+        if node.child_by_field_name("type") is not None:
+            continue  # annotated: typed above
+        left = node.child_by_field_name("left")
+        awaited = right.named_children[0] if right.type == "await" and right.named_child_count else None
+        callee = _dotted(awaited.child_by_field_name("function")) if awaited is not None and awaited.type == "call" else None
+        if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns
+            bound.append((ts.text(left), callee + "()", node))
+            continue
+        name = ts.text(left) if left.type == "identifier" else _target_name(left, enclosing)
+        if name:
+            # `self.console = console`, `_Segment = Segment`: the same thing as another name
+            same = _target_name(right, enclosing) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
+            if same:
+                bound.append((name, f"={same}", node))
+            else:
+                untyped_assigned.append((name, node))
+    # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
+    # told apart) or bound by an import (a bare parameter shadows it): most are neither.
+    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
+    relevant = imported.union(name for name, _, _ in bound)
+    wanted = {name.encode() for name in relevant}
+    for node in groups.get("unbound", ()):
+        name = node.text
+        if name in wanted:
+            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+    bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
+    # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
+    bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
+    types: dict[str, set[str]] = defaultdict(set)
+    for name, written, _ in bound:
+        types[name].add(written)
     returns: dict[str, str] = {}
-    # In document order: `captures` promises no order within a name (it varied from run to run),
-    # and the last of several definitions (`@overload`s, then the real one) is the one that counts.
+    # In document order: `captures` promises no order within a name (it varied from run to run).
     for node in ts.in_order(groups.get("returns", ())):
         written = written_type(ts.text(node))
         function = node.parent
         if written and function is not None:
             _, scopes = enclosing(function)
+            if scopes and _returns_self(function, ts.text(node)):
+                written = SELF
+            # the last of several definitions (`@overload`s, then the real one) is the one that counts
             returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
     bases: dict[str, list[str]] = {}
     for node in ts.in_order(groups.get("bases", ())):
@@ -192,14 +341,27 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True) -> di
         if written and cls is not None:
             _, scopes = enclosing(cls)
             bases[".".join([*scopes, ts.text(cls.child_by_field_name("name"))])] = written
-    oncall: set[str] = set()
+    calls: list[tuple[str, str, ts.Node]] = []
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
+        if callee == "super":
+            callee = _super_class(call)
         if callee:
-            oncall.add(f"{callee}>{ts.text(node)}")
+            calls.append((callee, ts.text(node), node))
+    oncall = {f"{callee}>{name}" for callee, name, _ in calls}
     untyped = {ts.text(n) for n in groups.get("untyped", ())}
     extra: dict[str, Any] = {}
+    conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
+    if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
+        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(map(_TEXT, groups.get("chain", ())))}
+        conflicts = {n for n in conflicts if n.encode() in used}
+    if conflicts:
+        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls)
+    # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
+    # same name (`def f(console): console.print()` beside `from .console import console`).
+    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
+        del types[name]
     if untyped:
         extra["untyped"] = sorted(untyped)
     if types:

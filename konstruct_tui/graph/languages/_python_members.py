@@ -17,6 +17,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ..facts import FileFacts, ProjectView
+from ._python_member_facts import SELF, UNTYPED
 from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
@@ -70,6 +71,13 @@ class MemberResolver:
             for _, _, binding in targets:
                 if binding is not None:
                     found[binding.chain] = (binding.target, binding.symbol)
+            if ref.kind == "import" and not ref.alias and "." in ref.target:
+                # `import click.utils` binds `click` itself, the package: `click.prompt` then
+                # reads the package's attribute (its `__init__.py`), as Python does.
+                top = ref.target.split(".", 1)[0]
+                package = self._resolver._table.lookup(top, path)
+                if package is not None and top not in found:
+                    found[top] = (package, None)
         self._bindings[path] = (facts, found)
         return found
 
@@ -113,8 +121,15 @@ class MemberResolver:
             if ref.kind != "wildcard":
                 continue
             for target, _, _ in self._resolver._targets(ref, facts.path):
+                if target == facts.path:
+                    continue
                 if name in self.symbols(target) or name in self.bindings(target):
                     return self.locate(target, name, depth + 1)
+                # `from ._transports import *`, whose `__init__.py` does `from .asgi import *`
+                nested = self._from_wildcards(self._facts(target), name, depth + 1) \
+                    if depth < _DEPTH and self._facts(target) is not None else None
+                if nested is not None:
+                    return nested
         return None
 
     def attribute(self, thing: _Thing, name: str, depth: int = 0) -> _Thing | None:
@@ -147,6 +162,10 @@ class MemberResolver:
         kind = self.symbols(path).get(qualified)
         if kind is not None:
             return ("member", path, qualified)
+        return self._inherited(path, cls, name, depth)
+
+    def _inherited(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
+        """`name` as `cls`'s project base classes define it (what `super().name` reaches)."""
         facts = self._facts(path)
         for written in (facts.extra.get("bases", {}).get(cls, ()) if facts else ()):
             base = self.dotted(path, written, depth + 1)
@@ -160,6 +179,8 @@ class MemberResolver:
 
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
+        if rest and self._unbound(path, head):
+            return None
         # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
         thing = (self._instance(path, head, depth + 1) if rest and depth < _DEPTH else None) or \
             self.locate(path, head, depth)
@@ -169,6 +190,10 @@ class MemberResolver:
             thing = self.attribute(thing, name, depth)
         return thing
 
+    def _unbound(self, path: str, name: str) -> bool:
+        facts = self._facts(path)
+        return facts is not None and UNTYPED in facts.extra.get("types", {}).get(name, ())
+
     def _instance(self, path: str, name: str, depth: int) -> _Thing | None:
         """The class of what `name` (a variable, parameter or `self.x`) holds in `path`, when every
         type the file writes for it agrees; None when unknown or ambiguous."""
@@ -176,6 +201,11 @@ class MemberResolver:
         written_types = facts.extra.get("types", {}).get(name) if facts else None
         if not written_types:
             return None
+        if len(written_types) > 1 and name.startswith("self."):
+            # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`,
+            # `self.x = make()` in a subclass): a type checker holds every assignment to it
+            declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and w[0] not in "@="]
+            written_types = declared or written_types
         found: set[_Thing] = set()
         for written in written_types:
             thing = self._typed(path, written, depth + 1)
@@ -194,6 +224,18 @@ class MemberResolver:
         decorated function is what the decorator returns) denotes."""
         if depth > _DEPTH:
             return None
+        if written.startswith("="):  # what another name holds: a typed variable, or a class itself
+            same = written[1:]
+            if same.startswith("self.") or "." not in same:
+                return self._instance(path, same, depth + 1) or (
+                    None if same.startswith("self.") or self._unbound(path, same) else self._alias(path, same, depth))
+            return None
+        if ">" in written:  # `with Client() as c`: what `Client().__enter__()` returns
+            made, _, method = written.partition(">")
+            instance = self._typed(path, made, depth + 1)
+            entered = self._member(instance[1], instance[2], method, depth + 1) \
+                if instance is not None and instance[0] == "instance" else None
+            return self.returned(entered, depth + 1) if entered is not None and entered[0] == "member" else None
         if "|" in written:  # alternatives: the one project class among them, if exactly one
             found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
             return found.pop() if len(found) == 1 else None
@@ -204,6 +246,8 @@ class MemberResolver:
             return ("instance", thing[1], thing[2]) if thing[0] == "class" else (
                 self.returned(thing, depth) if thing[0] in ("function", "member") else None)
         called = written.endswith("()")
+        if called and written[:-2].rsplit(".", 1)[-1] in ("TypeVar", "NewType", "ParamSpec"):
+            return None  # a type variable stands for project classes too: what is used on it is by name
         thing = self.dotted(path, written[:-2] if called else written, depth)
         if thing is None or thing == _EXTERNAL:
             return thing
@@ -213,10 +257,17 @@ class MemberResolver:
             return self.returned(thing, depth)
         return None
 
+    def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
+        thing = self.locate(path, name, depth + 1)
+        return thing if thing is not None and thing[0] in ("class", "instance") else None
+
     def returned(self, thing: _Thing, depth: int = 0) -> _Thing | None:
         """The instance a function or method returns, when annotated."""
         facts = self._facts(thing[1])
         written = facts.extra.get("returns", {}).get(thing[2]) if facts else None
+        if written == SELF:  # `-> Self`: an instance of the class declaring the method
+            owner = thing[2].rpartition(".")[0]
+            return ("instance", thing[1], owner) if owner and self.symbols(thing[1]).get(owner) == "class" else None
         return self._typed(thing[1], written, depth + 1) if written else None
 
     # -- a file's member uses -------------------------------------------------------------------
@@ -229,7 +280,11 @@ class MemberResolver:
         self._located = {}  # what names mean across files may have changed since the last call
         classes = [name for name, kind in self.symbols(path).items() if kind == "class"]
         bound = self.bindings(path)
-        for use in facts.uses:
+        local = facts.extra.get("local", {})
+        told_apart = set(local.get("heads", ()))  # names bound differently per function: see "local"
+        # The uses of those names come again under "local", named by the function binding them.
+        uses = [u for u in facts.uses if u.partition(".")[0] not in told_apart] if told_apart else facts.uses
+        for use in (*uses, *local.get("uses", ())):
             if "." in use:
                 head, *rest = use.split(".")
                 self._walk(path, self._head(path, head, rest, classes), rest, used, unknown)
@@ -237,6 +292,12 @@ class MemberResolver:
                 self._record(self._defined(*bound[use]), used)
         for entry in facts.extra.get("oncall", ()):
             callee, _, name = entry.partition(">")
+            if callee.startswith("super("):  # `super().name` in class C: a member of C's bases
+                found = self._inherited(path, callee[6:-1], name, 0)
+                self._record(found, used)
+                if found is None:
+                    unknown.add(name)
+                continue
             head, *rest = callee.split(".")
             thing = self._head(path, head, rest, classes)
             thing = self._walk(path, thing, rest, used, unknown) if rest else thing
@@ -259,6 +320,8 @@ class MemberResolver:
             if not owners and len(classes) == 1:
                 owners = classes  # its member may come from a base class
             return ("instance", path, owners[0]) if len(owners) == 1 else (("external", path, "") if owners else None)
+        if self._unbound(path, head):
+            return None  # somewhere in the file the name is bound with no stated type
         typed = self._instance(path, head, 0)
         if typed is not None and not (typed[0] != "instance" and self.symbols(path).get(head) == "function"):
             return typed
@@ -275,6 +338,21 @@ class MemberResolver:
                 return ("class" if kind == "class" else "function" if kind == "function" else "member", path, name)
             path, name = self.bindings(path).get(name, ("", None))
         return None
+
+    def _record_overridden(self, member: _Thing, used: dict[str, set[str]]) -> None:
+        """A call of `Sub.m` that overrides `Base.m` may still run `Base.m` (through `super()`, or
+        a receiver typed more loosely than it is): recorded as `~Base.m`, by-name evidence for
+        the base method, never a proven call of it."""
+        _, path, qualified = member
+        if self.symbols(path).get(qualified) != "method":
+            return
+        cls, _, name = qualified.rpartition(".")
+        for _ in range(_DEPTH):
+            base = self._inherited(path, cls, name, 0)
+            if base is None or base == _EXTERNAL or base[0] != "member":
+                return
+            used[base[1]].add("~" + base[2])
+            path, (cls, _, name) = base[1], base[2].rpartition(".")
 
     @staticmethod
     def _record(thing: _Thing | None, used: dict[str, set[str]]) -> None:
@@ -296,13 +374,16 @@ class MemberResolver:
                     found = self._instance(found[1], f"self.{rest[index - 1]}", 0) or self.returned(found)
                 thing = found
             if thing is None:
-                unknown.add(name)  # used on a receiver nobody could type (each prefix is its own use)
+                # used on a receiver nobody could type, and so is every name after it (`x.a.b`)
+                unknown.update(rest[index:])
                 return None
             if thing == _EXTERNAL or thing[0] == "external":
                 return None
             found = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
                 self._record(found, used)
+                if found[0] == "member" and thing[0] in ("class", "instance"):
+                    self._record_overridden(found, used)
             elif found is None and thing[0] in ("function", "member"):
                 unknown.add(name)  # a value of unknown type: a module variable, a wrapped function
         return found

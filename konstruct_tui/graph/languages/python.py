@@ -161,7 +161,7 @@ class PythonSupport:
     # files' facts through the view on each call, so an edit to a file's imports or symbols does
     # not outdate it (the index rebuilds resolvers anyway when a path or config file changes).
     reusable_resolver: bool = True
-    version: str = "3"  # 3: packed member rows; 2: member facts (types, returns, bases, oncall) and member/unresolved edges
+    version: str = "4"  # 4: names per function, super(), with/await; 3: packed member rows; 2: member facts and member/unresolved edges
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         root = ts.parse("python", source).root_node

@@ -82,7 +82,8 @@ def test_java_super_calls_and_bare_inherited_fields_name_the_superclass_member()
         }"""
     used, _ = member_uses(JAVA, {**JAVA_LIB, f"{MAIN}/app/Sub.java": sub}, f"{MAIN}/app/Sub.java")
     assert used[f"{MAIN}/ClassName.java"] == {"ClassName.annotated"}  # `super` is ClassName, not Sub
-    assert used[f"{MAIN}/TypeName.java"] == {"TypeName.VOID"}
+    # (`~TypeName.annotated`: ClassName's override is called, so TypeName's is possible, by name)
+    assert {n for n in used[f"{MAIN}/TypeName.java"] if not n.startswith("~")} == {"TypeName.VOID"}
 
 
 def test_java_lambda_parameters_typed_by_their_target() -> None:

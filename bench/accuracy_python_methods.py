@@ -1,0 +1,202 @@
+"""Python `callers` against Jedi on a real checkout: functions, classes and methods mixed.
+
+    python bench/accuracy_python_methods.py CHECKOUT PACKAGE_DIR [--kind all|method|function|class]
+        [--sample 150] [--confirm] [--jedi-limits] [--no-cache]
+
+Konstruct indexes the whole checkout (`accuracy_methods.our_index`) and answers `callers` for a
+deterministic sample of public symbols under PACKAGE_DIR (`--kind all`: top-level functions and
+classes and the methods of top-level classes, the held-out suite's mix). The reference is Jedi's
+`get_references` (offline, the checkout as the project, `src/` first on its path): the files, other
+than the defining one, holding a reference that is not a definition (so `from m import name` lines
+do not count). Jedi's answers are cached per checkout (paths and sizes of its .py files) in the
+temp folder (`--no-cache` asks again). Jedi stops after the first 30 files containing the name
+(`_PARSED_FILE_LIMIT`), which loses most references of a popular name (click's `command`): the
+limit is lifted unless `--jedi-limits` keeps Jedi's defaults. With `--confirm`, every resolved
+caller Jedi's references leave out is put to Jedi's own `goto` at our call-site lines: when it lands
+on the definition, the caller is real (Jedi's references miss properties, for one).
+
+Printed per question: status, reference size, resolved hits, candidates; then micro precision,
+recall and F1 of the files of `resolved` callers per kind and overall, how many answers were
+`undeterminable` (and honest: every reference caller among the resolved callers and candidates),
+and how many said `no_references` while the reference has callers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from accuracy_methods import our_index, sample  # noqa: E402
+
+
+_KINDS = {"all": ("function", "class", "method")}
+
+
+def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: str, cache: bool,
+                     jedi_limits: bool) -> list[tuple[str, str, set[str]]]:
+    if not jedi_limits:
+        from jedi.inference import references
+
+        references._PARSED_FILE_LIMIT = references._OPENED_FILE_LIMIT = 1_000_000
+    kinds = _KINDS.get(kind, (kind,))
+    candidates = []
+    for path in sorted(p for p in snapshot.files if p.startswith(package_dir.rstrip("/") + "/") and p.endswith(".py")):
+        for symbol in snapshot.files[path].symbols():
+            short = symbol.name.rsplit(".", 1)[-1]
+            if symbol.kind not in kinds or short.startswith("_") or symbol.name.count(".") > (symbol.kind == "method"):
+                continue
+            candidates.append((path, symbol))
+    stored = _jedi_cache(root, jedi_limits) if cache else None
+    known = json.loads(stored.read_text()) if cache and stored.exists() else {}
+    questions = []
+    for path, symbol in sample(candidates, size):
+        key = f"{path}::{symbol.name}::{symbol.start_line}"
+        if key not in known:
+            known[key] = _jedi_references(root, package_dir, path, symbol)
+        if known[key] is not None:
+            questions.append((path, symbol.name, set(known[key])))
+    if cache:
+        stored.write_text(json.dumps(known))
+    return questions
+
+
+def _jedi_cache(root: Path, jedi_limits: bool) -> Path:
+    """A cache file named after the checkout's Python sources (paths and sizes): a new snapshot
+    of the repository asks Jedi again."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
+    limited = "-limited" if jedi_limits else ""
+    return Path(tempfile.gettempdir(), f"konstruct-jedi-{root.name}-{digest.hexdigest()[:12]}{limited}.json")
+
+
+_PROJECTS: dict[str, object] = {}
+
+
+def _jedi_project(root: Path, package_dir: str):
+    import jedi
+
+    if str(root) not in _PROJECTS:
+        # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
+        roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
+        _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
+    return _PROJECTS[str(root)]
+
+
+def _jedi_references(root: Path, package_dir: str, path: str, symbol) -> list[str] | None:
+    import jedi
+
+    short = symbol.name.rsplit(".", 1)[-1]
+    keyword = "class" if symbol.kind == "class" else "def"
+    lines = (root / path).read_text("utf-8", "replace").splitlines()
+    line = next((i for i in range(symbol.start_line - 1, min(symbol.end_line, len(lines)))
+                 if re.search(rf"\b{keyword}\s+{re.escape(short)}\b", lines[i])), None)
+    if line is None:
+        return None
+    column = lines[line].index(short, lines[line].index(keyword))
+    script = jedi.Script(path=str(root / path), project=_jedi_project(root, package_dir))
+    expected = set()
+    for ref in script.get_references(line + 1, column, scope="project"):
+        if ref.module_path is None or ref.is_definition():
+            continue
+        relative = str(Path(ref.module_path).resolve().relative_to(root.resolve())) \
+            if str(ref.module_path).startswith(str(root.resolve())) else None
+        if relative and relative != path:
+            expected.add(relative)
+    return sorted(expected)
+
+
+def goto_confirms(root: Path, package_dir: str, path: str, spans: list[tuple[int, int]], short: str, caller: str,
+                  lines: list[int]) -> bool:
+    """Whether Jedi's own goto, asked at one of our call-site lines in `caller`, lands on the
+    definition: a reference its `get_references` left out (a property, an overloaded decorator)."""
+    import jedi
+
+    text = (root / caller).read_text("utf-8", "replace").splitlines()
+    script = jedi.Script(path=str(root / caller), project=_jedi_project(root, package_dir))
+    target = str((root / path).resolve())
+    for line in lines[:12]:
+        for match in re.finditer(rf"(?<![\w]){re.escape(short)}(?!\w)", text[line - 1] if line <= len(text) else ""):
+            try:
+                found = script.goto(line, match.start(), follow_imports=True)
+            except Exception:  # noqa: BLE001 - Jedi fails on some code; that is not a confirmation
+                continue
+            if any(d.module_path and str(Path(d.module_path).resolve()) == target and d.line is not None
+                   and any(a <= d.line <= b for a, b in spans) for d in found):
+                return True
+    return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkout", type=Path)
+    parser.add_argument("source_dir", help="the package folder (`src/click`, `rich`)")
+    parser.add_argument("--sample", type=int, default=150)
+    parser.add_argument("--kind", default="all", help="method, function, class or all (mixed)")
+    parser.add_argument("--no-cache", action="store_true", help="Python: ask Jedi again")
+    parser.add_argument("--jedi-limits", action="store_true", help="Python: keep Jedi's 30-file search limit")
+    parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--confirm", action="store_true",
+                        help="Python: ask Jedi's goto at our call sites whether an extra caller is real")
+    args = parser.parse_args()
+    root = args.checkout.resolve()
+    query, snapshot = our_index(root)
+    questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind, not args.no_cache,
+                                 args.jedi_limits)
+    scope = ""
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> hits, resolved, expected
+    statuses: dict[str, int] = defaultdict(int)
+    false_none = honest = 0
+    checked = [0, 0]  # extra resolved callers, of which Jedi's goto confirms
+    for shown, (path, name, expected) in enumerate(questions):
+        kind = next((s.kind for s in snapshot.files[path].symbols() if s.name == name), "?")
+        answer = query.references(name, file=path, limit=10_000)
+        resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved" and r["path"].startswith(scope)}
+        candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
+        statuses[answer.status] += 1
+        for key in (kind, "all"):
+            tally[key][0] += len(resolved & expected)
+            tally[key][1] += len(resolved)
+            tally[key][2] += len(expected)
+        confirmed = set()
+        if args.confirm:
+            lines = {r["path"]: r.get("lines") or [] for r in answer.results}
+            spans = [(s.start_line, s.end_line) for s in snapshot.files[path].symbols() if s.name == name]
+            confirmed = {extra for extra in resolved - expected
+                         if goto_confirms(root, args.source_dir, path, spans, name.rsplit(".", 1)[-1], extra, lines.get(extra, []))}
+            checked[0] += len(resolved - expected)
+            checked[1] += len(confirmed)
+        if expected and answer.status == "no_references":
+            false_none += 1
+        if answer.status == "undeterminable" and expected <= resolved | candidates:
+            honest += 1
+        if shown < args.show:
+            missed, extra = sorted(expected - resolved)[:6], sorted(resolved - expected)[:6]
+            print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
+                  f"  cand {len(candidates):3}  {kind[:5]:5} {path}::{name}" + (f"  missed {missed}" if missed else "")
+                  + (f"  extra {extra}" if extra else "") + (f"  goto-confirmed {sorted(confirmed)}" if confirmed else ""))
+    print(f"\n{len(questions)} questions (python, {args.checkout.name}); statuses {dict(statuses)}")
+    for kind, (hits, resolved_total, expected_total) in sorted(tally.items(), key=lambda item: item[0] == "all"):
+        precision = hits / resolved_total if resolved_total else 1.0
+        recall = hits / expected_total if expected_total else 1.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        print(f"{kind:9} resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  "
+              f"F1 {f1:.3f}  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
+    if args.confirm:
+        hits, resolved_total, expected_total = tally["all"]
+        precision = (hits + checked[1]) / resolved_total if resolved_total else 1.0
+        print(f"extra resolved callers: {checked[0]}, of which Jedi's goto at our call site lands on the definition: "
+              f"{checked[1]} -> precision against references + goto-confirmed {precision:.3f}")
+    print(f"undeterminable answers: {statuses['undeterminable']} ({honest} with every reference caller among the "
+          f"resolved callers and candidates)")
+    print(f"no_references while the reference has callers: {false_none}")
+
+if __name__ == "__main__":
+    main()
