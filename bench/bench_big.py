@@ -26,7 +26,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from synthetic_tree import generate  # noqa: E402
+from synthetic_tree import generate
 
 
 def tree_memory(pid: int) -> tuple[int, int]:
@@ -82,7 +82,11 @@ def timed_process(argv: list[str], env: dict[str, str]) -> tuple[float, int, int
 def clustering(root: Path) -> tuple[float, float, float, int]:
     """(seconds, CPU seconds, modularity, clusters) of clustering the stored graph once."""
     from konstruct_tui.graph.code_graph import stored_snapshot
-    from konstruct_tui.graph.neighborhoods import communities, detect, file_graph, modularity
+    from konstruct_tui.graph.neighborhoods import (
+        detect,
+        file_graph,
+        modularity,
+    )
     from konstruct_tui.workspace import Workspace
 
     with Workspace(root) as workspace:
@@ -95,16 +99,20 @@ def clustering(root: Path) -> tuple[float, float, float, int]:
     return seconds, cpu, modularity(graph, [h.members for h in hoods.items]), len(hoods)
 
 
-def pick_targets(snapshot) -> dict[str, object]:  # noqa: ANN001
+def pick_targets(snapshot) -> dict[str, object]:
     """A file with importers and imports, its folder, a symbol it defines, a second file to reach."""
     busiest = max(sorted(snapshot.in_edges), key=lambda p: len(snapshot.in_edges[p]))
     far = snapshot.out_edges[busiest][0].target if snapshot.out_edges.get(busiest) else busiest
-    symbol = next((s.name for s in snapshot.files[busiest].symbols()), "f0")
+    symbols = snapshot.files[busiest].symbols()
+    # A function, which its importers call (a class's name alone is seldom used): callers has work.
+    symbol = next((s.name for s in symbols if s.kind == "function"), symbols[0].name if symbols else "f0")
     return {"file": busiest, "folder": busiest.rsplit("/", 1)[0], "symbol": symbol, "other": far}
 
 
-def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # noqa: ANN001
-    """(mode, seconds, results, limit, inside its bounds) for every traverse_graph mode."""
+def traversal(root: Path, graph, served: bool = False) -> list[tuple[str, float, int, int, bool]]:
+    """(mode, seconds, results, limit, inside its bounds) for every traverse_graph mode, the way a
+    session's tools ask (the session's graph; `served`: through `konstruct mcp`'s ServedGraph, which
+    also sweeps the tree when its last sweep is 2 s old)."""
     from konstruct_tui.tools import ToolContext, call
     from konstruct_tui.tools.served_graph import ServedGraph
     from konstruct_tui.tools.traverse_modes import MODES
@@ -113,7 +121,7 @@ def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # 
     picked = pick_targets(graph.snapshot)
     rows = []
     with Workspace(root) as workspace:
-        context = ToolContext(workspace, graph=ServedGraph(graph))
+        context = ToolContext(workspace, graph=ServedGraph(graph) if served else graph)
         for mode in MODES.values():
             arguments: dict[str, object] = {"mode": mode.name}
             if mode.needs == "symbol":
@@ -133,7 +141,7 @@ def traversal(root: Path, graph) -> list[tuple[str, float, int, int, bool]]:  # 
     return rows
 
 
-def change_latency(root: Path, graph, changes: int) -> list[float]:  # noqa: ANN001
+def change_latency(root: Path, graph, changes: int) -> list[float]:
     """A new module, then an import of it added to an existing file; seconds from the notify of
     that edit until a query sees the new edge (the bench_index.py protocol, at scale)."""
     snapshot = graph.snapshot
@@ -202,13 +210,18 @@ def main() -> int:
             assert graph.wait_until_current(900), graph.reconciler.error
             print(f"session start: first graph answers after {first:.2f} s (the reconciler's warm start); "
                   f"incremental state and neighborhoods ready after {time.perf_counter() - started:.2f} s")
-            for mode, took, results, limit, inside in traversal(root, graph):
-                print(f"  traverse_graph {mode:<24} {took * 1000:8.1f} ms  {results:>4} results (limit {limit})"
-                      f"  {'inside bounds' if inside else 'OUT OF BOUNDS'}")
+            first = traversal(root, graph)
             if args.mix == "python" or any(p.endswith(".py") for p in graph.snapshot.files):
                 latencies = change_latency(root, graph, args.changes)
                 print(f"one-file change -> visible to a query: median {statistics.median(latencies) * 1000:.1f} ms "
                       f"(max {max(latencies) * 1000:.1f}, n={len(latencies)})   goal <= 50 ms")
+            # The first question of a kind builds what it needs (symbol index, member uses) once
+            # per session; after the edits above every snapshot carries them forward.
+            print("traverse_graph, every mode (first question of the session | after the edits):")
+            for (mode, took, results, limit, inside), (_, again, results_again, _, inside_again) in zip(
+                    first, traversal(root, graph)):
+                print(f"  {mode:<24} {took * 1000:8.1f} ms | {again * 1000:7.1f} ms  {results:>4} | {results_again:>4} "
+                      f"results (limit {limit})  {'inside bounds' if inside and inside_again else 'OUT OF BOUNDS'}")
         finally:
             graph.close()
             workspace.close()

@@ -258,10 +258,8 @@ class Indexer:
             self._facts.pop(path, None)
         for path, record in changed.items():
             self._facts[path] = record.facts
-        files = dict(current.files)
-        files.update({r.entry.path: r.entry for r in records})
-        for path in removed:
-            files.pop(path, None)
+        # Shares the current snapshot's map (a delta, not a copy): a one-file change stays O(change).
+        files = current.files.updated({r.entry.path: r.entry for r in records}, removed)
         config_moved = any(is_config(p) for p in [*changed, *removed])
         resolution = self._resolution
         if (resolution.view is None or cold or config_moved or removed

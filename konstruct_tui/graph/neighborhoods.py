@@ -87,6 +87,10 @@ def file_graph(snapshot: GraphSnapshot) -> FileGraph:
 
 
 _RANDOM = threading.Lock()  # igraph's random source is process-wide: one clustering at a time
+# igraph holds the interpreter lock for the whole clustering (4 s on a 100,000-file graph): every
+# other thread, the UI's and the queries', would stop for that long. Above this many file pairs,
+# a process that runs other threads clusters in a child process instead (same seed, same answer).
+CHILD_PAIRS = 50_000
 
 
 def _igraph_core() -> Any:
@@ -152,15 +156,28 @@ class _PackageWhole:
 
 def communities(graph: FileGraph) -> list[list[str]]:
     """Leiden (modularity, seeded) over `graph`; each community as a list of files."""
-    igraph = _igraph_core()
-
     nodes = sorted({path for pair in graph for path in pair})
     number = {path: i for i, path in enumerate(nodes)}
     pairs = sorted((number[a], number[b], w) for (a, b), w in graph.items())
+    edges = [(a, b) for a, b, _ in pairs]
+    weights = [w for _, _, w in pairs]
+    if len(pairs) > CHILD_PAIRS and threading.active_count() > 1:
+        membership = _in_child(len(nodes), edges, weights)
+    else:
+        membership = leiden(len(nodes), edges, weights)
+    groups: dict[int, list[str]] = {}
+    for index, label in enumerate(membership):
+        groups.setdefault(label, []).append(nodes[index])
+    return list(groups.values())
+
+
+def leiden(count: int, edges: list[tuple[int, int]], weights: list[int]) -> list[int]:
+    """Each node's community label (nodes numbered 0..count-1)."""
+    igraph = _igraph_core()
+
     # GraphBase, the compiled core, not igraph.Graph: Graph's constructor imports numpy (0.1 s) to
     # check whether the edges came as an array.
-    clustering = igraph.GraphBase(len(nodes), [(a, b) for a, b, _ in pairs])
-    weights = [w for _, _, w in pairs]
+    clustering = igraph.GraphBase(count, edges)
     with _RANDOM:
         igraph.set_random_number_generator(random.Random(SEED))
         try:
@@ -172,10 +189,17 @@ def communities(graph: FileGraph) -> list[list[str]]:
             )
         finally:
             igraph.set_random_number_generator(random)
-    groups: dict[int, list[str]] = {}
-    for index, label in enumerate(membership):
-        groups.setdefault(label, []).append(nodes[index])
-    return list(groups.values())
+    return list(membership)
+
+
+def _in_child(count: int, edges: list[tuple[int, int]], weights: list[int]) -> list[int]:
+    """`leiden` in a fresh child process: this one's threads keep running while it clusters.
+    forkserver, not fork: forking a process that runs other threads can inherit a held lock."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver")) as pool:
+        return pool.submit(leiden, count, edges, weights).result()
 
 
 def detect(snapshot: GraphSnapshot) -> Neighborhoods:

@@ -189,7 +189,9 @@ class GraphQuery:
                                 reason=f"{_shown(target)} has no edges, so it belongs to no neighborhood")
         results = [hoods.items[i].to_json(limit) for i in chosen]
         shown = [m for r in results for m in r["members"]]
-        return self._finish(snap, OK, results, shown, truncated=any(r["truncated"] for r in results))
+        # A big graph whose links moved answers with its last clusters until they are recomputed.
+        extra = {} if snap.neighborhoods_current else {"neighborhoods_as_of": "before the latest edits; recomputing"}
+        return self._finish(snap, OK, results, shown, truncated=any(r["truncated"] for r in results), extra=extra)
 
     def unreferenced(self, target: str = ".", *, limit: int = 200) -> GraphAnswer:
         """Files nothing refers to, and top-level symbols no other file names and their own file does

@@ -19,6 +19,7 @@ from ..workspace import Workspace
 from .facts import LanguageSupport
 from .indexer import IndexCancelled, Indexer, Progress
 from .languages import languages
+from .overlay import freeze_heap
 from .snapshot import GraphSnapshot
 from .store import IndexStore, pairs_digest
 
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STARTING, READY, FAILED, STOPPED = "starting", "ready", "failed", "stopped"
+FREEZE_HEAP_FILES = 20_000  # below this a full collection takes milliseconds: leave the heap alone
 
 
 class Reconciler:
@@ -62,6 +64,10 @@ class Reconciler:
         self._settle_after = settle_after
         self._hoods_owed = False
         self._stored_hoods: Neighborhoods | None = None
+        # Clustering a big graph takes seconds: it runs on its own thread, so an edit that comes
+        # meanwhile is indexed at once; its result is stored from this thread (the store's owner).
+        self._clusterer: threading.Thread | None = None
+        self._clustered: tuple[Neighborhoods, str | None] | None = None
         self._snapshot: GraphSnapshot | None = None
         self.state = STARTING
         self.error: str | None = None
@@ -155,22 +161,52 @@ class Reconciler:
         assert self.indexer is not None
         self.indexer.prepare_incremental()
         self._settle_neighborhoods()
+        # On a big tree the index now holds millions of long-lived objects (every file's facts, the
+        # snapshot): keep them out of the cycle collector's full passes (see `freeze_heap`).
+        snapshot = self._snapshot
+        if snapshot is not None and len(snapshot.files) >= FREEZE_HEAP_FILES:
+            freeze_heap()
 
     def _settle_neighborhoods(self) -> None:
-        """The current snapshot's neighborhoods, from the store when its file pairs are those they
-        were last computed from, else computed now (so a session's first question never waits for
-        them) and stored for the next start."""
+        """The current snapshot's neighborhoods: at start from the store when its file pairs are
+        those they were last computed from, else computed now (so a session's first question never
+        waits for them); later, recomputed on the clustering thread and stored for the next start."""
         assert self.indexer is not None
         snapshot = self._snapshot
         if not self._warm_neighborhoods or snapshot is None or self._pending:
             return
         if self._stored_hoods is None:
-            hoods = self.indexer.store.neighborhoods_for(snapshot)
-        else:
-            hoods = snapshot.neighborhoods  # an ancestor's, when the file pairs did not move
-            if hoods is not self._stored_hoods:
-                self.indexer.store.save_neighborhoods(pairs_digest(snapshot.out_edges), hoods)
-        self._stored_hoods = hoods
+            self._stored_hoods = self.indexer.store.neighborhoods_for(snapshot)
+            return
+        if self._clusterer is not None and self._clusterer.is_alive():
+            self._hoods_owed = True  # once it is done, for the snapshot current then
+            return
+        stored = self._stored_hoods
+
+        def cluster() -> None:
+            _lower_priority()
+            try:
+                hoods = snapshot.settled_neighborhoods()  # an ancestor's, when the file pairs did not move
+                digest = None if hoods is stored else pairs_digest(snapshot.out_edges)
+            except Exception:  # best-effort, like the rest of the graph
+                log.exception("computing neighborhoods failed")
+                return
+            with self._cond:
+                self._clustered = (hoods, digest)
+                self._cond.notify_all()
+
+        self._clusterer = threading.Thread(target=cluster, name="konstruct-neighborhoods", daemon=True)
+        self._clusterer.start()
+
+    def _store_clustered(self) -> None:
+        assert self.indexer is not None
+        with self._cond:
+            clustered, self._clustered = self._clustered, None
+        if clustered is not None:
+            hoods, digest = clustered
+            if digest is not None:
+                self.indexer.store.save_neighborhoods(digest, hoods)
+            self._stored_hoods = hoods
 
     def _loop(self) -> None:
         assert self.indexer is not None
@@ -179,10 +215,16 @@ class Reconciler:
                 self._busy = False
                 self._cond.notify_all()
                 settle = self._hoods_owed
-                woke = self._cond.wait_for(lambda: self._stopping or self._pending or self._rescan,
-                                           self._settle_delay() if settle else self._rescan_every)
+                woke = self._cond.wait_for(
+                    lambda: self._stopping or self._pending or self._rescan or self._clustered is not None,
+                    self._settle_delay() if settle else self._rescan_every)
                 if self._stopping:
                     return
+                stored = self._clustered is not None and not (self._pending or self._rescan)
+            if stored:
+                self._store_clustered()
+                continue
+            with self._cond:
                 if not woke and settle:
                     self._hoods_owed = False
                     self._busy = False

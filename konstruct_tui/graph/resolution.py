@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 
 from .facts import Edge, FileFacts, LanguageSupport, Resolver
@@ -40,7 +41,7 @@ class Resolution:
         self.view, self.resolvers = view, {}
 
     def outdated(
-        self, changed: dict[str, tuple[FileFacts | None, FileFacts | None]], files: dict[str, FileEntry]
+        self, changed: dict[str, tuple[FileFacts | None, FileFacts | None]], files: Mapping[str, FileEntry]
     ) -> set[str]:
         """The languages whose resolver tables a change ({path: (old, new)}) may have outdated. A
         resolver is kept across changes that keep every file's shape, or always when its language
@@ -60,7 +61,7 @@ class Resolution:
         for language in languages:
             self.resolvers.pop(language, None)
 
-    def resolve(self, paths: list[str], files: dict[str, FileEntry]) -> list[Edge]:
+    def resolve(self, paths: list[str], files: Mapping[str, FileEntry]) -> list[Edge]:
         """Edges leaving `paths`: no self loops, only to indexed files, one per (source, target,
         kind) with the union of the names that justify it."""
         view = self.view
@@ -97,7 +98,7 @@ class Resolution:
         edges = [Edge(s, t, k, tuple(sorted(n))) for (s, t, k), n in sorted(merged.items())]
         return sorted([*edges, *packed], key=lambda e: (e.source, e.target, e.kind))
 
-    def resolve_forked(self, paths: list[str], files: dict[str, FileEntry], workers: int) -> list[Edge]:
+    def resolve_forked(self, paths: list[str], files: Mapping[str, FileEntry], workers: int) -> list[Edge]:
         """`resolve`, split over forked children: they inherit every file's facts without a byte
         of IPC, so the serial tail after a cold build's parsing shrinks by the number of cores.
         Only where fork is safe (no other thread running) and every fact is in memory (a child
@@ -127,7 +128,7 @@ class Resolution:
         return sorted(edges, key=lambda e: (e.source, e.target, e.kind))
 
 
-_forked: tuple[Resolution, dict[str, FileEntry]] | None = None
+_forked: tuple[Resolution, Mapping[str, FileEntry]] | None = None
 
 
 def _resolve_share(paths: list[str]) -> list[tuple[str, str, str, tuple[str, ...]]]:

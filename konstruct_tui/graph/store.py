@@ -238,7 +238,7 @@ class IndexStore:
             if stored is not None:
                 snapshot.__dict__["neighborhoods"] = stored
                 return stored
-            computed = snapshot.neighborhoods
+            computed = snapshot.settled_neighborhoods()
             self.save_neighborhoods(digest, computed)
             return computed
         return snapshot.neighborhoods

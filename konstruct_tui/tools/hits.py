@@ -50,7 +50,7 @@ class LineCounts:
 
 def neighborhoods_at_hand(snapshot: GraphSnapshot | None, *, structural: bool) -> GraphSnapshot | None:
     """The snapshot, if its neighborhoods may be used for these hits (see COLD_NEIGHBORHOODS_MAX_FILES)."""
-    if snapshot is None or structural or "neighborhoods" in snapshot.__dict__:
+    if snapshot is None or structural or snapshot.neighborhoods_at_hand:
         return snapshot
     return snapshot if len(snapshot.files) <= COLD_NEIGHBORHOODS_MAX_FILES else None
 

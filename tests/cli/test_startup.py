@@ -58,7 +58,8 @@ def test_help_and_usage_errors_import_no_heavy_library(argv: tuple[str, ...]) ->
 
 
 LAYERS = tuple(f"konstruct_tui.{layer}" for layer in ("agent", "tools", "ui", "providers", "blueprint", "graph."))
-LIGHT_GRAPH = {f"konstruct_tui.graph.{name}" for name in ("export", "snapshot", "facts", "records")}
+LIGHT_GRAPH = {f"konstruct_tui.graph.{name}" for name in (
+    "export", "snapshot", "overlay", "member_evidence", "facts", "records")}  # snapshot and its two stdlib-only parts
 
 
 def test_the_short_help_lists_what_every_command_registers() -> None:

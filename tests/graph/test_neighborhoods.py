@@ -130,6 +130,75 @@ def test_the_reconciler_stores_new_clusters_once_edits_pause(clustered: Path, li
     assert stored is not None and stored.of("lonely.mini") is not None
 
 
+def test_a_big_clustering_in_a_threaded_process_runs_in_a_child_and_gives_the_same_clusters(monkeypatch) -> None:
+    """igraph holds the interpreter lock while it clusters; in a session (other threads running) a
+    big graph is clustered in a child process, so the UI and the queries keep running."""
+    import random
+    import threading
+
+    from konstruct_tui.graph import neighborhoods
+
+    rng = random.Random(2)
+    graph = {}
+    for i in range(400):
+        for j in rng.sample(range(400), 3):
+            a, b = sorted((f"g{i // 40}/m{i}.py", f"g{j // 40}/m{j}.py"))
+            if a != b and (rng.random() < 0.8 or i // 40 == j // 40):
+                graph[(a, b)] = graph.get((a, b), 0) + 1
+    in_process = neighborhoods.communities(graph)  # this test's thread alone: no child
+    children = []
+    original = neighborhoods._in_child
+    monkeypatch.setattr(neighborhoods, "CHILD_PAIRS", 100)
+    monkeypatch.setattr(neighborhoods, "_in_child", lambda *args: children.append(1) or original(*args))
+    done = threading.Event()
+    other = threading.Thread(target=done.wait, args=(30,))
+    other.start()
+    try:
+        in_child = neighborhoods.communities(graph)
+    finally:
+        done.set()
+        other.join()
+    assert children == [1]
+    assert in_child == in_process and len(in_process) > 1
+
+
+def test_an_edit_made_while_neighborhoods_are_recomputed_is_indexed_without_waiting(
+    clustered: Path, live_graph, monkeypatch
+) -> None:
+    import threading
+
+    from konstruct_tui.graph import neighborhoods
+    from konstruct_tui.graph.store import pairs_digest
+
+    graph = live_graph(clustered, warm_neighborhoods=True, settle_after=0.05)
+    assert graph.wait_until_current(30)
+    gate, entered = threading.Event(), threading.Event()
+    original = neighborhoods.detect
+
+    def slow_detect(snapshot):
+        entered.set()
+        gate.wait(30)
+        return original(snapshot)
+
+    monkeypatch.setattr(neighborhoods, "detect", slow_detect)
+    try:
+        (clustered / "lonely.mini").write_text("def alone\nuse render_1\n")
+        graph.notify(["lonely.mini"])
+        assert graph.wait_until_current(30) and entered.wait(30)  # clustering the new graph, held
+        (clustered / "billing/invoice_1.mini").write_text("def billing_1\nuse alone\n")
+        graph.notify(["billing/invoice_1.mini"])
+        assert graph.wait_until_current(5)
+        assert "lonely.mini" in {e.target for e in graph.snapshot.out_edges["billing/invoice_1.mini"]}
+    finally:
+        gate.set()
+    store = graph.reconciler.indexer.store
+    deadline = time.monotonic() + 20
+    while store.neighborhoods(pairs_digest(graph.snapshot.out_edges)) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert graph.snapshot.neighborhoods_current
+    assert store.neighborhoods(pairs_digest(graph.snapshot.out_edges)) is not None
+
+
 def test_clustering_loads_only_igraphs_core_and_the_package_still_imports_whole_after_it() -> None:
     """The end of a cold index loads igraph's compiled core alone (the package costs 60-130 ms of
     helpers); a later `import igraph` in the same process must still get a working package."""
