@@ -24,6 +24,7 @@ class Contexts:
 
     def __init__(self, receivers: Any) -> None:
         self._r = receivers
+        self._literals: dict[tuple[str, str], list[tuple[str, Any]]] = {}
 
     def parameter(self, path: str, head: str, depth: int) -> Any:
         source, j, keys = json.loads(head[len(CONTEXT):])
@@ -40,7 +41,7 @@ class Contexts:
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
             found = [(where, argument) for where, argument in found if argument is not _MISSING]
-        for key in keys[:-1] if j < 0 else keys:  # down the nested object literals
+        for key in keys:  # down the nested object literals
             properties = []
             for where, argument in found:
                 owners = self._objects(where, argument, 0)
@@ -55,8 +56,9 @@ class Contexts:
             found = properties
         if not found:
             return None
-        if j < 0:  # the object literal holding `keys[-1]`: an instance of the type declaring it
-            return self._holder(found, keys[-1])
+        if j < 0:  # an object literal: its keys are looked up one by one (`holder`)
+            self._literals[(path, head)] = found
+            return ("keys", path, head)
         typed: set[Any] = set()
         for where, argument in found:
             shapes = self._shapes(where, argument, 0)
@@ -67,6 +69,11 @@ class Contexts:
                 written = writtens[j] if j < len(writtens) and j != shape[2] else None
                 typed.add(self._r.written(shape_path, written) if written else None)
         return typed.pop() if len(typed) == 1 else None
+
+    def holder(self, value: Any, key: str) -> Any:
+        """The instance whose type declares `key` of the object literal `value` (a `keys` value)."""
+        found = self._literals.get((value[1], value[2]))
+        return self._holder(found, key) if found else None
 
     def _holder(self, found: list[tuple[str, Any]], key: str) -> Any:
         holders = set()

@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..facts import OVERRIDES
-from ._ts_contexts import CONTEXT
+from ._ts_signatures import KEYS
 from ._ts_receivers import Receivers
 
 # Globals of every JavaScript runtime: their members are never the project's.
@@ -50,6 +50,15 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
         if len(segments) == 1 and segments[0] in GLOBALS:
             continue
         value = receivers.evaluate(path, segments)
+        if member.startswith(KEYS):  # an object literal's keys name the declared properties
+            for key in json.loads(member[len(KEYS):]):
+                holder = receivers.contexts.holder(value, key) if value is not None else None
+                declared = receivers.declaring(holder[1:3], key, props=True) if holder is not None else []
+                for where_, qualified in declared:
+                    used[where_].add(qualified)
+                if not declared:
+                    unknown.add(key)
+            continue
         if value is None:
             if len(segments) > 1 or not _external(bound, segments[0]):
                 unknown.add(member)
@@ -61,7 +70,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                 used[found[0]].add(found[1])
         elif kind in ("instance", "static"):
             # an object literal's key (`{prefixUrl: x}` for an `Options`) names the declared property
-            declared = receivers.declaring((where, name), member, props=_is_key(segments))
+            declared = receivers.declaring((where, name), member)
             for where_, qualified in declared:
                 used[where_].add(qualified)
             if not declared and kind == "instance" and receivers.kinds(where).get(name) != "class":
@@ -80,10 +89,6 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                     used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
     used.pop(path, None)
     return used, unknown
-
-
-def _is_key(segments: list[str]) -> bool:
-    return len(segments) == 1 and segments[0].startswith(CONTEXT) and json.loads(segments[0][len(CONTEXT):])[1] == -1
 
 
 def _external(bound: dict[str, tuple[str, str]], head: str) -> bool:

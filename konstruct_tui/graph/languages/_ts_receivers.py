@@ -44,7 +44,7 @@ class Receivers:
         self._aliasing: set[tuple[str, str]] = set()
         self._namespaces: dict[tuple[str, str], str | None] = {}
         self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
-        self._contexts = Contexts(self)
+        self.contexts = Contexts(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
 
     # --- per-file views ------------------------------------------------------------------------
@@ -156,7 +156,7 @@ class Receivers:
             key = (path, head)
             if key not in self._parameters:
                 self._parameters[key] = None  # a callback typed by itself resolves to nothing
-                self._parameters[key] = self._contexts.parameter(path, head, depth) if depth < _DEPTH else None
+                self._parameters[key] = self.contexts.parameter(path, head, depth) if depth < _DEPTH else None
             value = self._parameters[key]
         elif head.startswith("new "):
             value = self.written(path, head[4:])

@@ -32,6 +32,7 @@ from .. import treesitter as ts
 from ._ts_written import bounded, type_parameter, written_or_array
 
 CONTEXT = "ctx:"
+KEYS = "keys:"  # the member of a key-use chain: the object literal's keys, as JSON
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _MAYBE_CALLABLE = frozenset({"function_type", "type_identifier", "generic_type", "union_type", "intersection_type",
                              "parenthesized_type", "object_type", "nested_type_identifier"})
@@ -251,13 +252,11 @@ def context_head(declaration: Any, follow: Any) -> list[str] | None:
 
 def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
     """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
-    parameter's (or annotation's) type declares, as a chain `[ctx:[source, -1, keys]]` + key."""
+    parameter's (or annotation's) type declares. One chain per object literal, `[ctx:[source, -1,
+    keys]]` + `KEYS` and its keys as JSON: the context is resolved once for all of its keys."""
     found: set[tuple[tuple[str, ...], str]] = set()
     for node in objects:
-        context = _context(node, follow)
-        if context is None:
-            continue
-        source, outer = context
+        names = []
         for part in node.named_children:
             if part.type == "pair":
                 key = part.child_by_field_name("key")
@@ -270,7 +269,11 @@ def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
             else:
                 continue
             if name is not None:
-                found.add(((CONTEXT + json.dumps([source, -1, [*outer, name]]),), name))
+                names.append(name)
+        context = _context(node, follow) if names else None
+        if context is not None:
+            source, outer = context
+            found.add(((CONTEXT + json.dumps([source, -1, outer]),), KEYS + json.dumps(sorted(set(names)))))
     return found
 
 
@@ -295,10 +298,14 @@ def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
     if parent.type != "arguments":
         return None
     call = parent.parent
-    arguments = [a for a in parent.named_children if a.type != "comment"]
-    i = next((k for k, a in enumerate(arguments) if a == node), -1)
-    if i < 0 or any(a.type == "spread_element" for a in arguments[:i]):
-        return None
+    i, start = 0, node.start_byte
+    for argument in parent.named_children:  # by position: cheaper than comparing nodes
+        if argument.start_byte >= start:
+            break
+        if argument.type == "spread_element":
+            return None
+        if argument.type != "comment":
+            i += 1
     if call.type == "call_expression":
         callee, new = call.child_by_field_name("function"), False
     elif call.type == "new_expression":
