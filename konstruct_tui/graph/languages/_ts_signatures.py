@@ -166,6 +166,7 @@ def _literal_keys(node: Any) -> list[str] | None:
 
 def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, Any]:
     params: dict[str, list[Any]] = {}
+    candidates: dict[str, list[Any]] = {}
     for parameters in ts.in_order(found.get("signature", ())):
         owner = parameters.parent
         if owner.type == "arrow_function" or owner.type == "function_expression":
@@ -174,9 +175,14 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         prefix = qualifier(owner) if name is not None else None
         if prefix is None or name.type not in ("identifier", "property_identifier"):
             continue
-        found_signature = signature(parameters)
-        if any(s != 0 for s in found_signature[0]):  # a signature without callbacks types nothing
-            params.setdefault(".".join([*prefix, ts.text(name)]), []).append(found_signature)
+        if not any(p.child_by_field_name("type") is not None for p in parameters.named_children):
+            candidates.setdefault(".".join([*prefix, ts.text(name)]), []).append(None)
+            continue  # nothing written: nothing to type a callback with (JavaScript, mostly)
+        candidates.setdefault(".".join([*prefix, ts.text(name)]), []).append(signature(parameters))
+    for qualified, signatures in candidates.items():
+        # a callable none of whose signatures has a function-like parameter types no callback
+        if any(isinstance(spec_, list) for found_ in signatures if found_ for spec_ in found_[0]):
+            params[qualified] = [found_ if found_ else [[None], [None], 0] for found_ in signatures]  # untyped: unknown
     callsigs: dict[str, Any] = {}
     for node in found.get("callsig", ()):
         owner = node.parent
