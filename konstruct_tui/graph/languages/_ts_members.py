@@ -17,8 +17,8 @@ from collections import defaultdict
 from typing import Any
 
 from ..facts import OVERRIDES
-from ._ts_signatures import KEYS
 from ._ts_receivers import Receivers
+from ._ts_signatures import KEYS
 
 # Globals of every JavaScript runtime: their members are never the project's.
 GLOBALS = frozenset({
