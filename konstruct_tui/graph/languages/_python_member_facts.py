@@ -192,7 +192,7 @@ def _super_class(call: ts.Node) -> str | None:
 
 
 def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
-            calls: list[tuple[str, str, ts.Node]]) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+            calls: list[tuple[str, str, ts.Node]], texts: list[bytes]) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
@@ -243,14 +243,17 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
         types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
     # Chains starting with one of those names, picked out in C (`startswith` over all of them)
     chains = groups.get("chain", ())
-    texts = list(map(_TEXT, chains))
     picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
     uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
     oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
     return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}
 
 
-def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True) -> dict[str, Any]:
+def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
+                 chain_texts: list[bytes] | None = None) -> dict[str, Any]:
+    """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given)."""
+    if chain_texts is None:
+        chain_texts = list(map(_TEXT, groups.get("chain", ())))
     enclosing = _enclosing if has_error else _Scopes(groups).enclosing
     bound: list[tuple[str, str, ts.Node]] = []  # (name, written type, binding node)
     for node in groups.get("bind", ()):
@@ -354,10 +357,10 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True) -> di
     extra: dict[str, Any] = {}
     conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
     if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
-        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(map(_TEXT, groups.get("chain", ())))}
+        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(chain_texts)}
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls)
+        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
     for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:

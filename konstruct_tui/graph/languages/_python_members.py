@@ -316,7 +316,8 @@ class MemberResolver:
                 if typed is not None:
                     rest[:1] = []  # consumed: the walk goes on from the attribute's type
                     return typed
-            owners = [c for c in classes if rest and f"{c}.{rest[0]}" in self.symbols(path)]
+            symbols = self.symbols(path)  # once, not per class
+            owners = [c for c in classes if f"{c}.{rest[0]}" in symbols] if rest else []
             if not owners and len(classes) == 1:
                 owners = classes  # its member may come from a base class
             return ("instance", path, owners[0]) if len(owners) == 1 else (("external", path, "") if owners else None)

@@ -130,7 +130,7 @@ def _from_import(node: ts.Node, line: int) -> list[ImportRef]:
     return refs
 
 
-def _uses(groups: dict[str, list[ts.Node]], has_error: bool) -> tuple[str, ...]:
+def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[bytes] | None = None) -> tuple[str, ...]:
     names = groups.get("name", ())
     not_uses = [groups.get(key, ()) for key in ("member", "keyword", "imported")]
     if has_error:
@@ -147,7 +147,9 @@ def _uses(groups: dict[str, list[ts.Node]], has_error: bool) -> tuple[str, ...]:
     # Texts are deduplicated as bytes and decoded once each: most identifiers repeat.
     # (`text` is never None: trees are always parsed from bytes.)
     used = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, names))}
-    for raw in set(map(_TEXT, groups.get("chain", ()))):
+    if chain_texts is None:
+        chain_texts = list(map(_TEXT, groups.get("chain", ())))
+    for raw in set(chain_texts):
         if _DOTTED_PATH.fullmatch(raw):
             used.add(raw.decode("ascii", "replace"))
     return tuple(sorted(used))
@@ -166,13 +168,15 @@ class PythonSupport:
     def extract(self, path: str, source: bytes) -> FileFacts:
         root = ts.parse("python", source).root_node
         groups = ts.captures(ts.query("python", "python"), root)
+        # Read once, used by both the uses and the member facts (`node.text` copies the bytes)
+        chain_texts = list(map(_TEXT, groups.get("chain", ())))
         return FileFacts(
             path=path,
             language=self.name,
             symbols=_symbols(groups),
             imports=_imports(groups),
-            uses=_uses(groups, root.has_error),
-            extra=member_facts(groups, root.has_error),
+            uses=_uses(groups, root.has_error, chain_texts),
+            extra=member_facts(groups, root.has_error, chain_texts),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:
