@@ -38,11 +38,20 @@ class MemberResolver:
         self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
         self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
         self._located: dict[tuple[str, str], _Thing | None] = {}
+        # Facts read during one `resolve` call: the view does not change within it, and a file's
+        # tables are asked for thousands of times per pass (each asking the view again).
+        self._read: dict[str, FileFacts | None] | None = None
 
     # -- per-file tables (cached: a resolver lives for one pass) -------------------------------
 
     def _facts(self, path: str) -> FileFacts | None:
-        return self._project.facts_of(path)
+        read = self._read
+        if read is None:
+            return self._project.facts_of(path)
+        if path in read:
+            return read[path]
+        found = read[path] = self._project.facts_of(path)
+        return found
 
     def symbols(self, path: str) -> dict[str, str]:
         facts = self._facts(path)
@@ -274,6 +283,13 @@ class MemberResolver:
 
     def resolve(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
         """({defining file: {member names}}, {member names used on receivers nobody could type})."""
+        self._read = {}
+        try:
+            return self._resolve(facts)
+        finally:
+            self._read = None
+
+    def _resolve(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
         used: dict[str, set[str]] = defaultdict(set)
         unknown: set[str] = set(facts.extra.get("untyped", ()))
         path = facts.path
