@@ -29,6 +29,8 @@ from typing import Any
 from .. import treesitter as ts
 
 _TEXT = attrgetter("text")
+_START = attrgetter("start_byte")
+_END = attrgetter("end_byte")
 _DOTTED_BYTES = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
@@ -198,7 +200,8 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
     under "local": {"heads": [...], "uses": [...]}) and in the calls made on it. A use takes the
     binding of the innermost enclosing function that binds the name, else the module's."""
-    functions = sorted((n.start_byte, n.end_byte) for n in groups.get("definition.function", ()))
+    defined = groups.get("definition.function", ())
+    functions = sorted(zip(map(_START, defined), map(_END, defined)))
     starts = [start for start, _ in functions]
     parents: list[int] = []
     open_scopes: list[int] = []
@@ -314,10 +317,10 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
     relevant = imported.union(name for name, _, _ in bound)
     wanted = {name.encode() for name in relevant}
-    for node in groups.get("unbound", ()):
-        name = node.text
-        if name in wanted:
-            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+    unbound = groups.get("unbound", ())
+    texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
+    for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
+        bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
     bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
     # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
     bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
