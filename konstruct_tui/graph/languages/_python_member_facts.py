@@ -80,7 +80,7 @@ def _alternatives(text: str, separator: str = "|") -> list[str]:
 def _dotted(node: ts.Node | None) -> str | None:
     if node is None or node.type not in ("identifier", "attribute"):
         return None
-    text = "".join(ts.text(node).split())
+    text = "".join(node.text.decode("utf-8", "replace").split())  # parsed from bytes: never None
     return text if _DOTTED.fullmatch(text) else None
 
 
@@ -139,7 +139,7 @@ def _target_name(left: ts.Node, enclosing: Callable[[ts.Node], tuple[str | None,
     """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
     if left.type == "identifier":
         kind, _ = enclosing(left)
-        name = ts.text(left)
+        name = left.text.decode("utf-8", "replace")
         return f"self.{name}" if kind == "class_definition" else name
     if left.type == "attribute":
         obj = left.child_by_field_name("object")
@@ -236,8 +236,17 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
         head, dot, rest = text.partition(".")
         if head not in conflicts:
             return text
-        scope = next((s for s in enclosing(byte) if s in scopes[head]), None)
-        return f"{head}@{scope}{dot}{rest}" if scope is not None else text
+        # `enclosing(byte)` walked only as far as the innermost function binding the name
+        placed_in = scopes[head]
+        index = bisect_right(starts, byte) - 1
+        while index >= 0 and functions[index][1] <= byte:
+            index = parents[index]
+        while index >= 0:
+            scope = functions[index][0]
+            if scope in placed_in:
+                return f"{head}@{scope}{dot}{rest}"
+            index = parents[index]
+        return text
 
     types: dict[str, set[str]] = defaultdict(set)
     for name, written, node, scope in placed:
