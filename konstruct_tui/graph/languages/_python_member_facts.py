@@ -22,8 +22,8 @@ import re
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
-from itertools import compress
-from operator import attrgetter, methodcaller
+from itertools import compress, count, repeat
+from operator import attrgetter, itemgetter, methodcaller, neg
 from typing import Any
 
 from .. import treesitter as ts
@@ -31,6 +31,7 @@ from .. import treesitter as ts
 _TEXT = attrgetter("text")
 _START = attrgetter("start_byte")
 _END = attrgetter("end_byte")
+_ROW_ORDER = itemgetter(0, 1, 2)
 _DOTTED_BYTES = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
@@ -105,9 +106,11 @@ class _Scopes:
     Only for a tree without errors, where byte ranges nest exactly as the nodes do."""
 
     def __init__(self, groups: dict[str, list[ts.Node]]) -> None:
-        rows = [(node.start_byte, -node.end_byte, i, kind, node)
-                for kind in _SCOPES for i, node in enumerate(groups.get(_CAPTURE[kind], ()))]
-        rows.sort(key=lambda row: row[:3])
+        rows: list[tuple[int, int, int, str, ts.Node]] = []
+        for kind in _SCOPES:  # start and end read in C (`map`), not a Python frame per scope
+            nodes = groups.get(_CAPTURE[kind], ())
+            rows.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), count(), repeat(kind), nodes))
+        rows.sort(key=_ROW_ORDER)
         self.starts: list[int] = []
         self.ends: list[int] = []
         self.parents: list[int] = []
