@@ -137,15 +137,28 @@ class _Scopes:
     def __init__(self) -> None:
         self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
         self.names: set[str] = set()
+        self.blocks: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name -> spans declaring it
         self._said: dict[tuple[int, int], list[str] | None] = {}
 
     def declare(self, scope: Any, name: str, declaration: Any) -> None:
-        self.table[_key(scope)][name] = declaration
+        key = _key(scope)
+        if name not in self.table[key]:
+            self.blocks[name].append(key)
+        self.table[key][name] = declaration
         self.names.add(name)
 
     def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
         if name not in self.names:  # most receivers are imports and module-level names
             return False, None
+        start, end = node.start_byte, node.end_byte
+        if start < end:
+            # A leaf with text lies inside a block exactly when the block is one of its ancestors,
+            # so the innermost declaring block is found from the spans, without walking parents.
+            inner = None
+            for key in self.blocks[name]:
+                if key[0] <= start and end <= key[1] and (inner is None or (key[0], -key[1]) > (inner[0], -inner[1])):
+                    inner = key
+            return (False, None) if inner is None else (True, self.said(self.table[inner][name]))
         parent = node.parent
         while parent is not None:
             if parent.type in _BLOCKS:
