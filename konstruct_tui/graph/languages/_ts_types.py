@@ -333,9 +333,10 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(ts.text(prop))
         else:
             chains.add((tuple(receiver), ts.text(prop)))
+    # (`found` holds both in document order: see `_ts_extract.extract`.)
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
-    for head, member in zip(ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ())), strict=False):
+    for head, member in zip(found["qualifier"], found["member"], strict=False):
         receiver = chain(head, scopes.lookup, memo)
         if receiver is None:
             untyped.add(ts.text(member))
