@@ -65,8 +65,9 @@ def chain(node: Any, lookup: Lookup = _no_locals, memo: dict[Any, Any] | None = 
     `memo` shares the chains of sub-expressions: `a.b().c().d()` is read once, not once a member."""
     if node is None:
         return None
-    if memo is not None:
-        key = (node.start_byte, node.end_byte, node.type)
+    kind = node.type
+    if memo is not None and kind != "identifier":  # a name is read in no time: not worth a key
+        key = (node.start_byte, node.end_byte, kind)
         if key not in memo:
             memo[key] = _chain(node, lookup, memo)
         return memo[key]
