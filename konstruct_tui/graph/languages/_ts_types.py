@@ -120,11 +120,17 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
 _BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
 
 
-def _scope(node: Any) -> Any:
+def _scope(node: Any, memo: dict[int, Any]) -> Any:
+    """The innermost block around a node, remembered per parent (a function's parameters share it)."""
     parent = node.parent
-    while parent is not None and parent.type not in _BLOCKS:
-        parent = parent.parent
-    return parent
+    if parent is None:
+        return None
+    if parent.id not in memo:
+        block = parent
+        while block is not None and block.type not in _BLOCKS:
+            block = block.parent
+        memo[parent.id] = block
+    return memo[parent.id]
 
 
 def _key(node: Any) -> tuple[int, int]:
@@ -210,10 +216,11 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     bases: dict[str, list[str]] = defaultdict(list)
     scopes = _Scopes()
     memo: dict[Any, Any] = {}
+    blocks: dict[int, Any] = {}
     module_level = []
     destructured: list[tuple[Any, str]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
     for node in found.get("param", ()):
-        scope = _scope(node)
+        scope = _scope(node, blocks)
         if scope is not None:
             scopes.declare(scope, ts.text(node), node)
     for node in found.get("typed", ()):
@@ -232,7 +239,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             written = written_type(node.child_by_field_name("type"))
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
-        scope = _scope(node)
+        scope = _scope(node, blocks)
         if scope is None:
             continue
         if scope.type == "program":
