@@ -52,6 +52,9 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     if root.has_error and grammar == "typescript":
         source, root = _repaired(source, root)
     found = ts.captures(ts.query(grammar, "typescript"), root)
+    # Sorted once here; `_uses` and `type_facts` both pair them up in document order.
+    found["qualifier"], found["member"] = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))
+    qualifier = _qualifier_cache()
     imports: list[ImportRef] = []
     bindings: list[list[Any]] = []
     exports: list[list[Any]] = []
@@ -91,11 +94,11 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     return FileFacts(
         path=path,
         language=language,
-        symbols=tuple(_symbols(found)),
+        symbols=tuple(_symbols(found, qualifier)),
         imports=tuple(imports),
         uses=_uses(found, source, sorted(skip_ranges)),
         extra={"bindings": bindings, "exports": exports, "default_export": default_export,
-               **({"default_name": default_name} if default_name else {}), **type_facts(found, _qualifier)},
+               **({"default_name": default_name} if default_name else {}), **type_facts(found, qualifier)},
     )
 
 
@@ -256,13 +259,13 @@ def _call_import(
     imports.append(ImportRef(target=ts.text(specifier), line=call.start_point[0] + 1))
 
 
-def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
+def _symbols(found: dict[str, list[Any]], qualifier: Any) -> list[Symbol]:
     symbols: list[Symbol] = []
     for capture, nodes in found.items():
         if not capture.startswith("definition."):
             continue
         for node in nodes:
-            prefix = _qualifier(node)
+            prefix = qualifier(node)
             name_node = node.child_by_field_name("name")
             if prefix is None or name_node is None:
                 continue
@@ -283,6 +286,22 @@ def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
                 symbols.append(Symbol(qualified, kind, node.start_point[0] + 1, node.end_point[0] + 1))
     symbols.sort(key=lambda symbol: (symbol.start_line, symbol.end_line, symbol.name))
     return symbols
+
+
+def _qualifier_cache() -> Any:
+    """`_qualifier` remembered per parent within one file: the members of a class share it.
+    Callers never change the list they get."""
+    memo: dict[int, list[str] | None] = {}
+
+    def qualifier(node: Any) -> list[str] | None:
+        parent = node.parent
+        if parent is None:
+            return []
+        if parent.id not in memo:
+            memo[parent.id] = _qualifier(node)
+        return memo[parent.id]
+
+    return qualifier
 
 
 def _qualifier(node: Any) -> list[str] | None:
@@ -335,8 +354,7 @@ def _uses(found: dict[str, list[Any]], source: bytes, skip_ranges: list[tuple[in
     raw = {source[n.start_byte : n.end_byte] for n in found.get("use", ()) if kept(n.start_byte)}
     # Each qualifier is immediately followed by its member (the object is a bare identifier), so
     # the two capture lists, in document order, pair up.
-    qualifiers, members = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))
-    for qualifier, member in zip(qualifiers, members, strict=False):
+    for qualifier, member in zip(found["qualifier"], found["member"], strict=False):
         if kept(qualifier.start_byte):
             raw.add(source[qualifier.start_byte : qualifier.end_byte] + b"." + source[member.start_byte : member.end_byte])
     return tuple(sorted(name.decode("utf-8", "replace") for name in raw))

@@ -200,7 +200,9 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         if signatures:
             callsigs[".".join([*prefix, ts.text(name)])] = ["sig", signatures]
     props: dict[str, Any] = {}
-    for node in found.get("prop", ()):
+    # Document order, first one kept: of overloads (`header(): T; header(name: string): U`) the
+    # first one says, as for `returns`; the query's capture order varies from one run to the next.
+    for node in ts.in_order(found.get("prop", ())):
         owner = node.parent.parent if node.parent is not None else None
         if owner is not None and owner.type == "object_type":  # `type Options = {onError?: ...}`
             owner = owner.parent
@@ -220,7 +222,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         else:
             annotation = node.child_by_field_name("type")
             found_spec = spec(annotation.named_children[0]) if annotation is not None and annotation.named_child_count else None
-        props[".".join([*prefix, ts.text(key)])] = found_spec
+        props.setdefault(".".join([*prefix, ts.text(key)]), found_spec)
     return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
             **({"props": props} if props else {})}
 

@@ -65,8 +65,9 @@ def chain(node: Any, lookup: Lookup = _no_locals, memo: dict[Any, Any] | None = 
     `memo` shares the chains of sub-expressions: `a.b().c().d()` is read once, not once a member."""
     if node is None:
         return None
-    if memo is not None:
-        key = (node.start_byte, node.end_byte, node.type)
+    kind = node.type
+    if memo is not None and kind != "identifier":  # a name is read in no time: not worth a key
+        key = (node.start_byte, node.end_byte, kind)
         if key not in memo:
             memo[key] = _chain(node, lookup, memo)
         return memo[key]
@@ -119,11 +120,17 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
 _BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
 
 
-def _scope(node: Any) -> Any:
+def _scope(node: Any, memo: dict[int, Any]) -> Any:
+    """The innermost block around a node, remembered per parent (a function's parameters share it)."""
     parent = node.parent
-    while parent is not None and parent.type not in _BLOCKS:
-        parent = parent.parent
-    return parent
+    if parent is None:
+        return None
+    if parent.id not in memo:
+        block = parent
+        while block is not None and block.type not in _BLOCKS:
+            block = block.parent
+        memo[parent.id] = block
+    return memo[parent.id]
 
 
 def _key(node: Any) -> tuple[int, int]:
@@ -137,15 +144,28 @@ class _Scopes:
     def __init__(self) -> None:
         self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
         self.names: set[str] = set()
+        self.blocks: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name -> spans declaring it
         self._said: dict[tuple[int, int], list[str] | None] = {}
 
     def declare(self, scope: Any, name: str, declaration: Any) -> None:
-        self.table[_key(scope)][name] = declaration
+        key = _key(scope)
+        if name not in self.table[key]:
+            self.blocks[name].append(key)
+        self.table[key][name] = declaration
         self.names.add(name)
 
     def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
         if name not in self.names:  # most receivers are imports and module-level names
             return False, None
+        start, end = node.start_byte, node.end_byte
+        if start < end:
+            # A leaf with text lies inside a block exactly when the block is one of its ancestors,
+            # so the innermost declaring block is found from the spans, without walking parents.
+            inner = None
+            for key in self.blocks[name]:
+                if key[0] <= start and end <= key[1] and (inner is None or (key[0], -key[1]) > (inner[0], -inner[1])):
+                    inner = key
+            return (False, None) if inner is None else (True, self.said(self.table[inner][name]))
         parent = node.parent
         while parent is not None:
             if parent.type in _BLOCKS:
@@ -196,10 +216,11 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     bases: dict[str, list[str]] = defaultdict(list)
     scopes = _Scopes()
     memo: dict[Any, Any] = {}
+    blocks: dict[int, Any] = {}
     module_level = []
     destructured: list[tuple[Any, str]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
     for node in found.get("param", ()):
-        scope = _scope(node)
+        scope = _scope(node, blocks)
         if scope is not None:
             scopes.declare(scope, ts.text(node), node)
     for node in found.get("typed", ()):
@@ -218,7 +239,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             written = written_type(node.child_by_field_name("type"))
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
-        scope = _scope(node)
+        scope = _scope(node, blocks)
         if scope is None:
             continue
         if scope.type == "program":
@@ -320,9 +341,10 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(ts.text(prop))
         else:
             chains.add((tuple(receiver), ts.text(prop)))
+    # (`found` holds both in document order: see `_ts_extract.extract`.)
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
-    for head, member in zip(ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ())), strict=False):
+    for head, member in zip(found["qualifier"], found["member"], strict=False):
         receiver = chain(head, scopes.lookup, memo)
         if receiver is None:
             untyped.add(ts.text(member))
