@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .evidence import declared_entry_points, is_entry_file, loading_sites, loads, near
+from .evidence import declared_entry_points, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
 from .records import TEXT
 from .snapshot import GraphSnapshot
 
@@ -26,6 +26,7 @@ _TEST_FILE = re.compile(
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
+_PREFIXED_SCAN = 5000
 
 
 def is_test_file(path: str) -> bool:
@@ -47,6 +48,7 @@ class DeadCode:
         self._used_in_own_file = used_in_own_file
         self._texts: dict[str, str | None] = {}
         self._loaders: dict[str, list[tuple[str, str | None]]] = {}
+        self._prefixed: list[tuple[str, str]] | None = None
         configs = [p for p in snap.files if posixpath.basename(p) in _CONFIGS]
         python = {p for p, e in snap.files.items() if e.language == "python"}
         self.entry_files, self.entry_symbols = declared_entry_points(sorted(configs), self.read, python,
@@ -59,7 +61,7 @@ class DeadCode:
 
     def loaders_near(self, path: str) -> list[str]:
         """Loading-by-computed-name sites in `path`'s folder and the folder above (not in itself)."""
-        found = []
+        found = [site for site, folder in self._prefixed_loaders() if in_folder(path, folder)]
         for folder in dict.fromkeys(near(path)):
             if folder not in self._loaders:
                 sites = []
@@ -71,6 +73,20 @@ class DeadCode:
             found += [site for site, literal in self._loaders[folder]
                       if not site.startswith(path + ":") and loads(literal, path)]
         return found
+
+    def _prefixed_loaders(self) -> list[tuple[str, str]]:
+        """Loaders anywhere in the project whose computed name starts with a written folder
+        (`import_module(f"pkg.handlers.{name}")`): they may load any file of that folder. Read once
+        per question, from at most `_PREFIXED_SCAN` files (a bigger tree keeps the nearby rule)."""
+        if self._prefixed is None:
+            self._prefixed = []
+            scanned = [p for p, e in self.snap.files.items() if e.parsed and e.language in ("python", "typescript")]
+            if len(scanned) <= _PREFIXED_SCAN:
+                for other in sorted(scanned):
+                    text = self.read(other)
+                    if text and ("import" in text or "require" in text):
+                        self._prefixed += loaded_folders(self.snap.files[other].language, other, text)
+        return self._prefixed
 
     def _folder_files(self, folder: str) -> list[str]:
         prefix = folder + "/" if folder else ""

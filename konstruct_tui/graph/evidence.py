@@ -82,6 +82,48 @@ def loading_sites(language: str, path: str, text: str | None) -> list[tuple[str,
     return found
 
 
+# A computed name with a written prefix names the folder it loads from, wherever that folder is:
+# `import_module(f"pkg.handlers.{name}")`, `import(`../plugins/${name}.js`)`, `require("./x/" + n)`.
+_PREFIXED = {
+    "python": re.compile(r"""(?P<site>\bimport_module|\b__import__)\(\s*f?['"](?P<prefix>\.*[\w.]*?)\.?(?:\{|['"]\s*\+)"""),
+    "typescript": re.compile(r"""(?P<site>\bimport|\brequire)\(\s*[`'"](?P<prefix>\.{1,2}/[^`'"$]*)(?:\$\{|[`'"]\s*\+)"""),
+}
+
+
+def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str, str]]:
+    """(`path:line (what)`, folder) for every loader in `text` whose computed name starts with a
+    written folder: the folder (workspace-relative for TS/JS and relative Python names, a dotted
+    package turned into a path suffix otherwise) whose files it may load."""
+    pattern = _PREFIXED.get(language)
+    if pattern is None or text is None:
+        return []
+    found = []
+    for match in pattern.finditer(text):
+        prefix = match.group("prefix")
+        if language == "typescript":
+            folder = posixpath.normpath(posixpath.join(posixpath.dirname(path), prefix if prefix.endswith("/")
+                                                       else posixpath.dirname(prefix)))
+        else:
+            dots = len(prefix) - len(prefix.lstrip("."))
+            dotted = prefix[dots:].strip(".").replace(".", "/")
+            if dots:  # relative to the loader's package: one dot is its own folder
+                base = posixpath.dirname(path)
+                for _ in range(dots - 1):
+                    base = posixpath.dirname(base)
+                dotted = posixpath.join(base, dotted) if dotted else base
+            folder = dotted
+        if folder in ("", ".") or folder.startswith(".."):
+            continue
+        line = text.count("\n", 0, match.start()) + 1
+        found.append((f"{path}:{line} ({match.group('site').strip()})", folder))
+    return found
+
+
+def in_folder(path: str, folder: str) -> bool:
+    """Whether `path` is under `folder`, or under a folder ending with it (a dotted package)."""
+    return path.startswith(folder + "/") or f"/{folder}/" in f"/{path}"
+
+
 def loads(literal: str | None, path: str) -> bool:
     """Whether a loader with this literal argument (None: a computed name) may load `path`."""
     if literal is None:

@@ -260,3 +260,24 @@ def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
     assert [r["path"] for r in nothing["results"]] == ["tests/test_other.py"]
     missing = run(mode="tests", symbol="no_such_symbol")
     assert missing["status"] != "ok"
+
+
+@pytest.mark.parametrize("loader_path, loader, loaded", [
+    ("pkg/loaders/__init__.py", "import importlib\n\ndef handler(n):\n    return importlib.import_module(f'pkg.handlers.{n}')\n",
+     "pkg/handlers/mail.py"),
+    ("pkg/loaders/__init__.py", "def handler(n):\n    return __import__('pkg.handlers.' + n)\n", "pkg/handlers/mail.py"),
+    ("pkg/loaders/__init__.py", "from importlib import import_module\n\ndef handler(n):\n"
+                                "    return import_module(f'..handlers.{n}', __name__)\n", "pkg/handlers/mail.py"),
+    ("src/core/loader.ts", "export const load = (n: string) => import(`../../plugins/${n}.js`);\n", "plugins/alpha.ts"),
+    ("src/core/loader.js", "exports.load = (n) => require('../../plugins/' + n);\n", "plugins/alpha.ts"),
+])
+def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_is(
+        ask, loader_path: str, loader: str, loaded: str) -> None:
+    """The loaded folder is a sibling of the loader's, not beside it: still never called dead."""
+    run = ask({"pkg/__init__.py": "", "pkg/handlers/__init__.py": "", "pkg/handlers/mail.py": "def handle():\n    pass\n",
+               "plugins/alpha.ts": "export const run = () => 1;\n", loader_path: loader,
+               "other/orphan.py": "def lonely():\n    pass\n"})
+    answer = run(mode="unreferenced")
+    assert loaded not in _dead(answer)
+    assert any(u["path"] == loaded and loader_path in u["reason"] for u in answer["undeterminable"])
+    assert "other/orphan.py" in _dead(answer)  # a loader names its folder, not the whole project
