@@ -49,7 +49,7 @@ class DeadCode:
         self._texts: dict[str, str | None] = {}
         self._loaders: dict[str, list[tuple[str, str | None]]] = {}
         self._prefixed: list[tuple[str, str]] | None = None
-        configs = [p for p in snap.files if posixpath.basename(p) in _CONFIGS]
+        configs = [p for p in snap.files if posixpath.basename(p) in _CONFIGS or "META-INF/services/" in p]
         python = {p for p, e in snap.files.items() if e.language == "python"}
         self.entry_files, self.entry_symbols = declared_entry_points(sorted(configs), self.read, python,
                                                                      set(snap.files))

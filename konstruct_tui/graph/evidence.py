@@ -173,6 +173,14 @@ def declared_entry_points(config_paths: list[str], read: Reader, python_files: s
             continue
         base = posixpath.dirname(config)
         name = posixpath.basename(config)
+        if "META-INF/services/" in config:  # java.util.ServiceLoader instantiates each class listed
+            for line in text.splitlines():
+                qualified = line.split("#", 1)[0].strip().split("$", 1)[0]
+                suffix = "/" + qualified.replace(".", "/") + ".java"
+                target = next((f for f in sorted(all_files) if ("/" + f).endswith(suffix)), None) if qualified else None
+                if target:
+                    files[target] = f"a service provider listed in {config}"
+            continue
         if name == "package.json":
             for spec in _package_json_targets(text):
                 target = _js_file(posixpath.normpath(posixpath.join(base, spec)), all_files)

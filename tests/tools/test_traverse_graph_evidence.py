@@ -157,6 +157,10 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"vite.config.ts": "export default {plugins: []};\n"}, "vite.config.ts"),
     ({"eslint.config.mjs": "export default [];\n"}, "eslint.config.mjs"),
     ({"documentation/examples/pagination.js": "console.log(1);\n"}, "documentation/examples/pagination.js"),
+    # java.util.ServiceLoader instantiates what META-INF/services lists; nothing names it in code
+    ({"src/main/resources/META-INF/services/a.spi.Codec": "# providers\na.impl.JsonCodec\n",
+      "src/main/java/a/impl/JsonCodec.java": "package a.impl;\npublic class JsonCodec {}\n"},
+     "src/main/java/a/impl/JsonCodec.java"),
     ({"benchmark/index.ts": "console.log(1);\n"}, "benchmark/index.ts"),
     ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
       "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
