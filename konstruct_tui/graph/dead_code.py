@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .evidence import declared_entry_points, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
+from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
 from .records import TEXT
 from .snapshot import GraphSnapshot
 
@@ -53,6 +53,7 @@ class DeadCode:
         python = {p for p, e in snap.files.items() if e.language == "python"}
         self.entry_files, self.entry_symbols = declared_entry_points(sorted(configs), self.read, python,
                                                                      set(snap.files))
+        self.entry_files = {**framework_routes(set(snap.files)), **self.entry_files}
 
     def read(self, path: str) -> str | None:
         if path not in self._texts:

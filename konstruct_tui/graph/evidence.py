@@ -197,6 +197,27 @@ def declared_entry_points(config_paths: list[str], read: Reader, python_files: s
     return files, symbols
 
 
+_NEXT_CONFIG = re.compile(r"(^|/)next\.config\.[cm]?[jt]s$")
+_NEXT_APP_FILE = re.compile(r"^(src/)?app/(.+/)?(page|layout|route|loading|error|global-error|not-found|template|default"
+                            r"|opengraph-image|twitter-image|icon|apple-icon|sitemap|robots|manifest)\.[cm]?[jt]sx?$")
+_NEXT_ROOT_FILE = re.compile(r"^(src/)?(pages/.+|middleware|instrumentation)\.[cm]?[jt]sx?$")
+
+
+def framework_routes(all_files: set[str]) -> dict[str, str]:
+    """{file: why} for files a framework loads by their path: Next.js `app/**/page.tsx`, `layout`,
+    `route`, ... and `pages/**`, `middleware.ts`, beside a `next.config.*`."""
+    found: dict[str, str] = {}
+    for config in sorted(f for f in all_files if _NEXT_CONFIG.search(f)):
+        base = posixpath.dirname(config)
+        prefix = base + "/" if base else ""
+        for path in all_files:
+            if path.startswith(prefix):
+                inner = path[len(prefix):]
+                if _NEXT_APP_FILE.match(inner) or _NEXT_ROOT_FILE.match(inner):
+                    found[path] = f"loaded by Next.js by its path (beside {config})"
+    return found
+
+
 def _python_script_targets(name: str, text: str) -> list[str]:
     if name == "pyproject.toml":
         try:

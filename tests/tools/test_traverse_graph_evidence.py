@@ -285,3 +285,18 @@ def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_i
     assert loaded not in _dead(answer)
     assert any(u["path"] == loaded and loader_path in u["reason"] for u in answer["undeterminable"])
     assert "other/orphan.py" in _dead(answer)  # a loader names its folder, not the whole project
+
+
+def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
+    """vercel/commerce: `app/**/page.tsx`, `layout.tsx`, `route.ts`, `pages/**` and `middleware.ts`
+    are imported by nobody; Next.js loads them by where they are."""
+    routes = ["app/page.tsx", "app/layout.tsx", "app/search/[q]/page.tsx", "app/api/cart/route.ts",
+              "pages/legacy.tsx", "middleware.ts"]
+    run = ask({"web/next.config.mjs": "export default {};\n",
+               **{f"web/{r}": "export default function X() { return null; }\n" for r in routes},
+               "web/app/helpers.ts": "export const lonely = 1;\n",
+               "elsewhere/app/page.tsx": "export default function Y() { return null; }\n"})
+    answer = run(mode="unreferenced")
+    dead = _dead(answer)
+    assert not dead & {f"web/{r}" for r in routes}
+    assert {"web/app/helpers.ts", "elsewhere/app/page.tsx"} <= dead  # no next.config beside them
