@@ -42,18 +42,10 @@ class Contexts:
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
             found = [(where, argument) for where, argument in found if argument is not _MISSING]
         for key in keys:  # down the nested object literals
-            properties = []
-            for where, argument in found:
-                owners = self._objects(where, argument, 0)
-                if owners is None:
-                    return None
-                for owner in owners:
-                    declared = self._property(owner, key)
-                    if declared is None:
-                        return None
-                    if declared is not _MISSING:
-                        properties.append(declared)
-            found = properties
+            declarations = self._declarations(found, key)
+            if declarations is None:
+                return None
+            found = [declared for _, declared in declarations]
         if not found:
             return None
         if j < 0:  # an object literal: its keys are looked up one by one (`holder`)
@@ -75,8 +67,10 @@ class Contexts:
         found = self._literals.get((value[1], value[2]))
         return self._holder(found, key) if found else None
 
-    def _holder(self, found: list[tuple[str, Any]], key: str) -> Any:
-        holders = set()
+    def _declarations(self, found: list[tuple[str, Any]], key: str) -> list[tuple[Any, Any]] | None:
+        """(owner, declared property) of `key` on every object type `found` names; None when one
+        of them cannot be read (the answer is then unknown, never a guess)."""
+        out = []
         for where, argument in found:
             owners = self._objects(where, argument, 0)
             if owners is None:
@@ -86,7 +80,14 @@ class Contexts:
                 if declared is None:
                     return None
                 if declared is not _MISSING:
-                    holders.add(("instance", owner[0], owner[1]) if owner[0] is not None else ("inline",))
+                    out.append((owner, declared))
+        return out
+
+    def _holder(self, found: list[tuple[str, Any]], key: str) -> Any:
+        declarations = self._declarations(found, key)
+        if declarations is None:
+            return None
+        holders = {("instance", owner[0], owner[1]) if owner[0] is not None else ("inline",) for owner, _ in declarations}
         value = holders.pop() if len(holders) == 1 else None
         return value if value is not None and value[0] == "instance" else None
 
