@@ -85,7 +85,7 @@ def loading_sites(language: str, path: str, text: str | None) -> list[tuple[str,
 # A computed name with a written prefix names the folder it loads from, wherever that folder is:
 # `import_module(f"pkg.handlers.{name}")`, `import(`../plugins/${name}.js`)`, `require("./x/" + n)`.
 _PREFIXED = {
-    "python": re.compile(r"""(?P<site>\bimport_module|\b__import__)\(\s*f?['"](?P<prefix>\.*[\w.]*?)\.?(?:\{|['"]\s*\+)"""),
+    "python": re.compile(r"""(?P<site>\bimport_module|\b__import__)\(\s*f?['"](?P<prefix>\.*[\w.]*?)\.?(?:\{|%|['"]\s*\+)"""),
     "typescript": re.compile(r"""(?P<site>\bimport|\brequire)\(\s*[`'"](?P<prefix>\.{1,2}/[^`'"$]*)(?:\$\{|[`'"]\s*\+)"""),
 }
 

@@ -157,6 +157,8 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"vite.config.ts": "export default {plugins: []};\n"}, "vite.config.ts"),
     ({"eslint.config.mjs": "export default [];\n"}, "eslint.config.mjs"),
     ({"documentation/examples/pagination.js": "console.log(1);\n"}, "documentation/examples/pagination.js"),
+    ({"next.config.ts": "export default {};\n", "src/app/dashboard/page.tsx": "export default function P() {}\n"},
+     "src/app/dashboard/page.tsx"),
     # java.util.ServiceLoader instantiates what META-INF/services lists; nothing names it in code
     ({"src/main/resources/META-INF/services/a.spi.Codec": "# providers\na.impl.JsonCodec\n",
       "src/main/java/a/impl/JsonCodec.java": "package a.impl;\npublic class JsonCodec {}\n"},
@@ -274,6 +276,12 @@ def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
                                 "    return import_module(f'..handlers.{n}', __name__)\n", "pkg/handlers/mail.py"),
     ("src/core/loader.ts", "export const load = (n: string) => import(`../../plugins/${n}.js`);\n", "plugins/alpha.ts"),
     ("src/core/loader.js", "exports.load = (n) => require('../../plugins/' + n);\n", "plugins/alpha.ts"),
+    # other spellings of the same computed name: %-formatting, str.format, a template then `+`
+    ("pkg/loaders/__init__.py", "import importlib\n\ndef handler(n):\n"
+                                "    return importlib.import_module('pkg.handlers.%s' % n)\n", "pkg/handlers/mail.py"),
+    ("pkg/loaders/__init__.py", "import importlib\n\ndef handler(n):\n"
+                                "    return importlib.import_module('pkg.handlers.{}'.format(n))\n", "pkg/handlers/mail.py"),
+    ("src/core/loader.ts", "export const load = (n: string) => import(`../../plugins/plugin-` + n);\n", "plugins/alpha.ts"),
 ])
 def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_is(
         ask, loader_path: str, loader: str, loaded: str) -> None:
