@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
+from .named_in_text import file_spellings, find_named, registering_decorator, symbol_spellings
 from .records import TEXT
 from .snapshot import GraphSnapshot
 
@@ -105,16 +106,21 @@ class DeadCode:
             loaders = self.loaders_near(path)
             if why:
                 out.roots.append({"path": path, "kind": "file", "reason": f"entry point: {why}"})
-            elif not inbound and not members_in:
+            elif not inbound and not members_in and not self._package_runs(path):
+                registered = self._registered_type(path, entry)
                 if loaders:
                     out.uncertain.append({"path": path, "kind": "file",
                                           "reason": f"may be loaded by a computed name at {loaders[0]}"})
+                elif registered:
+                    out.uncertain.append({"path": path, "kind": "file", "reason": registered})
                 else:
                     out.dead.append({"path": path, "kind": "file"})
             named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names if not n.startswith("~")}
             candidates = [s for s in entry.symbols()
                           if "." not in s.name and not s.name.startswith("__") and s.name not in named
                           and (path, s.name) not in self.entry_symbols]
+            if why:  # a program's top-level variables are its statements: they run, used or not
+                candidates = [s for s in candidates if s.kind not in ("constant", "variable")]
             if entry.language == "go":  # the runtime calls every `init` when its package loads
                 candidates = [s for s in candidates if s.name != "init"]
             if why and entry.language == "java":
@@ -128,20 +134,73 @@ class DeadCode:
                     continue
                 item = {"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line}
                 users = [p for p, names in by_name.items() if s.name in names]
+                decorator = registering_decorator(self.read(path), s.start_line, s.name)
                 if loaders:
                     out.uncertain.append({**item, "reason": f"may be loaded by a computed name at {loaders[0]}"})
                 elif users:
                     out.uncertain.append({**item, "reason": f"{users[0]} uses .{s.name} on a receiver whose type "
                                                             f"could not be proven (evidence by_name)"})
+                elif decorator:
+                    out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
+                                                            f"to be called by name"})
                 else:
                     out.dead.append(item)
+        self._drop_named_in_text(out)
         return out
+
+    def _drop_named_in_text(self, out: Findings) -> None:
+        """Move to `undeterminable` what the project's text names outside its own file (a module in
+        `pytest_plugins`, a Procfile's `app.main:app`, a bundler's `entry`, Spring XML's class).
+        Read from at most `_PREFIXED_SCAN` files; a bigger tree keeps the import-only rule."""
+        if not out.dead or len(self.snap.files) > _PREFIXED_SCAN:
+            return
+        wanted: dict[int, list[str]] = {}
+        for i, item in enumerate(out.dead):
+            entry = self.snap.files[item["path"]]
+            wanted[i] = (symbol_spellings(item["path"], entry.language, item["symbol"]) if "symbol" in item
+                         else file_spellings(item["path"], entry.language, self.read(item["path"])))
+        named = find_named(wanted, sorted(self.snap.files), self.read, lambda i: out.dead[i]["path"])
+        for i in sorted(named):
+            out.uncertain.append({**out.dead[i], "reason": f"named as text at {named[i]}: a tool or framework "
+                                                           f"may load it by that name"})
+        out.dead = [item for i, item in enumerate(out.dead) if i not in named]
+
+    def _package_runs(self, path: str) -> str:
+        """For a package's `__init__.py`: a module of the package that is imported or run (Python
+        runs `__init__.py` before any module beneath it), or ""."""
+        if posixpath.basename(path) != "__init__.py" or not _has_statements(self.read(path)):
+            return ""  # an empty `__init__.py` can go without changing what runs
+        for other in self.snap.files_under(posixpath.dirname(path)):
+            entry = self.snap.files[other]
+            if other != path and entry.language == "python" and (
+                    self.snap.predecessors(other) or is_test_file(other) or other in self.entry_files
+                    or is_entry_file(other, entry.language, self.read(other))):
+                return other
+        return ""
+
+    def _registered_type(self, path: str, entry: Any) -> str:
+        """Why a Java file nothing imports may still be instantiated: its class carries an
+        annotation a framework finds by scanning the classpath (`@Component`, `@Entity`)."""
+        if entry.language != "java":
+            return ""
+        for s in entry.symbols():
+            decorator = registering_decorator(self.read(path), s.start_line, s.name.rsplit(".", 1)[-1])
+            if "." not in s.name and decorator:
+                return f"{s.name} is annotated @{decorator}: a framework may find it by scanning and create it"
+        return ""
 
     def _by_name_users(self, path: str) -> dict[str, tuple[str, ...]]:
         """Files that import `path` directly and use members by name on untyped receivers (a module
         passed around as a value: `mod.helper()` with `mod` untyped)."""
         unresolved = self.snap.side.unresolved
         return {e.source: unresolved[e.source] for e in self.snap.predecessors(path) if e.source in unresolved}
+
+
+def _has_statements(text: str | None) -> bool:
+    """Whether a Python file does anything beyond comments and a docstring."""
+    code = re.sub(r"#[^\n]*", "", text or "").strip()
+    code = re.sub(r'^(?:[rRbBuU]{0,2})("""|\'\'\')(?:.|\n)*?\1', "", code, count=1).strip()
+    return bool(code)
 
 
 def used_in_text(text: str, candidates: list[Any], defined_names: list[str]) -> set[str]:

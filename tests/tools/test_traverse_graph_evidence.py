@@ -308,3 +308,87 @@ def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
     dead = _dead(answer)
     assert not dead & {f"web/{r}" for r in routes}
     assert {"web/app/helpers.ts", "elsewhere/app/page.tsx"} <= dead  # no next.config beside them
+
+
+@pytest.mark.parametrize("files, loaded", [
+    # pytest loads plugins named in a conftest by their dotted name
+    ({"tests/conftest.py": "pytest_plugins = ['pkg.fixtures']\n", "pkg/__init__.py": "",
+      "pkg/fixtures.py": "X = 1\n"}, "pkg/fixtures.py"),
+    # Django's settings name apps and the settings module itself as strings
+    ({"site/settings.py": "INSTALLED_APPS = ['shop.payments']\n", "shop/__init__.py": "",
+      "shop/payments/__init__.py": "", "shop/payments/hooks.py": "X = 1\n",
+      "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site.settings')\n"},
+     "shop/payments/__init__.py"),
+    ({"manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site.settings')\n",
+      "site/settings.py": "DEBUG = True\n"}, "site/settings.py"),
+    # a Procfile / Dockerfile runs an app by its module and attribute
+    ({"Procfile": "web: gunicorn app.wsgi:application\n", "app/__init__.py": "", "app/wsgi.py": "application = 1\n"},
+     "app/wsgi.py"),
+    ({"Dockerfile": "CMD [\"uvicorn\", \"main:app\", \"--port\", \"80\"]\n", "main.py": "app = object()\n"}, "main.py"),
+    ({"Makefile": "gen:\n\tpython tools/gen_tables.py > out.txt\n", "tools/gen_tables.py": "print(1)\n"},
+     "tools/gen_tables.py"),
+    # Vite's index.html names the app's entry module; a worker is named by its path
+    ({"index.html": "<script type=\"module\" src=\"/src/main.ts\"></script>\n", "src/main.ts": "export const a = 1;\n"},
+     "src/main.ts"),
+    ({"src/app.ts": "export const w = new Worker(new URL('./workers/sync.ts', import.meta.url));\n",
+      "src/workers/sync.ts": "export const b = 1;\n"}, "src/workers/sync.ts"),
+    # serverless.yml names a handler by its file and export
+    ({"serverless.yml": "functions:\n  mail:\n    handler: src/handlers/mail.handler\n",
+      "src/handlers/mail.ts": "export const handler = () => 1;\n"}, "src/handlers/mail.ts"),
+    # Spring XML creates the class it names
+    ({"src/main/resources/beans.xml": "<beans><bean class=\"a.impl.Codec\"/></beans>\n",
+      "src/main/java/a/impl/Codec.java": "package a.impl;\npublic class Codec {}\n"}, "src/main/java/a/impl/Codec.java"),
+])
+def test_code_named_as_text_elsewhere_is_undeterminable_not_dead(ask, files: dict[str, str], loaded: str) -> None:
+    run = ask({**files, "orphan.py": "x = 1\n"})
+    answer = run(mode="unreferenced")
+    assert loaded not in _dead(answer)
+    assert any(u["path"] == loaded and "named as text at" in u["reason"] for u in answer["undeterminable"])
+    assert "orphan.py" in _dead(answer)  # the rule names files, it does not blind the whole answer
+
+
+def test_a_link_to_another_copy_of_a_file_does_not_name_it(ask) -> None:
+    run = ask({"src/formats.ts": "export const f = 1;\n",
+               "src/format.ts": "// fork of https://github.com/x/y/blob/master/src/formats.ts\nexport const g = 1;\n",
+               "src/index.ts": "import { g } from './format'\nexport { g }\n"})
+    assert "src/formats.ts" in _dead(run(mode="unreferenced", target="src"))
+
+
+def test_decorated_definitions_may_be_registered_and_are_not_called_dead(ask) -> None:
+    run = ask({"web/__init__.py": "", "web/app.py": "class App:\n    def get(self, p):\n        return lambda f: f\n\n\napp = App()\n",
+               "web/routes.py": "from dataclasses import dataclass\nfrom .app import app\n\n\n@app.get('/')\n"
+                                "def index():\n    return 'hi'\n\n\n@dataclass\nclass Unused:\n    x: int = 0\n",
+               "web/main.py": "from . import routes\n",
+               "src/main/java/a/Handler.java": "package a;\n\n@Component\npublic class Handler {}\n",
+               "src/main/java/a/Old.java": "package a;\n\n@Deprecated\npublic class Old {}\n",
+               "package.json": '{"main": "ts/main.ts"}', "ts/main.ts": "import './mailer'\n",
+               "ts/mailer.ts": "import { Injectable } from '@nestjs/common'\n\n@Injectable()\n"
+                               "export class Mailer {}\n\nexport class Unused {}\n"})
+    answer = run(mode="unreferenced")
+    symbols = {(r["path"], r.get("symbol")) for r in answer["results"]}
+    assert ("web/routes.py", "index") not in symbols
+    assert ("web/routes.py", "Unused") in symbols  # @dataclass registers nothing
+    assert any(u.get("symbol") == "index" and "@app.get" in u["reason"] for u in answer["undeterminable"])
+    assert "src/main/java/a/Handler.java" not in _dead(answer)
+    assert any(u["path"] == "src/main/java/a/Handler.java" and "@Component" in u["reason"]
+               for u in answer["undeterminable"])
+    assert "src/main/java/a/Old.java" in _dead(answer)
+    assert ("ts/mailer.ts", "Unused") in symbols and ("ts/mailer.ts", "Mailer") not in symbols
+
+
+def test_a_package_init_runs_whenever_a_module_beneath_it_does(ask) -> None:
+    run = ask({"pyproject.toml": "[project]\nname = 'x'\n[project.scripts]\nx = 'tool.cli:main'\n",
+               "tool/__init__.py": "VERSION = '1'\n", "tool/cli.py": "def main():\n    pass\n",
+               "lonely/__init__.py": "", "lonely/mod.py": "y = 1\n"})
+    dead = _dead(run(mode="unreferenced"))
+    assert "tool/__init__.py" not in dead
+    assert {"lonely/__init__.py", "lonely/mod.py"} <= dead
+
+
+def test_a_programs_top_level_variables_run_and_are_not_dead(ask) -> None:
+    run = ask({"example/server.ts": "import { Server } from '../src/core'\n\nconst helper = () => 1\n"
+                                    "const app = new Server().listen(3000)\n",
+               "src/core.ts": "export class Server { listen(p: number) { return this } }\n"})
+    symbols = {r.get("symbol") for r in run(mode="unreferenced")["results"] if r["path"] == "example/server.ts"}
+    assert "app" not in symbols
+    assert "helper" in symbols

@@ -1,0 +1,128 @@
+"""Code loaded by a name written as text, and symbols a decorator may register.
+
+Imports are one way into a file; a name written as text is another. `pytest_plugins =
+["pkg.fixtures"]`, Django's `INSTALLED_APPS`, `uvicorn app.main:app` in a Procfile, `entry:
+"./src/worker.ts"` in a bundler config, `<bean class="a.impl.Codec"/>` in Spring XML: each loads
+a file nobody imports. Rather than recognise each framework's spelling, `unreferenced` asks one
+question of the whole project's text: does anything outside the file spell its module name, its
+path or its qualified class name? If so, the file is not provably dead.
+
+Likewise a top-level function or class under a decorator that is not known to be inert may be
+registered with something that calls it by name (`@app.get("/")`, `@pytest.fixture`,
+`@Component`): such a symbol is not provably dead either.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable
+
+Reader = Callable[[str], "str | None"]
+
+_SCAN_LIMIT = 1_000_000  # characters read of one file; generated blobs say nothing useful
+_JS_EXT = r"(?:\.[cm]?[jt]sx?)"
+_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+# Decorators and annotations that wrap or describe a definition without handing it to anything
+# that calls it by name. Every other decorator may register what it decorates.
+_INERT = frozenset({
+    "dataclass", "dataclass_transform", "property", "cached_property", "staticmethod", "classmethod",
+    "wraps", "lru_cache", "cache", "total_ordering", "singledispatch", "singledispatchmethod",
+    "contextmanager", "asynccontextmanager", "overload", "final", "override", "abstractmethod",
+    "runtime_checkable", "deprecated", "unique", "no_type_check", "type_check_only",
+    "Deprecated", "SuppressWarnings", "FunctionalInterface", "SafeVarargs", "Override",
+    "Nullable", "NonNull", "Nonnull", "CheckReturnValue", "Immutable", "ThreadSafe",
+})
+_DECORATOR = re.compile(r"^\s*@\s*([\w.]+)")
+
+
+def _dotted(stem: str) -> list[str]:
+    """Every rooting of a Python module's dotted name: `src.pkg.mod`, `pkg.mod`, `mod`."""
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def file_spellings(path: str, language: str | None, text: str | None) -> list[str]:
+    """Regular expressions that match a written name of `path` in another file's text."""
+    stem, ext = posixpath.splitext(path)
+    if language == "python":
+        found = [r"(?<![\w.-])" + re.escape(path) + r"(?![\w])"]  # `python tools/gen.py`
+        for dotted in _dotted(stem):
+            if "." in dotted:
+                found.append(r"(?<![\w.])" + re.escape(dotted) + r"(?![\w])")
+            else:  # a top-level module is named as `main:app` or `python -m main`
+                found += [r"(?<![\w.])" + re.escape(dotted) + r":(?=[A-Za-z_])",
+                          r"-m\s+" + re.escape(dotted) + r"(?![\w.])"]
+        return found
+    if language == "typescript" and ext:
+        base = posixpath.basename(stem)
+        folder = posixpath.basename(posixpath.dirname(stem))
+        named = f"{re.escape(folder)}/{re.escape(base)}" if folder else re.escape(base) + f"(?={_JS_EXT})"
+        # `./src/main.ts`, `src/workers/sync`, serverless's `src/handlers/mail.handler`
+        return [r"(?<![\w.@-])" + named + rf"{_JS_EXT}?(?=['\"`?#\s)]|\.[A-Za-z_]|$)"]
+    if language == "java" and text:
+        package = _JAVA_PACKAGE.search(text)
+        qualified = f"{package.group(1)}.{posixpath.basename(stem)}" if package else ""
+        return [r"(?<![\w.])" + re.escape(qualified) + r"(?![\w])"] if qualified else []
+    return []
+
+
+def symbol_spellings(path: str, language: str | None, name: str) -> list[str]:
+    """A Python symbol named with its module: `pkg.mod:func`, `pkg.mod.func`, `main:app`."""
+    if language != "python":
+        return []
+    return [r"(?<![\w.])" + re.escape(dotted) + ("[.:]" if "." in dotted else ":") + re.escape(name) + r"(?![\w])"
+            for dotted in _dotted(posixpath.splitext(path)[0]) if dotted]
+
+
+def find_named(wanted: dict[str, list[str]], corpus: Iterable[str], read: Reader,
+               owner: Callable[[str], str]) -> dict[str, str]:
+    """{key: `path:line`} for each key of `wanted` whose spellings some corpus file other than the
+    key's own (`owner(key)`) writes. One pass over the corpus with one combined expression."""
+    keyed = {key: re.compile("|".join(f"(?:{p})" for p in patterns)) for key, patterns in wanted.items() if patterns}
+    if not keyed:
+        return {}
+    combined = re.compile("|".join(f"(?:{p.pattern})" for p in keyed.values()))
+    found: dict[str, str] = {}
+    for path in corpus:
+        text = read(path)
+        if not text:
+            continue
+        text = text[:_SCAN_LIMIT]
+        for match in combined.finditer(text):
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            line_end = text.find("\n", match.end())
+            line = text[line_start:line_end if line_end >= 0 else len(text)]
+            token = re.split(r"[\s'\"`(<>=]", text[line_start:match.start()])[-1]
+            if "://" in token:  # a link to someone else's copy of the file names nothing here
+                continue
+            for key, pattern in keyed.items():
+                if key not in found and owner(key) != path and pattern.search(line):
+                    found[key] = f"{path}:{text.count(chr(10), 0, match.start()) + 1}"
+        if len(found) == len(keyed):
+            break
+    return found
+
+
+def registering_decorator(text: str | None, start_line: int, name: str) -> str:
+    """The first decorator above `name`'s definition at `start_line` that is not known to be inert
+    (`app.get`), or "" when there is none."""
+    if not text:
+        return ""
+    lines = text.splitlines()
+    above = max(start_line - 1, 0)  # a grammar may start the definition below its decorators
+    while above > 0 and _DECORATOR.match(lines[above - 1]):
+        above -= 1
+    for line in lines[above:start_line + 40]:
+        match = _DECORATOR.match(line)
+        if match and match.group(1).rsplit(".", 1)[-1] not in _INERT:
+            return match.group(1)
+        rest = line[match.end():] if match else line
+        if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", rest):
+            return ""
+    return ""
+
+
+__all__ = ["file_spellings", "find_named", "registering_decorator", "symbol_spellings"]
