@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
-from .named_in_text import file_spellings, find_named, registering_decorator, symbol_spellings
+from .named_in_text import anchor, file_spellings, find_named, registering_decorator, symbol_spellings
 from .records import TEXT
 from .snapshot import GraphSnapshot
 
@@ -119,7 +119,9 @@ class DeadCode:
             candidates = [s for s in entry.symbols()
                           if "." not in s.name and not s.name.startswith("__") and s.name not in named
                           and (path, s.name) not in self.entry_symbols]
-            if why:  # a program's top-level variables are its statements: they run, used or not
+            # A program's top-level variables are its statements: they run, used or not. A module
+            # with a `__main__` guard is a library first: its unused variables are dead.
+            if why and not why.startswith("runs as a script"):
                 candidates = [s for s in candidates if s.kind not in ("constant", "variable")]
             if entry.language == "go":  # the runtime calls every `init` when its package loads
                 candidates = [s for s in candidates if s.name != "init"]
@@ -154,11 +156,12 @@ class DeadCode:
         Read from at most `_PREFIXED_SCAN` files; a bigger tree keeps the import-only rule."""
         if not out.dead or len(self.snap.files) > _PREFIXED_SCAN:
             return
-        wanted: dict[int, list[str]] = {}
+        wanted: dict[int, tuple[str, list[str]]] = {}
         for i, item in enumerate(out.dead):
-            entry = self.snap.files[item["path"]]
-            wanted[i] = (symbol_spellings(item["path"], entry.language, item["symbol"]) if "symbol" in item
-                         else file_spellings(item["path"], entry.language, self.read(item["path"])))
+            path, symbol = item["path"], item.get("symbol")
+            language = self.snap.files[path].language
+            wanted[i] = (anchor(path, symbol), symbol_spellings(path, language, symbol) if symbol
+                         else file_spellings(path, language, self.read(path)))
         named = find_named(wanted, sorted(self.snap.files), self.read, lambda i: out.dead[i]["path"])
         for i in sorted(named):
             out.uncertain.append({**out.dead[i], "reason": f"named as text at {named[i]}: a tool or framework "

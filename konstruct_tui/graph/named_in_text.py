@@ -17,6 +17,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
 Reader = Callable[[str], "str | None"]
 
@@ -34,6 +35,7 @@ _INERT = frozenset({
     "Nullable", "NonNull", "Nonnull", "CheckReturnValue", "Immutable", "ThreadSafe",
 })
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def _dotted(stem: str) -> list[str]:
@@ -77,33 +79,51 @@ def symbol_spellings(path: str, language: str | None, name: str) -> list[str]:
             for dotted in _dotted(posixpath.splitext(path)[0]) if dotted]
 
 
-def find_named(wanted: dict[str, list[str]], corpus: Iterable[str], read: Reader,
-               owner: Callable[[str], str]) -> dict[str, str]:
-    """{key: `path:line`} for each key of `wanted` whose spellings some corpus file other than the
-    key's own (`owner(key)`) writes. One pass over the corpus with one combined expression."""
-    keyed = {key: re.compile("|".join(f"(?:{p})" for p in patterns)) for key, patterns in wanted.items() if patterns}
-    if not keyed:
-        return {}
-    combined = re.compile("|".join(f"(?:{p.pattern})" for p in keyed.values()))
-    found: dict[str, str] = {}
+def anchor(path: str, symbol: str | None = None) -> str:
+    """The one word every spelling of a file (or symbol) contains: its name, its module's last part,
+    or its package's folder for an `__init__.py`."""
+    if symbol:
+        return symbol
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) == "__init__":
+        stem = posixpath.dirname(stem)
+    return posixpath.basename(stem)
+
+
+def find_named(wanted: dict[Any, tuple[str, list[str]]], corpus: Iterable[str], read: Reader,
+               owner: Callable[[Any], str]) -> dict[Any, str]:
+    """{key: `path:line`} for each key of `wanted` ({key: (anchor word, spellings)}) whose spellings
+    some corpus file other than the key's own (`owner(key)`) writes. A file's words are read once;
+    a spelling is searched for only in files holding its anchor word."""
+    by_anchor: dict[str, list[Any]] = {}
+    patterns = {}
+    for key, (word, spellings) in wanted.items():
+        if spellings:
+            by_anchor.setdefault(word, []).append(key)
+            patterns[key] = re.compile("|".join(f"(?:{p})" for p in spellings))
+    found: dict[Any, str] = {}
     for path in corpus:
+        if len(found) == len(patterns):
+            break
         text = read(path)
         if not text:
             continue
         text = text[:_SCAN_LIMIT]
-        for match in combined.finditer(text):
-            line_start = text.rfind("\n", 0, match.start()) + 1
-            line_end = text.find("\n", match.end())
-            line = text[line_start:line_end if line_end >= 0 else len(text)]
-            token = re.split(r"[\s'\"`(<>=]", text[line_start:match.start()])[-1]
-            if "://" in token:  # a link to someone else's copy of the file names nothing here
-                continue
-            for key, pattern in keyed.items():
-                if key not in found and owner(key) != path and pattern.search(line):
-                    found[key] = f"{path}:{text.count(chr(10), 0, match.start()) + 1}"
-        if len(found) == len(keyed):
-            break
+        for word in by_anchor.keys() & set(_WORD.findall(text)):
+            for key in by_anchor[word]:
+                if key in found or owner(key) == path:
+                    continue
+                for match in patterns[key].finditer(text):
+                    if not _in_link(text, match.start()):
+                        found[key] = f"{path}:{text.count(chr(10), 0, match.start()) + 1}"
+                        break
     return found
+
+
+def _in_link(text: str, at: int) -> bool:
+    """Whether the name at `at` is part of a URL: a link to someone else's copy of the file."""
+    line_start = text.rfind("\n", 0, at) + 1
+    return "://" in re.split(r"[\s'\"`(<>=]", text[line_start:at])[-1]
 
 
 def registering_decorator(text: str | None, start_line: int, name: str) -> str:
@@ -125,4 +145,4 @@ def registering_decorator(text: str | None, start_line: int, name: str) -> str:
     return ""
 
 
-__all__ = ["file_spellings", "find_named", "registering_decorator", "symbol_spellings"]
+__all__ = ["anchor", "file_spellings", "find_named", "registering_decorator", "symbol_spellings"]

@@ -388,7 +388,13 @@ def test_a_package_init_runs_whenever_a_module_beneath_it_does(ask) -> None:
 def test_a_programs_top_level_variables_run_and_are_not_dead(ask) -> None:
     run = ask({"example/server.ts": "import { Server } from '../src/core'\n\nconst helper = () => 1\n"
                                     "const app = new Server().listen(3000)\n",
-               "src/core.ts": "export class Server { listen(p: number) { return this } }\n"})
-    symbols = {r.get("symbol") for r in run(mode="unreferenced")["results"] if r["path"] == "example/server.ts"}
+               "src/core.ts": "export class Server { listen(p: number) { return this } }\n",
+               "docs/conf.py": "project = 'x'\nhtml_theme = 'alabaster'\n",  # sphinx reads them by name
+               "lib/util.py": "WINDOWS = True\n\n\nif __name__ == '__main__':\n    print(1)\n"})
+    results = run(mode="unreferenced")["results"]
+    symbols = {r.get("symbol") for r in results if r["path"] == "example/server.ts"}
     assert "app" not in symbols
     assert "helper" in symbols
+    assert not [r for r in results if r["path"] == "docs/conf.py"]
+    # a module with a `__main__` guard is a library first: its unused variable is still dead
+    assert {"path": "lib/util.py", "symbol": "WINDOWS", "kind": "constant", "start_line": 1} in results
