@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 Reader = Callable[[str], "str | None"]
 
+_REACH = 300  # characters looked at either side of a name
 _SCAN_LIMIT = 1_000_000  # characters read of one file; generated blobs say nothing useful
 _JS_EXT = r"(?:\.[cm]?[jt]sx?)"
 _JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
@@ -35,7 +36,6 @@ _INERT = frozenset({
     "Nullable", "NonNull", "Nonnull", "CheckReturnValue", "Immutable", "ThreadSafe",
 })
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)")
-_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def _dotted(stem: str) -> list[str]:
@@ -93,8 +93,8 @@ def anchor(path: str, symbol: str | None = None) -> str:
 def find_named(wanted: dict[Any, tuple[str, list[str]]], corpus: Iterable[str], read: Reader,
                owner: Callable[[Any], str]) -> dict[Any, str]:
     """{key: `path:line`} for each key of `wanted` ({key: (anchor word, spellings)}) whose spellings
-    some corpus file other than the key's own (`owner(key)`) writes. A file's words are read once;
-    a spelling is searched for only in files holding its anchor word."""
+    some corpus file other than the key's own (`owner(key)`) writes. A spelling's expression runs
+    only over files that hold its anchor word."""
     by_anchor: dict[str, list[Any]] = {}
     patterns = {}
     for key, (word, spellings) in wanted.items():
@@ -109,21 +109,31 @@ def find_named(wanted: dict[Any, tuple[str, list[str]]], corpus: Iterable[str], 
         if not text:
             continue
         text = text[:_SCAN_LIMIT]
-        for word in by_anchor.keys() & set(_WORD.findall(text)):
-            for key in by_anchor[word]:
-                if key in found or owner(key) == path:
-                    continue
-                for match in patterns[key].finditer(text):
-                    if not _in_link(text, match.start()):
-                        found[key] = f"{path}:{text.count(chr(10), 0, match.start()) + 1}"
-                        break
+        for word in [w for w in by_anchor if w in text]:  # substring search is C-fast; the regex is not
+            keys = [k for k in by_anchor[word] if k not in found and owner(k) != path]
+            for start, line in _lines_with(text, word) if keys else ():
+                for key in keys:
+                    match = key not in found and patterns[key].search(line)
+                    if match and not _in_link(line, match.start()):
+                        found[key] = f"{path}:{text.count(chr(10), 0, start) + 1}"
     return found
 
 
-def _in_link(text: str, at: int) -> bool:
+def _lines_with(text: str, word: str) -> Iterator[tuple[int, str]]:
+    """(offset, text) of the stretch of line around each place `text` holds `word` (at most
+    `_REACH` characters either side: a spelling is short, a generated line may be megabytes)."""
+    at = text.find(word)
+    while at >= 0:
+        start = max(text.rfind("\n", max(at - _REACH, 0), at) + 1, at - _REACH)
+        end = text.find("\n", at, at + _REACH)
+        end = min(len(text), at + _REACH) if end < 0 else end
+        yield start, text[start:end]
+        at = text.find(word, at + len(word))
+
+
+def _in_link(line: str, at: int) -> bool:
     """Whether the name at `at` is part of a URL: a link to someone else's copy of the file."""
-    line_start = text.rfind("\n", 0, at) + 1
-    return "://" in re.split(r"[\s'\"`(<>=]", text[line_start:at])[-1]
+    return "://" in re.split(r"[\s'\"`(<>=]", line[:at])[-1]
 
 
 def registering_decorator(text: str | None, start_line: int, name: str) -> str:
