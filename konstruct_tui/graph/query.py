@@ -22,8 +22,9 @@ from .answers import (
     GraphAnswer,
     answer,
 )
-from .callers import find_callers, shaped
+from .callers import BY_NAME, find_callers, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
+from .dynamic_lookups import lookup_sites
 from .facts import Symbol
 from .freshness import Freshness
 from .records import TEXT
@@ -31,6 +32,7 @@ from .snapshot import KINDS, GraphSnapshot
 from .traversal import cycles_through, reach, shortest_paths
 
 _NAMES_SHOWN = 20
+_LOOKUP_SCAN = 5000  # files read for run-time lookups before an answer says "nothing"
 
 
 class GraphQuery:
@@ -104,6 +106,17 @@ class GraphQuery:
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but "
                        f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
                        f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion")
+        lookups = self._run_time_lookups(snap, short, defining)
+        if lookups:
+            candidates = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME, "lines": [line],
+                           "lookup": what} for path, line, what in lookups]
+            first = lookups[0]
+            return self._finish(
+                snap, UNDETERMINABLE, candidates[:limit], [*defining, *(c["path"] for c in candidates[:limit])],
+                truncated=len(candidates) > limit,
+                reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but its name "
+                       f"may be looked up at run time ({first[0]}:{first[1]}: {first[2]}; evidence by_name); "
+                       f"draw no conclusion")
         local = [p for p in defining
                  if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
         note = f" (used only inside {', '.join(local)})" if local else ""
@@ -112,6 +125,13 @@ class GraphQuery:
         return self._finish(snap, NO_REFERENCES, [], defining,
                             reason=f"{symbol} is defined in {', '.join(defining)}; "
                                    f"no other file refers to it{note}{where}")
+
+    def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str]) -> list[tuple[str, int, str]]:
+        """Before a confident "nothing": places in the defining files and the files that can reach
+        them that may look `short` up by a name made at run time (`dynamic_lookups.py`)."""
+        reached = reach(snap, defining, inbound=True, kinds=("imports", "references"), depth=None)
+        paths = [*defining, *(r.path for r in reached[:_LOOKUP_SCAN])]
+        return lookup_sites(short, paths, set(defining), self._text)
 
     def _text(self, path: str) -> str | None:
         """A file's text through the workspace (None without one, or when it is gone)."""

@@ -398,3 +398,42 @@ def test_a_programs_top_level_variables_run_and_are_not_dead(ask) -> None:
     assert not [r for r in results if r["path"] == "docs/conf.py"]
     # a module with a `__main__` guard is a library first: its unused variable is still dead
     assert {"path": "lib/util.py", "symbol": "WINDOWS", "kind": "constant", "start_line": 1} in results
+
+
+@pytest.mark.parametrize("lookup", [
+    "        return getattr(self, 'visit_' + type(node).__name__)(node)\n",
+    "        return getattr(self, f'visit_{type(node).__name__}')(node)\n",
+    "        return getattr(self, 'visit_%s' % type(node).__name__)(node)\n",
+    "        return getattr(self, 'visit_{}'.format(type(node).__name__))(node)\n",
+])
+def test_a_method_reached_by_a_computed_lookup_is_never_a_confident_nothing(ask, lookup: str) -> None:
+    """ast.NodeVisitor's shape: `visit_Name` is called, by a name made at run time."""
+    run = ask({"pkg/__init__.py": "", "pkg/visitor.py": "class Visitor:\n    def visit(self, node):\n" + lookup
+               + "\n    def visit_Name(self, node):\n        return node\n\n    def unused(self):\n        return 1\n"})
+    answer = run(mode="callers", target="pkg/visitor.py", symbol="Visitor.visit_Name")
+    assert answer["status"] == "undeterminable"
+    assert "pkg/visitor.py:3" in answer["reason"] and "'visit_'" in answer["reason"]
+    assert answer["results"][0]["evidence"] == "by_name" and answer["results"][0]["lines"] == [3]
+    # the prefix names `visit_*` only: a method it cannot reach is still a real "nothing"
+    assert run(mode="callers", target="pkg/visitor.py", symbol="Visitor.unused")["status"] == "no_references"
+
+
+@pytest.mark.parametrize("files", [
+    {"pkg/use.py": "from pkg.ui import Button\n\nHANDLERS = {'click': 'handle_click'}\n\n\n"
+                   "def dispatch(b: Button, e: str):\n    return getattr(b, HANDLERS[e])()\n"},
+    {"web/use.ts": "import { Button } from '../pkg/ui'\n\nexport const fire = (b: Button, e: string) => "
+                   "(b as any)[`handle_${e}`]()\n"},
+])
+def test_a_method_named_by_a_string_or_a_prefixed_key_is_undeterminable(ask, files: dict[str, str]) -> None:
+    run = ask({"pkg/__init__.py": "", "pkg/ui.py": "class Button:\n    def handle_click(self):\n        return 1\n",
+               "pkg/ui.ts": "export class Button {\n  handle_click() { return 1 }\n}\n", **files})
+    target = "pkg/ui.ts" if "web/use.ts" in files else "pkg/ui.py"
+    answer = run(mode="callers", target=target, symbol="Button.handle_click")
+    assert answer["status"] == "undeterminable"
+    assert answer["results"] and answer["results"][0]["path"] in files
+
+
+def test_an_export_list_is_not_a_run_time_lookup(ask) -> None:
+    run = ask({"pkg/__init__.py": "from .errors import TransportError\n\n__all__ = [\n    'TransportError',\n]\n",
+               "pkg/errors.py": "class TransportError(Exception):\n    pass\n"})
+    assert run(mode="callers", target="pkg/errors.py", symbol="TransportError")["status"] == "no_references"
