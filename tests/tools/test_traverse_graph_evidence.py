@@ -433,7 +433,11 @@ def test_a_method_named_by_a_string_or_a_prefixed_key_is_undeterminable(ask, fil
     assert answer["results"] and answer["results"][0]["path"] in files
 
 
-def test_an_export_list_is_not_a_run_time_lookup(ask) -> None:
-    run = ask({"pkg/__init__.py": "from .errors import TransportError\n\n__all__ = [\n    'TransportError',\n]\n",
-               "pkg/errors.py": "class TransportError(Exception):\n    pass\n"})
-    assert run(mode="callers", target="pkg/errors.py", symbol="TransportError")["status"] == "no_references"
+def test_an_export_list_is_not_a_run_time_lookup() -> None:
+    from konstruct_tui.graph.dynamic_lookups import lookup_sites
+
+    texts = {"pkg/__init__.py": "from .errors import TransportError\n\n__all__ = [\n    'TransportError',\n]\n",
+             "pkg/table.py": "ERRORS = {'transport': 'TransportError'}\n"}
+    assert lookup_sites("TransportError", ["pkg/__init__.py"], set(), texts.get) == []
+    assert lookup_sites("TransportError", list(texts), set(), texts.get) == [
+        ("pkg/table.py", 1, "'TransportError' written as a string")]
