@@ -23,7 +23,8 @@ from .records import TEXT
 from .snapshot import GraphSnapshot
 
 _TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
+    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")

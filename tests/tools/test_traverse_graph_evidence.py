@@ -164,6 +164,10 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
       "src/main/java/a/impl/JsonCodec.java": "package a.impl;\npublic class JsonCodec {}\n"},
      "src/main/java/a/impl/JsonCodec.java"),
     ({"benchmark/index.ts": "console.log(1);\n"}, "benchmark/index.ts"),
+    # tsd's type tests and vitest's benchmarks are run by their tools, never imported
+    ({"test-d/options.test-d.ts": "import {expectType} from 'tsd';\n"}, "test-d/options.test-d.ts"),
+    ({"src/parse.test-d.ts": "import {expectType} from 'tsd';\n"}, "src/parse.test-d.ts"),
+    ({"src/parse.bench.ts": "export const b = 1;\n"}, "src/parse.bench.ts"),
     ({"tool/run.py": "def go():\n    pass\n\n\nif '__main__' == __name__:\n    go()\n"}, "tool/run.py"),
     ({"tool/run.py": "def go():\n    pass\n\n\nif (__name__ == '__main__'):\n    go()\n"}, "tool/run.py"),
     ({"shop/migrations/0002_add_price.py": "class Migration:\n    pass\n"}, "shop/migrations/0002_add_price.py"),
