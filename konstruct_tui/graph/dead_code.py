@@ -114,11 +114,13 @@ class DeadCode:
                                           "reason": f"may be loaded by a computed name at {loaders[0]}"})
                 elif registered:
                     out.uncertain.append({"path": path, "kind": "file", "reason": registered})
+                elif _go_exports(path, entry):
+                    out.uncertain.append({"path": path, "kind": "file", "reason": _exported(_go_exports(path, entry)[0])})
                 else:
                     out.dead.append({"path": path, "kind": "file"})
             named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names if not n.startswith("~")}
             candidates = [s for s in entry.symbols()
-                          if "." not in s.name and not s.name.startswith("__") and s.name not in named
+                          if "." not in s.name and not s.name.startswith("__") and s.name not in named and s.name != "_"
                           and (path, s.name) not in self.entry_symbols]
             # A program's top-level variables are its statements: they run, used or not. A module
             # with a `__main__` guard is a library first: its unused variables are dead.
@@ -130,6 +132,7 @@ class DeadCode:
                 candidates = []  # the class holding `main` (and its file's other types) is what runs
             elif why and path in self.entry_files and entry.language != "python":
                 candidates = []  # a package's entry file: what it declares is the package's API
+            exported = _go_exports(path, entry) if candidates else []
             used_locally = self._used_in_own_file(path, candidates)
             by_name = self._by_name_users(path) if candidates else {}
             for s in candidates:
@@ -143,6 +146,8 @@ class DeadCode:
                 elif users:
                     out.uncertain.append({**item, "reason": f"{users[0]} uses .{s.name} on a receiver whose type "
                                                             f"could not be proven (evidence by_name)"})
+                elif s in exported:
+                    out.uncertain.append({**item, "reason": _exported(s.name)})
                 elif decorator:
                     out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
                                                             f"to be called by name"})
@@ -198,6 +203,18 @@ class DeadCode:
         passed around as a value: `mod.helper()` with `mod` untyped)."""
         unresolved = self.snap.side.unresolved
         return {e.source: unresolved[e.source] for e in self.snap.predecessors(path) if e.source in unresolved}
+
+
+def _go_exports(path: str, entry: Any) -> list[Any]:
+    """A Go file's exported top-level names, when its package can be imported by other modules
+    (not `internal/`, not `package main`): the language makes them API, used here or not."""
+    if entry.language != "go" or "/internal/" in f"/{path}":
+        return []
+    return [s for s in entry.symbols() if "." not in s.name and s.name[:1].isupper()]
+
+
+def _exported(name: str) -> str:
+    return f"{name} is exported from an importable Go package: another module may use it"
 
 
 def _has_statements(text: str | None) -> bool:

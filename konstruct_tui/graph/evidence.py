@@ -42,13 +42,16 @@ _BY_CONVENTION = (
     (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
     (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
     (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
-    (re.compile(r"(^|/)(examples?|benchmarks?|__benchmarks__|bin)/|\.bench\.[cm]?[jt]sx?$"),
+    (re.compile(r"(^|/)doc\.go$"), "a Go package's documentation, read by go doc"),
+    (re.compile(r"(^|/)(fixtures?|__fixtures__|testdata|__mocks__)/"), "test data, read or mocked in by tests by its path"),
+    (re.compile(r"\.d\.[cm]?ts$"), "a declaration file: the compiler reads it through tsconfig, not by import"),
+    (re.compile(r"(^|/)(examples?|benchmarks?|bench|__benchmarks__|bin)/|\.bench\.[cm]?[jt]sx?$"),
      "a program of its own, by its folder's convention"),
     (re.compile(r"(^|/)migrations/\d{4}_\w+\.py$|(^|/)(alembic|migrations)/(env\.py|versions/[^/]+\.py)$"),
      "a migration, run by its framework from its folder"),
     (re.compile(r"(^|/)management/commands/[^/]+\.py$|(^|/)templatetags/[^/]+\.py$"),
      "a Django command or template tag library, found by its folder"),
-    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.eslintrc|\.prettierrc|\.mocharc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
+    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.[\w-]+rc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
      "a tool's configuration file, loaded by its tool by name"),
 )
 

@@ -54,9 +54,10 @@ def file_spellings(path: str, language: str | None, text: str | None) -> list[st
         for dotted in _dotted(stem):
             if "." in dotted:
                 found.append(r"(?<![\w.])" + re.escape(dotted) + r"(?![\w])")
-            else:  # a top-level module is named as `main:app` or `python -m main`
+            else:  # a top-level module is named as `main:app`, `python -m main` or `"style.Fancy"`
                 found += [r"(?<![\w.])" + re.escape(dotted) + r":(?=[A-Za-z_])",
-                          r"-m\s+" + re.escape(dotted) + r"(?![\w.])"]
+                          r"-m\s+" + re.escape(dotted) + r"(?![\w.])",
+                          r"(?<=['\"])" + re.escape(dotted) + r"\.[A-Za-z_][\w.]*(?=['\"])"]
         return found
     if language == "typescript" and ext:
         base = posixpath.basename(stem)

@@ -168,6 +168,12 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"test-d/options.test-d.ts": "import {expectType} from 'tsd';\n"}, "test-d/options.test-d.ts"),
     ({"src/parse.test-d.ts": "import {expectType} from 'tsd';\n"}, "src/parse.test-d.ts"),
     ({"src/parse.bench.ts": "export const b = 1;\n"}, "src/parse.bench.ts"),
+    ({"packages/bench/array.ts": "export const b = 1;\n"}, "packages/bench/array.ts"),
+    ({"src/globals.d.ts": "declare const __DEV__: boolean;\n"}, "src/globals.d.ts"),
+    ({".babelrc.js": "module.exports = {};\n"}, ".babelrc.js"),
+    ({"go.mod": "module example.com/m\n\ngo 1.21\n", "doc.go": "// Package m does things.\npackage m\n"}, "doc.go"),
+    ({"packages/integration/fixtures/ai-sdk/index.ts": "export const f = 1;\n"},
+     "packages/integration/fixtures/ai-sdk/index.ts"),
     ({"tool/run.py": "def go():\n    pass\n\n\nif '__main__' == __name__:\n    go()\n"}, "tool/run.py"),
     ({"tool/run.py": "def go():\n    pass\n\n\nif (__name__ == '__main__'):\n    go()\n"}, "tool/run.py"),
     ({"shop/migrations/0002_add_price.py": "class Migration:\n    pass\n"}, "shop/migrations/0002_add_price.py"),
@@ -254,11 +260,11 @@ def test_a_go_init_function_is_run_by_the_runtime_not_dead(ask) -> None:
     """fiber: `func init()` registers codecs; nothing calls it by name, and it is not dead code."""
     run = ask({"go.mod": "module example.com/m\n\ngo 1.21\n",
                "codec/codec.go": "package codec\n\nvar table = map[string]int{}\n\n"
-                                 "func init() {\n\ttable[\"json\"] = 1\n}\n\nfunc Unused() {}\n"})
+                                 "func init() {\n\ttable[\"json\"] = 1\n}\n\nfunc unused() {}\n"})
     answer = run(mode="unreferenced", target="codec")
     assert answer["status"] == "ok"
     dead = {r.get("symbol") for r in answer["results"]}
-    assert "init" not in dead and "Unused" in dead
+    assert "init" not in dead and "unused" in dead
 
 
 def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
@@ -347,6 +353,9 @@ def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
     # serverless.yml names a handler by its file and export
     ({"serverless.yml": "functions:\n  mail:\n    handler: src/handlers/mail.handler\n",
       "src/handlers/mail.ts": "export const handler = () => 1;\n"}, "src/handlers/mail.ts"),
+    # Sphinx loads a pygments style by a quoted `module.Class`, from a folder on its path
+    ({"docs/conf.py": "pygments_style = 'flask_theme_support.FlaskyStyle'\n",
+      "docs/_themes/flask_theme_support.py": "class FlaskyStyle:\n    pass\n"}, "docs/_themes/flask_theme_support.py"),
     # Spring XML creates the class it names
     ({"src/main/resources/beans.xml": "<beans><bean class=\"a.impl.Codec\"/></beans>\n",
       "src/main/java/a/impl/Codec.java": "package a.impl;\npublic class Codec {}\n"}, "src/main/java/a/impl/Codec.java"),
@@ -453,3 +462,19 @@ def test_an_export_list_is_not_a_run_time_lookup() -> None:
     assert lookup_sites("TransportError", ["pkg/__init__.py"], set(), texts.get) == []
     assert lookup_sites("TransportError", list(texts), set(), texts.get) == [
         ("pkg/table.py", 1, "'TransportError' written as a string")]
+
+
+def test_an_importable_go_packages_exported_names_are_api_not_dead(ask) -> None:
+    """chi's middleware: nobody in the module calls BasicAuth; every user of the library does."""
+    run = ask({"go.mod": "module example.com/m\n\ngo 1.21\n",
+               "middleware/basic_auth.go": "package middleware\n\nfunc BasicAuth() {}\n\nfunc helper() {}\n\n"
+                                           "var _ = BasicAuth\n",
+               "internal/util/util.go": "package util\n\nfunc Unused() {}\n"})
+    answer = run(mode="unreferenced")
+    dead = {(r["path"], r.get("symbol")) for r in answer["results"]}
+    assert ("middleware/basic_auth.go", None) not in dead
+    assert ("middleware/basic_auth.go", "BasicAuth") not in dead
+    assert any(u["path"] == "middleware/basic_auth.go" and "exported" in u["reason"] for u in answer["undeterminable"])
+    assert ("middleware/basic_auth.go", "helper") in dead  # unexported: provably unused
+    assert ("middleware/basic_auth.go", "_") not in dead  # a compile-time assertion, never a name
+    assert ("internal/util/util.go", None) in dead  # internal: only this module could import it
