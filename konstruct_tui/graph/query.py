@@ -25,6 +25,7 @@ from .answers import (
 from .callers import BY_NAME, find_callers, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
+from .protocol_methods import runtime_caller
 from .facts import Symbol
 from .freshness import Freshness
 from .records import TEXT
@@ -117,6 +118,12 @@ class GraphQuery:
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but its name "
                        f"may be looked up at run time ({first[0]}:{first[1]}: {first[2]}; evidence by_name); "
                        f"draw no conclusion")
+        protocol = next((why for path, s in found
+                         if (why := runtime_caller(snap.files[path].language, s.name, self._text(path), s.start_line))), "")
+        if protocol:
+            return self._finish(snap, UNDETERMINABLE, [], defining,
+                                reason=f"{symbol} is defined in {', '.join(defining)}; no file names it, but {protocol}; "
+                                       f"draw no conclusion")
         local = [p for p in defining
                  if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
         note = f" (used only inside {', '.join(local)})" if local else ""

@@ -478,3 +478,28 @@ def test_an_importable_go_packages_exported_names_are_api_not_dead(ask) -> None:
     assert ("middleware/basic_auth.go", "helper") in dead  # unexported: provably unused
     assert ("middleware/basic_auth.go", "_") not in dead  # a compile-time assertion, never a name
     assert ("internal/util/util.go", None) in dead  # internal: only this module could import it
+
+
+@pytest.mark.parametrize("files, target, called, uncalled", [
+    ({"pkg/vec.py": "class Vec:\n    def __add__(self, o):\n        return self\n\n    def norm(self):\n        return 1\n"},
+     "pkg/vec.py", "Vec.__add__", "Vec.norm"),
+    ({"src/main/java/a/Money.java": "package a;\n\npublic class Money implements Comparable<Money> {\n    @Override\n"
+                                    "    public int compareTo(Money o) { return 0; }\n\n    public int cents() { return 1; }\n}\n"},
+     "src/main/java/a/Money.java", "Money.compareTo", "Money.cents"),
+    ({"go.mod": "module example.com/g\n\ngo 1.21\n",
+      "g/e.go": "package g\n\ntype E struct{}\n\nfunc (e E) Error() string { return \"\" }\n\nfunc (e E) code() int { return 1 }\n"},
+     "g/e.go", "E.Error", "E.code"),
+    ({"src/bag.ts": "export class Bag {\n  toJSON() { return {} }\n  size() { return 0 }\n}\n"},
+     "src/bag.ts", "Bag.toJSON", "Bag.size"),
+    ({"src/el.ts": "class Base { draw() {} }\nexport class El extends Base {\n  override draw() {}\n  size() { return 0 }\n}\n"},
+     "src/el.ts", "El.draw", "El.size"),
+])
+def test_methods_the_runtime_calls_by_protocol_are_never_a_confident_nothing(
+        ask, files: dict[str, str], target: str, called: str, uncalled: str) -> None:
+    """`a + b` runs `__add__`, `fmt.Println(err)` runs `Error()`, `JSON.stringify` runs `toJSON`,
+    a `TreeMap` runs `compareTo`: nobody writes their names."""
+    run = ask(files)
+    answer = run(mode="callers", target=target, symbol=called)
+    assert answer["status"] == "undeterminable", answer
+    assert "draw no conclusion" in answer["reason"]
+    assert run(mode="callers", target=target, symbol=uncalled)["status"] == "no_references"
