@@ -10,6 +10,7 @@ unreferenced) with nothing to report answer `ok` with a reason.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -87,26 +88,38 @@ class GraphQuery:
         ]
         return self._finish(snap, OK, results, [p for p, _ in found[:limit]], truncated=len(found) > limit)
 
-    def references(self, symbol: str, *, file: str | None = None, limit: int = 200) -> GraphAnswer:
+    def references(self, symbol: str, *, file: str | None = None, limit: int = 200,
+                   uses_only: bool = False) -> GraphAnswer:
         """Files that refer to a definition of `symbol` (the callers), each marked with its
-        evidence (`resolved` or `by_name`, see `callers.py`) and its call-site lines."""
+        evidence (`resolved` or `by_name`, see `callers.py`) and its call-site lines.
+
+        `uses_only` (the `callers` question): a Python file that only imports the name to pass it
+        on (`from .api import get` in `__init__.py`, an unused import kept "for external
+        consumers") does not use it; it is listed under `imported_only_by`, and as `via` on the
+        callers that reach the name through it. An explicit `name as alias` import is a use of
+        `name`, as type-aware references count it. Renames and impact keep every importer."""
         snap, found, refusal = self._definitions(symbol, file)
         if refusal:
             return refusal
         short = symbol.rsplit(".", 1)[-1]
         defining = sorted({path for path, _ in found})
         callers = find_callers(snap, found)
+        passing = self._pass_throughs(snap, callers, short) if uses_only else []
+        for path in passing:
+            callers.resolved.pop(path)
+        extra = {"imported_only_by": passing} if passing else {}
         results = shaped(snap, found, callers, self._text, lines_for=min(limit, 500))
         shown = results[:limit]
         files = [*defining, *(r["path"] for r in shown)]
         if callers.resolved:
-            return self._finish(snap, OK, shown, files, truncated=len(results) > limit)
+            return self._finish(snap, OK, shown, files, truncated=len(results) > limit, extra=extra)
         if callers.candidates:
             return self._finish(
                 snap, UNDETERMINABLE, shown, files, truncated=len(results) > limit,
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but "
                        f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
-                       f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion")
+                       f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion",
+                extra=extra)
         lookups = self._run_time_lookups(snap, short, defining)
         if lookups:
             candidates = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME, "lines": [line],
@@ -129,9 +142,23 @@ class GraphQuery:
         note = f" (used only inside {', '.join(local)})" if local else ""
         where = (f"; none of the {callers.searched} file(s) that can reach it uses .{short} on an untyped receiver"
                  if any("." in s.name for _, s in found) else "")
+        passed = f" ({', '.join(passing)} only import it to pass it on)" if passing else ""
         return self._finish(snap, NO_REFERENCES, [], defining,
                             reason=f"{symbol} is defined in {', '.join(defining)}; "
-                                   f"no other file refers to it{note}{where}")
+                                   f"no other file uses it{passed}{note}{where}" if passing else
+                                   f"{symbol} is defined in {', '.join(defining)}; "
+                                   f"no other file refers to it{note}{where}", extra=extra)
+
+    def _pass_throughs(self, snap: GraphSnapshot, callers: Any, short: str) -> list[str]:
+        """Python files among the resolved callers that only import `short` (no use, no alias)."""
+        found = []
+        for path, slot in sorted(callers.resolved.items()):
+            if slot["kinds"] != {"imports"} or snap.files[path].language != "python":
+                continue
+            text = self._text(path)
+            if text is not None and not re.search(rf"\b{re.escape(short)}\s+as\s+\w", text):
+                found.append(path)
+        return found
 
     def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str]) -> list[tuple[str, int, str]]:
         """Before a confident "nothing": places in the defining files and the files that can reach

@@ -503,3 +503,25 @@ def test_methods_the_runtime_calls_by_protocol_are_never_a_confident_nothing(
     assert answer["status"] == "undeterminable", answer
     assert "draw no conclusion" in answer["reason"]
     assert run(mode="callers", target=target, symbol=uncalled)["status"] == "no_references"
+
+
+def test_a_file_that_only_passes_a_name_on_is_not_a_caller_but_renames_still_edit_it(ask) -> None:
+    """requests: `from .api import get` in `__init__.py` and an unused import kept "for external
+    consumers" use nothing; type-aware references do not count them, and neither does `callers`."""
+    run = ask({"pkg/__init__.py": "from .api import get\n", "pkg/api.py": "def get(url):\n    return url\n",
+               "pkg/sessions.py": "from .api import (\n    get,  # re-export for external consumers\n)\n",
+               "tests/test_api.py": "import pkg\n\n\ndef test_get():\n    assert pkg.get('u') == 'u'\n"})
+    answer = run(mode="callers", target="pkg/api.py", symbol="get")
+    assert answer["status"] == "ok"
+    assert [r["path"] for r in answer["results"]] == ["tests/test_api.py"]
+    assert answer["results"][0]["via"] == ["pkg/__init__.py"]
+    assert answer["imported_only_by"] == ["pkg/__init__.py", "pkg/sessions.py"]
+    rename = run(mode="rename_symbol", target="pkg/api.py", symbol="get")
+    assert {"pkg/__init__.py", "pkg/sessions.py"} <= {r["path"] for r in rename["results"]}
+
+
+def test_an_aliased_re_export_names_the_original_and_counts(ask) -> None:
+    run = ask({"pkg/__init__.py": "from .api import get as get\n", "pkg/api.py": "def get(url):\n    return url\n"})
+    answer = run(mode="callers", target="pkg/api.py", symbol="get")
+    assert [r["path"] for r in answer["results"]] == ["pkg/__init__.py"]
+    assert "imported_only_by" not in answer
