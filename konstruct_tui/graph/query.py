@@ -27,6 +27,7 @@ from .callers import BY_NAME, find_callers, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
 from .protocol_methods import runtime_caller
+from .supertypes import supertype_methods
 from .facts import Symbol
 from .freshness import Freshness
 from .records import TEXT
@@ -104,6 +105,8 @@ class GraphQuery:
         short = symbol.rsplit(".", 1)[-1]
         defining = sorted({path for path, _ in found})
         callers = find_callers(snap, found)
+        for base_path, base in supertype_methods(snap, found, self._text):
+            callers.add_base_callers(find_callers(snap, [(base_path, base)]), base.name, set(defining))
         passing = self._pass_throughs(snap, callers, short) if uses_only else []
         for path in passing:
             callers.resolved.pop(path)
@@ -335,6 +338,9 @@ def _shown(target: str | None) -> str:
 
 
 def _overrides_note(callers: Any) -> str:
-    """Said when some candidates call a subclass's override: typed receivers, not untyped ones."""
+    """Said when some candidates call a subclass's override or the supertype method this one
+    overrides: typed receivers, not untyped ones."""
     count = sum(1 for path in callers.candidates if path in callers.overrides)
-    return f" or call an override of it in a subclass ({count} file(s))" if count else ""
+    base = sum(1 for path in callers.candidates if path in callers.through_base)
+    note = f" or call an override of it in a subclass ({count} file(s))" if count else ""
+    return note + (f" or call the supertype method it overrides ({base} file(s))" if base else "")

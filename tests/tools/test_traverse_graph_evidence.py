@@ -525,3 +525,23 @@ def test_an_aliased_re_export_names_the_original_and_counts(ask) -> None:
     answer = run(mode="callers", target="pkg/api.py", symbol="get")
     assert [r["path"] for r in answer["results"]] == ["pkg/__init__.py"]
     assert "imported_only_by" not in answer
+
+
+@pytest.mark.parametrize("files, target", [
+    ({"pkg/__init__.py": "", "pkg/models.py": "class Base:\n    def save(self):\n        return 1\n\n\nclass Child(Base):\n"
+                                              "    def save(self):\n        return 2\n\n    def size(self):\n        return 0\n",
+      "pkg/use.py": "from pkg.models import Base\n\n\ndef go(b: Base):\n    return b.save()\n"}, "pkg/models.py"),
+    ({"src/main/java/a/Base.java": "package a;\npublic interface Base {\n  int save();\n}\n",
+      "src/main/java/a/Child.java": "package a;\npublic class Child implements Base {\n  public int save() { return 2; }\n"
+                                    "  public int size() { return 0; }\n}\n",
+      "src/main/java/a/Use.java": "package a;\npublic class Use {\n  int go(Base b) { return b.save(); }\n}\n"},
+     "src/main/java/a/Child.java"),
+])
+def test_an_override_is_run_by_calls_of_the_supertype_method(ask, files: dict[str, str], target: str) -> None:
+    """`b.save()` with `b: Base` runs `Child.save` whenever `b` is a Child: never a confident nothing."""
+    run = ask(files)
+    answer = run(mode="callers", target=target, symbol="Child.save")
+    assert answer["status"] == "undeterminable"
+    caller = next(r for r in answer["results"] if r["path"] in files and r["path"] != target)
+    assert caller["evidence"] == "by_name" and caller["calls_base"] == "Base.save"
+    assert run(mode="callers", target=target, symbol="Child.size")["status"] == "no_references"
