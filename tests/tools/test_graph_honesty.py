@@ -225,3 +225,13 @@ def test_an_override_is_run_by_calls_of_the_supertype_method(ask, files: dict[st
     caller = next(r for r in answer["results"] if r["path"] in files and r["path"] != target)
     assert caller["evidence"] == "by_name" and caller["calls_base"] == "Base.save"
     assert run(mode="callers", target=target, symbol="Child.size")["status"] == "no_references"
+
+
+def test_a_rename_warns_about_a_protocol_or_a_run_time_lookup(ask) -> None:
+    run = ask({"pkg/vec.py": "class Vec:\n    def __add__(self, o):\n        return self\n\n"
+                             "    def visit(self, n):\n        return getattr(self, 'visit_' + n)()\n\n"
+                             "    def visit_Name(self):\n        return 1\n"})
+    dunder = run(mode="rename_symbol", target="pkg/vec.py", symbol="Vec.__add__")
+    assert "Python calls __add__ through its syntax" in dunder["reason"] and "before renaming" in dunder["reason"]
+    looked_up = run(mode="rename_symbol", target="pkg/vec.py", symbol="Vec.visit_Name")
+    assert "'visit_'" in looked_up["reason"] and "before renaming" in looked_up["reason"]
