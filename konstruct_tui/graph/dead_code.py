@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
+from .dynamic_lookups import lookup_sites
 from .named_in_text import anchor, file_spellings, find_named, registering_decorator, symbol_spellings
 from .records import TEXT
 from .snapshot import GraphSnapshot
@@ -151,6 +152,9 @@ class DeadCode:
                 elif decorator:
                     out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
                                                             f"to be called by name"})
+                elif lookups := lookup_sites(s.name, [path, *sorted({e.source for e in inbound})], {path}, self.read, 1):
+                    where, line, what = lookups[0]  # `globals()["cmd_" + name]`, `getattr(mod, "helper")`
+                    out.uncertain.append({**item, "reason": f"may be looked up at run time at {where}:{line} ({what})"})
                 else:
                     out.dead.append(item)
         self._drop_named_in_text(out)
