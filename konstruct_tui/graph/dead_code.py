@@ -28,6 +28,7 @@ _TEST_FILE = re.compile(
     r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
+_FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
 _PREFIXED_SCAN = 5000
 
@@ -65,7 +66,9 @@ class DeadCode:
 
     def loaders_near(self, path: str) -> list[str]:
         """Loading-by-computed-name sites in `path`'s folder and the folder above (not in itself)."""
-        found = [site for site, folder in self._prefixed_loaders() if in_folder(path, folder)]
+        folder_name = posixpath.basename(posixpath.dirname(path))
+        found = [site for site, folder in self._prefixed_loaders()
+                 if in_folder(path, folder) or (folder.startswith("?") and folder[1:] == folder_name)]
         for folder in dict.fromkeys(near(path)):
             if folder not in self._loaders:
                 sites = []
@@ -89,7 +92,15 @@ class DeadCode:
                 for other in sorted(scanned):
                     text = self.read(other)
                     if text and ("import" in text or "require" in text):
-                        self._prefixed += loaded_folders(self.snap.files[other].language, other, text)
+                        language = self.snap.files[other].language
+                        self._prefixed += loaded_folders(language, other, text)
+                        # A wholly computed loader reaches the folders its file names as strings:
+                        # `import_module(name)` over `os.listdir(here / "plugins")`. ("?" marks a
+                        # folder named anywhere, by its last part.)
+                        computed = [site for site, literal in loading_sites(language, other, text) if literal is None]
+                        if computed:
+                            self._prefixed += [(computed[0], "?" + word) for word in
+                                               sorted(set(_FOLDER_WORD.findall(text)))]
         return self._prefixed
 
     def _folder_files(self, folder: str) -> list[str]:

@@ -252,3 +252,18 @@ def test_a_function_looked_up_by_name_is_not_called_dead(ask, files: dict[str, s
     assert ("tool/cli.py", "cmd_add") not in symbols
     assert any(u.get("symbol") == "cmd_add" and "looked up at run time" in u["reason"] for u in answer["undeterminable"])
     assert ("tool/lonely.py", "lonely") in symbols
+
+
+def test_a_wholly_computed_loader_reaches_the_folder_it_names_wherever_it_is(ask) -> None:
+    """`import_module(name)` over `os.listdir(ROOT / "plugins")`, from a sibling folder."""
+    run = ask({"src/app/__init__.py": "", "src/app/registry.py":
+               "import importlib\nimport os\nfrom pathlib import Path\n\nROOT = Path(__file__).parent.parent\n\n\n"
+               "def load_all():\n    for f in os.listdir(ROOT / 'plugins'):\n"
+               "        importlib.import_module(f[:-3])\n",
+               "src/plugins/alpha.py": "def run():\n    return 1\n",
+               "src/other/orphan.py": "def lonely():\n    return 1\n"})
+    answer = run(mode="unreferenced")
+    assert "src/plugins/alpha.py" not in dead_files(answer)
+    assert any(u["path"] == "src/plugins/alpha.py" and "src/app/registry.py:" in u["reason"]
+               for u in answer["undeterminable"])
+    assert "src/other/orphan.py" in dead_files(answer)
