@@ -267,3 +267,21 @@ def test_a_wholly_computed_loader_reaches_the_folder_it_names_wherever_it_is(ask
     assert any(u["path"] == "src/plugins/alpha.py" and "src/app/registry.py:" in u["reason"]
                for u in answer["undeterminable"])
     assert "src/other/orphan.py" in dead_files(answer)
+
+
+@pytest.mark.parametrize("files, target", [
+    ({"pkg/__init__.py": "", "pkg/heavy.py": "class Heavy:\n    def run(self):\n        return 1\n",
+      "app/use.py": "import importlib\n\n\ndef go():\n    mod = importlib.import_module('pkg.heavy')\n"
+                    "    return mod.Heavy().run()\n"}, "pkg/heavy.py"),
+    ({"src/heavy.ts": "export class Heavy {\n  run() { return 1 }\n}\n",
+      "src/use.ts": "export async function go() {\n  const mod = await import('./heavy')\n"
+                    "  return new mod.Heavy().run()\n}\n"}, "src/heavy.ts"),
+])
+def test_code_loaded_by_a_literal_name_is_not_a_confident_nothing(ask, files: dict[str, str], target: str) -> None:
+    """`importlib.import_module('pkg.heavy')` / `await import('./heavy')`: no import edge, yet a use."""
+    run = ask(files)
+    answer = run(mode="callers", target=target, symbol="Heavy")
+    assert answer["status"] == "undeterminable"
+    assert answer["results"][0]["loads_by_name"] is True and "loaded by name" in answer["reason"]
+    method = run(mode="callers", target=target, symbol="Heavy.run")
+    assert method["status"] == "undeterminable" and method["results"][0]["evidence"] == "by_name"
