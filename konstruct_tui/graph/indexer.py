@@ -79,6 +79,7 @@ class Indexer:
         inline_limit: int = 48,
         low_priority: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
+        keep_facts: bool = True,
     ) -> None:
         self.workspace = workspace
         self.store = store
@@ -89,6 +90,9 @@ class Indexer:
         self.inline_limit = inline_limit
         self.low_priority = low_priority
         self.should_stop = should_stop
+        # False for a one-shot build (the CLI): every file's facts are dropped as soon as the
+        # resolution is done with them, before the snapshot is built (see `_apply`).
+        self.keep_facts = keep_facts
         self.parses = 0  # files handed to a language's extract, ever: tests count re-parses with it
         self.report = IndexReport()
         self._facts: dict[str, FileFacts | None] = {}
@@ -194,6 +198,7 @@ class Indexer:
     def release(self) -> None:
         """Forget every file's facts and the resolvers' state: a one-shot build (the CLI) is done
         with them, and on a big tree they are most of the process's memory."""
+        self._facts.clear()  # the same dict the resolvers' project view holds
         self._facts = {}
         self._usage = None
         self._all_facts_loaded = False
@@ -296,6 +301,12 @@ class Indexer:
         meta = {"commit": commit, "complete": "1"} if commit else {"complete": "1"}
         # A changed file that is no longer parsed (now binary, too large) keeps no edges either.
         sources = affected | removed | set(changed)
+        if cold and not self.keep_facts:
+            # Nothing reads a fact after the resolution: on a big tree they are 40% of the memory,
+            # and the edges and the snapshot come next.
+            records, changed = [], {}
+            del resolution  # its project view and resolver tables go with the facts
+            self.release()
         self.store.write(
             records=[] if cold else records, removed=removed, edge_sources=sources, edges=edges, **meta
         )

@@ -63,11 +63,15 @@ class Resolution:
 
     def resolve(self, paths: list[str], files: Mapping[str, FileEntry]) -> list[Edge]:
         """Edges leaving `paths`: no self loops, only to indexed files, one per (source, target,
-        kind) with the union of the names that justify it."""
+        kind) with the union of the names that justify it, in (source, target, kind) order."""
         view = self.view
         assert view is not None, "reset() first"
-        merged: dict[tuple[str, str, str], set[str]] = {}
-        packed: list[Edge] = []
+        if any(a >= b for a, b in zip(paths, paths[1:])):
+            paths = sorted(set(paths))
+        # Merged one file at a time and emitted in order (paths ascend): a project-wide map of
+        # every (source, target, kind) to a set of names, then a sorted copy of it all, was half
+        # the peak memory of a 100,000-file build.
+        edges: list[Edge] = []
         for path in paths:
             facts = view.facts_of(path)
             support = self.supports.get(files[path].language)
@@ -81,6 +85,7 @@ class Resolution:
             except Exception:  # one file's resolver bug must not cost the whole graph
                 log.exception("resolving %s failed", path)
                 continue
+            merged: dict[tuple[str, str], set[str]] = {}
             members: dict[str, set[str]] = {}
             unknown: set[str] = set()
             for edge in found:
@@ -92,11 +97,13 @@ class Resolution:
                 if edge.kind == MEMBERS:
                     members.setdefault(edge.target, set()).update(edge.names)
                     continue
-                merged.setdefault((path, edge.target, edge.kind), set()).update(edge.names)
+                merged.setdefault((edge.target, edge.kind), set()).update(edge.names)
+            own = [Edge(path, target, kind, tuple(sorted(names))) for (target, kind), names in merged.items()]
             if members or unknown:  # a file's member evidence: one row, to itself (see snapshot.pack)
-                packed.append(pack(path, members, unknown))
-        edges = [Edge(s, t, k, tuple(sorted(n))) for (s, t, k), n in sorted(merged.items())]
-        return sorted([*edges, *packed], key=lambda e: (e.source, e.target, e.kind))
+                own.append(pack(path, members, unknown))
+            own.sort(key=_target_kind)
+            edges.extend(own)
+        return edges
 
     def resolve_forked(self, paths: list[str], files: Mapping[str, FileEntry], workers: int) -> list[Edge]:
         """`resolve`, split over forked children: they inherit every file's facts without a byte
@@ -126,6 +133,10 @@ class Resolution:
         finally:
             _forked = None
         return sorted(edges, key=lambda e: (e.source, e.target, e.kind))
+
+
+def _target_kind(edge: Edge) -> tuple[str, str]:
+    return edge.target, edge.kind
 
 
 _forked: tuple[Resolution, Mapping[str, FileEntry]] | None = None
