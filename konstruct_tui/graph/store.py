@@ -89,15 +89,21 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
 def pairs_digest(out_edges: Mapping[str, Sequence[Edge]]) -> str:
     """A digest of a graph's unique file pairs (neighborhoods depend on nothing else), from a
     snapshot's `out_edges`. Each file's edges are kept sorted by target, so only the sources need a
-    sort and the text is hashed in one call: on 700,000 edges a tenth of sorting every pair."""
-    lines = []
+    sort. Hashed a file at a time: the same bytes as one newline-joined text of every pair, without
+    holding that text (90 MB of strings on a 100,000-file graph, at the build's peak of memory)."""
+    digest = hashlib.sha256()
+    separator = ""
     for source in sorted(out_edges):
+        lines = []
         last = None
         for edge in out_edges[source]:
             if edge.target != last:
                 lines.append(f"{source}\0{edge.target}")
                 last = edge.target
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        if lines:
+            digest.update((separator + "\n".join(lines)).encode("utf-8", "surrogateescape"))
+            separator = "\n"
+    return digest.hexdigest()[:32]
 
 
 class IndexStore:
