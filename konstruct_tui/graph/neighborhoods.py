@@ -181,11 +181,12 @@ def numbered_pairs(snapshot: GraphSnapshot) -> tuple[list[str], list[int], list[
     add = keys.extend
     for source, edges in snapshot.out_edges.items():
         s = number[source]
-        add([s * size + t if s < t else t * size + s for t in [number[e.target] for e in edges]])
+        base = s * size
+        add([base + t if s < t else t * size + s for t in [number[e.target] for e in edges]])
     weight = Counter(keys)
     del keys
     ordered = sorted(weight)
-    weights = [weight[k] for k in ordered]
+    weights = list(map(weight.__getitem__, ordered))
     del weight
     a = [k // size for k in ordered]
     b = [k % size for k in ordered]
