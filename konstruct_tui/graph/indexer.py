@@ -18,7 +18,7 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -107,14 +107,17 @@ class Indexer:
 
     # --- entry points --------------------------------------------------------------------------
 
-    def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None) -> GraphSnapshot:
-        """A full sweep of the workspace: the cold build, the warm start, or a rescan."""
+    def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None, *,
+                summarize: bool = True) -> GraphSnapshot:
+        """A full sweep of the workspace: the cold build, the warm start, or a rescan. `summarize`:
+        count files per language and edges into the report (a pass over the whole graph; the
+        reconciler's periodic rescans print nothing and skip it)."""
         started = time.perf_counter()
         self.report = IndexReport(replaced=self.store.replaced)
         self.store.replaced = False  # said once
         if current is None and self.store.meta("complete") != "1":
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
-        entries = dict(current.files) if current is not None else self.store.entries()
+        entries = current.files if current is not None else self.store.entries()  # read, never changed
         cold = not entries
         # A cold build will parse in workers: they start now, so their start overlaps the walk,
         # `git ls-files` and `git rev-parse` below instead of following them. Only where a fork
@@ -122,7 +125,7 @@ class Indexer:
         early = cold and self.workers > 1 and threading.active_count() == 1
         pool = self._start_pool() if early else None
         try:
-            return self._refresh(current, entries, cold, pool, progress, started)
+            return self._refresh(current, entries, cold, pool, progress, started, summarize)
         finally:
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
@@ -130,18 +133,25 @@ class Indexer:
     def _refresh(
         self,
         current: GraphSnapshot | None,
-        entries: dict[str, FileEntry],
+        entries: Mapping[str, FileEntry],
         cold: bool,
         pool: ProcessPoolExecutor | None,
         progress: Progress | None,
         started: float,
+        summarize: bool = True,
     ) -> GraphSnapshot:
         mark("walk")
         listed = stat_files(self.workspace.root)  # the listing's own lstat: no second stat per file
         mark("walk-end")
         tasks: list[Task] = []
         removed = set(entries).difference(listed)
-        for path in sorted(listed):
+        # Files whose stat matches their entry need no task (a file keeps its language while the
+        # indexer and its store live): on 100,000 files, a rescan that changes nothing costs the
+        # walk, not a language lookup and a call per file as well.
+        get = entries.get
+        moved = [p for p, found in listed.items()
+                 if (entry := get(p)) is None or (entry.size, entry.mtime_ns, entry.inode) != found]
+        for path in sorted(moved):
             task = self._task(path, entries.get(path), *listed[path])
             if task is not None:
                 tasks.append(task)
@@ -152,7 +162,7 @@ class Indexer:
             if current is None:
                 current = GraphSnapshot.build({}, (), commit=commit)
             snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress,
-                                   summarize=True, pool=pool)
+                                   summarize=summarize, pool=pool)
         self.report.seconds = time.perf_counter() - started
         return snapshot
 

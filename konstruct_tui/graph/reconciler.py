@@ -242,7 +242,7 @@ class Reconciler:
             assert current is not None
             try:
                 if rescan:
-                    updated = self.indexer.refresh(current)
+                    updated = self.indexer.refresh(current, summarize=False)
                     if paths:
                         updated = self.indexer.update(updated, paths)
                 else:

@@ -209,7 +209,7 @@ class GraphSnapshot:
         return cached
 
     def edge_count(self) -> int:
-        return sum(len(v) for v in self.out_edges.values())
+        return sum(map(len, self.out_edges.values()))
 
     # --- derived views, computed once per snapshot -------------------------------------------
 
