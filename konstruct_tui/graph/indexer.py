@@ -279,6 +279,13 @@ class Indexer:
         resolution = self._resolution
         if (resolution.view is None or cold or config_moved or removed
                 or any(r.entry.path not in current.files for r in records)):
+            if interim is not None and resolution.view is not None and not config_moved:
+                # A file created or deleted: the resolvers' tables are rebuilt for the new set of
+                # paths (seconds on a big tree). Meanwhile queries see the deletion, and the new
+                # or changed files with the edges the current tables give them.
+                own = resolution.resolve_built([p for p in changed if files[p].parsed], files, self._facts)
+                interim(current.replace({r.entry.path: r.entry for r in records}, removed, set(changed), own,
+                                        commit=commit))
             # Once every file's facts are in memory a miss means "no facts", not "ask the store".
             load = no_facts if self._all_facts_loaded else self.store.facts
             resolution.reset(ProjectFacts(self.workspace, files, self._facts, load))

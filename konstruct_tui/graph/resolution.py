@@ -80,29 +80,22 @@ class Resolution:
             resolver = self.resolvers.get(support.name)
             if resolver is None:
                 resolver = self.resolvers[support.name] = support.resolver(view)
-            try:
-                found = resolver.resolve(facts)
-            except Exception:  # one file's resolver bug must not cost the whole graph
-                log.exception("resolving %s failed", path)
-                continue
-            merged: dict[tuple[str, str], set[str]] = {}
-            members: dict[str, set[str]] = {}
-            unknown: set[str] = set()
-            for edge in found:
-                if edge.kind == UNRESOLVED:
-                    unknown.update(edge.names)
-                    continue
-                if edge.target == path or edge.target not in files:
-                    continue
-                if edge.kind == MEMBERS:
-                    members.setdefault(edge.target, set()).update(edge.names)
-                    continue
-                merged.setdefault((edge.target, edge.kind), set()).update(edge.names)
-            own = [Edge(path, target, kind, tuple(sorted(names))) for (target, kind), names in merged.items()]
-            if members or unknown:  # a file's member evidence: one row, to itself (see snapshot.pack)
-                own.append(pack(path, members, unknown))
-            own.sort(key=_target_kind)
-            edges.extend(own)
+            edges.extend(_edges_of(path, facts, resolver, files))
+        return edges
+
+    def resolve_built(
+        self, paths: list[str], files: Mapping[str, FileEntry], facts: Mapping[str, FileFacts | None]
+    ) -> list[Edge]:
+        """`resolve` with only the resolvers already built and the facts given: what the current
+        tables say about files the project view does not list yet (just created). A language
+        whose resolver is not built is skipped: building one is the slow part this avoids."""
+        edges: list[Edge] = []
+        for path in sorted(set(paths)):
+            support = self.supports.get(files[path].language)
+            resolver = self.resolvers.get(support.name) if support is not None else None
+            found = facts.get(path)
+            if resolver is not None and found is not None:
+                edges.extend(_edges_of(path, found, resolver, files))
         return edges
 
     def resolve_forked(self, paths: list[str], files: Mapping[str, FileEntry], workers: int) -> list[Edge]:
@@ -133,6 +126,33 @@ class Resolution:
         finally:
             _forked = None
         return sorted(edges, key=lambda e: (e.source, e.target, e.kind))
+
+
+def _edges_of(path: str, facts: FileFacts, resolver: Resolver, files: Mapping[str, FileEntry]) -> list[Edge]:
+    """One file's edges, merged per (target, kind) and sorted so."""
+    try:
+        found = resolver.resolve(facts)
+    except Exception:  # one file's resolver bug must not cost the whole graph
+        log.exception("resolving %s failed", path)
+        return []
+    merged: dict[tuple[str, str], set[str]] = {}
+    members: dict[str, set[str]] = {}
+    unknown: set[str] = set()
+    for edge in found:
+        if edge.kind == UNRESOLVED:
+            unknown.update(edge.names)
+            continue
+        if edge.target == path or edge.target not in files:
+            continue
+        if edge.kind == MEMBERS:
+            members.setdefault(edge.target, set()).update(edge.names)
+            continue
+        merged.setdefault((edge.target, edge.kind), set()).update(edge.names)
+    own = [Edge(path, target, kind, tuple(sorted(names))) for (target, kind), names in merged.items()]
+    if members or unknown:  # a file's member evidence: one row, to itself (see snapshot.pack)
+        own.append(pack(path, members, unknown))
+    own.sort(key=_target_kind)
+    return own
 
 
 def _target_kind(edge: Edge) -> tuple[str, str]:

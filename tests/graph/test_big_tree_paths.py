@@ -123,3 +123,26 @@ def test_a_rescan_reads_only_what_moved_including_a_same_size_same_time_replacem
     rescanned = indexer.refresh(snapshot, summarize=False)
     assert indexer.parses == parses + 1
     assert [s.name for s in rescanned.files["lib/util.mini"].symbols()] == ["helper", "unused_thin"]
+
+
+def test_a_created_or_deleted_file_shows_before_the_resolvers_are_rebuilt(project: Path, indexer_for) -> None:
+    """On a big tree rebuilding the resolvers' tables for a new set of paths takes seconds: the
+    created file, with the edges the current tables give it, and a deletion are published first."""
+    indexer = indexer_for(project)
+    snapshot = indexer.refresh()
+    (project / "app/extra.mini").write_text("import lib/util\nuse Model\ndef extra\n")
+    early: list = []
+    created = indexer.update(snapshot, ["app/extra.mini"], interim=early.append)
+    assert len(early) == 1 and "app/extra.mini" in early[0].files
+    assert {("app/extra.mini", "lib/util.mini"), ("app/extra.mini", "lib/models.mini")} <= early[0].pairs()
+    (project / "app/views.mini").write_text("import app/main\nuse Model\nuse extra\ndef render\n")
+    created = indexer.update(created, ["app/views.mini"])
+    assert ("app/views.mini", "app/extra.mini") in created.pairs()  # the rebuilt tables know it
+
+    (project / "app/extra.mini").unlink()
+    early.clear()
+    deleted = indexer.update(created, ["app/extra.mini"], interim=early.append)
+    assert len(early) == 1 and "app/extra.mini" not in early[0].files
+    assert all("app/extra.mini" not in pair for pair in early[0].pairs())
+    assert _edges(deleted) == _edges(indexer_for(project).refresh())
+    assert early[0].files.keys() == deleted.files.keys()
