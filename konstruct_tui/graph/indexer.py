@@ -214,9 +214,14 @@ class Indexer:
         self._all_facts_loaded = False
         self._resolution = Resolution(self.supports)
 
-    def prepare_incremental(self) -> None:
-        """Load every file's facts and the usage index, so the first small change is as fast as the
-        rest. The reconciler calls this when it is otherwise idle."""
+    def prepare_incremental(self, files: Mapping[str, FileEntry] | None = None) -> None:
+        """Load every file's facts and the usage index, and with `files` (the graph's current
+        files) build the resolvers too, so the first small change is as fast as the rest. The
+        reconciler calls this when it is otherwise idle."""
+        if files is not None and self._resolution.view is None:
+            self.prepare_incremental()
+            self._resolution.reset(ProjectFacts(self.workspace, files, self._facts, no_facts))
+            self._resolution.build_resolvers(files)
         if self._usage is not None:
             return
         if not self._all_facts_loaded:
@@ -279,12 +284,14 @@ class Indexer:
         resolution = self._resolution
         if (resolution.view is None or cold or config_moved or removed
                 or any(r.entry.path not in current.files for r in records)):
-            if interim is not None and resolution.view is not None and not config_moved:
+            if interim is not None and not config_moved:
                 # A file created or deleted: the resolvers' tables are rebuilt for the new set of
                 # paths (seconds on a big tree). Meanwhile queries see the deletion, and the new
-                # or changed files with the edges the current tables give them.
-                own = resolution.resolve_built([p for p in changed if files[p].parsed], files, self._facts)
-                interim(current.replace({r.entry.path: r.entry for r in records}, removed, set(changed), own,
+                # or changed files with the edges the current tables give them (a changed file
+                # whose language has no table yet keeps its old edges until then).
+                own, answered = resolution.resolve_built([p for p in changed if files[p].parsed], files, self._facts)
+                created = {p for p in changed if p not in current.files}
+                interim(current.replace({r.entry.path: r.entry for r in records}, removed, answered | created, own,
                                         commit=commit))
             # Once every file's facts are in memory a miss means "no facts", not "ask the store".
             load = no_facts if self._all_facts_loaded else self.store.facts

@@ -85,18 +85,30 @@ class Resolution:
 
     def resolve_built(
         self, paths: list[str], files: Mapping[str, FileEntry], facts: Mapping[str, FileFacts | None]
-    ) -> list[Edge]:
+    ) -> tuple[list[Edge], set[str]]:
         """`resolve` with only the resolvers already built and the facts given: what the current
         tables say about files the project view does not list yet (just created). A language
-        whose resolver is not built is skipped: building one is the slow part this avoids."""
+        whose resolver is not built is skipped (building one is the slow part this avoids):
+        returns the edges and the paths they answer for."""
         edges: list[Edge] = []
+        answered: set[str] = set()
         for path in sorted(set(paths)):
             support = self.supports.get(files[path].language)
             resolver = self.resolvers.get(support.name) if support is not None else None
             found = facts.get(path)
             if resolver is not None and found is not None:
                 edges.extend(_edges_of(path, found, resolver, files))
-        return edges
+                answered.add(path)
+        return edges, answered
+
+    def build_resolvers(self, files: Mapping[str, FileEntry]) -> None:
+        """Every resolver the project's languages need, built now (the reconciler does this when
+        idle: on a big tree a first edit would otherwise wait seconds for the tables)."""
+        assert self.view is not None, "reset() first"
+        for language in sorted({entry.language for entry in files.values()}):
+            support = self.supports.get(language)
+            if support is not None and support.name not in self.resolvers:
+                self.resolvers[support.name] = support.resolver(self.view)
 
     def resolve_forked(self, paths: list[str], files: Mapping[str, FileEntry], workers: int) -> list[Edge]:
         """`resolve`, split over forked children: they inherit every file's facts without a byte

@@ -146,3 +146,22 @@ def test_a_created_or_deleted_file_shows_before_the_resolvers_are_rebuilt(projec
     assert all("app/extra.mini" not in pair for pair in early[0].pairs())
     assert _edges(deleted) == _edges(indexer_for(project).refresh())
     assert early[0].files.keys() == deleted.files.keys()
+
+
+def test_a_session_builds_its_resolvers_while_idle_so_the_first_edit_does_not(
+    project: Path, indexer_for, live_graph, monkeypatch
+) -> None:
+    from mini_language import MiniSupport
+
+    indexer_for(project).refresh()  # an index from an earlier run: the session starts warm
+    built: list[str] = []
+    original = MiniSupport.resolver
+    monkeypatch.setattr(MiniSupport, "resolver", lambda self, view: built.append("mini") or original(self, view))
+    graph = live_graph(project)
+    assert graph.wait_until_current(30)
+    assert built == ["mini"]  # before any edit
+    (project / "lib/models.mini").write_text("def Model\nuse helper\nuse Model\n")
+    graph.notify(["lib/models.mini"])
+    assert graph.wait_until_current(30)
+    assert built == ["mini"]  # the edit used the tables built while idle
+    assert ("lib/models.mini", "lib/util.mini") in graph.snapshot.pairs()
