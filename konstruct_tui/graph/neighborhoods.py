@@ -261,8 +261,11 @@ def detect(snapshot: GraphSnapshot) -> Neighborhoods:
     for index in sorted((i for i, n in enumerate(outside) if n), key=lambda i: (-outside[i], i)):
         bridges[hood[index]].append(nodes[index])
     groups = [tuple(map(nodes.__getitem__, members)) for members in order]
-    hubs = [lambda m=members: nodes[max(m, key=lambda i: (inside[i], i))] for members in order]
-    names = _names(groups, hubs)
+
+    def hub(group: int) -> str:  # the member with most neighbours in its own neighborhood
+        return nodes[max(order[group], key=lambda index: (inside[index], index))]
+
+    names = _names(groups, hub)
     items = tuple(Neighborhood(i, names[i], members, tuple(bridges[i])) for i, members in enumerate(groups))
     return Neighborhoods(items, {path: i for i, members in enumerate(groups) for path in members})
 
@@ -281,18 +284,18 @@ def modularity(graph: FileGraph, groups: list[tuple[str, ...]] | list[list[str]]
     return inside / total - sum((d / total) ** 2 for d in degree.values())
 
 
-def _names(groups: list[tuple[str, ...]], hubs: list[Callable[[], str]]) -> list[str]:
+def _names(groups: list[tuple[str, ...]], hub_of: Callable[[int], str]) -> list[str]:
     """The members' common folder; when that is the root or already taken, the dominant folder
-    with the hub module (the member with most edges inside the group) in parentheses."""
+    with the hub module (`hub_of(group)`: the member with most edges inside the group) in parentheses."""
     names: list[str] = []
     taken: set[str] = set()
-    for members, hub_of in zip(groups, hubs):
+    for group, members in enumerate(groups):
         common = _common_folder(members)
         name = common
         if name in taken or name == ".":
             folders = [p.rpartition("/")[0] or "." for p in members]
             dominant = Counter(folders).most_common(1)[0][0]
-            hub = hub_of()
+            hub = hub_of(group)
             module = PurePosixPath(hub).stem
             if module.startswith("__") or module == "index":
                 module = PurePosixPath(hub).parent.name or module
