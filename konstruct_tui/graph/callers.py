@@ -117,6 +117,10 @@ def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tu
                         continue
                     entry = snap.files.get(edge.target)
                     declared = next((s for s in entry.symbols() if s.name == overridden), None) if entry else None
+                    if declared is None and entry is not None:
+                        # an interface's property signature (`readonly path: string`) is no symbol,
+                        # but the class member implementing it is used through it all the same
+                        declared = Symbol(overridden, "property", 0, 0)
                     if declared is not None:
                         seen.add((edge.target, overridden))
                         following.append((edge.target, overridden))

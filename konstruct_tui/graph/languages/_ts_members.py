@@ -71,9 +71,15 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
         elif kind in ("instance", "static"):
             # an object literal's key (`{prefixUrl: x}` for an `Options`) names the declared property
             declared = receivers.declaring((where, name), member)
+            interface = receivers.kinds(where).get(name) != "class"
+            typed = bool(declared)
+            if not declared and interface:
+                # a property an interface declares (`readonly path: string`): a use of it, and of
+                # the class members implementing it; still by-name, as any object may provide it
+                declared = receivers.declaring((where, name), member, props=True)
             for where_, qualified in declared:
                 used[where_].add(qualified)
-            if not declared and kind == "instance" and receivers.kinds(where).get(name) != "class":
+            if kind == "instance" and interface and not typed:
                 unknown.add(member)  # an interface may be implemented by any class
         elif kind in ("array", "array-call"):
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
@@ -84,7 +90,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             declared_in, dot, member = symbol.name.rpartition(".")
             if declared_in != owner or not dot:
                 continue
-            for where, overridden in receivers.declaring((path, owner), member)[1:]:
+            for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
                     used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
     used.pop(path, None)

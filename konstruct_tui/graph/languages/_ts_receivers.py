@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ._ts_contexts import CONTEXT, Contexts
-from ._ts_types import EITHER
+from ._ts_types import EITHER, NEW
+from ._ts_written import TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
@@ -40,6 +41,7 @@ class Receivers:
         self.target_of = target_of
         self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
+        self._values: dict[str, frozenset[str]] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
         self._aliasing: set[tuple[str, str]] = set()
         self._namespaces: dict[tuple[str, str], str | None] = {}
@@ -62,6 +64,16 @@ class Receivers:
             self._kinds[path] = found
         return found
 
+    def values(self, path: str) -> frozenset[str]:
+        """The module-level constants and variables of `path` (a name may be a type too)."""
+        found = self._values.get(path)
+        if found is None:
+            facts = self._facts_of(path)
+            found = frozenset(s.name for s in facts.symbols if s.kind in ("variable", "constant")) \
+                if facts is not None else frozenset()
+            self._values[path] = found
+        return found
+
     def bound(self, path: str) -> dict[str, tuple[str, str]]:
         """local -> (target file or "" for a package, imported name or "*")."""
         found = self._bound.get(path)
@@ -79,8 +91,9 @@ class Receivers:
 
     # --- names ---------------------------------------------------------------------------------
 
-    def named(self, path: str, name: str, depth: int = 0) -> Value | None:
-        """What a bare name of `path` denotes: an import, a declaration of the file, a typed local."""
+    def named(self, path: str, name: str, depth: int = 0, value: bool = True) -> Value | None:
+        """What a bare name of `path` denotes: an import, a declaration of the file, a typed local
+        (`value`: the name is read as a value, not written as a type)."""
         bound = self.bound(path).get(name)
         if bound is not None:
             target, imported = bound
@@ -92,13 +105,18 @@ class Receivers:
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(target, imported)
-            return self._declared(*found, depth) if found is not None else None
+            return self._declared(*found, depth, value) if found is not None else None
         if name in self.kinds(path):
-            return self._declared(path, name, depth)
+            return self._declared(path, name, depth, value)
         return self.local(path, name, depth)
 
-    def _declared(self, path: str, name: str, depth: int) -> Value | None:
+    def _declared(self, path: str, name: str, depth: int, value: bool = False) -> Value | None:
         kind = self.kinds(path).get(name)
+        if value and kind in ("interface", "type") and name in self.values(path):
+            # `const T: Maker<T> = make(); interface T {...}`: read as a value, `T` is the constant
+            found = self.local(path, name, depth)
+            if found is not None:
+                return found
         if kind in _CLASS_KINDS:
             return ("static", path, name)
         if kind in ("function", "method"):
@@ -112,7 +130,7 @@ class Receivers:
                 value = self.written(path, written) if written else None
             finally:
                 self._aliasing.discard((path, name))
-            return ("static", value[1], value[2]) if value is not None else None
+            return ("static", value[1], value[2]) if value is not None and value[0] == "instance" else None
         return None
 
     def local(self, path: str, name: str, depth: int = 0) -> Value | None:
@@ -123,15 +141,19 @@ class Receivers:
         return found.pop() if len(found) == 1 else None
 
     def written(self, path: str, written: str) -> Value | None:
-        """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them)."""
+        """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them), or what
+        the value is for `typeof x` (a namespace, a class itself, an instance)."""
+        if written.startswith(TYPEOF):
+            head, *rest = written[len(TYPEOF):].split(".")
+            return self.evaluate(path, [head, *("." + r for r in rest)], _DEPTH - 1)
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None
         head, _, rest = written.partition(".")
-        value = self.named(path, head, _DEPTH)
+        value = self.named(path, head, _DEPTH, value=False)
         if value is not None and rest:
             for part in rest.split("."):
-                value = self._member(value, part, called=False, depth=_DEPTH) if value[0] == "ns" else None
+                value = self._member(value, part, called=False, depth=_DEPTH, read=False) if value[0] == "ns" else None
                 if value is None:
                     return None
         if value is None or value[0] != "static":
@@ -168,7 +190,9 @@ class Receivers:
         for at, segment in enumerate(rest):
             if value is None:
                 return None
-            if segment == "[]":
+            if segment == NEW:
+                value = ("instance", value[1], value[2]) if value[0] == "static" else None
+            elif segment == "[]":
                 value = ("instance", value[1], value[2]) if value[0] == "array" else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
                 called = at + 1 < len(rest) and rest[at + 1] == "()"
@@ -201,14 +225,14 @@ class Receivers:
             return self.evaluate(path, returned, depth + 1, this)
         return None
 
-    def _member(self, value: Value, member: str, called: bool, depth: int) -> Value | None:
+    def _member(self, value: Value, member: str, called: bool, depth: int, read: bool = True) -> Value | None:
         kind, path, name = value[:3]
         if kind == "ns":
             namespace = self.namespace(path, member)
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(path, member)
-            return self._declared(*found, depth) if found is not None else None
+            return self._declared(*found, depth, read) if found is not None else None
         if kind not in ("instance", "static"):
             return None
         declaring = self.declaring((path, name), member)

@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ._ts_signatures import context_head, key_uses, signature_facts
-from ._ts_written import TYPE_NAME, Wrapped, bounded, written_or_array, written_type
+from ._ts_written import TYPE_NAME, TYPEOF, Wrapped, bounded, written_or_array, written_type
 
 _CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
                        "function_signature", "method_signature", "abstract_method_signature"})
@@ -35,6 +35,7 @@ _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _MAX_SEGMENTS = 8
+NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
 
 
@@ -88,6 +89,9 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         text = ts.text(constructor) if constructor is not None else ""
         if not TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
             return None
+        if constructor.type == "member_expression" and lookup(constructor, text.partition(".")[0])[0]:
+            found = chain(constructor, lookup, memo)  # `new lib.App()`, `lib` a parameter: `lib.App`, then `new`
+            return None if found is None else [*found, NEW]
         return [f"new {text}"]
     operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
     if operator is not None and ts.text(operator) in ("??", "||"):
@@ -202,6 +206,11 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
     written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+    if written is not None and written.startswith(TYPEOF):  # `b: typeof a`: what `a` is, in this scope
+        head, *rest = written[len(TYPEOF):].split(".")
+        local, declared = lookup(annotation, head)
+        found = declared if local else [head]
+        return None if found is None else [*found, *("." + r for r in rest)]
     if written is not None:
         return None if written == "this" else [f"as {written}"]
     value = node.child_by_field_name("value")

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import treesitter as ts
 
+TYPEOF = "typeof "  # a written type `typeof x` (the type of a value) is kept as "typeof x"
 TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NOTHING = frozenset({"undefined", "null", "void", "never"})
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
@@ -30,6 +31,10 @@ def written_type(annotation: Any) -> str | None:
             return None
         if node.type == "this_type":
             return "this"
+        if node.type == "type_query":  # `lib: typeof ns`: whatever the value `ns` is
+            inner = node.named_children[0] if node.named_child_count else None
+            text = ts.text(inner) if inner is not None else ""
+            return TYPEOF + text if inner is not None and inner.type in ("identifier", "member_expression") and TYPE_NAME.fullmatch(text) else None
         if node.type == "union_type":
             kept = [c for c in node.named_children
                     if not (c.type in ("literal_type", "predefined_type") and ts.text(c) in _NOTHING)]

@@ -1,0 +1,119 @@
+"""`callers` of a TypeScript method or property finds the files that use it through receivers
+whose type only the declarations give (as the TypeScript language server's find-references
+does): an interface the class implements, `typeof` annotations, a constant merged with an
+interface, intersections, inline object types, test-framework callbacks. Each shape is checked
+through the whole index, as a user asking `callers` sees it."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from graph_helpers import write_files
+
+from konstruct_tui.graph.code_graph import build_index
+from konstruct_tui.graph.freshness import Freshness
+from konstruct_tui.graph.query import GraphQuery
+from konstruct_tui.workspace import Workspace
+
+
+def callers(root: Path, files: dict[str, str], name: str, file: str) -> tuple[str, set[str], set[str]]:
+    """(status, files with resolved uses, by-name candidate files) of `callers name` in `file`."""
+    write_files(root, {path: textwrap.dedent(text) for path, text in files.items()})
+    workspace = Workspace(root)
+    snapshot, _ = build_index(workspace)
+    answer = GraphQuery(lambda: snapshot, Freshness(workspace)).references(name, file=file, limit=1000)
+    resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved"}
+    return answer.status, resolved, {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
+
+
+EVENT = {
+    "src/types.ts": """\
+        export interface Event {
+          readonly path: string;
+          method(): string;
+        }
+        """,
+    "src/event.ts": """\
+        import type {Event} from './types.js';
+        export class RealEvent implements Event {
+          get path() { return '/'; }
+          method() { return 'GET'; }
+        }
+        """,
+}
+
+
+def test_a_property_used_through_the_implemented_interface_is_a_use_of_the_class_member(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {**EVENT, "src/use.ts": """\
+        import type {Event} from './types.js';
+        export const where = (event: Event) => event.path;
+        """, "src/other.ts": """\
+        export const other = (x: {path: string}) => x.path;
+        """}, "RealEvent.path", "src/event.ts")
+    assert status == "ok"
+    # the interface's declaration is part of the family, as the language server lists it
+    assert resolved == {"src/use.ts", "src/types.ts"}
+
+
+def test_a_property_of_an_interface_stays_by_name_evidence_for_other_classes(tmp_path: Path) -> None:
+    status, resolved, candidates = callers(tmp_path, {**EVENT, "src/fake.ts": """\
+        export class Fake { get path() { return 'x'; } }
+        """, "src/use.ts": """\
+        import type {Event} from './types.js';
+        import './fake.js';
+        export const where = (event: Event) => event.path;
+        """}, "Fake.path", "src/fake.ts")
+    assert resolved == set() and status == "undeterminable" and candidates == {"src/use.ts"}
+
+
+def test_a_parameter_typed_typeof_a_namespace_reaches_the_class(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/app.ts": "export class App {\n  get(path: string): this { return this; }\n}\n",
+        "src/index.ts": "export {App} from './app.js';\n",
+        "bench/run.ts": """\
+            import * as lib0 from '../src/index.js';
+            export function make(lib: typeof lib0) {
+              const app = new lib.App();
+              app.get('/');
+            }
+            """,
+        "bench/local.ts": """\
+            import {App} from '../src/app.js';
+            const app = new App();
+            export function f(a: typeof app) { a.get('/x'); }
+            export function g() {
+              const app = 1;
+              return (b: typeof app) => b;
+            }
+            """,
+    }, "App.get", "src/app.ts")
+    assert status == "ok" and resolved == {"bench/run.ts", "bench/local.ts"}
+
+
+def test_a_constant_merged_with_an_interface_is_read_as_the_constant(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/core.ts": """\
+            export interface Maker<T> {
+              new (def: unknown): T;
+              init(inst: T, def: unknown): void;
+            }
+            export function maker<T>(name: string): Maker<T> { return null as any; }
+            """,
+        "src/schemas.ts": """\
+            import * as core from './core.js';
+            export interface Schema { parse(x: unknown): unknown }
+            export const Schema: core.Maker<Schema> = core.maker('Schema');
+            """,
+        "src/string.ts": """\
+            import {Schema} from './schemas.js';
+            export function init(inst: unknown) { Schema.init(inst as any, {}); }
+            """,
+        "src/typed.ts": """\
+            import type {Schema} from './schemas.js';
+            export const check = (s: Schema) => s.parse(1);
+            """,
+    }, "Maker.init", "src/core.ts")
+    assert status == "ok" and resolved == {"src/string.ts"}
+    # written as a type, the same name is still the interface
+    assert callers(tmp_path, {}, "Schema.parse", "src/schemas.ts")[1] == {"src/typed.ts"}
