@@ -268,6 +268,9 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     for name, node in module_level:
         if name.type != "identifier":
             continue
+        implemented = _literal_type(node)
+        if implemented is not None:  # `const a: Adapter = {listen() {...}}`: its members implement Adapter's
+            bases[ts.text(name)].append(implemented)
         said = scopes.said(node)
         if said is not None and len(said) == 1 and said[0].startswith("as "):
             types[ts.text(name)].add(said[0][3:])
@@ -385,6 +388,23 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     if accessors - {None}:
         extra["accessors"] = sorted(accessors - {None})
     return extra
+
+
+def _literal_type(declarator: Any) -> str | None:
+    """The type an object literal assigned to a module-level constant is written to have
+    (`const a: T = {...}`, `const a = {...} satisfies T`): its properties are T's."""
+    if declarator.type != "variable_declarator":
+        return None
+    value = declarator.child_by_field_name("value")
+    annotation = declarator.child_by_field_name("type")
+    if value is not None and value.type == "satisfies_expression" and value.named_child_count == 2 \
+            and value.named_children[0].type == "object":
+        written = written_type(Wrapped(value.named_children[1]))
+    elif value is not None and value.type == "object" and annotation is not None:
+        written = written_type(annotation)
+    else:
+        return None
+    return None if written is None or written == "this" or written.startswith(TYPEOF) else written
 
 
 def _member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:

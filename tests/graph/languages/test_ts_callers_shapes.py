@@ -117,3 +117,46 @@ def test_a_constant_merged_with_an_interface_is_read_as_the_constant(tmp_path: P
     assert status == "ok" and resolved == {"src/string.ts"}
     # written as a type, the same name is still the interface
     assert callers(tmp_path, {}, "Schema.parse", "src/schemas.ts")[1] == {"src/typed.ts"}
+
+
+ADAPTER = {
+    "src/types.ts": """\
+        export interface Adapter {
+          listen(port: number): void;
+          stop?: () => void;
+        }
+        """,
+    "src/bun.ts": """\
+        import type {Adapter} from './types.js';
+        export const BunAdapter: Adapter = {
+          listen(port) {},
+          stop() {},
+        };
+        export const Plain = {
+          listen(port: number) {},
+        };
+        """,
+    "src/node.ts": """\
+        import type {Adapter} from './types.js';
+        export const NodeAdapter = {
+          listen(port: number) {},
+        } satisfies Adapter;
+        """,
+    "src/app.ts": """\
+        import type {Adapter} from './types.js';
+        export class App {
+          constructor(private adapter: Adapter) {}
+          run() { this.adapter.listen(1); this.adapter.stop?.(); }
+        }
+        """,
+}
+
+
+def test_a_method_of_an_object_literal_typed_by_an_interface_is_used_through_the_interface(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, ADAPTER, "BunAdapter.listen", "src/bun.ts")
+    # the other implementation's property is a reference of the interface's too, as tsc lists it
+    assert status == "ok" and resolved == {"src/app.ts", "src/types.ts", "src/node.ts"}
+    assert callers(tmp_path, {}, "NodeAdapter.listen", "src/node.ts")[1] == {"src/app.ts", "src/types.ts", "src/bun.ts"}
+    assert callers(tmp_path, {}, "BunAdapter.stop", "src/bun.ts")[1] == {"src/app.ts", "src/types.ts"}
+    # an untyped literal implements nothing: the interface's uses are not its callers
+    assert "src/app.ts" not in callers(tmp_path, {}, "Plain.listen", "src/bun.ts")[1]
