@@ -18,6 +18,7 @@ from typing import Any
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
 from ._ts_types import type_facts
+from ._ts_written import alias_of
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -42,6 +43,7 @@ _CONTAINERS = frozenset(
         "internal_module",
         "module",
         "variable_declarator",
+        "type_alias_declaration",  # `type Got = {extend(): Got} & ...`: `Got.extend`
     }
 )
 _REFERENCE_PATH = re.compile(r"""path\s*=\s*["']([^"']+)["']""")
@@ -311,8 +313,8 @@ def _qualifier(node: Any) -> list[str] | None:
     parent = node.parent
     while parent is not None:
         kind = parent.type
-        if kind in _FUNCTION_SCOPES:
-            return None
+        if kind in _FUNCTION_SCOPES or (kind == "object_type" and alias_of(parent) is None):
+            return None  # a member of an inline object type (`x: {deep(): T}`) is no member of `x`'s owner
         if kind in _CONTAINERS:
             name = parent.child_by_field_name("name")
             if name is None or name.type in ("object_pattern", "array_pattern"):

@@ -123,6 +123,8 @@ class Receivers:
             return ("function", path, name)
         if kind in ("variable", "constant"):  # a module-level instance: `export const api = new Api()`
             return self.local(path, name, depth)
+        if kind == "type" and name in self._extra(path).get("objects", ()):  # `type A = {...} & B`
+            return ("static", path, name)
         if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
             written = self._extra(path).get("aliases", {}).get(name)
             self._aliasing.add((path, name))

@@ -203,16 +203,11 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
     # Document order, first one kept: of overloads (`header(): T; header(name: string): U`) the
     # first one says, as for `returns`; the query's capture order varies from one run to the next.
     for node in ts.in_order(found.get("prop", ())):
-        owner = node.parent.parent if node.parent is not None else None
-        if owner is not None and owner.type == "object_type":  # `type Options = {onError?: ...}`
-            owner = owner.parent
-            name = owner.child_by_field_name("name") if owner.type == "type_alias_declaration" else None
-            prefix = qualifier(owner) if name is not None else None
-            prefix = [*prefix, ts.text(name)] if prefix is not None else None
-        elif node.parent is not None and node.parent.type in ("interface_body", "class_body"):
-            prefix = qualifier(node)
-        else:  # a member of an inline object type (`{a: {deep: T}}`): not followed
-            continue
+        # `interface I {...}`, `class C {...}`, `type A = {...} & B`; a member of an inline object
+        # type (`{a: {deep: T}}`) has no qualifier: not followed
+        parent = node.parent
+        prefix = qualifier(node) if parent is not None and parent.type in ("interface_body", "class_body", "object_type") \
+            else None
         key = node.child_by_field_name("name")
         if prefix is None or key is None or key.type != "property_identifier":
             continue

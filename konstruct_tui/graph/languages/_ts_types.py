@@ -318,6 +318,21 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
                 written = written_type(Wrapped(part))
                 if written and written != "this":
                     bases[".".join([*prefix, ts.text(name)])].append(written)
+    # `type Got = {extend(): Got} & Record<...> & Callable`: an object type whose members are its
+    # own and those of the types it intersects (as an interface's and its bases')
+    objects: list[str] = []
+    for node in found.get("callsig", ()):
+        owner = node.parent
+        name = owner.child_by_field_name("name") if node.type in ("object_type", "intersection_type") else None
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is None:
+            continue
+        key = ".".join([*prefix, ts.text(name)])
+        objects.append(key)
+        for part in _intersected(node):
+            written = written_type(Wrapped(part)) if part.type != "object_type" else None
+            if written and written != "this" and not written.startswith(TYPEOF):
+                bases[key].append(written)
     # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
     assigned_fields: dict[str, list[list[str] | None]] = defaultdict(list)
     for node in found.get("field.value", ()):
@@ -375,6 +390,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     agreed = {k: v[0] for k, v in returned.items() if k not in returns and v[0] is not None and all(c == v[0] for c in v)}
     if agreed:
         extra["returned"] = dict(sorted(agreed.items()))
+    if objects:
+        extra["objects"] = sorted(objects)
     if bases:
         extra["bases"] = dict(sorted(bases.items()))
     if untyped:
@@ -388,6 +405,15 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     if accessors - {None}:
         extra["accessors"] = sorted(accessors - {None})
     return extra
+
+
+def _intersected(node: Any) -> list[Any]:
+    """The parts of an intersection type (`A & (B & {...})`), or the type itself."""
+    if node.type == "parenthesized_type" and node.named_child_count:
+        return _intersected(node.named_children[0])
+    if node.type != "intersection_type":
+        return [node]
+    return [part for child in node.named_children for part in _intersected(child)]
 
 
 def _literal_type(declarator: Any) -> str | None:

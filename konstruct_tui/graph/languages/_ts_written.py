@@ -112,6 +112,15 @@ def type_parameter(node: Any, name: str) -> Any:
     return None
 
 
+def alias_of(object_type: Any) -> Any:
+    """The type alias an object type is the body of, or a part of the intersection that is
+    (`type A = {...}`, `type A = B & {...}`), else None."""
+    parent = object_type.parent
+    while parent is not None and parent.type in ("intersection_type", "parenthesized_type"):
+        parent = parent.parent
+    return parent if parent is not None and parent.type == "type_alias_declaration" else None
+
+
 class Wrapped:
     """A type node seen as an annotation (`written_type` reads an annotation's first child)."""
 

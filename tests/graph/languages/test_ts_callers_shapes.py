@@ -160,3 +160,42 @@ def test_a_method_of_an_object_literal_typed_by_an_interface_is_used_through_the
     assert callers(tmp_path, {}, "BunAdapter.stop", "src/bun.ts")[1] == {"src/app.ts", "src/types.ts"}
     # an untyped literal implements nothing: the interface's uses are not its callers
     assert "src/app.ts" not in callers(tmp_path, {}, "Plain.listen", "src/bun.ts")[1]
+
+
+CLIENT = {
+    "src/types.ts": """\
+        export interface Base { close(): void }
+        export type Client = {
+          extend(options: {prefix?: string}): Client;
+          get(url: string): string;
+          defaults: {retries: number};
+        } & Base & Record<string, unknown>;
+        export type Plain = {get(url: string): string};
+        """,
+    "src/index.ts": """\
+        import type {Client} from './types.js';
+        declare function create(): Client;
+        const client = create();
+        export default client;
+        """,
+    "test/get.ts": """\
+        import client from '../src/index.js';
+        client.get('/');
+        """,
+    "test/extend.ts": """\
+        import client from '../src/index.js';
+        client.extend({prefix: '/'}).close();
+        """,
+    "test/plain.ts": """\
+        import type {Plain} from '../src/types.js';
+        export const f = (p: Plain) => p.get('/');
+        """,
+}
+
+
+def test_members_of_a_type_alias_of_an_intersection_are_found_on_its_values(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, CLIENT, "Client.get", "src/types.ts")
+    assert status == "ok" and resolved == {"test/get.ts"}
+    assert callers(tmp_path, {}, "Client.extend", "src/types.ts")[1] == {"test/extend.ts"}
+    assert callers(tmp_path, {}, "Base.close", "src/types.ts")[1] == {"test/extend.ts"}
+    assert callers(tmp_path, {}, "Plain.get", "src/types.ts")[1] == {"test/plain.ts"}
