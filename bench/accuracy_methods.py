@@ -188,7 +188,7 @@ _TS_SOURCE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 def typescript_questions(root: Path, source_dirs: str, snapshot, size: int, kind: str, tool: Path
                          ) -> list[tuple[str, str, set[str]]]:
-    prefixes = tuple(d.rstrip("/") + "/" for d in source_dirs.split(","))
+    prefixes = tuple("" if d in ("", ".") else d.rstrip("/") + "/" for d in source_dirs.split(","))
     kinds = {"mixed": ("function", "class", "method"), "all": ("function", "class", "method")}.get(kind, (kind,))
     candidates = []
     seen: set[tuple[str, str]] = set()

@@ -19,6 +19,7 @@ from typing import Any
 from ..facts import OVERRIDES
 from ._ts_receivers import Receivers
 from ._ts_signatures import KEYS
+from ._ts_written import SHAPE
 
 # Globals of every JavaScript runtime: their members are never the project's.
 GLOBALS = frozenset({
@@ -78,10 +79,11 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                 # the class members implementing it; still by-name, as any object may provide it
                 declared = receivers.declaring((where, name), member, props=True)
             for where_, qualified in declared:
-                used[where_].add(qualified)
+                if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
+                    used[where_].add(qualified)
             if kind == "instance" and interface and not typed:
                 unknown.add(member)  # an interface may be implemented by any class
-        elif kind in ("array", "array-call"):
+        elif kind in ("array", "array-call", "record"):
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)

@@ -18,7 +18,7 @@ from typing import Any
 
 from ._ts_contexts import CONTEXT, Contexts
 from ._ts_types import EITHER, NEW
-from ._ts_written import TYPEOF
+from ._ts_written import SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
@@ -145,12 +145,17 @@ class Receivers:
     def written(self, path: str, written: str) -> Value | None:
         """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them), or what
         the value is for `typeof x` (a namespace, a class itself, an instance)."""
+        if written.startswith(SHAPE):  # an inline object type of this file
+            return ("instance", path, written)
         if written.startswith(TYPEOF):
             head, *rest = written[len(TYPEOF):].split(".")
             return self.evaluate(path, [head, *("." + r for r in rest)], _DEPTH - 1)
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None
+        if written.endswith("{}"):  # `Record<string, T>`: `.key` is a T
+            element = self.written(path, written[:-2])
+            return ("record", element[1], element[2]) if element is not None else None
         head, _, rest = written.partition(".")
         value = self.named(path, head, _DEPTH, value=False)
         if value is not None and rest:
@@ -196,6 +201,8 @@ class Receivers:
                 value = ("instance", value[1], value[2]) if value[0] == "static" else None
             elif segment == "[]":
                 value = ("instance", value[1], value[2]) if value[0] == "array" else None
+            elif value[0] == "record":
+                value = ("instance", value[1], value[2]) if segment.startswith(".") else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
                 called = at + 1 < len(rest) and rest[at + 1] == "()"
                 value = ("array-call", value[1], value[2], segment[1:]) if called else None
@@ -250,7 +257,9 @@ class Receivers:
             return value if kind == "instance" else None
         if written:
             return self.written(where, written)
-        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`
+        if qualified in extra.get("accessors", ()):  # `get x() { return this._x }`: what it returns
+            return self._called(("member", where, qualified, value if kind == "instance" else None), depth)
+        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`, `x = make()`
         if assigned is not None and depth < _DEPTH:
             return self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None)
         return None

@@ -27,7 +27,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ._ts_signatures import context_head, key_uses, signature_facts
-from ._ts_written import TYPE_NAME, TYPEOF, Wrapped, bounded, written_or_array, written_type
+from ._ts_written import SHAPE, TYPE_NAME, TYPEOF, Wrapped, bounded, written_or_array, written_type
 
 _CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
                        "function_signature", "method_signature", "abstract_method_signature"})
@@ -180,9 +180,9 @@ class _Scopes:
         return False, None
 
     def said(self, declaration: Any) -> list[str] | None:
-        if isinstance(declaration, tuple):  # (object pattern declarator, property name)
+        if isinstance(declaration, tuple):  # (object pattern declarator, property names down to the name)
             base = self.said(declaration[0])
-            return None if base is None else [*base, "." + declaration[1]]
+            return None if base is None else [*base, *("." + key for key in declaration[1:])]
         key = _key(declaration)
         if key in self._said:
             return self._said[key]
@@ -227,7 +227,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     memo: dict[Any, Any] = {}
     blocks: dict[int, Any] = {}
     module_level = []
-    destructured: list[tuple[Any, str]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
+    destructured: list[tuple[Any, tuple[str, ...]]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
     for node in found.get("param", ()):
         scope = _scope(node, blocks)
         if scope is not None:
@@ -253,19 +253,22 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             continue
         if scope.type == "program":
             module_level.append((name, node))
+            if name.type == "object_pattern":  # `const {a: {b}} = create()`: the keys are uses too
+                destructured += [(node, keys) for _, keys in _pattern_keys(name)]
         elif name.type == "identifier":
             scopes.declare(scope, ts.text(name), node)
         elif name.type == "object_pattern":
-            for part in name.named_children:
-                if part.type == "shorthand_property_identifier_pattern":
-                    scopes.declare(scope, ts.text(part), (node, ts.text(part)))
-                    destructured.append((node, ts.text(part)))
-                elif part.type == "pair_pattern":
-                    key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
-                    if key is not None and value is not None and value.type == "identifier":
-                        scopes.declare(scope, ts.text(value), (node, ts.text(key)))
-                        destructured.append((node, ts.text(key)))
+            for local, keys in _pattern_keys(name):
+                if local is not None:
+                    scopes.declare(scope, local, (node, *keys))
+                destructured.append((node, keys))
     for name, node in module_level:
+        if name.type == "object_pattern":
+            said = scopes.said(node)
+            for local, keys in _pattern_keys(name) if said is not None else ():
+                if local is not None:
+                    assigned[local].append([*said, *("." + k for k in keys)])
+            continue
         if name.type != "identifier":
             continue
         implemented = _literal_type(node)
@@ -341,6 +344,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         prop = target.child_by_field_name("property") if target is not None else None
         if owner and prop is not None and f"{owner}.{ts.text(prop)}" not in returns:
             assigned_fields[f"{owner}.{ts.text(prop)}"].append(chain(node, scopes.lookup))
+    for node in found.get("field.init", ()):  # `private client = createClient()` (no written type)
+        field = node.parent
+        owner = enclosing_class(field)
+        name = field.child_by_field_name("name")
+        if owner and name is not None and field.child_by_field_name("type") is None \
+                and f"{owner}.{ts.text(name)}" not in returns:
+            assigned_fields[f"{owner}.{ts.text(name)}"].append(chain(node, scopes.lookup))
     fields = {k: v[0] for k, v in assigned_fields.items() if v[0] is not None and all(c == v[0] for c in v)}
     # `type Schema = ObjectSchema<...>`: the alias names a class
     aliases = {}
@@ -353,15 +363,28 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
     callables = {_member_name(n.parent, qualifier) for n in found.get("callable", ())}
+    for node in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
+        for member in node.named_children:
+            name = member.child_by_field_name("name")
+            if name is None or name.type != "property_identifier" \
+                    or member.type not in ("property_signature", "method_signature"):
+                continue
+            key = f"{SHAPE}{node.start_byte}.{ts.text(name)}"
+            annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
+            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+            if written and written != "this":
+                returns.setdefault(key, written)
+            if member.type == "method_signature":
+                callables.add(key)
     accessors = {_member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
-    for node, key in destructured:
+    for node, keys in destructured:
         said = scopes.said(node)
         if said is None:
-            untyped.add(key)
-        elif len(said) <= _MAX_SEGMENTS:
-            chains.add((tuple(said), key))
+            untyped.add(keys[-1])
+        elif len(said) + len(keys) <= _MAX_SEGMENTS:
+            chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1]))
     for prop in found.get("chained", ()):
         receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup, memo)
         if receiver is None:
@@ -405,6 +428,26 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     if accessors - {None}:
         extra["accessors"] = sorted(accessors - {None})
     return extra
+
+
+def _pattern_keys(pattern: Any, outer: tuple[str, ...] = ()) -> list[tuple[str | None, tuple[str, ...]]]:
+    """(bound name or None, property keys down to it) of an object pattern (`{a, b: c, d: {e}}`):
+    each key is a use of that property; a name is bound to the last key's value."""
+    found: list[tuple[str | None, tuple[str, ...]]] = []
+    for part in pattern.named_children:
+        if part.type == "shorthand_property_identifier_pattern":
+            found.append((ts.text(part), (*outer, ts.text(part))))
+        elif part.type == "pair_pattern":
+            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+            if key is None or value is None or key.type != "property_identifier":
+                continue
+            keys = (*outer, ts.text(key))
+            if value.type == "identifier":
+                found.append((ts.text(value), keys))
+            elif value.type == "object_pattern" and len(keys) < 3:
+                found.append((None, keys))
+                found += _pattern_keys(value, keys)
+    return found
 
 
 def _intersected(node: Any) -> list[Any]:

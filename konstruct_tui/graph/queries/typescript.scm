@@ -75,6 +75,11 @@
   right: [(new_expression) (call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression) (binary_expression)] @field.value)
 (type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type)] @alias)
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)]
+  value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
+          (parenthesized_expression) (non_null_expression)] @field.init)
+(object_type) @shape
 (class_declaration (class_heritage) @heritage)
 (abstract_class_declaration (class_heritage) @heritage)
 (interface_declaration (extends_type_clause) @heritage)

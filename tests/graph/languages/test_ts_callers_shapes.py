@@ -199,3 +199,99 @@ def test_members_of_a_type_alias_of_an_intersection_are_found_on_its_values(tmp_
     assert callers(tmp_path, {}, "Client.extend", "src/types.ts")[1] == {"test/extend.ts"}
     assert callers(tmp_path, {}, "Base.close", "src/types.ts")[1] == {"test/extend.ts"}
     assert callers(tmp_path, {}, "Plain.get", "src/types.ts")[1] == {"test/plain.ts"}
+
+
+GROUP = {
+    "src/group.ts": """\
+        export class Group {
+          add(task: unknown) { return this; }
+        }
+        export function makeGroup(): Group { return new Group(); }
+        """,
+    "src/app.ts": """\
+        import {Group, makeGroup} from './group.js';
+        export class App {
+          private _group: Group | undefined;
+          private made = makeGroup();
+          private get group() {
+            if (!this._group) this._group = new Group();
+            return this._group;
+          }
+          use(task: unknown) { this.group.add(task); }
+        }
+        """,
+    "src/made.ts": """\
+        import {makeGroup} from './group.js';
+        export class Other {
+          made = makeGroup();
+          run() { this.made.add(1); }
+        }
+        """,
+}
+
+
+def test_a_getter_without_a_written_type_and_a_field_initialised_by_a_call_are_typed(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, GROUP, "Group.add", "src/group.ts")
+    assert status == "ok" and resolved == {"src/app.ts", "src/made.ts"}
+
+
+JAR = {
+    "src/cookie.ts": """\
+        export class Cookie {
+          update(value: string) { return this; }
+        }
+        export const createJar = (): Record<string, Cookie> => ({});
+        export interface Jars { [name: string]: Cookie }
+        """,
+    "test/jar.ts": """\
+        import {createJar} from '../src/cookie.js';
+        const jar = createJar();
+        jar.session.update('x');
+        """,
+    "test/nested.ts": """\
+        import {createJar, type Cookie} from '../src/cookie.js';
+        declare function create(): {cookie: Record<string, Cookie>};
+        const {cookie: {name}} = create();
+        name.update('y');
+        """,
+    "test/index.ts": """\
+        import type {Cookie} from '../src/cookie.js';
+        export const f = (jar: {[name: string]: Cookie}) => jar.a.update('z');
+        export const g = (jar: Record<string, number>) => jar.update;
+        """,
+}
+
+
+def test_a_member_of_a_string_keyed_record_and_a_nested_destructured_name_are_typed(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, JAR, "Cookie.update", "src/cookie.ts")
+    assert status == "ok" and resolved == {"test/jar.ts", "test/nested.ts", "test/index.ts"}
+
+
+INLINE = {
+    "src/context.ts": """\
+        export class Context {
+          json(value: unknown) { return value; }
+        }
+        """,
+    "src/auth.ts": """\
+        import type {Context} from './context.js';
+        export function deny(opts: {ctx: Context; realm?: string}) {
+          return opts.ctx.json({realm: opts.realm});
+        }
+        export function make(): {ctx: Context; build(): Context} { return null as any; }
+        """,
+    "test/auth.ts": """\
+        import {make} from '../src/auth.js';
+        make().build().json(1);
+        const {ctx} = make();
+        ctx.json(2);
+        """,
+    "test/other.ts": """\
+        export const f = (opts: {ctx: {json(v: unknown): void}}) => opts.ctx.json(3);
+        """,
+}
+
+
+def test_members_of_inline_object_types_are_typed(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, INLINE, "Context.json", "src/context.ts")
+    assert status == "ok" and resolved == {"src/auth.ts", "test/auth.ts"}
