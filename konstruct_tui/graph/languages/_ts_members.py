@@ -83,6 +83,12 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                     used[where_].add(qualified)
             if kind == "instance" and interface and not typed:
                 unknown.add(member)  # an interface may be implemented by any class
+        elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
+            qualified = f"{value[3]}.{member}" if len(value) > 3 else None
+            if qualified is not None and qualified in receivers.kinds(where):
+                used[where].add(qualified)
+            else:
+                unknown.add(member)
         elif kind in ("array", "array-call", "record"):
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._ts_contexts import CONTEXT, Contexts
-from ._ts_types import EITHER, NEW
+from ._ts_types import EITHER, NEW, OBJECT
 from ._ts_written import SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
@@ -122,7 +122,10 @@ class Receivers:
         if kind in ("function", "method"):
             return ("function", path, name)
         if kind in ("variable", "constant"):  # a module-level instance: `export const api = new Api()`
-            return self.local(path, name, depth)
+            found = self.local(path, name, depth)
+            if found is not None and found[0] == "object" and found[1] == path:
+                return (*found[:3], name)  # `export const o = {m() {...}}`: `o.m` is declared here
+            return found
         if kind == "type" and name in self._extra(path).get("objects", ()):  # `type A = {...} & B`
             return ("static", path, name)
         if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
@@ -187,6 +190,8 @@ class Receivers:
                 self._parameters[key] = None  # a callback typed by itself resolves to nothing
                 self._parameters[key] = self.contexts.parameter(path, head, depth) if depth < _DEPTH else None
             value = self._parameters[key]
+        elif head.startswith(OBJECT):  # an object literal: `.key` is what the key was given
+            value = ("object", path, head)
         elif head.startswith("new "):
             value = self.written(path, head[4:])
         elif head.startswith("as "):
@@ -236,6 +241,9 @@ class Receivers:
 
     def _member(self, value: Value, member: str, called: bool, depth: int, read: bool = True) -> Value | None:
         kind, path, name = value[:3]
+        if kind == "object":
+            given = json.loads(name[len(OBJECT):]).get(member)
+            return self.evaluate(path, given, depth + 1) if given is not None and depth < _DEPTH else None
         if kind == "ns":
             namespace = self.namespace(path, member)
             if namespace is not None:

@@ -35,6 +35,8 @@ _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _MAX_SEGMENTS = 8
+OBJECT = "object:"  # a head `object:{"key": chain}`: an object literal, by the chains of its keys
+_MAX_KEYS = 16
 NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
 
@@ -93,6 +95,8 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
             found = chain(constructor, lookup, memo)  # `new lib.App()`, `lib` a parameter: `lib.App`, then `new`
             return None if found is None else [*found, NEW]
         return [f"new {text}"]
+    if kind == "object":  # `{app, client: new Client()}`: each key's chain (a literal's shape)
+        return _shape(node, lookup, memo)
     operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
     if operator is not None and ts.text(operator) in ("??", "||"):
         # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
@@ -119,6 +123,27 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         return None
     found = chain(inner, lookup, memo)
     return None if found is None or len(found) > _MAX_SEGMENTS else [*found, step]
+
+
+def _shape(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] | None:
+    keys: dict[str, list[str]] = {}
+    if node.named_child_count > _MAX_KEYS:
+        return None
+    for part in node.named_children:
+        if part.type == "shorthand_property_identifier":
+            name, value = ts.text(part), part
+            local, declared = lookup(part, name)
+            found = declared if local else [name]
+        elif part.type == "pair":
+            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+            if key is None or key.type != "property_identifier" or value is None:
+                continue
+            name, found = ts.text(key), chain(value, lookup, memo)
+        else:
+            continue
+        if found is not None and len(found) <= _MAX_SEGMENTS:
+            keys[name] = found
+    return [OBJECT + json.dumps(keys, sort_keys=True)]
 
 
 _BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})

@@ -66,7 +66,7 @@
 (public_field_definition value: [(arrow_function) (function_expression)] @callable)
 (method_definition "get" name: (_) @accessor)
 (return_statement [(new_expression) (call_expression) (member_expression) (this) (identifier) (await_expression)
-                   (as_expression) (parenthesized_expression) (non_null_expression)] @returned)
+                   (as_expression) (parenthesized_expression) (non_null_expression) (object)] @returned)
 ([(variable_declarator) (public_field_definition)]
   value: (arrow_function body: [(new_expression) (call_expression) (member_expression) (as_expression)
                                 (parenthesized_expression)] @returned))

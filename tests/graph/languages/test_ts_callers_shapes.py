@@ -295,3 +295,50 @@ INLINE = {
 def test_members_of_inline_object_types_are_typed(tmp_path: Path) -> None:
     status, resolved, _ = callers(tmp_path, INLINE, "Context.json", "src/context.ts")
     assert status == "ok" and resolved == {"src/auth.ts", "test/auth.ts"}
+
+
+SETUP = {
+    "src/app.ts": "export class App {\n  get(path: string) { return path; }\n}\n",
+    "test/setup.ts": """\
+        import {App} from '../src/app.js';
+        export function setup() {
+          const app = new App();
+          return {app, other: new App(), count: 1};
+        }
+        export const arrow = () => ({made: new App()});
+        """,
+    "test/a.test.ts": """\
+        import {setup, arrow} from './setup.js';
+        const {app} = setup();
+        app.get('/');
+        """,
+    "test/b.test.ts": """\
+        import {setup, arrow} from './setup.js';
+        function run() {
+          const fixture = setup();
+          fixture.other.get('/');
+          arrow().made.get('/x');
+        }
+        """,
+}
+
+
+def test_an_object_literal_returned_by_a_helper_types_its_keys(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, SETUP, "App.get", "src/app.ts")
+    assert status == "ok" and resolved == {"test/a.test.ts", "test/b.test.ts"}
+
+
+def test_a_method_of_a_module_constant_object_literal_is_resolved_or_stays_by_name(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/api.ts": """\
+            export const api = {
+              fetch(url: string) { return url; },
+              handler: (x: number) => x,
+            };
+            """,
+        "src/use.ts": "import {api} from './api.js';\napi.fetch('/');\napi.handler(1);\n",
+        "src/maybe.ts": "import './api.js';\nexport const g = (x: any) => x.fetch('/');\n",
+    }, "api.fetch", "src/api.ts")
+    assert status == "ok" and resolved == {"src/use.ts"}
+    # a member no declaration backs is never dropped: `x.fetch` on an untyped `x` stays a candidate
+    assert "src/maybe.ts" in callers(tmp_path, {}, "api.fetch", "src/api.ts")[2]
