@@ -27,6 +27,15 @@ _CLASS_KINDS = frozenset({"class", "interface"})
 _RANK = {"class": 3, "interface": 2, "type": 1}
 _SAME_ARRAY = frozenset({"filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed"})
 _ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
+# Types of TypeScript's standard library (lib.es*.d.ts): a global name an intersection may use
+# that tsc resolves without any package installed.
+LIB_TYPES = frozenset({
+    "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract", "NonNullable", "ReturnType",
+    "Parameters", "InstanceType", "ConstructorParameters", "Awaited", "Promise", "PromiseLike", "Array",
+    "ReadonlyArray", "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Function", "Object", "Error",
+    "Iterable", "AsyncIterable", "Iterator", "AsyncIterator", "ThisType", "Date", "RegExp", "ArrayLike", "PropertyKey",
+    "Uppercase", "Lowercase", "Capitalize", "Uncapitalize", "NoInfer", "ThisParameterType", "OmitThisParameter",
+})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 
@@ -42,6 +51,7 @@ class Receivers:
         self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
         self._values: dict[str, frozenset[str]] = {}
+        self._intersections: dict[tuple[str, str], bool] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
         self._aliasing: set[tuple[str, str]] = set()
         self._namespaces: dict[tuple[str, str], str | None] = {}
@@ -127,7 +137,7 @@ class Receivers:
                 return (*found[:3], name)  # `export const o = {m() {...}}`: `o.m` is declared here
             return found
         if kind == "type" and name in self._extra(path).get("objects", ()):  # `type A = {...} & B`
-            return ("static", path, name)
+            return ("static", path, name) if self._intersectable(path, name, 0) else None
         if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
             written = self._extra(path).get("aliases", {}).get(name)
             self._aliasing.add((path, name))
@@ -137,6 +147,35 @@ class Receivers:
                 self._aliasing.discard((path, name))
             return ("static", value[1], value[2]) if value is not None and value[0] == "instance" else None
         return None
+
+    def _intersectable(self, path: str, name: str, depth: int) -> bool:
+        """Whether every part of object type alias `name` is a type tsc reads without an install:
+        an intersection with a type it cannot resolve (`IncomingMessage & {...}`, `node:http`
+        not installed) is `any` as a whole, and none of its members is then anyone's."""
+        key = (path, name)
+        if key not in self._intersections:
+            self._intersections[key] = False  # a cycle of aliases resolves to nothing
+            self._intersections[key] = depth < _DEPTH and all(
+                self._readable(path, written, depth) for written in self._extra(path).get("bases", {}).get(name, ()))
+        return self._intersections[key]
+
+    def _readable(self, path: str, written: str, depth: int) -> bool:
+        head = written.partition(".")[0]
+        bound = self.bound(path).get(head)
+        if bound is None and head not in self.kinds(path):
+            return head in LIB_TYPES  # a global: only the standard library is there without an install
+        if bound is not None and "." in written:
+            return bool(bound[0])  # `ns.T` of a project module (not followed further)
+        found = self.definer(*bound) if bound is not None and bound[0] and bound[1] != "*" else \
+            ((path, head) if bound is None else None)
+        if found is None:
+            return False  # a package's type (`node:http`): unresolved without an install
+        where, declared = found
+        extra = self._extra(where)
+        if declared in extra.get("objects", ()):
+            return self._intersectable(where, declared, depth + 1)
+        alias = extra.get("aliases", {}).get(declared)
+        return self._readable(where, alias, depth + 1) if alias and depth < _DEPTH else True
 
     def local(self, path: str, name: str, depth: int = 0) -> Value | None:
         extra = self._extra(path)

@@ -342,3 +342,26 @@ def test_a_method_of_a_module_constant_object_literal_is_resolved_or_stays_by_na
     assert status == "ok" and resolved == {"src/use.ts"}
     # a member no declaration backs is never dropped: `x.fetch` on an untyped `x` stays a candidate
     assert "src/maybe.ts" in callers(tmp_path, {}, "api.fetch", "src/api.ts")[2]
+
+
+def test_an_intersection_with_a_type_of_an_uninstalled_package_is_any(tmp_path: Path) -> None:
+    # tsc without node_modules cannot read `IncomingMessage`: the whole intersection is `any`
+    status, resolved, candidates = callers(tmp_path, {
+        "src/request.ts": "export class Request {\n  abort() {}\n}\n",
+        "src/response.ts": """\
+            import type {IncomingMessage} from 'node:http';
+            import type {Request} from './request.js';
+            export type Timed = IncomingMessage & {timings: number};
+            export type PlainResponse = {request: Request} & Timed;
+            export type Response = {request: Request} & Record<string, unknown>;
+            """,
+        "src/plain.ts": """\
+            import type {PlainResponse} from './response.js';
+            export const stop = (response: PlainResponse) => response.request.abort();
+            """,
+        "src/typed.ts": """\
+            import type {Response} from './response.js';
+            export const stop = (response: Response) => response.request.abort();
+            """,
+    }, "Request.abort", "src/request.ts")
+    assert status == "ok" and resolved == {"src/typed.ts"} and "src/plain.ts" in candidates
