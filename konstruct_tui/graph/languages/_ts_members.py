@@ -93,7 +93,9 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)
-    for owner in facts.extra.get("bases", {}):
+    extra = facts.extra
+    fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
+    for owner in extra.get("bases", {}):
         for symbol in facts.symbols:
             declared_in, dot, member = symbol.name.rpartition(".")
             if declared_in != owner or not dot:
@@ -101,6 +103,13 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
                     used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
+        # a field implementing a base's member (`match: MatchFn = match`) is a reference of it too
+        for qualified in fields:
+            declared_in, _, member = qualified.rpartition(".")
+            if declared_in == owner and qualified not in receivers.kinds(path):
+                for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
+                    if where != path:
+                        used[where].add(overridden)
     used.pop(path, None)
     return used, unknown
 

@@ -307,9 +307,14 @@ class Receivers:
         if qualified in extra.get("accessors", ()):  # `get x() { return this._x }`: what it returns
             return self._called(("member", where, qualified, value if kind == "instance" else None), depth)
         assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`, `x = make()`
-        if assigned is not None and depth < _DEPTH:
-            return self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None)
-        return None
+        found = self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None) \
+            if assigned is not None and depth < _DEPTH else None
+        if found is None and len(declaring) > 1 and qualified not in extra.get("returns", {}):
+            # `this.router = a ?? b` in a subclass declares nothing: the base's `router!: Router` types it
+            base, above = declaring[1]
+            written = self._extra(base).get("returns", {}).get(above)
+            return self.written(base, written) if written and written != "this" else None
+        return found
 
     def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
         """The module `path` exports as namespace `name` (`export * as util from './util'`, or an

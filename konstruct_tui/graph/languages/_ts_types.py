@@ -425,6 +425,11 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(ts.text(member))
         else:
             chains.add((tuple(receiver), ts.text(member)))
+    for node in found.get("lookup", ()):  # `Router<T>['match']`: a use of `Router.match`
+        written = bounded(node, written_type(Wrapped(node.named_children[0])))
+        key = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
+        if written and written != "this" and not written.startswith(TYPEOF) and key is not None:
+            chains.add(((f"as {written}",), ts.text(key)))
     chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo))
     extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:

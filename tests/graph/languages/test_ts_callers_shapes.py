@@ -365,3 +365,62 @@ def test_an_intersection_with_a_type_of_an_uninstalled_package_is_any(tmp_path: 
             """,
     }, "Request.abort", "src/request.ts")
     assert status == "ok" and resolved == {"src/typed.ts"} and "src/plain.ts" in candidates
+
+
+def test_a_field_assigned_in_a_subclass_keeps_the_type_its_base_declares(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/router.ts": "export interface Router {\n  match(path: string): string;\n}\n",
+        "src/base.ts": """\
+            import type {Router} from './router.js';
+            export class Base {
+              router!: Router;
+            }
+            """,
+        "src/app.ts": """\
+            import {Base} from './base.js';
+            import type {Router} from './router.js';
+            export class App extends Base {
+              constructor(options: {router?: Router}) {
+                super();
+                this.router = options.router ?? makeRouter();
+              }
+            }
+            declare function makeRouter(): any;
+            """,
+        "src/dev.ts": """\
+            import type {App} from './app.js';
+            export const name = (app: App) => app.router.match('/');
+            """,
+    }, "Router.match", "src/router.ts")
+    assert status == "ok" and resolved == {"src/dev.ts"}
+
+
+def test_a_field_implementing_an_interface_member_refers_to_it(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/router.ts": "export interface Router {\n  match(path: string): string;\n}\n",
+        "src/trie.ts": """\
+            import type {Router} from './router.js';
+            export class TrieRouter implements Router {
+              match(path: string) { return path; }
+            }
+            """,
+        "src/regexp.ts": """\
+            import type {Router} from './router.js';
+            const match = (path: string) => path;
+            export class RegExpRouter implements Router {
+              match: typeof match = match;
+            }
+            """,
+    }, "TrieRouter.match", "src/trie.ts")
+    assert status == "ok" and resolved == {"src/router.ts", "src/regexp.ts"}
+
+
+def test_an_indexed_access_type_names_the_property(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/router.ts": "export interface Router<T> {\n  match(path: string): T;\n}\n",
+        "src/matcher.ts": """\
+            import type {Router} from './router.js';
+            export const build = <T>() => ((path: string) => null) as unknown as Router<T>['match'];
+            """,
+    }, "Router.match", "src/router.ts")
+    assert status == "ok" and resolved == {"src/matcher.ts"}
