@@ -15,8 +15,9 @@ import json
 from typing import Any
 
 from ._ts_signatures import CONTEXT, ITERATING
+from ._ts_written import LIB_TYPES
 
-_DEPTH = 6
+_DEPTH = 12  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`) run deep
 
 
 class Contexts:
@@ -105,8 +106,8 @@ class Contexts:
             return [(None, tuple(value), (), None)]
         if kind in ("Omit", "Pick"):
             inner = self._objects(path, value, depth + 1)
-            keys = tuple(found[2])
-            if inner is None:
+            keys = tuple(found[2]) if isinstance(found[2], list) else self._literal_keys(path, found[2]["ref"])
+            if inner is None or keys is None:
                 return None
             if kind == "Omit":
                 return [(p, n, (*omit, *keys), only) for p, n, omit, only in inner]
@@ -124,7 +125,8 @@ class Contexts:
             return None
         where = self._locate(path, value)
         if where is None:
-            return None
+            # `Record<K, V>` and the other standard types declare no property of the project
+            return [] if value in LIB_TYPES and value not in self._r.bound(path) else None
         kind = self._r.kinds(where[0]).get(where[1])
         extra = self._extra(where[0])
         if where[1] in extra.get("callsigs", {}):  # `type A = B & {...}`, `type A = Partial<B>`
@@ -133,6 +135,12 @@ class Contexts:
             value = self._r.written(where[0], extra["aliases"][where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
         return [(*where, (), None)] if kind in ("class", "interface", "type") else None
+
+    def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
+        """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
+        where = self._locate(path, name)
+        keys = self._extra(where[0]).get("literals", {}).get(where[1]) if where is not None else None
+        return tuple(keys) if keys is not None else None
 
     def _property(self, owner: Owner, key: str) -> Any:
         """(declaring file, spec) of property `key` of `owner`; _MISSING when it has none, None

@@ -18,7 +18,7 @@ from typing import Any
 
 from ._ts_contexts import CONTEXT, Contexts
 from ._ts_types import EITHER, NEW, OBJECT
-from ._ts_written import SHAPE, TYPEOF
+from ._ts_written import LIB_TYPES, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
@@ -27,15 +27,6 @@ _CLASS_KINDS = frozenset({"class", "interface"})
 _RANK = {"class": 3, "interface": 2, "type": 1}
 _SAME_ARRAY = frozenset({"filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed"})
 _ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
-# Types of TypeScript's standard library (lib.es*.d.ts): a global name an intersection may use
-# that tsc resolves without any package installed.
-LIB_TYPES = frozenset({
-    "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract", "NonNullable", "ReturnType",
-    "Parameters", "InstanceType", "ConstructorParameters", "Awaited", "Promise", "PromiseLike", "Array",
-    "ReadonlyArray", "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Function", "Object", "Error",
-    "Iterable", "AsyncIterable", "Iterator", "AsyncIterator", "ThisType", "Date", "RegExp", "ArrayLike", "PropertyKey",
-    "Uppercase", "Lowercase", "Capitalize", "Uncapitalize", "NoInfer", "ThisParameterType", "OmitThisParameter",
-})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 

@@ -93,6 +93,11 @@ def _rest(node: Any, depth: int) -> Any:
         return ["tuple", elements, *tail]
     if node.type == "readonly_type" and node.named_child_count:
         return _rest(node.named_children[0], depth)
+    if node.type == "type_identifier" and depth < _DEPTH:  # `...xs: T` under `<T extends Array<A | B>>`
+        param = type_parameter(node, ts.text(node))
+        constraint = param.child_by_field_name("constraint") if param is not None else None
+        return _rest(constraint.named_children[0], depth + 1) if constraint is not None and constraint.named_child_count \
+            else None
     if node.type == "generic_type":
         name, arguments = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
         if name is not None and ts.text(name) in ("Array", "ReadonlyArray") and arguments is not None \
@@ -137,6 +142,10 @@ def spec(node: Any, depth: int = 0) -> Any:
             if utility not in _KEYED:
                 return inner
             kept = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+            named = arguments.named_children[1] if arguments.named_child_count == 2 else None
+            if kept is None and named is not None and named.type == "type_identifier" \
+                    and type_parameter(named, ts.text(named)) is None:
+                kept = {"ref": ts.text(named)}  # `Except<Options, OptionsToSkip>`: a union alias's keys
             return None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
     name = ts.text(node)
     if node.type != "type_identifier":
@@ -184,6 +193,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         if any(isinstance(spec_, list) for found_ in signatures if found_ for spec_ in found_[0]):
             params[qualified] = [found_ if found_ else [[None], [None], 0] for found_ in signatures]  # untyped: unknown
     callsigs: dict[str, Any] = {}
+    literals: dict[str, list[str]] = {}
     for node in found.get("callsig", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
@@ -191,6 +201,10 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         if prefix is None:
             continue
         if owner.type == "type_alias_declaration":
+            keys = _literal_keys(node)
+            if keys is not None:  # `type Skip = 'a' | 'b'`: keys an `Omit` may name
+                literals[".".join([*prefix, ts.text(name)])] = keys
+                continue
             found_spec = spec(node)
             if found_spec != 0:
                 callsigs[".".join([*prefix, ts.text(name)])] = found_spec
@@ -219,7 +233,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
             found_spec = spec(annotation.named_children[0]) if annotation is not None and annotation.named_child_count else None
         props.setdefault(".".join([*prefix, ts.text(key)]), found_spec)
     return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
-            **({"props": props} if props else {})}
+            **({"props": props} if props else {}), **({"literals": literals} if literals else {})}
 
 
 def context_head(declaration: Any, follow: Any) -> list[str] | None:

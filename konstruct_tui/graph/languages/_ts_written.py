@@ -10,6 +10,15 @@ from typing import Any
 
 from .. import treesitter as ts
 
+# Types of TypeScript's standard library (lib.es*.d.ts): a global name an intersection may use
+# that tsc resolves without any package installed.
+LIB_TYPES = frozenset({
+    "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract", "NonNullable", "ReturnType",
+    "Parameters", "InstanceType", "ConstructorParameters", "Awaited", "Promise", "PromiseLike", "Array",
+    "ReadonlyArray", "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Function", "Object", "Error",
+    "Iterable", "AsyncIterable", "Iterator", "AsyncIterator", "ThisType", "Date", "RegExp", "ArrayLike", "PropertyKey",
+    "Uppercase", "Lowercase", "Capitalize", "Uncapitalize", "NoInfer", "ThisParameterType", "OmitThisParameter",
+})
 SHAPE = "@"  # a written inline object type, `@` and its byte offset: its members are `@offset.key`
 TYPEOF = "typeof "  # a written type `typeof x` (the type of a value) is kept as "typeof x"
 TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
