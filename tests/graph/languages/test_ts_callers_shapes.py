@@ -424,3 +424,36 @@ def test_an_indexed_access_type_names_the_property(tmp_path: Path) -> None:
             """,
     }, "Router.match", "src/router.ts")
     assert status == "ok" and resolved == {"src/matcher.ts"}
+
+
+EXTEND = {
+    "src/options.ts": """\
+        export class Options {
+          get prefixUrl(): string { return ''; }
+          set prefixUrl(value: string) {}
+          get secret(): string { return ''; }
+          merge(other: unknown) {}
+        }
+        type Skipped = 'merge' | 'secret';
+        type Internals = Omit<Options, Skipped>;
+        export type OptionsInit = Partial<Internals> & {hooks?: unknown};
+        """,
+    "src/types.ts": """\
+        import type {OptionsInit} from './options.js';
+        export type ExtendOptions = {handlers?: unknown[]} & OptionsInit;
+        export type Got = {
+          extend<T extends Array<Got | ExtendOptions>>(...instancesOrOptions: T): Got;
+        } & Record<'get' | 'post', () => void>;
+        """,
+    "test/helpers.ts": """\
+        import type {Got} from '../src/types.js';
+        export const prepare = (got: Got) => got.extend({prefixUrl: '/api'}, {secret: 'x'});
+        """,
+}
+
+
+def test_object_literal_keys_through_rest_arrays_unions_and_omitted_key_aliases(tmp_path: Path) -> None:
+    status, resolved, candidates = callers(tmp_path, EXTEND, "Options.prefixUrl", "src/options.ts")
+    assert status == "ok" and resolved == {"test/helpers.ts"}
+    # `secret` is omitted by `Skipped`: that key names no property of Options
+    assert "test/helpers.ts" not in callers(tmp_path, {}, "Options.secret", "src/options.ts")[1]
