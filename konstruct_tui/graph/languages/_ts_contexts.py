@@ -38,6 +38,12 @@ class Contexts:
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
                 if array is not None and array[0] == "array":
                     return ("instance", array[1], array[2])
+            if segments[-1] == ".then" and i == 0 and j == 0 and not keys and len(segments) > 1:
+                # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T
+                # (unless T itself declares `then`: a thenable of the project)
+                settled = self._r.evaluate(path, segments[:-1], depth + 1)
+                if settled is not None and settled[0] == "instance" and not self._r.declaring(settled[1:3], "then"):
+                    return settled
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]

@@ -226,6 +226,10 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         of = any(not c.is_named and c.type == "of" for c in parent.children)
         found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
         return None if found is None or len(found) > _MAX_SEGMENTS else [*found, "[]"]
+    if node.type in ("required_parameter", "optional_parameter") and node.child_by_field_name("type") is None \
+            and node.child_by_field_name("value") is not None:  # `(options = new Options())`: what the default is
+        found = chain(node.child_by_field_name("value"), lookup)
+        return found if found is None or not found[0].startswith(OBJECT) else None
     if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
                                      and node.child_by_field_name("type") is None):
         return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature

@@ -457,3 +457,23 @@ def test_object_literal_keys_through_rest_arrays_unions_and_omitted_key_aliases(
     assert status == "ok" and resolved == {"test/helpers.ts"}
     # `secret` is omitted by `Skipped`: that key names no property of Options
     assert "test/helpers.ts" not in callers(tmp_path, {}, "Options.secret", "src/options.ts")[1]
+
+
+def test_a_promise_callback_and_a_parameter_default_are_typed(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/client.ts": """\
+            export class Client {
+              send(body: string) { return body; }
+            }
+            export async function connect(): Promise<Client> { return new Client(); }
+            """,
+        "src/then.ts": """\
+            import {connect} from './client.js';
+            connect().then((client) => client.send('x'));
+            """,
+        "src/default.ts": """\
+            import {Client} from './client.js';
+            export function run(client = new Client()) { client.send('y'); }
+            """,
+    }, "Client.send", "src/client.ts")
+    assert status == "ok" and resolved == {"src/then.ts", "src/default.ts"}
