@@ -414,8 +414,12 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(keys[-1])
         elif len(said) + len(keys) <= _MAX_SEGMENTS:
             chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1]))
+    narrowed = _narrowings(found.get("narrow", ()))
+    look = scopes.lookup if not narrowed else _narrowing(scopes.lookup, narrowed)
+    if narrowed:
+        memo = {}  # a chain read under a narrowing differs from the same text outside it
     for prop in found.get("chained", ()):
-        receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup, memo)
+        receiver = chain(prop.parent.child_by_field_name("object"), look, memo)
         if receiver is None:
             untyped.add(ts.text(prop))
         else:
@@ -424,7 +428,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
     for head, member in zip(found["qualifier"], found["member"], strict=False):
-        receiver = chain(head, scopes.lookup, memo)
+        receiver = chain(head, look, memo)
         if receiver is None:
             untyped.add(ts.text(member))
         else:
@@ -482,6 +486,46 @@ def _pattern_keys(pattern: Any, outer: tuple[str, ...] = ()) -> list[tuple[str |
                 found.append((None, keys))
                 found += _pattern_keys(value, keys)
     return found
+
+
+def _narrowings(nodes: Any) -> dict[str, list[tuple[int, int, str]]]:
+    """name -> (start, end, type) of the code where `name instanceof T` holds: an `if`'s
+    consequence, the right side of `&&`, a ternary's consequence."""
+    found: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    for node in nodes:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        text = ts.text(right) if right is not None else ""
+        if left is None or not TYPE_NAME.fullmatch(text):
+            continue
+        inner, parent = node, node.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            inner, parent = parent, parent.parent
+        if parent is None:
+            continue
+        if parent.type == "if_statement" and parent.child_by_field_name("condition") == inner:
+            governed = parent.child_by_field_name("consequence")
+        elif parent.type == "ternary_expression" and parent.child_by_field_name("condition") == inner:
+            governed = parent.child_by_field_name("consequence")
+        elif parent.type == "binary_expression" and parent.child_by_field_name("left") == inner \
+                and ts.text(parent.child_by_field_name("operator")) == "&&":
+            governed = parent.child_by_field_name("right")
+        else:
+            continue
+        if governed is not None:
+            found[ts.text(left)].append((governed.start_byte, governed.end_byte, text))
+    return found
+
+
+def _narrowing(lookup: Lookup, narrowed: dict[str, list[tuple[int, int, str]]]) -> Lookup:
+    """`lookup`, but a name inside the code an `instanceof` governs is that class (innermost test)."""
+    def look(node: Any, name: str) -> tuple[bool, list[str] | None]:
+        spans = narrowed.get(name)
+        if spans:
+            inside = [s for s in spans if s[0] <= node.start_byte and node.end_byte <= s[1]]
+            if inside:
+                return True, [f"as {max(inside)[2]}"]
+        return lookup(node, name)
+    return look
 
 
 def _intersected(node: Any) -> list[Any]:

@@ -80,6 +80,7 @@
   value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression)] @field.init)
 (object_type) @shape
+(binary_expression left: (identifier) operator: "instanceof" right: [(identifier) (member_expression)]) @narrow
 (lookup_type . (_) (literal_type (string (string_fragment)))) @lookup
 (class_declaration (class_heritage) @heritage)
 (abstract_class_declaration (class_heritage) @heritage)

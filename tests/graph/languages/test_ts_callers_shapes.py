@@ -477,3 +477,33 @@ def test_a_promise_callback_and_a_parameter_default_are_typed(tmp_path: Path) ->
             """,
     }, "Client.send", "src/client.ts")
     assert status == "ok" and resolved == {"src/then.ts", "src/default.ts"}
+
+
+def test_instanceof_narrows_the_name_where_it_holds(tmp_path: Path) -> None:
+    status, resolved, candidates = callers(tmp_path, {
+        "src/errors.ts": """\
+            export class HTTPError extends Error {
+              describe() { return 'http'; }
+            }
+            export class Other { describe() { return 'other'; } }
+            """,
+        "src/handle.ts": """\
+            import {HTTPError} from './errors.js';
+            import './errors.js';
+            export function handle(error: unknown) {
+              if (error instanceof HTTPError) {
+                error.describe();
+              }
+            }
+            export const short = (e: unknown) => e instanceof HTTPError && e.describe();
+            """,
+        "src/outside.ts": """\
+            import {HTTPError} from './errors.js';
+            export function f(error: any) {
+              if (error instanceof HTTPError) { return; }
+              error.describe();
+            }
+            """,
+    }, "HTTPError.describe", "src/errors.ts")
+    assert status == "ok" and resolved == {"src/handle.ts"} and "src/outside.ts" in candidates
+    assert "src/handle.ts" not in callers(tmp_path, {}, "Other.describe", "src/errors.ts")[1]
