@@ -108,6 +108,8 @@ class Contexts:
         kind, value = found[:2]
         if kind == "sig":
             return []
+        if kind == "via":
+            return self._objects(path, found[2], depth + 1) if self._utility(path, value) else None
         if kind == "inline":
             return [(None, tuple(value), (), None)]
         if kind in ("Omit", "Pick"):
@@ -141,6 +143,12 @@ class Contexts:
             value = self._r.written(where[0], extra["aliases"][where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
         return [(*where, (), None)] if kind in ("class", "interface", "type") else None
+
+    def _utility(self, path: str, name: str) -> bool:
+        """Whether a utility type outside TypeScript's lib (`Except`) is the project's own, or a
+        package's (type-fest, not installed: tsc reads the type as `any`, which names nothing)."""
+        bound = self._r.bound(path).get(name)
+        return bool(bound[0]) if bound is not None else name in self._r.kinds(path)
 
     def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
         """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
@@ -201,6 +209,8 @@ class Contexts:
         kind, value = found[:2]  # `["Omit", spec, keys]` has three
         if kind == "sig":
             return [(path, s) for s in value]
+        if kind == "via":
+            return self._shapes(path, found[2], depth + 1) if self._utility(path, value) else None
         if kind == "or":
             shapes: list[tuple[str, Any]] = []
             for part in value:

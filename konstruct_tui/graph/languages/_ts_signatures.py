@@ -43,6 +43,7 @@ _SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Exce
                         "ReadonlyDeep", "SetOptional", "SetRequired"})
 ITERATING = frozenset({".forEach", ".map", ".filter", ".find", ".findLast", ".some", ".every", ".flatMap",
                         ".findIndex", ".findLastIndex"})
+_STANDARD = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"})  # in TypeScript's lib
 _KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
 
 
@@ -139,14 +140,15 @@ def spec(node: Any, depth: int = 0) -> Any:
         utility = ts.text(node)
         if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
             inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
-            if utility not in _KEYED:
-                return inner
-            kept = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
-            named = arguments.named_children[1] if arguments.named_child_count == 2 else None
-            if kept is None and named is not None and named.type == "type_identifier" \
-                    and type_parameter(named, ts.text(named)) is None:
-                kept = {"ref": ts.text(named)}  # `Except<Options, OptionsToSkip>`: a union alias's keys
-            return None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
+            if utility in _KEYED:
+                kept = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+                named = arguments.named_children[1] if arguments.named_child_count == 2 else None
+                if kept is None and named is not None and named.type == "type_identifier" \
+                        and type_parameter(named, ts.text(named)) is None:
+                    kept = {"ref": ts.text(named)}  # `Except<Options, OptionsToSkip>`: a union alias's keys
+                inner = None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
+            # `Except` (type-fest) is no standard type: it means that only if it resolves (`via`)
+            return inner if utility in _STANDARD or inner is None else ["via", utility, inner]
     name = ts.text(node)
     if node.type != "type_identifier":
         return None  # `ns.T`: not followed

@@ -507,3 +507,36 @@ def test_instanceof_narrows_the_name_where_it_holds(tmp_path: Path) -> None:
     }, "HTTPError.describe", "src/errors.ts")
     assert status == "ok" and resolved == {"src/handle.ts"} and "src/outside.ts" in candidates
     assert "src/handle.ts" not in callers(tmp_path, {}, "Other.describe", "src/errors.ts")[1]
+
+
+EXCEPT = {
+    "src/options.ts": """\
+        import type {Except} from 'type-fest';
+        export class Options {
+          get prefixUrl(): string { return ''; }
+          set prefixUrl(value: string) {}
+          get timeout(): number { return 0; }
+          set timeout(value: number) {}
+        }
+        export type PackageInit = Except<Partial<Options>, 'timeout'>;
+        type Own<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
+        export type LocalInit = Own<Partial<Options>, 'prefixUrl'> & {retry?: number};
+        export declare function fromPackage(init: PackageInit): void;
+        export declare function fromLocal(init: Partial<Options>): void;
+        """,
+    "test/package.ts": """\
+        import {fromPackage} from '../src/options.js';
+        fromPackage({prefixUrl: '/'});
+        """,
+    "test/local.ts": """\
+        import {fromLocal} from '../src/options.js';
+        fromLocal({timeout: 1});
+        """,
+}
+
+
+def test_a_utility_type_of_an_uninstalled_package_names_no_property(tmp_path: Path) -> None:
+    # tsc offline cannot read type-fest's `Except`: the parameter is `any` and the key names nothing
+    status, resolved, candidates = callers(tmp_path, EXCEPT, "Options.prefixUrl", "src/options.ts")
+    assert resolved == set() and status == "undeterminable" and candidates == {"test/package.ts"}
+    assert callers(tmp_path, {}, "Options.timeout", "src/options.ts")[1] == {"test/local.ts"}
