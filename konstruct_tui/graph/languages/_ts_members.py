@@ -95,7 +95,10 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             unknown.add(member)
     extra = facts.extra
     fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
+    objects = set(extra.get("objects", ()))
     for owner in extra.get("bases", {}):
+        if owner in objects:
+            continue  # the parts of an intersection (`type R = JSXNode & {type: T}`) override nothing
         for symbol in facts.symbols:
             declared_in, dot, member = symbol.name.rpartition(".")
             if declared_in != owner or not dot:

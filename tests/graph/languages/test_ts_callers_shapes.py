@@ -540,3 +540,20 @@ def test_a_utility_type_of_an_uninstalled_package_names_no_property(tmp_path: Pa
     status, resolved, candidates = callers(tmp_path, EXCEPT, "Options.prefixUrl", "src/options.ts")
     assert resolved == set() and status == "undeterminable" and candidates == {"test/package.ts"}
     assert callers(tmp_path, {}, "Options.timeout", "src/options.ts")[1] == {"test/local.ts"}
+
+
+def test_a_property_beside_a_class_in_an_intersection_overrides_nothing(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/node.ts": "export class Node {\n  get type(): string { return 'div'; }\n}\n",
+        "src/types.ts": """\
+            import type {Node} from './node.js';
+            export type Element<T = string> = Node & {type: T; key: string};
+            """,
+        "src/use.ts": """\
+            import type {Element} from './types.js';
+            export const kind = (e: Element) => e.key;
+            export const tag = (e: Element) => e.type;
+            """,
+    }, "Node.type", "src/node.ts")
+    # a use through the intersection is a use of both parts; the other part's declaration is not
+    assert status == "ok" and resolved == {"src/use.ts"}
