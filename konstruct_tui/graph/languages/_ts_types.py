@@ -26,8 +26,25 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_shapes import (
+    field_type,
+    intersected,
+    literal_type,
+    member_name,
+    narrowing,
+    narrowings,
+    pattern_keys,
+)
 from ._ts_signatures import context_head, key_uses, signature_facts
-from ._ts_written import SHAPE, TYPE_NAME, TYPEOF, Wrapped, bounded, written_or_array, written_type
+from ._ts_written import (
+    SHAPE,
+    TYPE_NAME,
+    TYPEOF,
+    Wrapped,
+    bounded,
+    written_or_array,
+    written_type,
+)
 
 _CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
                        "function_signature", "method_signature", "abstract_method_signature"})
@@ -266,7 +283,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if name is None:
             continue
         if node.type in ("public_field_definition", "property_signature"):
-            written = _field_type(node)
+            written = field_type(node)
             prefix = qualifier(node)
             if written and prefix:
                 returns[".".join([*prefix, ts.text(name)])] = written
@@ -283,24 +300,24 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if scope.type == "program":
             module_level.append((name, node))
             if name.type == "object_pattern":  # `const {a: {b}} = create()`: the keys are uses too
-                destructured += [(node, keys) for _, keys in _pattern_keys(name)]
+                destructured += [(node, keys) for _, keys in pattern_keys(name)]
         elif name.type == "identifier":
             scopes.declare(scope, ts.text(name), node)
         elif name.type == "object_pattern":
-            for local, keys in _pattern_keys(name):
+            for local, keys in pattern_keys(name):
                 if local is not None:
                     scopes.declare(scope, local, (node, *keys))
                 destructured.append((node, keys))
     for name, node in module_level:
         if name.type == "object_pattern":
             said = scopes.said(node)
-            for local, keys in _pattern_keys(name) if said is not None else ():
+            for local, keys in pattern_keys(name) if said is not None else ():
                 if local is not None:
                     assigned[local].append([*said, *("." + k for k in keys)])
             continue
         if name.type != "identifier":
             continue
-        implemented = _literal_type(node)
+        implemented = literal_type(node)
         if implemented is not None:  # `const a: Adapter = {listen() {...}}`: its members implement Adapter's
             bases[ts.text(name)].append(implemented)
         said = scopes.said(node)
@@ -361,7 +378,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             continue
         key = ".".join([*prefix, ts.text(name)])
         objects.append(key)
-        for part in _intersected(node):
+        for part in intersected(node):
             written = written_type(Wrapped(part)) if part.type != "object_type" else None
             if written and written != "this" and not written.startswith(TYPEOF):
                 bases[key].append(written)
@@ -391,7 +408,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             aliases[".".join([*prefix, ts.text(name)])] = written
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
-    callables = {_member_name(n.parent, qualifier) for n in found.get("callable", ())}
+    callables = {member_name(n.parent, qualifier) for n in found.get("callable", ())}
     for node in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
         for member in node.named_children:
             name = member.child_by_field_name("name")
@@ -405,7 +422,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
                 returns.setdefault(key, written)
             if member.type == "method_signature":
                 callables.add(key)
-    accessors = {_member_name(n.parent, qualifier) for n in found.get("accessor", ())}
+    accessors = {member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
     for node, keys in destructured:
@@ -414,8 +431,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(keys[-1])
         elif len(said) + len(keys) <= _MAX_SEGMENTS:
             chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1]))
-    narrowed = _narrowings(found.get("narrow", ()))
-    look = scopes.lookup if not narrowed else _narrowing(scopes.lookup, narrowed)
+    narrowed = narrowings(found.get("narrow", ()))
+    look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
     if narrowed:
         memo = {}  # a chain read under a narrowing differs from the same text outside it
     for prop in found.get("chained", ()):
@@ -466,105 +483,3 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     if accessors - {None}:
         extra["accessors"] = sorted(accessors - {None})
     return extra
-
-
-def _pattern_keys(pattern: Any, outer: tuple[str, ...] = ()) -> list[tuple[str | None, tuple[str, ...]]]:
-    """(bound name or None, property keys down to it) of an object pattern (`{a, b: c, d: {e}}`):
-    each key is a use of that property; a name is bound to the last key's value."""
-    found: list[tuple[str | None, tuple[str, ...]]] = []
-    for part in pattern.named_children:
-        if part.type == "shorthand_property_identifier_pattern":
-            found.append((ts.text(part), (*outer, ts.text(part))))
-        elif part.type == "pair_pattern":
-            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
-            if key is None or value is None or key.type != "property_identifier":
-                continue
-            keys = (*outer, ts.text(key))
-            if value.type == "identifier":
-                found.append((ts.text(value), keys))
-            elif value.type == "object_pattern" and len(keys) < 3:
-                found.append((None, keys))
-                found += _pattern_keys(value, keys)
-    return found
-
-
-def _narrowings(nodes: Any) -> dict[str, list[tuple[int, int, str]]]:
-    """name -> (start, end, type) of the code where `name instanceof T` holds: an `if`'s
-    consequence, the right side of `&&`, a ternary's consequence."""
-    found: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
-    for node in nodes:
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        text = ts.text(right) if right is not None else ""
-        if left is None or not TYPE_NAME.fullmatch(text):
-            continue
-        inner, parent = node, node.parent
-        while parent is not None and parent.type == "parenthesized_expression":
-            inner, parent = parent, parent.parent
-        if parent is None:
-            continue
-        if parent.type == "if_statement" and parent.child_by_field_name("condition") == inner:
-            governed = parent.child_by_field_name("consequence")
-        elif parent.type == "ternary_expression" and parent.child_by_field_name("condition") == inner:
-            governed = parent.child_by_field_name("consequence")
-        elif parent.type == "binary_expression" and parent.child_by_field_name("left") == inner \
-                and ts.text(parent.child_by_field_name("operator")) == "&&":
-            governed = parent.child_by_field_name("right")
-        else:
-            continue
-        if governed is not None:
-            found[ts.text(left)].append((governed.start_byte, governed.end_byte, text))
-    return found
-
-
-def _narrowing(lookup: Lookup, narrowed: dict[str, list[tuple[int, int, str]]]) -> Lookup:
-    """`lookup`, but a name inside the code an `instanceof` governs is that class (innermost test)."""
-    def look(node: Any, name: str) -> tuple[bool, list[str] | None]:
-        spans = narrowed.get(name)
-        if spans:
-            inside = [s for s in spans if s[0] <= node.start_byte and node.end_byte <= s[1]]
-            if inside:
-                return True, [f"as {max(inside)[2]}"]
-        return lookup(node, name)
-    return look
-
-
-def _intersected(node: Any) -> list[Any]:
-    """The parts of an intersection type (`A & (B & {...})`), or the type itself."""
-    if node.type == "parenthesized_type" and node.named_child_count:
-        return _intersected(node.named_children[0])
-    if node.type != "intersection_type":
-        return [node]
-    return [part for child in node.named_children for part in _intersected(child)]
-
-
-def _literal_type(declarator: Any) -> str | None:
-    """The type an object literal assigned to a module-level constant is written to have
-    (`const a: T = {...}`, `const a = {...} satisfies T`): its properties are T's."""
-    if declarator.type != "variable_declarator":
-        return None
-    value = declarator.child_by_field_name("value")
-    annotation = declarator.child_by_field_name("type")
-    if value is not None and value.type == "satisfies_expression" and value.named_child_count == 2 \
-            and value.named_children[0].type == "object":
-        written = written_type(Wrapped(value.named_children[1]))
-    elif value is not None and value.type == "object" and annotation is not None:
-        written = written_type(annotation)
-    else:
-        return None
-    return None if written is None or written == "this" or written.startswith(TYPEOF) else written
-
-
-def _member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:
-    name = node.child_by_field_name("name")
-    prefix = qualifier(node) if name is not None else None
-    return ".".join([*prefix, ts.text(name)]) if prefix else None
-
-
-def _field_type(node: Any) -> str | None:
-    written = written_type(node.child_by_field_name("type"))
-    value = node.child_by_field_name("value")
-    if written is None and value is not None and value.type == "new_expression":
-        constructor = value.child_by_field_name("constructor")
-        text = ts.text(constructor) if constructor is not None else ""
-        written = text if TYPE_NAME.fullmatch(text) else None
-    return None if written == "this" else written
