@@ -94,11 +94,6 @@ def _rest(node: Any, depth: int) -> Any:
         return ["tuple", elements, *tail]
     if node.type == "readonly_type" and node.named_child_count:
         return _rest(node.named_children[0], depth)
-    if node.type == "type_identifier" and depth < _DEPTH:  # `...xs: T` under `<T extends Array<A | B>>`
-        param = type_parameter(node, ts.text(node))
-        constraint = param.child_by_field_name("constraint") if param is not None else None
-        return _rest(constraint.named_children[0], depth + 1) if constraint is not None and constraint.named_child_count \
-            else None
     if node.type == "generic_type":
         name, arguments = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
         if name is not None and ts.text(name) in ("Array", "ReadonlyArray") and arguments is not None \

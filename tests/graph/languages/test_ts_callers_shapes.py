@@ -329,6 +329,7 @@ EXTEND = {
           get prefixUrl(): string { return ''; }
           set prefixUrl(value: string) {}
           get secret(): string { return ''; }
+          get timeout(): number { return 0; }
           merge(other: unknown) {}
         }
         type Skipped = 'merge' | 'secret';
@@ -339,12 +340,18 @@ EXTEND = {
         import type {OptionsInit} from './options.js';
         export type ExtendOptions = {handlers?: unknown[]} & OptionsInit;
         export type Got = {
-          extend<T extends Array<Got | ExtendOptions>>(...instancesOrOptions: T): Got;
+          extend(...instancesOrOptions: Array<Got | ExtendOptions>): Got;
+          merge<T extends Array<Got | ExtendOptions>>(...instancesOrOptions: T): Got;
         } & Record<'get' | 'post', () => void>;
         """,
     "test/helpers.ts": """\
         import type {Got} from '../src/types.js';
         export const prepare = (got: Got) => got.extend({prefixUrl: '/api'}, {secret: 'x'});
+        """,
+    "test/generic.ts": """\
+        import type {Got} from '../src/types.js';
+        // inferred from the literal itself: `T` is `[{timeout: number}]`, no property of Options
+        export const merged = (got: Got) => got.merge({timeout: 1});
         """,
 }
 
@@ -354,6 +361,7 @@ def test_object_literal_keys_through_rest_arrays_unions_and_omitted_key_aliases(
     assert status == "ok" and resolved == {"test/helpers.ts"}
     # `secret` is omitted by `Skipped`: that key names no property of Options
     assert "test/helpers.ts" not in callers(tmp_path, {}, "Options.secret", "src/options.ts")[1]
+    assert callers(tmp_path, {}, "Options.timeout", "src/options.ts")[1] == set()
 
 
 def test_a_promise_callback_and_a_parameter_default_are_typed(tmp_path: Path) -> None:
