@@ -232,7 +232,9 @@ class Receivers:
         for at, segment in enumerate(rest):
             if value is None:
                 return None
-            if segment == NEW:
+            if segment == ".prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
+                value = ("instance", value[1], value[2])
+            elif segment == NEW:
                 value = ("instance", value[1], value[2]) if value[0] == "static" else None
             elif segment == "[]":
                 value = ("instance", value[1], value[2]) if value[0] == "array" else None

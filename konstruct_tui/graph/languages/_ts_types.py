@@ -119,6 +119,9 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
         sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
         return None if None in sides else [EITHER + json.dumps(sides)]
+    if kind == "ternary_expression":  # `(c ? this.resolve(o) : this).clone()`: typed when both branches agree
+        sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("consequence", "alternative")]
+        return None if None in sides else [EITHER + json.dumps(sides)]
     if kind in ("as_expression", "satisfies_expression"):
         written = written_type(Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
         return None if written is None or written == "this" else [f"as {written}"]

@@ -445,3 +445,31 @@ def test_a_utility_type_of_an_uninstalled_package_names_no_property(tmp_path: Pa
     status, resolved, candidates = callers(tmp_path, EXCEPT, "Options.prefixUrl", "src/options.ts")
     assert resolved == set() and status == "undeterminable" and candidates == {"test/package.ts"}
     assert callers(tmp_path, {}, "Options.timeout", "src/options.ts")[1] == {"test/local.ts"}
+
+
+def test_a_conditional_whose_branches_agree_and_a_prototype_member_are_typed(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/schema.ts": """\
+            export class Schema {
+              resolve(options: unknown): this { return this; }
+              clone(): this { return this; }
+              next(options?: unknown) { return (options ? this.resolve(options) : this).clone(); }
+            }
+            export class Other { clone() { return 1; } }
+            """,
+        "test/proto.ts": """\
+            import {Schema} from '../src/schema.js';
+            const base = Schema.prototype.clone;
+            """,
+        "test/mixed.ts": """\
+            import {Schema, Other} from '../src/schema.js';
+            export const f = (s: Schema, o: Other, c: boolean) => (c ? s : o).clone();
+            """,
+        "test/agree.ts": """\
+            import {Schema} from '../src/schema.js';
+            export const g = (s: Schema, c: boolean) => (c ? s.resolve(1) : s).clone();
+            """,
+    }, "Schema.clone", "src/schema.ts")
+    # branches of two types are not proven (`mixed.ts` stays a candidate)
+    assert status == "ok" and resolved == {"test/proto.ts", "test/agree.ts"}
+    assert callers(tmp_path, {}, "Schema.resolve", "src/schema.ts")[1] == {"test/agree.ts"}
