@@ -134,9 +134,12 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         inner, step = node.child_by_field_name("function"), "()"
     elif kind == "subscript_expression":  # `xs[0]`: an element
         index = node.child_by_field_name("index")
-        if index is None or index.type != "number":
+        if index is not None and index.type == "string" and index.named_child_count == 1:
+            inner, step = node.child_by_field_name("object"), "." + ts.text(index.named_children[0])  # `x['key']`
+        elif index is None or index.type != "number":
             return None
-        inner, step = node.child_by_field_name("object"), "[]"
+        else:
+            inner, step = node.child_by_field_name("object"), "[]"
     elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
         return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
     else:
@@ -288,8 +291,9 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if node.type in ("public_field_definition", "property_signature"):
             written = field_type(node)
             prefix = qualifier(node)
+            key = ts.text(name.named_children[0]) if name.type == "string" and name.named_child_count == 1 else ts.text(name)
             if written and prefix:
-                returns[".".join([*prefix, ts.text(name)])] = written
+                returns[".".join([*prefix, key])] = written  # `'~adapter': Adapter` is `~adapter`
             continue
         if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
                                                       for c in node.children):
@@ -438,6 +442,11 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
     if narrowed:
         memo = {}  # a chain read under a narrowing differs from the same text outside it
+    for key in found.get("keyed", ()):  # `x['key']`: a use of `key` on what `x` is
+        subscript = key.parent.parent
+        receiver = chain(subscript.child_by_field_name("object"), look, memo) if key.parent.named_child_count == 1 else None
+        if receiver is not None:
+            chains.add((tuple(receiver), ts.text(key)))
     for prop in found.get("chained", ()):
         receiver = chain(prop.parent.child_by_field_name("object"), look, memo)
         if receiver is None:

@@ -53,7 +53,7 @@
 (arrow_function parameter: (identifier) @param)
 (for_in_statement left: (identifier) @param)
 (catch_clause parameter: (identifier) @param)
-(public_field_definition name: [(property_identifier) (private_property_identifier)] type: (type_annotation)) @typed
+(public_field_definition name: [(property_identifier) (private_property_identifier) (string)] type: (type_annotation)) @typed
 (public_field_definition name: [(property_identifier) (private_property_identifier)] value: (new_expression)) @typed
 (property_signature name: (property_identifier) type: (type_annotation)) @typed
 (function_declaration return_type: (type_annotation) @returns)
@@ -80,6 +80,7 @@
   value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression)] @field.init)
 (object_type) @shape
+(subscript_expression index: (string (string_fragment) @keyed))
 (binary_expression left: (identifier) operator: "instanceof" right: [(identifier) (member_expression)]) @narrow
 (lookup_type . (_) (literal_type (string (string_fragment)))) @lookup
 (class_declaration (class_heritage) @heritage)

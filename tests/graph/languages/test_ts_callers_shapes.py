@@ -473,3 +473,22 @@ def test_a_conditional_whose_branches_agree_and_a_prototype_member_are_typed(tmp
     # branches of two types are not proven (`mixed.ts` stays a candidate)
     assert status == "ok" and resolved == {"test/proto.ts", "test/agree.ts"}
     assert callers(tmp_path, {}, "Schema.resolve", "src/schema.ts")[1] == {"test/agree.ts"}
+
+
+def test_a_string_key_reads_the_member_it_names(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/adapter.ts": "export class Adapter {\n  listen(port: number) {}\n}\n",
+        "src/app.ts": """\
+            import type {Adapter} from './adapter.js';
+            export class App {
+              '~adapter': Adapter;
+              constructor(adapter: Adapter) { this['~adapter'] = adapter; }
+              listen() { this['~adapter'].listen(1); }
+            }
+            """,
+        "src/other.ts": """\
+            import type {App} from './app.js';
+            export const f = (app: App) => app['~adapter']['listen'](2);
+            """,
+    }, "Adapter.listen", "src/adapter.ts")
+    assert status == "ok" and resolved == {"src/app.ts", "src/other.ts"}
