@@ -69,6 +69,8 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             found = receivers.definer(where, member) if receivers.namespace(where, member) is None else None
             if found is not None:
                 used[found[0]].add(found[1])
+            elif receivers.namespace(where, member) is None:
+                unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
         elif kind in ("instance", "static"):
             # an object literal's key (`{prefixUrl: x}` for an `Options`) names the declared property
             declared = receivers.declaring((where, name), member)
@@ -81,8 +83,8 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             for where_, qualified in declared:
                 if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
                     used[where_].add(qualified)
-            if kind == "instance" and interface and not typed:
-                unknown.add(member)  # an interface may be implemented by any class
+            if (kind == "instance" and interface and not typed) or not declared:
+                unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
         elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
             qualified = f"{value[3]}.{member}" if len(value) > 3 else None
             if qualified is not None and qualified in receivers.kinds(where):

@@ -492,3 +492,19 @@ def test_a_string_key_reads_the_member_it_names(tmp_path: Path) -> None:
             """,
     }, "Adapter.listen", "src/adapter.ts")
     assert status == "ok" and resolved == {"src/app.ts", "src/other.ts"}
+
+
+def test_a_member_missing_where_the_type_says_stays_a_candidate(tmp_path: Path) -> None:
+    # our reading of a type may be wrong (a mixin, a merged declaration): a miss is no proof of nothing
+    status, resolved, candidates = callers(tmp_path, {
+        "src/optional.ts": "export class Optional {\n  unwrap() { return 1; }\n}\n",
+        "src/shape.ts": "export class Shape {}\nexport const util = {};\n",
+        "src/index.ts": "export * from './optional.js';\nexport * as shapes from './shape.js';\n",
+        "test/a.ts": """\
+            import * as z from '../src/index.js';
+            import {Shape} from '../src/shape.js';
+            export const f = (s: Shape) => (s as any as Shape).unwrap();
+            export const g = () => z.shapes.unwrap();
+            """,
+    }, "Optional.unwrap", "src/optional.ts")
+    assert status == "undeterminable" and resolved == set() and candidates == {"test/a.ts"}
