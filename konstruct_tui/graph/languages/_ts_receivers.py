@@ -113,6 +113,9 @@ class Receivers:
 
     def _declared(self, path: str, name: str, depth: int, value: bool = False) -> Value | None:
         kind = self.kinds(path).get(name)
+        if kind is None and name == "default" and depth < _DEPTH:  # `export default new Logger()`
+            exported = self._extra(path).get("default_value")
+            return self.evaluate(path, exported, depth + 1) if exported else None
         if value and kind in ("interface", "type") and name in self.values(path):
             # `const T: Maker<T> = make(); interface T {...}`: read as a value, `T` is the constant
             found = self.local(path, name, depth)

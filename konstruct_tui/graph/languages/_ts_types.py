@@ -106,6 +106,9 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
     if kind == "new_expression":
         constructor = node.child_by_field_name("constructor")
         text = ts.text(constructor) if constructor is not None else ""
+        if constructor is not None and constructor.type == "this":  # `static create() { return new this() }`
+            owner = enclosing_class(node)
+            return None if owner is None else [f"new {owner}"]
         if not TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
             return None
         if constructor.type == "member_expression" and lookup(constructor, text.partition(".")[0])[0]:

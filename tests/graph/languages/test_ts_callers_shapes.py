@@ -508,3 +508,18 @@ def test_a_member_missing_where_the_type_says_stays_a_candidate(tmp_path: Path) 
             """,
     }, "Optional.unwrap", "src/optional.ts")
     assert status == "undeterminable" and resolved == set() and candidates == {"test/a.ts"}
+
+
+def test_a_default_exported_instance_and_new_this_are_typed(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/logger.ts": """\
+            export class Logger {
+              static create() { return new this(); }
+              log(message: string) {}
+            }
+            export default new Logger();
+            """,
+        "src/app.ts": "import logger from './logger.js';\nlogger.log('hi');\n",
+        "src/made.ts": "import {Logger} from './logger.js';\nLogger.create().log('made');\n",
+    }, "Logger.log", "src/logger.ts")
+    assert status == "ok" and resolved == {"src/app.ts", "src/made.ts"}
