@@ -83,7 +83,9 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             for where_, qualified in declared:
                 if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
                     used[where_].add(qualified)
-            if (kind == "instance" and interface and not typed) or not declared:
+            # an inline object type's member is implemented by whatever literal is given for it
+            inline = bool(declared) and all(q.startswith(SHAPE) for _, q in declared)
+            if (kind == "instance" and interface and not typed) or not declared or inline:
                 unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
         elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
             qualified = f"{value[3]}.{member}" if len(value) > 3 else None

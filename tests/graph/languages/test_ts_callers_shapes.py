@@ -523,3 +523,20 @@ def test_a_default_exported_instance_and_new_this_are_typed(tmp_path: Path) -> N
         "src/made.ts": "import {Logger} from './logger.js';\nLogger.create().log('made');\n",
     }, "Logger.log", "src/logger.ts")
     assert status == "ok" and resolved == {"src/app.ts", "src/made.ts"}
+
+
+def test_a_member_of_an_inline_object_type_is_a_candidate_for_the_literals_implementing_it(tmp_path: Path) -> None:
+    status, resolved, candidates = callers(tmp_path, {
+        "src/types.ts": "export interface Adapter {\n  handler: {error404(code: number): string};\n}\n",
+        "src/web.ts": """\
+            export const WebAdapter = {
+              handler: {error404(code: number) { return 'x'; }},
+            };
+            """,
+        "src/compose.ts": """\
+            import type {Adapter} from './types.js';
+            import './web.js';
+            export const compose = (adapter: Adapter) => adapter.handler.error404(404);
+            """,
+    }, "WebAdapter.error404", "src/web.ts")
+    assert status == "undeterminable" and resolved == set() and candidates == {"src/compose.ts"}
