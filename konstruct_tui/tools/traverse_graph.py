@@ -98,7 +98,8 @@ def _ask(graph: GraphAccess, mode: Mode, params: TraverseGraphInput, workspace: 
     if name in ("dependencies", "transitive_dependencies"):
         return _deepening(lambda d: query.dependencies(target, depth=d, limit=mode.limit, kinds=mode.kinds), mode.depth)
     if name == "callers":
-        return _nearest_first(query.references(params.symbol or "", file=_file(params), limit=mode.limit))
+        return _nearest_first(query.references(params.symbol or "", file=_file(params), limit=mode.limit,
+                                               uses_only=True))
     if name == "definition":
         return query.definitions(params.symbol or "", file=_file(params), limit=mode.limit)
     if name == "rename_symbol":
