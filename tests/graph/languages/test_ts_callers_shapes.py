@@ -540,3 +540,26 @@ def test_a_member_of_an_inline_object_type_is_a_candidate_for_the_literals_imple
             """,
     }, "WebAdapter.error404", "src/web.ts")
     assert status == "undeterminable" and resolved == set() and candidates == {"src/compose.ts"}
+
+
+def test_a_test_importing_its_own_package_by_name_is_searched_for_candidates(tmp_path: Path) -> None:
+    # tsc resolves `mylib` through the package's own `exports` (a custom condition pointing at the
+    # sources); the file graph leaves a bare name to an install, but the members the test uses
+    # there show that it reaches the defining file
+    status, resolved, candidates = callers(tmp_path, {
+        "package.json": '{"name": "mylib", "exports": {".": {"@mylib/source": "./src/index.ts", '
+                        '"import": "./dist/index.js"}}}',
+        "tsconfig.json": '{"compilerOptions": {"customConditions": ["@mylib/source"]}}',
+        "src/index.ts": "export {object, Optional} from './schemas.js';\n",
+        "src/schemas.ts": """\
+            export class Optional { unwrap() { return 1; } }
+            export class Shape { shape: any; }
+            export function object(): Shape { return new Shape(); }
+            """,
+        "test/partial.test.ts": """\
+            import * as z from 'mylib';
+            const required = z.object();
+            required.shape.name.unwrap();
+            """,
+    }, "Optional.unwrap", "src/schemas.ts")
+    assert status == "undeterminable" and resolved == set() and candidates == {"test/partial.test.ts"}
