@@ -88,9 +88,9 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             if (kind == "instance" and interface and not typed) or not declared or inline:
                 unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
         elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
-            qualified = f"{value[3]}.{member}" if len(value) > 3 else None
-            if qualified is not None and qualified in receivers.kinds(where):
-                used[where].add(qualified)
+            literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
+            if literal_member is not None and literal_member in receivers.kinds(where):
+                used[where].add(literal_member)
             else:
                 unknown.add(member)
         elif kind in ("array", "array-call", "record"):

@@ -111,12 +111,12 @@ class Receivers:
             return self._declared(path, name, depth, value)
         return self.local(path, name, depth)
 
-    def _declared(self, path: str, name: str, depth: int, value: bool = False) -> Value | None:
+    def _declared(self, path: str, name: str, depth: int, read: bool = False) -> Value | None:
         kind = self.kinds(path).get(name)
         if kind is None and name == "default" and depth < _DEPTH:  # `export default new Logger()`
             exported = self._extra(path).get("default_value")
             return self.evaluate(path, exported, depth + 1) if exported else None
-        if value and kind in ("interface", "type") and name in self.values(path):
+        if read and kind in ("interface", "type") and name in self.values(path):
             # `const T: Maker<T> = make(); interface T {...}`: read as a value, `T` is the constant
             found = self.local(path, name, depth)
             if found is not None:
@@ -184,8 +184,8 @@ class Receivers:
         if written.startswith(SHAPE):  # an inline object type of this file
             return ("instance", path, written)
         if written.startswith(TYPEOF):
-            head, *rest = written[len(TYPEOF):].split(".")
-            return self.evaluate(path, [head, *("." + r for r in rest)], _DEPTH - 1)
+            first, *more = written[len(TYPEOF):].split(".")
+            return self.evaluate(path, [first, *("." + m for m in more)], _DEPTH - 1)
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None

@@ -136,7 +136,7 @@ def spec(node: Any, depth: int = 0) -> Any:
         if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
             inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
             if utility in _KEYED:
-                kept = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+                kept: Any = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
                 named = arguments.named_children[1] if arguments.named_child_count == 2 else None
                 if kept is None and named is not None and named.type == "type_identifier" \
                         and type_parameter(named, ts.text(named)) is None:

@@ -321,8 +321,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     for name, node in module_level:
         if name.type == "object_pattern":
             said = scopes.said(node)
-            for local, keys in pattern_keys(name) if said is not None else ():
-                if local is not None:
+            for local, keys in pattern_keys(name):
+                if local is not None and said is not None:
                     assigned[local].append([*said, *("." + k for k in keys)])
             continue
         if name.type != "identifier":
@@ -466,10 +466,10 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         else:
             chains.add((tuple(receiver), ts.text(member)))
     for node in found.get("lookup", ()):  # `Router<T>['match']`: a use of `Router.match`
-        written = bounded(node, written_type(Wrapped(node.named_children[0])))
-        key = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
-        if written and written != "this" and not written.startswith(TYPEOF) and key is not None:
-            chains.add(((f"as {written}",), ts.text(key)))
+        looked = bounded(node, written_type(Wrapped(node.named_children[0])))
+        indexed = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
+        if looked and looked != "this" and not looked.startswith(TYPEOF) and indexed is not None:
+            chains.add(((f"as {looked}",), ts.text(indexed)))
     chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo))
     extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:
