@@ -49,9 +49,9 @@ def lookup_sites(short: str, paths: Iterable[str], defining: set[str], read: Rea
                 break
         if path not in defining and short in text:
             exported = [m.span() for m in _ALL.finditer(text)]  # `__all__` lists exports, it looks nothing up
-            match = next((m for m in literal.finditer(text) if not any(a <= m.start() < b for a, b in exported)), None)
-            if match:
-                found.append((path, text.count("\n", 0, match.start()) + 1, f"{short!r} written as a string"))
+            named = [m.start() for m in literal.finditer(text) if not any(a <= m.start() < b for a, b in exported)]
+            if named:
+                found.append((path, text.count("\n", 0, named[0]) + 1, f"{short!r} written as a string"))
         if len(found) >= limit:
             break
     return found

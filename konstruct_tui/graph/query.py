@@ -125,11 +125,11 @@ class GraphQuery:
                 extra=extra)
         lookups = self._run_time_lookups(snap, short, defining)
         if lookups:
-            candidates = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME, "lines": [line],
-                           "lookup": what} for path, line, what in lookups]
+            candidates: list[dict[str, Any]] = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME,
+                                                 "lines": [line], "lookup": what} for path, line, what in lookups]
             first = lookups[0]
             return self._finish(
-                snap, UNDETERMINABLE, candidates[:limit], [*defining, *(c["path"] for c in candidates[:limit])],
+                snap, UNDETERMINABLE, candidates[:limit], [*defining, *(path for path, _, _ in lookups[:limit])],
                 truncated=len(candidates) > limit,
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but its name "
                        f"may be looked up at run time ({first[0]}:{first[1]}: {first[2]}; evidence by_name); "

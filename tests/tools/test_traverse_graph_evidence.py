@@ -4,16 +4,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import textwrap
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-
-from konstruct_tui.tools import ToolContext, call
-from konstruct_tui.workspace import Workspace
+from graph_answers import dead_files
 
 LIB = {
     "pkg/__init__.py": "from .console import Console\nfrom .termui import prompt\n",
@@ -35,31 +28,6 @@ LIB = {
         """,
     "pkg/termui.py": "def prompt(text):\n    return text\n",
 }
-
-
-def make_project(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    subprocess.run(["git", "-C", str(root), "init", "-q"], check=True, capture_output=True)
-    return root
-
-
-@pytest.fixture
-def ask(tmp_path: Path) -> Iterator[Callable[..., Callable[..., dict[str, Any]]]]:
-    opened: list[Workspace] = []
-
-    def make(files: dict[str, str]) -> Callable[..., dict[str, Any]]:
-        root = make_project(tmp_path / f"p{len(opened)}", files)
-        workspace = Workspace(root)
-        opened.append(workspace)
-        context = ToolContext(workspace)
-        return lambda **arguments: call("traverse_graph", arguments, context).to_json()
-
-    yield make
-    for workspace in opened:
-        workspace.close()
 
 
 def test_a_method_called_on_a_typed_receiver_is_a_resolved_caller_with_its_lines(ask) -> None:
@@ -105,10 +73,6 @@ def test_a_function_reached_through_a_package_reexport_has_its_callers(ask) -> N
     assert {"tests/test_prompt.py", "tests/test_from.py"} <= paths
 
 
-def _dead(answer: dict[str, Any]) -> set[str]:
-    return {r["path"] for r in answer["results"] if r.get("kind") == "file"} if answer["status"] == "ok" else set()
-
-
 @pytest.mark.parametrize("loader", [
     "import importlib\n\ndef load(v):\n    return importlib.import_module(f'.table{v}', __name__)\n",
     "def load(v):\n    return __import__('data.table' + v)\n",
@@ -121,7 +85,7 @@ def _dead(answer: dict[str, Any]) -> set[str]:
 def test_files_loaded_by_a_computed_name_are_undeterminable_not_dead(ask, loader: str) -> None:
     run = ask({"data/__init__.py": loader, "data/table1.py": "cells = [1]\n", "data/table2.py": "cells = [2]\n"})
     answer = run(mode="unreferenced", target="data")
-    assert not _dead(answer) & {"data/table1.py", "data/table2.py"}
+    assert not dead_files(answer) & {"data/table1.py", "data/table2.py"}
     assert {u["path"] for u in answer["undeterminable"]} >= {"data/table1.py", "data/table2.py"}
     assert all("data/__init__.py:" in u["reason"] for u in answer["undeterminable"])
     one = run(mode="unreferenced", target="data/table1.py")
@@ -131,7 +95,7 @@ def test_files_loaded_by_a_computed_name_are_undeterminable_not_dead(ask, loader
 
 def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> None:
     run = ask({"data/__init__.py": "pager = __import__('pydoc')\n", "data/table1.py": "cells = [1]\n"})
-    assert "data/table1.py" in _dead(run(mode="unreferenced", target="data"))
+    assert "data/table1.py" in dead_files(run(mode="unreferenced", target="data"))
 
 
 @pytest.mark.parametrize("files, root", [
@@ -193,8 +157,8 @@ def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str
     run = ask({**files, "orphan.py": "x = 1\n"})
     answer = run(mode="unreferenced")
     assert answer["status"] == "ok"
-    assert root not in _dead(answer)
-    assert "orphan.py" in _dead(answer)  # still a real dead-code answer
+    assert root not in dead_files(answer)
+    assert "orphan.py" in dead_files(answer)  # still a real dead-code answer
     assert not any(r["path"] == root and r.get("symbol") in ("main", "Plugin", "App") for r in answer["results"])
 
 
@@ -202,7 +166,7 @@ def test_a_package_json_main_is_a_root_and_its_exports_are_its_api(ask) -> None:
     run = ask({"package.json": json.dumps({"name": "x", "main": "./dist/index.js"}),
                "src/index.ts": "export const api = 1;\n", "orphan.ts": "export const b = 2;\n"})
     answer = run(mode="unreferenced")
-    assert _dead(answer) == {"orphan.ts"}
+    assert dead_files(answer) == {"orphan.ts"}
     assert not any(r["path"] == "src/index.ts" for r in answer["results"])
 
 
@@ -212,9 +176,9 @@ def test_dynamic_import_in_typescript_and_class_for_name_in_java(ask) -> None:
                "src/main/java/p/Loader.java": "package p;\nclass Loader { Object l(String n) throws Exception "
                                               "{ return Class.forName(n); } }\n",
                "src/main/java/p/Impl.java": "package p;\nclass Impl {}\n"})
-    assert "plugins/a.ts" not in _dead(run(mode="unreferenced", target="plugins"))
+    assert "plugins/a.ts" not in dead_files(run(mode="unreferenced", target="plugins"))
     java = run(mode="unreferenced", target="src/main/java/p")
-    assert "src/main/java/p/Impl.java" not in _dead(java)
+    assert "src/main/java/p/Impl.java" not in dead_files(java)
 
 
 def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_callers(ask) -> None:
@@ -308,9 +272,9 @@ def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_i
                "plugins/alpha.ts": "export const run = () => 1;\n", loader_path: loader,
                "other/orphan.py": "def lonely():\n    pass\n"})
     answer = run(mode="unreferenced")
-    assert loaded not in _dead(answer)
+    assert loaded not in dead_files(answer)
     assert any(u["path"] == loaded and loader_path in u["reason"] for u in answer["undeterminable"])
-    assert "other/orphan.py" in _dead(answer)  # a loader names its folder, not the whole project
+    assert "other/orphan.py" in dead_files(answer)  # a loader names its folder, not the whole project
 
 
 def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
@@ -323,225 +287,6 @@ def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
                "web/app/helpers.ts": "export const lonely = 1;\n",
                "elsewhere/app/page.tsx": "export default function Y() { return null; }\n"})
     answer = run(mode="unreferenced")
-    dead = _dead(answer)
+    dead = dead_files(answer)
     assert not dead & {f"web/{r}" for r in routes}
     assert {"web/app/helpers.ts", "elsewhere/app/page.tsx"} <= dead  # no next.config beside them
-
-
-@pytest.mark.parametrize("files, loaded", [
-    # pytest loads plugins named in a conftest by their dotted name
-    ({"tests/conftest.py": "pytest_plugins = ['pkg.fixtures']\n", "pkg/__init__.py": "",
-      "pkg/fixtures.py": "X = 1\n"}, "pkg/fixtures.py"),
-    # Django's settings name apps and the settings module itself as strings
-    ({"site/settings.py": "INSTALLED_APPS = ['shop.payments']\n", "shop/__init__.py": "",
-      "shop/payments/__init__.py": "", "shop/payments/hooks.py": "X = 1\n",
-      "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site.settings')\n"},
-     "shop/payments/__init__.py"),
-    ({"manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site.settings')\n",
-      "site/settings.py": "DEBUG = True\n"}, "site/settings.py"),
-    # a Procfile / Dockerfile runs an app by its module and attribute
-    ({"Procfile": "web: gunicorn app.wsgi:application\n", "app/__init__.py": "", "app/wsgi.py": "application = 1\n"},
-     "app/wsgi.py"),
-    ({"Dockerfile": "CMD [\"uvicorn\", \"main:app\", \"--port\", \"80\"]\n", "main.py": "app = object()\n"}, "main.py"),
-    ({"Makefile": "gen:\n\tpython tools/gen_tables.py > out.txt\n", "tools/gen_tables.py": "print(1)\n"},
-     "tools/gen_tables.py"),
-    # Vite's index.html names the app's entry module; a worker is named by its path
-    ({"index.html": "<script type=\"module\" src=\"/src/main.ts\"></script>\n", "src/main.ts": "export const a = 1;\n"},
-     "src/main.ts"),
-    ({"src/app.ts": "export const w = new Worker(new URL('./workers/sync.ts', import.meta.url));\n",
-      "src/workers/sync.ts": "export const b = 1;\n"}, "src/workers/sync.ts"),
-    # serverless.yml names a handler by its file and export
-    ({"serverless.yml": "functions:\n  mail:\n    handler: src/handlers/mail.handler\n",
-      "src/handlers/mail.ts": "export const handler = () => 1;\n"}, "src/handlers/mail.ts"),
-    # Sphinx loads a pygments style by a quoted `module.Class`, from a folder on its path
-    ({"docs/conf.py": "pygments_style = 'flask_theme_support.FlaskyStyle'\n",
-      "docs/_themes/flask_theme_support.py": "class FlaskyStyle:\n    pass\n"}, "docs/_themes/flask_theme_support.py"),
-    # Spring XML creates the class it names
-    ({"src/main/resources/beans.xml": "<beans><bean class=\"a.impl.Codec\"/></beans>\n",
-      "src/main/java/a/impl/Codec.java": "package a.impl;\npublic class Codec {}\n"}, "src/main/java/a/impl/Codec.java"),
-])
-def test_code_named_as_text_elsewhere_is_undeterminable_not_dead(ask, files: dict[str, str], loaded: str) -> None:
-    run = ask({**files, "orphan.py": "x = 1\n"})
-    answer = run(mode="unreferenced")
-    assert loaded not in _dead(answer)
-    assert any(u["path"] == loaded and "named as text at" in u["reason"] for u in answer["undeterminable"])
-    assert "orphan.py" in _dead(answer)  # the rule names files, it does not blind the whole answer
-
-
-def test_a_link_to_another_copy_of_a_file_does_not_name_it(ask) -> None:
-    run = ask({"src/formats.ts": "export const f = 1;\n",
-               "src/format.ts": "// fork of https://github.com/x/y/blob/master/src/formats.ts\nexport const g = 1;\n",
-               "src/index.ts": "import { g } from './format'\nexport { g }\n"})
-    assert "src/formats.ts" in _dead(run(mode="unreferenced", target="src"))
-
-
-def test_decorated_definitions_may_be_registered_and_are_not_called_dead(ask) -> None:
-    run = ask({"web/__init__.py": "", "web/app.py": "class App:\n    def get(self, p):\n        return lambda f: f\n\n\napp = App()\n",
-               "web/routes.py": "from dataclasses import dataclass\nfrom .app import app\n\n\n@app.get('/')\n"
-                                "def index():\n    return 'hi'\n\n\n@dataclass\nclass Unused:\n    x: int = 0\n",
-               "web/main.py": "from . import routes\n",
-               "src/main/java/a/Handler.java": "package a;\n\n@Component\npublic class Handler {}\n",
-               "src/main/java/a/Old.java": "package a;\n\n@Deprecated\npublic class Old {}\n",
-               "package.json": '{"main": "ts/main.ts"}', "ts/main.ts": "import './mailer'\n",
-               "ts/mailer.ts": "import { Injectable } from '@nestjs/common'\n\n@Injectable()\n"
-                               "export class Mailer {}\n\nexport class Unused {}\n"})
-    answer = run(mode="unreferenced")
-    symbols = {(r["path"], r.get("symbol")) for r in answer["results"]}
-    assert ("web/routes.py", "index") not in symbols
-    assert ("web/routes.py", "Unused") in symbols  # @dataclass registers nothing
-    assert any(u.get("symbol") == "index" and "@app.get" in u["reason"] for u in answer["undeterminable"])
-    assert "src/main/java/a/Handler.java" not in _dead(answer)
-    assert any(u["path"] == "src/main/java/a/Handler.java" and "@Component" in u["reason"]
-               for u in answer["undeterminable"])
-    assert "src/main/java/a/Old.java" in _dead(answer)
-    assert ("ts/mailer.ts", "Unused") in symbols and ("ts/mailer.ts", "Mailer") not in symbols
-
-
-def test_a_package_init_runs_whenever_a_module_beneath_it_does(ask) -> None:
-    run = ask({"pyproject.toml": "[project]\nname = 'x'\n[project.scripts]\nx = 'tool.cli:main'\n",
-               "tool/__init__.py": "VERSION = '1'\n", "tool/cli.py": "def main():\n    pass\n",
-               "lonely/__init__.py": "", "lonely/mod.py": "y = 1\n"})
-    dead = _dead(run(mode="unreferenced"))
-    assert "tool/__init__.py" not in dead
-    assert {"lonely/__init__.py", "lonely/mod.py"} <= dead
-
-
-def test_a_programs_top_level_variables_run_and_are_not_dead(ask) -> None:
-    run = ask({"example/server.ts": "import { Server } from '../src/core'\n\nconst helper = () => 1\n"
-                                    "const app = new Server().listen(3000)\n",
-               "src/core.ts": "export class Server { listen(p: number) { return this } }\n",
-               "docs/conf.py": "project = 'x'\nhtml_theme = 'alabaster'\n",  # sphinx reads them by name
-               "lib/util.py": "WINDOWS = True\n\n\nif __name__ == '__main__':\n    print(1)\n"})
-    results = run(mode="unreferenced")["results"]
-    symbols = {r.get("symbol") for r in results if r["path"] == "example/server.ts"}
-    assert "app" not in symbols
-    assert "helper" in symbols
-    assert not [r for r in results if r["path"] == "docs/conf.py"]
-    # a module with a `__main__` guard is a library first: its unused variable is still dead
-    assert {"path": "lib/util.py", "symbol": "WINDOWS", "kind": "constant", "start_line": 1} in results
-
-
-@pytest.mark.parametrize("lookup", [
-    "        return getattr(self, 'visit_' + type(node).__name__)(node)\n",
-    "        return getattr(self, f'visit_{type(node).__name__}')(node)\n",
-    "        return getattr(self, 'visit_%s' % type(node).__name__)(node)\n",
-    "        return getattr(self, 'visit_{}'.format(type(node).__name__))(node)\n",
-])
-def test_a_method_reached_by_a_computed_lookup_is_never_a_confident_nothing(ask, lookup: str) -> None:
-    """ast.NodeVisitor's shape: `visit_Name` is called, by a name made at run time."""
-    run = ask({"pkg/__init__.py": "", "pkg/visitor.py": "class Visitor:\n    def visit(self, node):\n" + lookup
-               + "\n    def visit_Name(self, node):\n        return node\n\n    def unused(self):\n        return 1\n"})
-    answer = run(mode="callers", target="pkg/visitor.py", symbol="Visitor.visit_Name")
-    assert answer["status"] == "undeterminable"
-    assert "pkg/visitor.py:3" in answer["reason"] and "'visit_'" in answer["reason"]
-    assert answer["results"][0]["evidence"] == "by_name" and answer["results"][0]["lines"] == [3]
-    # the prefix names `visit_*` only: a method it cannot reach is still a real "nothing"
-    assert run(mode="callers", target="pkg/visitor.py", symbol="Visitor.unused")["status"] == "no_references"
-
-
-@pytest.mark.parametrize("files", [
-    {"pkg/use.py": "from pkg.ui import Button\n\nHANDLERS = {'click': 'handle_click'}\n\n\n"
-                   "def dispatch(b: Button, e: str):\n    return getattr(b, HANDLERS[e])()\n"},
-    {"web/use.ts": "import { Button } from '../pkg/ui'\n\nexport const fire = (b: Button, e: string) => "
-                   "(b as any)[`handle_${e}`]()\n"},
-])
-def test_a_method_named_by_a_string_or_a_prefixed_key_is_undeterminable(ask, files: dict[str, str]) -> None:
-    run = ask({"pkg/__init__.py": "", "pkg/ui.py": "class Button:\n    def handle_click(self):\n        return 1\n",
-               "pkg/ui.ts": "export class Button {\n  handle_click() { return 1 }\n}\n", **files})
-    target = "pkg/ui.ts" if "web/use.ts" in files else "pkg/ui.py"
-    answer = run(mode="callers", target=target, symbol="Button.handle_click")
-    assert answer["status"] == "undeterminable"
-    assert answer["results"] and answer["results"][0]["path"] in files
-
-
-def test_an_export_list_is_not_a_run_time_lookup() -> None:
-    from konstruct_tui.graph.dynamic_lookups import lookup_sites
-
-    texts = {"pkg/__init__.py": "from .errors import TransportError\n\n__all__ = [\n    'TransportError',\n]\n",
-             "pkg/table.py": "ERRORS = {'transport': 'TransportError'}\n"}
-    assert lookup_sites("TransportError", ["pkg/__init__.py"], set(), texts.get) == []
-    assert lookup_sites("TransportError", list(texts), set(), texts.get) == [
-        ("pkg/table.py", 1, "'TransportError' written as a string")]
-
-
-def test_an_importable_go_packages_exported_names_are_api_not_dead(ask) -> None:
-    """chi's middleware: nobody in the module calls BasicAuth; every user of the library does."""
-    run = ask({"go.mod": "module example.com/m\n\ngo 1.21\n",
-               "middleware/basic_auth.go": "package middleware\n\nfunc BasicAuth() {}\n\nfunc helper() {}\n\n"
-                                           "var _ = BasicAuth\n",
-               "internal/util/util.go": "package util\n\nfunc Unused() {}\n"})
-    answer = run(mode="unreferenced")
-    dead = {(r["path"], r.get("symbol")) for r in answer["results"]}
-    assert ("middleware/basic_auth.go", None) not in dead
-    assert ("middleware/basic_auth.go", "BasicAuth") not in dead
-    assert any(u["path"] == "middleware/basic_auth.go" and "exported" in u["reason"] for u in answer["undeterminable"])
-    assert ("middleware/basic_auth.go", "helper") in dead  # unexported: provably unused
-    assert ("middleware/basic_auth.go", "_") not in dead  # a compile-time assertion, never a name
-    assert ("internal/util/util.go", None) in dead  # internal: only this module could import it
-
-
-@pytest.mark.parametrize("files, target, called, uncalled", [
-    ({"pkg/vec.py": "class Vec:\n    def __add__(self, o):\n        return self\n\n    def norm(self):\n        return 1\n"},
-     "pkg/vec.py", "Vec.__add__", "Vec.norm"),
-    ({"src/main/java/a/Money.java": "package a;\n\npublic class Money implements Comparable<Money> {\n    @Override\n"
-                                    "    public int compareTo(Money o) { return 0; }\n\n    public int cents() { return 1; }\n}\n"},
-     "src/main/java/a/Money.java", "Money.compareTo", "Money.cents"),
-    ({"go.mod": "module example.com/g\n\ngo 1.21\n",
-      "g/e.go": "package g\n\ntype E struct{}\n\nfunc (e E) Error() string { return \"\" }\n\nfunc (e E) code() int { return 1 }\n"},
-     "g/e.go", "E.Error", "E.code"),
-    ({"src/bag.ts": "export class Bag {\n  toJSON() { return {} }\n  size() { return 0 }\n}\n"},
-     "src/bag.ts", "Bag.toJSON", "Bag.size"),
-    ({"src/el.ts": "class Base { draw() {} }\nexport class El extends Base {\n  override draw() {}\n  size() { return 0 }\n}\n"},
-     "src/el.ts", "El.draw", "El.size"),
-])
-def test_methods_the_runtime_calls_by_protocol_are_never_a_confident_nothing(
-        ask, files: dict[str, str], target: str, called: str, uncalled: str) -> None:
-    """`a + b` runs `__add__`, `fmt.Println(err)` runs `Error()`, `JSON.stringify` runs `toJSON`,
-    a `TreeMap` runs `compareTo`: nobody writes their names."""
-    run = ask(files)
-    answer = run(mode="callers", target=target, symbol=called)
-    assert answer["status"] == "undeterminable", answer
-    assert "draw no conclusion" in answer["reason"]
-    assert run(mode="callers", target=target, symbol=uncalled)["status"] == "no_references"
-
-
-def test_a_file_that_only_passes_a_name_on_is_not_a_caller_but_renames_still_edit_it(ask) -> None:
-    """requests: `from .api import get` in `__init__.py` and an unused import kept "for external
-    consumers" use nothing; type-aware references do not count them, and neither does `callers`."""
-    run = ask({"pkg/__init__.py": "from .api import get\n", "pkg/api.py": "def get(url):\n    return url\n",
-               "pkg/sessions.py": "from .api import (\n    get,  # re-export for external consumers\n)\n",
-               "tests/test_api.py": "import pkg\n\n\ndef test_get():\n    assert pkg.get('u') == 'u'\n"})
-    answer = run(mode="callers", target="pkg/api.py", symbol="get")
-    assert answer["status"] == "ok"
-    assert [r["path"] for r in answer["results"]] == ["tests/test_api.py"]
-    assert answer["results"][0]["via"] == ["pkg/__init__.py"]
-    assert answer["imported_only_by"] == ["pkg/__init__.py", "pkg/sessions.py"]
-    rename = run(mode="rename_symbol", target="pkg/api.py", symbol="get")
-    assert {"pkg/__init__.py", "pkg/sessions.py"} <= {r["path"] for r in rename["results"]}
-
-
-def test_an_aliased_re_export_names_the_original_and_counts(ask) -> None:
-    run = ask({"pkg/__init__.py": "from .api import get as get\n", "pkg/api.py": "def get(url):\n    return url\n"})
-    answer = run(mode="callers", target="pkg/api.py", symbol="get")
-    assert [r["path"] for r in answer["results"]] == ["pkg/__init__.py"]
-    assert "imported_only_by" not in answer
-
-
-@pytest.mark.parametrize("files, target", [
-    ({"pkg/__init__.py": "", "pkg/models.py": "class Base:\n    def save(self):\n        return 1\n\n\nclass Child(Base):\n"
-                                              "    def save(self):\n        return 2\n\n    def size(self):\n        return 0\n",
-      "pkg/use.py": "from pkg.models import Base\n\n\ndef go(b: Base):\n    return b.save()\n"}, "pkg/models.py"),
-    ({"src/main/java/a/Base.java": "package a;\npublic interface Base {\n  int save();\n}\n",
-      "src/main/java/a/Child.java": "package a;\npublic class Child implements Base {\n  public int save() { return 2; }\n"
-                                    "  public int size() { return 0; }\n}\n",
-      "src/main/java/a/Use.java": "package a;\npublic class Use {\n  int go(Base b) { return b.save(); }\n}\n"},
-     "src/main/java/a/Child.java"),
-])
-def test_an_override_is_run_by_calls_of_the_supertype_method(ask, files: dict[str, str], target: str) -> None:
-    """`b.save()` with `b: Base` runs `Child.save` whenever `b` is a Child: never a confident nothing."""
-    run = ask(files)
-    answer = run(mode="callers", target=target, symbol="Child.save")
-    assert answer["status"] == "undeterminable"
-    caller = next(r for r in answer["results"] if r["path"] in files and r["path"] != target)
-    assert caller["evidence"] == "by_name" and caller["calls_base"] == "Base.save"
-    assert run(mode="callers", target=target, symbol="Child.size")["status"] == "no_references"
