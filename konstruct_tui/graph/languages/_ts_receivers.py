@@ -181,8 +181,8 @@ class Receivers:
     def written(self, path: str, written: str) -> Value | None:
         """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them), or what
         the value is for `typeof x` (a namespace, a class itself, an instance)."""
-        if written.startswith(SHAPE):  # an inline object type of this file
-            return ("instance", path, written)
+        if written.startswith(SHAPE):  # an inline object type of this file (an intersection: `any` if a part is)
+            return ("instance", path, written) if self._intersectable(path, written, 0) else None
         if written.startswith(TYPEOF):
             first, *more = written[len(TYPEOF):].split(".")
             return self.evaluate(path, [first, *("." + m for m in more)], _DEPTH - 1)

@@ -419,13 +419,19 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
     callables = {member_name(n.parent, qualifier) for n in found.get("callable", ())}
-    for node in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
-        for member in node.named_children:
+    for shape in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
+        parts = intersected(shape)  # an intersection: the members of its object types, and its named parts
+        for part in parts if shape.type == "intersection_type" else ():
+            written = written_type(Wrapped(part)) if part.type != "object_type" else None
+            if written and written != "this" and not written.startswith(TYPEOF):
+                bases[f"{SHAPE}{shape.start_byte}"].append(written)
+        members = [m for part in parts if part.type == "object_type" for m in part.named_children]
+        for member in members:
             name = member.child_by_field_name("name")
             if name is None or name.type != "property_identifier" \
                     or member.type not in ("property_signature", "method_signature"):
                 continue
-            key = f"{SHAPE}{node.start_byte}.{ts.text(name)}"
+            key = f"{SHAPE}{shape.start_byte}.{ts.text(name)}"
             annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
             written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
             if written and written != "this":

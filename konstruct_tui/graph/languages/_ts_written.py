@@ -41,8 +41,8 @@ def written_type(annotation: Any) -> str | None:
             return None
         if node.type == "this_type":
             return "this"
-        if node.type == "object_type":  # `opts: {ctx: Context}`: the object type at that offset of the file
-            return SHAPE + str(node.start_byte)
+        if node.type in ("object_type", "intersection_type"):  # `opts: {ctx: Context}`, `o: Base & {x: X}`:
+            return SHAPE + str(node.start_byte)  # the object type at that offset of the file
         if node.type == "type_query":  # `lib: typeof ns`: whatever the value `ns` is
             inner = node.named_children[0] if node.named_child_count else None
             text = ts.text(inner) if inner is not None else ""

@@ -563,3 +563,30 @@ def test_a_test_importing_its_own_package_by_name_is_searched_for_candidates(tmp
             """,
     }, "Optional.unwrap", "src/schemas.ts")
     assert status == "undeterminable" and resolved == set() and candidates == {"test/partial.test.ts"}
+
+
+def test_an_intersection_written_inline_has_the_members_of_its_parts(tmp_path: Path) -> None:
+    status, resolved, _ = callers(tmp_path, {
+        "src/options.ts": "export interface CookieOptions { secrets?: string; path?: string }\n",
+        "src/cookie.ts": """\
+            import type {CookieOptions} from './options.js';
+            export class Cookie implements CookieOptions {
+              get secrets() { return ''; }
+            }
+            """,
+        "src/config.ts": """\
+            import type {CookieOptions} from './options.js';
+            import type {IncomingMessage} from 'node:http';
+            export class App {
+              config!: {cookie?: CookieOptions & {sign?: boolean}};
+              raw!: IncomingMessage & {secrets: string};
+            }
+            export const read = (app: App) => app.config.cookie?.secrets;
+            """,
+        "src/raw.ts": """\
+            import type {App} from './config.js';
+            export const raw = (app: App) => app.raw.secrets;
+            """,
+    }, "Cookie.secrets", "src/cookie.ts")
+    # `raw` intersects a type no install provides: `any` offline, so not proven
+    assert status == "ok" and resolved == {"src/config.ts", "src/options.ts"}
