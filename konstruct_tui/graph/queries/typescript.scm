@@ -79,7 +79,7 @@
   name: [(property_identifier) (private_property_identifier)]
   value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression)] @field.init)
-[(object_type) (intersection_type)] @shape
+(type_annotation [(object_type) (intersection_type)] @shape)
 (subscript_expression index: (string (string_fragment) @keyed))
 (binary_expression left: (identifier) operator: "instanceof" right: [(identifier) (member_expression)]) @narrow
 (lookup_type . (_) (literal_type (string (string_fragment)))) @lookup
