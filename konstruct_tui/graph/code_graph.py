@@ -100,7 +100,7 @@ def build_index(
     supports = supports if supports is not None else languages()
     store = IndexStore.for_root(workspace.root, supports)
     try:
-        indexer = Indexer(workspace, store, supports=supports, workers=workers)
+        indexer = Indexer(workspace, store, supports=supports, workers=workers, keep_facts=False)
         snapshot = indexer.refresh(None, progress)
         indexer.release()
         mark("built")

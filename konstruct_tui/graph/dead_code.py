@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
+from .dynamic_lookups import lookup_sites
 from .named_in_text import anchor, file_spellings, find_named, registering_decorator, symbol_spellings
 from .records import TEXT
 from .snapshot import GraphSnapshot
@@ -27,6 +28,7 @@ _TEST_FILE = re.compile(
     r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
+_FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
 _PREFIXED_SCAN = 5000
 
@@ -64,7 +66,9 @@ class DeadCode:
 
     def loaders_near(self, path: str) -> list[str]:
         """Loading-by-computed-name sites in `path`'s folder and the folder above (not in itself)."""
-        found = [site for site, folder in self._prefixed_loaders() if in_folder(path, folder)]
+        folder_name = posixpath.basename(posixpath.dirname(path))
+        found = [site for site, folder in self._prefixed_loaders()
+                 if in_folder(path, folder) or (folder.startswith("?") and folder[1:] == folder_name)]
         for folder in dict.fromkeys(near(path)):
             if folder not in self._loaders:
                 sites = []
@@ -88,7 +92,15 @@ class DeadCode:
                 for other in sorted(scanned):
                     text = self.read(other)
                     if text and ("import" in text or "require" in text):
-                        self._prefixed += loaded_folders(self.snap.files[other].language, other, text)
+                        language = self.snap.files[other].language
+                        self._prefixed += loaded_folders(language, other, text)
+                        # A wholly computed loader reaches the folders its file names as strings:
+                        # `import_module(name)` over `os.listdir(here / "plugins")`. ("?" marks a
+                        # folder named anywhere, by its last part.)
+                        computed = [site for site, literal in loading_sites(language, other, text) if literal is None]
+                        if computed:
+                            self._prefixed += [(computed[0], "?" + word) for word in
+                                               sorted(set(_FOLDER_WORD.findall(text)))]
         return self._prefixed
 
     def _folder_files(self, folder: str) -> list[str]:
@@ -151,6 +163,9 @@ class DeadCode:
                 elif decorator:
                     out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
                                                             f"to be called by name"})
+                elif lookups := lookup_sites(s.name, [path, *sorted({e.source for e in inbound})], {path}, self.read, 1):
+                    where, line, what = lookups[0]  # `globals()["cmd_" + name]`, `getattr(mod, "helper")`
+                    out.uncertain.append({**item, "reason": f"may be looked up at run time at {where}:{line} ({what})"})
                 else:
                     out.dead.append(item)
         self._drop_named_in_text(out)

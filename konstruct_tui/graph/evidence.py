@@ -33,6 +33,14 @@ _LOADERS = {
     "java": re.compile(r"(?P<site>\bClass\.forName\(|\.loadClass\(|\bServiceLoader\.load\()"),
     "go": re.compile(r"(?P<site>\bplugin\.Open\()"),
 }
+# A substring each loader spelling above contains: lines without one are not read by the expression.
+_TRIGGERS = {
+    "python": ("import_module", "__import__", "pkgutil", "spec_from_file_location", "SourceFileLoader", "run_module",
+               "run_path", "entry_points", "getattr"),
+    "typescript": ("import(", "require("),
+    "java": ("forName(", "loadClass(", "ServiceLoader.load("),
+    "go": ("plugin.Open(",),
+}
 _MAIN_GUARD = re.compile(r"""^\s*if\s*\(?\s*(?:__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*\)?\s*:""",
                          re.MULTILINE)
 _JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
@@ -82,13 +90,35 @@ def loading_sites(language: str, path: str, text: str | None) -> list[tuple[str,
         aliases = re.findall(r"\bimport_module\s+as\s+(\w+)", text)
         if aliases:
             pattern = re.compile(pattern.pattern.replace("(?P<site>", "(?P<site>\\b(?:" + "|".join(aliases) + r")\(|", 1))
-    for match in pattern.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        site = match.group("site")
-        # Loaders by file path name the module first and the file second: never a literal module.
-        literal = None if "spec_from" in site or "Loader" in site or "run_path" in site else match.groupdict().get("literal")
-        found.append((f"{path}:{line} ({match.group('site').strip().rstrip('(').strip()})", literal))
+    triggers = (*_TRIGGERS.get(language, ()), *(f"{a}(" for a in (aliases if language == "python" else ())))
+    for start, end in _lines_holding(text, triggers):  # the expression is slow; these substrings are not
+        for match in pattern.finditer(text, start, end):
+            line = text.count("\n", 0, match.start()) + 1
+            site = match.group("site")
+            # Loaders by file path name the module first and the file second: never a literal module.
+            literal = None if "spec_from" in site or "Loader" in site or "run_path" in site else match.groupdict().get("literal")
+            found.append((f"{path}:{line} ({match.group('site').strip().rstrip('(').strip()})", literal))
     return found
+
+
+def _lines_holding(text: str, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(start, end) of each line holding one of `words`, with the line after it (a call's argument
+    may follow on the next line), merged and in order."""
+    spans = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", text.find("\n", at) + 1)
+            spans.append((start, len(text) if end < 0 or text.find("\n", at) < 0 else end))
+            at = text.find(word, at + len(word))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 # A computed name with a written prefix names the folder it loads from, wherever that folder is:

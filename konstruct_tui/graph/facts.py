@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Symbol:
     """A definition: `name` is qualified within its file (`Class.method`), `kind` e.g. function,
     class, method, interface, type, variable, constant; lines are 1-based and inclusive."""
@@ -23,7 +23,7 @@ class Symbol:
     end_line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ImportRef:
     """One import as written. `target`: the module path or specifier (`pkg.mod`, `./util.js`,
     `java.util.List`, `example.com/m/pkg`); `names`: the names imported from it (empty for a plain
@@ -38,7 +38,7 @@ class ImportRef:
     alias: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileFacts:
     """What one file defines, imports and uses. `package`: Java package or Go package name;
     `uses`: identifiers (and `qualifier.Name` pairs where the language has them) referred to."""
@@ -72,7 +72,7 @@ class FileFacts:
 OVERRIDES = ">"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Edge:
     """A file-to-file dependency. `kind`: imports or references; `names`: the symbols that justify it."""
 

@@ -18,7 +18,7 @@ import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -79,6 +79,7 @@ class Indexer:
         inline_limit: int = 48,
         low_priority: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
+        keep_facts: bool = True,
     ) -> None:
         self.workspace = workspace
         self.store = store
@@ -89,6 +90,9 @@ class Indexer:
         self.inline_limit = inline_limit
         self.low_priority = low_priority
         self.should_stop = should_stop
+        # False for a one-shot build (the CLI): every file's facts are dropped as soon as the
+        # resolution is done with them, before the snapshot is built (see `_apply`).
+        self.keep_facts = keep_facts
         self.parses = 0  # files handed to a language's extract, ever: tests count re-parses with it
         self.report = IndexReport()
         self._facts: dict[str, FileFacts | None] = {}
@@ -103,14 +107,17 @@ class Indexer:
 
     # --- entry points --------------------------------------------------------------------------
 
-    def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None) -> GraphSnapshot:
-        """A full sweep of the workspace: the cold build, the warm start, or a rescan."""
+    def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None, *,
+                summarize: bool = True) -> GraphSnapshot:
+        """A full sweep of the workspace: the cold build, the warm start, or a rescan. `summarize`:
+        count files per language and edges into the report (a pass over the whole graph; the
+        reconciler's periodic rescans print nothing and skip it)."""
         started = time.perf_counter()
         self.report = IndexReport(replaced=self.store.replaced)
         self.store.replaced = False  # said once
         if current is None and self.store.meta("complete") != "1":
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
-        entries = dict(current.files) if current is not None else self.store.entries()
+        entries = current.files if current is not None else self.store.entries()  # read, never changed
         cold = not entries
         # A cold build will parse in workers: they start now, so their start overlaps the walk,
         # `git ls-files` and `git rev-parse` below instead of following them. Only where a fork
@@ -118,7 +125,7 @@ class Indexer:
         early = cold and self.workers > 1 and threading.active_count() == 1
         pool = self._start_pool() if early else None
         try:
-            return self._refresh(current, entries, cold, pool, progress, started)
+            return self._refresh(current, entries, cold, pool, progress, started, summarize)
         finally:
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
@@ -126,18 +133,25 @@ class Indexer:
     def _refresh(
         self,
         current: GraphSnapshot | None,
-        entries: dict[str, FileEntry],
+        entries: Mapping[str, FileEntry],
         cold: bool,
         pool: ProcessPoolExecutor | None,
         progress: Progress | None,
         started: float,
+        summarize: bool = True,
     ) -> GraphSnapshot:
         mark("walk")
         listed = stat_files(self.workspace.root)  # the listing's own lstat: no second stat per file
         mark("walk-end")
         tasks: list[Task] = []
         removed = set(entries).difference(listed)
-        for path in sorted(listed):
+        # Files whose stat matches their entry need no task (a file keeps its language while the
+        # indexer and its store live): on 100,000 files, a rescan that changes nothing costs the
+        # walk, not a language lookup and a call per file as well.
+        get = entries.get
+        moved = [p for p, found in listed.items()
+                 if (entry := get(p)) is None or (entry.size, entry.mtime_ns, entry.inode) != found]
+        for path in sorted(moved):
             task = self._task(path, entries.get(path), *listed[path])
             if task is not None:
                 tasks.append(task)
@@ -148,7 +162,7 @@ class Indexer:
             if current is None:
                 current = GraphSnapshot.build({}, (), commit=commit)
             snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress,
-                                   summarize=True, pool=pool)
+                                   summarize=summarize, pool=pool)
         self.report.seconds = time.perf_counter() - started
         return snapshot
 
@@ -194,14 +208,20 @@ class Indexer:
     def release(self) -> None:
         """Forget every file's facts and the resolvers' state: a one-shot build (the CLI) is done
         with them, and on a big tree they are most of the process's memory."""
+        self._facts.clear()  # the same dict the resolvers' project view holds
         self._facts = {}
         self._usage = None
         self._all_facts_loaded = False
         self._resolution = Resolution(self.supports)
 
-    def prepare_incremental(self) -> None:
-        """Load every file's facts and the usage index, so the first small change is as fast as the
-        rest. The reconciler calls this when it is otherwise idle."""
+    def prepare_incremental(self, files: Mapping[str, FileEntry] | None = None) -> None:
+        """Load every file's facts and the usage index, and with `files` (the graph's current
+        files) build the resolvers too, so the first small change is as fast as the rest. The
+        reconciler calls this when it is otherwise idle."""
+        if files is not None and self._resolution.view is None:
+            self.prepare_incremental()
+            self._resolution.reset(ProjectFacts(self.workspace, files, self._facts, no_facts))
+            self._resolution.build_resolvers(files)
         if self._usage is not None:
             return
         if not self._all_facts_loaded:
@@ -264,6 +284,15 @@ class Indexer:
         resolution = self._resolution
         if (resolution.view is None or cold or config_moved or removed
                 or any(r.entry.path not in current.files for r in records)):
+            if interim is not None and not config_moved:
+                # A file created or deleted: the resolvers' tables are rebuilt for the new set of
+                # paths (seconds on a big tree). Meanwhile queries see the deletion, and the new
+                # or changed files with the edges the current tables give them (a changed file
+                # whose language has no table yet keeps its old edges until then).
+                own, answered = resolution.resolve_built([p for p in changed if files[p].parsed], files, self._facts)
+                created = {p for p in changed if p not in current.files}
+                interim(current.replace({r.entry.path: r.entry for r in records}, removed, answered | created, own,
+                                        commit=commit))
             # Once every file's facts are in memory a miss means "no facts", not "ask the store".
             load = no_facts if self._all_facts_loaded else self.store.facts
             resolution.reset(ProjectFacts(self.workspace, files, self._facts, load))
@@ -296,6 +325,12 @@ class Indexer:
         meta = {"commit": commit, "complete": "1"} if commit else {"complete": "1"}
         # A changed file that is no longer parsed (now binary, too large) keeps no edges either.
         sources = affected | removed | set(changed)
+        if cold and not self.keep_facts:
+            # Nothing reads a fact after the resolution: on a big tree they are 40% of the memory,
+            # and the edges and the snapshot come next.
+            records, changed = [], {}
+            del resolution  # its project view and resolver tables go with the facts
+            self.release()
         self.store.write(
             records=[] if cold else records, removed=removed, edge_sources=sources, edges=edges, **meta
         )

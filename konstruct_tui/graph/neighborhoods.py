@@ -16,7 +16,9 @@ import math
 import random
 import re
 import threading
+from array import array
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -159,25 +161,55 @@ def communities(graph: FileGraph) -> list[list[str]]:
     nodes = sorted({path for pair in graph for path in pair})
     number = {path: i for i, path in enumerate(nodes)}
     pairs = sorted((number[a], number[b], w) for (a, b), w in graph.items())
-    edges = [(a, b) for a, b, _ in pairs]
-    weights = [w for _, _, w in pairs]
-    if len(pairs) > CHILD_PAIRS and threading.active_count() > 1:
-        membership = _in_child(len(nodes), edges, weights)
-    else:
-        membership = leiden(len(nodes), edges, weights)
+    membership = _cluster(len(nodes), [a for a, _, _ in pairs], [b for _, b, _ in pairs], [w for _, _, w in pairs])
     groups: dict[int, list[str]] = {}
     for index, label in enumerate(membership):
         groups.setdefault(label, []).append(nodes[index])
     return list(groups.values())
 
 
-def leiden(count: int, edges: list[tuple[int, int]], weights: list[int]) -> list[int]:
-    """Each node's community label (nodes numbered 0..count-1)."""
+def numbered_pairs(snapshot: GraphSnapshot) -> tuple[list[str], list[int], list[int], list[int]]:
+    """The file graph with numbers for names: (nodes, a, b, weights). `nodes` are the files with an
+    edge, sorted; each unique pair of them is `nodes[a[i]]`, `nodes[b[i]]` with a < b, ascending,
+    joined by `weights[i]` edges (either direction, any kind). The same graph as `file_graph`,
+    numbered as `communities` numbers it, without a dict keyed by pairs of strings: on a
+    100,000-file graph that dict and its sort were most of the clustering's time and memory."""
+    paths = snapshot.sorted_paths
+    size = len(paths)
+    number = dict(zip(paths, range(size)))
+    keys: list[int] = []
+    add = keys.extend
+    for source, edges in snapshot.out_edges.items():
+        s = number[source]
+        base = s * size
+        add([base + t if s < t else t * size + s for t in [number[e.target] for e in edges]])
+    weight = Counter(keys)
+    del keys
+    ordered = sorted(weight)
+    weights = list(map(weight.__getitem__, ordered))
+    del weight
+    a = [k // size for k in ordered]
+    b = [k % size for k in ordered]
+    del ordered
+    used = sorted(set(a).union(b))
+    slot = dict(zip(used, range(len(used))))
+    # Renumbering keeps the order (paths ascend with their numbers), so the pairs stay sorted.
+    return [paths[i] for i in used], list(map(slot.__getitem__, a)), list(map(slot.__getitem__, b)), weights
+
+
+def _cluster(count: int, a: list[int], b: list[int], weights: list[int]) -> list[int]:
+    if len(a) > CHILD_PAIRS and threading.active_count() > 1:
+        return _in_child(count, array("i", a), array("i", b), array("i", weights))
+    return leiden(count, a, b, weights)
+
+
+def leiden(count: int, a: Sequence[int], b: Sequence[int], weights: Sequence[int]) -> list[int]:
+    """Each node's community label (nodes numbered 0..count-1; edge i joins a[i] and b[i])."""
     igraph = _igraph_core()
 
     # GraphBase, the compiled core, not igraph.Graph: Graph's constructor imports numpy (0.1 s) to
     # check whether the edges came as an array.
-    clustering = igraph.GraphBase(count, edges)
+    clustering = igraph.GraphBase(count, list(zip(a, b)))
     with _RANDOM:
         igraph.set_random_number_generator(random.Random(SEED))
         try:
@@ -185,41 +217,57 @@ def leiden(count: int, edges: list[tuple[int, int]], weights: list[int]) -> list
             # for objective_function="modularity"). On the stdlib this beats networkx's Louvain
             # on modularity (0.542 against 0.538).
             membership, _quality = igraph.GraphBase.community_leiden(
-                clustering, edge_weights=weights, resolution=1, normalize_resolution=True, n_iterations=ITERATIONS
+                clustering, edge_weights=list(weights), resolution=1, normalize_resolution=True,
+                n_iterations=ITERATIONS,
             )
         finally:
             igraph.set_random_number_generator(random)
     return list(membership)
 
 
-def _in_child(count: int, edges: list[tuple[int, int]], weights: list[int]) -> list[int]:
+def _in_child(count: int, a: array[int], b: array[int], weights: array[int]) -> list[int]:
     """`leiden` in a fresh child process: this one's threads keep running while it clusters.
-    forkserver, not fork: forking a process that runs other threads can inherit a held lock."""
+    forkserver, not fork: forking a process that runs other threads can inherit a held lock. The
+    pairs travel as arrays of machine integers (a few MB, pickled as bytes), not as tuples."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver")) as pool:
-        return pool.submit(leiden, count, edges, weights).result()
+        return pool.submit(leiden, count, a, b, weights).result()
 
 
 def detect(snapshot: GraphSnapshot) -> Neighborhoods:
-    graph = file_graph(snapshot)
-    if not graph:
+    nodes, a, b, weights = numbered_pairs(snapshot)
+    if not nodes:
         return Neighborhoods()
-    groups = sorted((tuple(sorted(c)) for c in communities(graph)), key=lambda m: (-len(m), m[0]))
-    by_file = {path: i for i, members in enumerate(groups) for path in members}
-    inside: Counter[str] = Counter()  # neighbours in the same neighborhood (names the hub)
-    outside: Counter[str] = Counter()  # neighbours in another one (makes a bridge)
-    for a, b in graph:
-        tally = inside if by_file[a] == by_file[b] else outside
-        tally[a] += 1
-        tally[b] += 1
-    bridges: list[list[str]] = [[] for _ in groups]
-    for path in sorted(outside, key=lambda p: (-outside[p], p)):
-        bridges[by_file[path]].append(path)
-    names = _names(groups, inside)
+    membership = _cluster(len(nodes), a, b, weights)
+    labelled: dict[int, list[int]] = {}
+    for index, label in enumerate(membership):
+        labelled.setdefault(label, []).append(index)
+    # Node numbers ascend with the paths: each list is its members in path order, and its first
+    # number names its first member.
+    order = sorted(labelled.values(), key=lambda m: (-len(m), m[0]))
+    hood = [0] * len(nodes)
+    for i, members in enumerate(order):
+        for index in members:
+            hood[index] = i
+    inside = [0] * len(nodes)  # neighbours in the same neighborhood (names the hub)
+    outside = [0] * len(nodes)  # neighbours in another one (makes a bridge)
+    for x, y in zip(a, b):
+        tally = inside if hood[x] == hood[y] else outside
+        tally[x] += 1
+        tally[y] += 1
+    bridges: list[list[str]] = [[] for _ in order]
+    for index in sorted((i for i, n in enumerate(outside) if n), key=lambda i: (-outside[i], i)):
+        bridges[hood[index]].append(nodes[index])
+    groups = [tuple(map(nodes.__getitem__, members)) for members in order]
+
+    def hub(group: int) -> str:  # the member with most neighbours in its own neighborhood
+        return nodes[max(order[group], key=lambda index: (inside[index], index))]
+
+    names = _names(groups, hub)
     items = tuple(Neighborhood(i, names[i], members, tuple(bridges[i])) for i, members in enumerate(groups))
-    return Neighborhoods(items, by_file)
+    return Neighborhoods(items, {path: i for i, members in enumerate(groups) for path in members})
 
 
 def modularity(graph: FileGraph, groups: list[tuple[str, ...]] | list[list[str]]) -> float:
@@ -236,18 +284,18 @@ def modularity(graph: FileGraph, groups: list[tuple[str, ...]] | list[list[str]]
     return inside / total - sum((d / total) ** 2 for d in degree.values())
 
 
-def _names(groups: list[tuple[str, ...]], inside: Counter[str]) -> list[str]:
+def _names(groups: list[tuple[str, ...]], hub_of: Callable[[int], str]) -> list[str]:
     """The members' common folder; when that is the root or already taken, the dominant folder
-    with the hub module (the member with most edges inside the group) in parentheses."""
+    with the hub module (`hub_of(group)`: the member with most edges inside the group) in parentheses."""
     names: list[str] = []
     taken: set[str] = set()
-    for members in groups:
-        folders = [p.rpartition("/")[0] or "." for p in members]
-        common = _common_folder(folders)
-        dominant = Counter(folders).most_common(1)[0][0]
+    for group, members in enumerate(groups):
+        common = _common_folder(members)
         name = common
         if name in taken or name == ".":
-            hub = max(members, key=lambda p: (inside[p], p))
+            folders = [p.rpartition("/")[0] or "." for p in members]
+            dominant = Counter(folders).most_common(1)[0][0]
+            hub = hub_of(group)
             module = PurePosixPath(hub).stem
             if module.startswith("__") or module == "index":
                 module = PurePosixPath(hub).parent.name or module
@@ -260,7 +308,25 @@ def _names(groups: list[tuple[str, ...]], inside: Counter[str]) -> list[str]:
     return names
 
 
-def _common_folder(folders: list[str]) -> str:
+def _common_folder(members: tuple[str, ...]) -> str:
+    """The deepest folder holding every member (sorted paths), "." for the root. Found from the
+    first and the last member, then checked against all (a folder like `a/b-x` sorts between
+    `a/b` and `a/b/c`, so the two ends alone can claim too much)."""
+    first, last = members[0].rpartition("/")[0], members[-1].rpartition("/")[0]
+    common: list[str] = []
+    for x, y in zip(first.split("/") if first else [], last.split("/") if last else []):
+        if x != y:
+            break
+        common.append(x)
+    if not common:
+        return "."
+    prefix = "/".join(common) + "/"
+    if all(p.startswith(prefix) for p in members):
+        return prefix[:-1]
+    return _common_of_all([p.rpartition("/")[0] or "." for p in members])
+
+
+def _common_of_all(folders: list[str]) -> str:
     parts = [f.split("/") if f != "." else [] for f in folders]
     common: list[str] = []
     for level in zip(*parts):

@@ -26,6 +26,7 @@ from .answers import (
 from .callers import BY_NAME, find_callers, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
+from .evidence import loading_sites, loads, name_lines
 from .protocol_methods import runtime_caller
 from .supertypes import supertype_methods
 from .facts import Symbol
@@ -123,6 +124,14 @@ class GraphQuery:
                        f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
                        f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion",
                 extra=extra)
+        loaded = self._loaded_by_name(snap, short, defining)
+        if loaded:
+            sites = [c.pop("site") for c in loaded]
+            return self._finish(
+                snap, UNDETERMINABLE, loaded[:limit], [*defining, *(c["path"] for c in loaded[:limit])],
+                truncated=len(loaded) > limit,
+                reason=f"{symbol} is defined in {', '.join(defining)}, which is loaded by name ({sites[0]}); uses "
+                       f"through the loaded module cannot be proven (evidence by_name); draw no conclusion")
         lookups = self._run_time_lookups(snap, short, defining)
         if lookups:
             candidates: list[dict[str, Any]] = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME,
@@ -162,6 +171,29 @@ class GraphQuery:
             if text is not None and not re.search(rf"\b{re.escape(short)}\s+as\s+\w", text):
                 found.append(path)
         return found
+
+    def _loaded_by_name(self, snap: GraphSnapshot, short: str, defining: list[str]) -> list[dict[str, Any]]:
+        """Files that load a defining file by a name (`import_module("pkg.heavy")`,
+        `await import('./heavy')` anywhere, a computed loader near it) and mention `short`:
+        `mod.Heavy()` there may be a use the graph cannot prove. Read only before a "nothing"."""
+        finder = DeadCode(snap, self._text, lambda path, found: set())
+        sources = sorted(p for p, e in snap.files.items() if e.parsed)[:_LOOKUP_SCAN]
+        found: dict[str, dict[str, Any]] = {}
+        for path in defining:
+            stem = posixpath.splitext(posixpath.basename(path))[0]
+            sites = finder.loaders_near(path)
+            for other in sources:
+                text = finder.read(other) if other != path else None
+                if text and stem in text:
+                    sites += [site for site, literal in loading_sites(snap.files[other].language, other, text)
+                              if literal and loads(literal, path)]
+            for site in sites:
+                other = site.split(":")[0]
+                lines = name_lines(finder.read(other), short)
+                if lines and other not in defining and other not in found:
+                    found[other] = {"path": other, "targets": defining, "kinds": [], "evidence": BY_NAME,
+                                    "lines": lines, "loads_by_name": True, "site": site}
+        return list(found.values())
 
     def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str]) -> list[tuple[str, int, str]]:
         """Before a confident "nothing": places in the defining files and the files that can reach

@@ -159,7 +159,8 @@ class Reconciler:
 
     def _idle_preparation(self) -> None:
         assert self.indexer is not None
-        self.indexer.prepare_incremental()
+        if self._snapshot is not None:
+            self.indexer.prepare_incremental(self._snapshot.files)
         self._settle_neighborhoods()
         # On a big tree the index now holds millions of long-lived objects (every file's facts, the
         # snapshot): keep them out of the cycle collector's full passes (see `freeze_heap`).
@@ -242,7 +243,7 @@ class Reconciler:
             assert current is not None
             try:
                 if rescan:
-                    updated = self.indexer.refresh(current)
+                    updated = self.indexer.refresh(current, summarize=False)
                     if paths:
                         updated = self.indexer.update(updated, paths)
                 else:

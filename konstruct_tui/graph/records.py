@@ -21,7 +21,7 @@ UNREADABLE = "unreadable"
 PARSE_FAILED = "parse_failed"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileEntry:
     """One indexed file as a snapshot sees it. `symbols_json` is decoded only when a symbol is asked
     for, so a warm start does not pay for thousands of symbol lists nobody reads."""
@@ -51,7 +51,7 @@ class FileEntry:
         return self.size == size and self.mtime_ns == mtime_ns and self.inode == inode
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileRecord:
     """A freshly read file: its entry plus, when parsed, its facts (object and JSON)."""
 

@@ -63,11 +63,15 @@ class Resolution:
 
     def resolve(self, paths: list[str], files: Mapping[str, FileEntry]) -> list[Edge]:
         """Edges leaving `paths`: no self loops, only to indexed files, one per (source, target,
-        kind) with the union of the names that justify it."""
+        kind) with the union of the names that justify it, in (source, target, kind) order."""
         view = self.view
         assert view is not None, "reset() first"
-        merged: dict[tuple[str, str, str], set[str]] = {}
-        packed: list[Edge] = []
+        if any(a >= b for a, b in zip(paths, paths[1:])):
+            paths = sorted(set(paths))
+        # Merged one file at a time and emitted in order (paths ascend): a project-wide map of
+        # every (source, target, kind) to a set of names, then a sorted copy of it all, was half
+        # the peak memory of a 100,000-file build.
+        edges: list[Edge] = []
         for path in paths:
             facts = view.facts_of(path)
             support = self.supports.get(files[path].language)
@@ -76,27 +80,35 @@ class Resolution:
             resolver = self.resolvers.get(support.name)
             if resolver is None:
                 resolver = self.resolvers[support.name] = support.resolver(view)
-            try:
-                found = resolver.resolve(facts)
-            except Exception:  # one file's resolver bug must not cost the whole graph
-                log.exception("resolving %s failed", path)
-                continue
-            members: dict[str, set[str]] = {}
-            unknown: set[str] = set()
-            for edge in found:
-                if edge.kind == UNRESOLVED:
-                    unknown.update(edge.names)
-                    continue
-                if edge.target == path or edge.target not in files:
-                    continue
-                if edge.kind == MEMBERS:
-                    members.setdefault(edge.target, set()).update(edge.names)
-                    continue
-                merged.setdefault((path, edge.target, edge.kind), set()).update(edge.names)
-            if members or unknown:  # a file's member evidence: one row, to itself (see snapshot.pack)
-                packed.append(pack(path, members, unknown))
-        edges = [Edge(s, t, k, tuple(sorted(n))) for (s, t, k), n in sorted(merged.items())]
-        return sorted([*edges, *packed], key=lambda e: (e.source, e.target, e.kind))
+            edges.extend(_edges_of(path, facts, resolver, files))
+        return edges
+
+    def resolve_built(
+        self, paths: list[str], files: Mapping[str, FileEntry], facts: Mapping[str, FileFacts | None]
+    ) -> tuple[list[Edge], set[str]]:
+        """`resolve` with only the resolvers already built and the facts given: what the current
+        tables say about files the project view does not list yet (just created). A language
+        whose resolver is not built is skipped (building one is the slow part this avoids):
+        returns the edges and the paths they answer for."""
+        edges: list[Edge] = []
+        answered: set[str] = set()
+        for path in sorted(set(paths)):
+            support = self.supports.get(files[path].language)
+            resolver = self.resolvers.get(support.name) if support is not None else None
+            found = facts.get(path)
+            if resolver is not None and found is not None:
+                edges.extend(_edges_of(path, found, resolver, files))
+                answered.add(path)
+        return edges, answered
+
+    def build_resolvers(self, files: Mapping[str, FileEntry]) -> None:
+        """Every resolver the project's languages need, built now (the reconciler does this when
+        idle: on a big tree a first edit would otherwise wait seconds for the tables)."""
+        assert self.view is not None, "reset() first"
+        for language in sorted({entry.language for entry in files.values()}):
+            support = self.supports.get(language)
+            if support is not None and support.name not in self.resolvers:
+                self.resolvers[support.name] = support.resolver(self.view)
 
     def resolve_forked(self, paths: list[str], files: Mapping[str, FileEntry], workers: int) -> list[Edge]:
         """`resolve`, split over forked children: they inherit every file's facts without a byte
@@ -126,6 +138,37 @@ class Resolution:
         finally:
             _forked = None
         return sorted(edges, key=lambda e: (e.source, e.target, e.kind))
+
+
+def _edges_of(path: str, facts: FileFacts, resolver: Resolver, files: Mapping[str, FileEntry]) -> list[Edge]:
+    """One file's edges, merged per (target, kind) and sorted so."""
+    try:
+        found = resolver.resolve(facts)
+    except Exception:  # one file's resolver bug must not cost the whole graph
+        log.exception("resolving %s failed", path)
+        return []
+    merged: dict[tuple[str, str], set[str]] = {}
+    members: dict[str, set[str]] = {}
+    unknown: set[str] = set()
+    for edge in found:
+        if edge.kind == UNRESOLVED:
+            unknown.update(edge.names)
+            continue
+        if edge.target == path or edge.target not in files:
+            continue
+        if edge.kind == MEMBERS:
+            members.setdefault(edge.target, set()).update(edge.names)
+            continue
+        merged.setdefault((edge.target, edge.kind), set()).update(edge.names)
+    own = [Edge(path, target, kind, tuple(sorted(names))) for (target, kind), names in merged.items()]
+    if members or unknown:  # a file's member evidence: one row, to itself (see snapshot.pack)
+        own.append(pack(path, members, unknown))
+    own.sort(key=_target_kind)
+    return own
+
+
+def _target_kind(edge: Edge) -> tuple[str, str]:
+    return edge.target, edge.kind
 
 
 _forked: tuple[Resolution, Mapping[str, FileEntry]] | None = None

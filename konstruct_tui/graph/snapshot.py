@@ -91,19 +91,24 @@ class GraphSnapshot:
     def build(cls, files: Mapping[str, FileEntry], edges: Iterable[Edge], **kwargs: object) -> GraphSnapshot:
         """A snapshot from scratch. `edges` must come in (source, target, kind) order (the store
         and the resolver both give them so): every per-file tuple is then sorted without a sort."""
+        files = dict(files)  # taken over by the snapshot; a plain dict also answers `in` in C
         out: dict[str, list[Edge]] = defaultdict(list)
         inbound: dict[str, list[Edge]] = defaultdict(list)
         side: list[Edge] = []
-        for edge in edges:
-            if edge.kind in SIDE_KINDS:
-                side.append(edge)
-            elif edge.source in files and edge.target in files and edge.source != edge.target:
-                out[edge.source].append(edge)
-                inbound[edge.target].append(edge)
-        out_edges = {key: tuple(value) for key, value in out.items()}
-        in_edges = {key: tuple(value) for key, value in inbound.items()}
-        kwargs["side"] = Side(Overlay({e.source: e.names for e in side if e.source in files and e.kind == MEMBERS}))
-        return cls(dict(files), out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
+        # The cycle collector off while 700,000 edges are made and filed (a session's start on a
+        # 100,000-file tree): its passes over the growing heap were 40% of the time.
+        with collector_paused():
+            for edge in edges:
+                source, target = edge.source, edge.target
+                if edge.kind in SIDE_KINDS:
+                    side.append(edge)
+                elif source in files and target in files and source != target:
+                    out[source].append(edge)
+                    inbound[target].append(edge)
+            out_edges = {key: tuple(value) for key, value in out.items()}
+            in_edges = {key: tuple(value) for key, value in inbound.items()}
+            kwargs["side"] = Side(Overlay({e.source: e.names for e in side if e.source in files and e.kind == MEMBERS}))
+        return cls(files, out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
 
     def replace(
         self,
@@ -204,7 +209,7 @@ class GraphSnapshot:
         return cached
 
     def edge_count(self) -> int:
-        return sum(len(v) for v in self.out_edges.values())
+        return sum(map(len, self.out_edges.values()))
 
     # --- derived views, computed once per snapshot -------------------------------------------
 

@@ -89,15 +89,21 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
 def pairs_digest(out_edges: Mapping[str, Sequence[Edge]]) -> str:
     """A digest of a graph's unique file pairs (neighborhoods depend on nothing else), from a
     snapshot's `out_edges`. Each file's edges are kept sorted by target, so only the sources need a
-    sort and the text is hashed in one call: on 700,000 edges a tenth of sorting every pair."""
-    lines = []
+    sort. Hashed a file at a time: the same bytes as one newline-joined text of every pair, without
+    holding that text (90 MB of strings on a 100,000-file graph, at the build's peak of memory)."""
+    digest = hashlib.sha256()
+    separator = ""
     for source in sorted(out_edges):
+        lines = []
         last = None
         for edge in out_edges[source]:
             if edge.target != last:
                 lines.append(f"{source}\0{edge.target}")
                 last = edge.target
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        if lines:
+            digest.update((separator + "\n".join(lines)).encode("utf-8", "surrogateescape"))
+            separator = "\n"
+    return digest.hexdigest()[:32]
 
 
 class IndexStore:
@@ -179,8 +185,11 @@ class IndexStore:
     def edges(self) -> Iterator[Edge]:
         """Every edge, in (source, target, kind) order."""
         rows = self._db.execute("SELECT source, target, kind, names FROM edges ORDER BY source, target, kind")
-        for source, target, kind, names in rows:
-            yield Edge(source, target, kind, tuple(names.split()) if names else ())
+        # A few thousand rows at a time: a comprehension per batch is a third faster than a yield
+        # per row (700,000 rows at a big tree's session start), and memory stays one batch.
+        while batch := rows.fetchmany(4096):
+            yield from [Edge(source, target, kind, tuple(names.split()) if names else ())
+                        for source, target, kind, names in batch]
 
     def facts(self, path: str) -> FileFacts | None:
         row = self._db.execute("SELECT facts FROM files WHERE path = ?", (path,)).fetchone()
@@ -206,9 +215,11 @@ class IndexStore:
             self._db.executemany("DELETE FROM files WHERE path = ?", gone)
             self._db.executemany("DELETE FROM edges WHERE source = ?", gone)
             self._db.executemany("DELETE FROM edges WHERE source = ?", [(p,) for p in edge_sources])
+            # A generator, not a list: on a 100,000-file build the rows' tuples and joined names
+            # were 80 MB more at the moment the process's memory peaks.
             self._db.executemany(
                 "INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?)",
-                [(e.source, e.target, e.kind, " ".join(e.names)) for e in edges],
+                ((e.source, e.target, e.kind, " ".join(e.names)) for e in edges),
             )
             self.set_meta(**meta)
             # What a warm start would print no longer holds once files or edges moved.

@@ -235,3 +235,53 @@ def test_a_rename_warns_about_a_protocol_or_a_run_time_lookup(ask) -> None:
     assert "Python calls __add__ through its syntax" in dunder["reason"] and "before renaming" in dunder["reason"]
     looked_up = run(mode="rename_symbol", target="pkg/vec.py", symbol="Vec.visit_Name")
     assert "'visit_'" in looked_up["reason"] and "before renaming" in looked_up["reason"]
+
+
+@pytest.mark.parametrize("files", [
+    # a dispatcher in the same module: `cmd_add` is called by a name made at run time
+    {"tool/cli.py": "def cmd_add():\n    return 1\n\n\ndef run(name):\n    return globals()['cmd_' + name]()\n\n\n"
+                    "if __name__ == '__main__':\n    run('add')\n"},
+    # an importer looks the function up by its name as a string
+    {"tool/__init__.py": "", "tool/cli.py": "def cmd_add():\n    return 1\n",
+     "tool/main.py": "from tool import cli\n\n\ndef run():\n    return getattr(cli, 'cmd_add')()\n\n\n"
+                     "if __name__ == '__main__':\n    run()\n"},
+])
+def test_a_function_looked_up_by_name_is_not_called_dead(ask, files: dict[str, str]) -> None:
+    answer = ask({**files, "tool/lonely.py": "def lonely():\n    return 1\n"})(mode="unreferenced")
+    symbols = {(r["path"], r.get("symbol")) for r in answer["results"]}
+    assert ("tool/cli.py", "cmd_add") not in symbols
+    assert any(u.get("symbol") == "cmd_add" and "looked up at run time" in u["reason"] for u in answer["undeterminable"])
+    assert ("tool/lonely.py", "lonely") in symbols
+
+
+def test_a_wholly_computed_loader_reaches_the_folder_it_names_wherever_it_is(ask) -> None:
+    """`import_module(name)` over `os.listdir(ROOT / "plugins")`, from a sibling folder."""
+    run = ask({"src/app/__init__.py": "", "src/app/registry.py":
+               "import importlib\nimport os\nfrom pathlib import Path\n\nROOT = Path(__file__).parent.parent\n\n\n"
+               "def load_all():\n    for f in os.listdir(ROOT / 'plugins'):\n"
+               "        importlib.import_module(f[:-3])\n",
+               "src/plugins/alpha.py": "def run():\n    return 1\n",
+               "src/other/orphan.py": "def lonely():\n    return 1\n"})
+    answer = run(mode="unreferenced")
+    assert "src/plugins/alpha.py" not in dead_files(answer)
+    assert any(u["path"] == "src/plugins/alpha.py" and "src/app/registry.py:" in u["reason"]
+               for u in answer["undeterminable"])
+    assert "src/other/orphan.py" in dead_files(answer)
+
+
+@pytest.mark.parametrize("files, target", [
+    ({"pkg/__init__.py": "", "pkg/heavy.py": "class Heavy:\n    def run(self):\n        return 1\n",
+      "app/use.py": "import importlib\n\n\ndef go():\n    mod = importlib.import_module('pkg.heavy')\n"
+                    "    return mod.Heavy().run()\n"}, "pkg/heavy.py"),
+    ({"src/heavy.ts": "export class Heavy {\n  run() { return 1 }\n}\n",
+      "src/use.ts": "export async function go() {\n  const mod = await import('./heavy')\n"
+                    "  return new mod.Heavy().run()\n}\n"}, "src/heavy.ts"),
+])
+def test_code_loaded_by_a_literal_name_is_not_a_confident_nothing(ask, files: dict[str, str], target: str) -> None:
+    """`importlib.import_module('pkg.heavy')` / `await import('./heavy')`: no import edge, yet a use."""
+    run = ask(files)
+    answer = run(mode="callers", target=target, symbol="Heavy")
+    assert answer["status"] == "undeterminable"
+    assert answer["results"][0]["loads_by_name"] is True and "loaded by name" in answer["reason"]
+    method = run(mode="callers", target=target, symbol="Heavy.run")
+    assert method["status"] == "undeterminable" and method["results"][0]["evidence"] == "by_name"
