@@ -188,8 +188,8 @@ _TS_SOURCE = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
 def typescript_questions(root: Path, source_dirs: str, snapshot, size: int, kind: str, tool: Path
                          ) -> list[tuple[str, str, set[str]]]:
-    prefixes = tuple(d.rstrip("/") + "/" for d in source_dirs.split(","))
-    kinds = {"mixed": ("function", "class", "method")}.get(kind, (kind,))
+    prefixes = tuple("" if d in ("", ".") else d.rstrip("/") + "/" for d in source_dirs.split(","))
+    kinds = {"mixed": ("function", "class", "method"), "all": ("function", "class", "method")}.get(kind, (kind,))
     candidates = []
     seen: set[tuple[str, str]] = set()
     for path in sorted(p for p in snapshot.files if p.startswith(prefixes) and p.endswith(_TS_SOURCE)

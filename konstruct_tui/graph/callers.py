@@ -96,6 +96,13 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         # A Go file of the defining package (its tests first of all) reaches the method without
         # an edge: it is a candidate one step away.
         reached = [Reached(p, 1, p, (), ()) for p in sorted(mates - defining)] + reached
+        # A TypeScript file can reach the defining file only through its package's own name
+        # (`import * as z from "zod/v4"` in zod's tests; the file graph leaves that to an install):
+        # the members it uses there say it does.
+        if any(snap.files[p].language == "typescript" for p in defining):
+            near = {r.path for r in reached} | defining
+            users = {e.source for p in defining for e in snap.side.members_in.get(p, ())} - near
+            reached = [Reached(p, 1, p, (), ()) for p in sorted(users)] + reached
         out.searched = len(reached[:_REACH_LIMIT])
         unresolved = snap.side.unresolved
         for r in reached[:_REACH_LIMIT]:
@@ -125,6 +132,10 @@ def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tu
                         continue
                     entry = snap.files.get(edge.target)
                     declared = next((s for s in entry.symbols() if s.name == overridden), None) if entry else None
+                    if declared is None and entry is not None:
+                        # an interface's property signature (`readonly path: string`) is no symbol,
+                        # but the class member implementing it is used through it all the same
+                        declared = Symbol(overridden, "property", 0, 0)
                     if declared is not None:
                         seen.add((edge.target, overridden))
                         following.append((edge.target, overridden))

@@ -15,8 +15,9 @@ import json
 from typing import Any
 
 from ._ts_signatures import CONTEXT, ITERATING
+from ._ts_written import LIB_TYPES
 
-_DEPTH = 6
+_DEPTH = 12  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`) run deep
 
 
 class Contexts:
@@ -37,6 +38,12 @@ class Contexts:
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
                 if array is not None and array[0] == "array":
                     return ("instance", array[1], array[2])
+            if segments[-1] == ".then" and i == 0 and j == 0 and not keys and len(segments) > 1:
+                # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T
+                # (unless T itself declares `then`: a thenable of the project)
+                settled = self._r.evaluate(path, segments[:-1], depth + 1)
+                if settled is not None and settled[0] == "instance" and not self._r.declaring(settled[1:3], "then"):
+                    return settled
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
@@ -101,12 +108,14 @@ class Contexts:
         kind, value = found[:2]
         if kind == "sig":
             return []
+        if kind == "via":
+            return self._objects(path, found[2], depth + 1) if self._utility(path, value) else None
         if kind == "inline":
             return [(None, tuple(value), (), None)]
         if kind in ("Omit", "Pick"):
             inner = self._objects(path, value, depth + 1)
-            keys = tuple(found[2])
-            if inner is None:
+            keys = tuple(found[2]) if isinstance(found[2], list) else self._literal_keys(path, found[2]["ref"])
+            if inner is None or keys is None:
                 return None
             if kind == "Omit":
                 return [(p, n, (*omit, *keys), only) for p, n, omit, only in inner]
@@ -124,7 +133,8 @@ class Contexts:
             return None
         where = self._locate(path, value)
         if where is None:
-            return None
+            # `Record<K, V>` and the other standard types declare no property of the project
+            return [] if value in LIB_TYPES and value not in self._r.bound(path) else None
         kind = self._r.kinds(where[0]).get(where[1])
         extra = self._extra(where[0])
         if where[1] in extra.get("callsigs", {}):  # `type A = B & {...}`, `type A = Partial<B>`
@@ -133,6 +143,18 @@ class Contexts:
             value = self._r.written(where[0], extra["aliases"][where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
         return [(*where, (), None)] if kind in ("class", "interface", "type") else None
+
+    def _utility(self, path: str, name: str) -> bool:
+        """Whether a utility type outside TypeScript's lib (`Except`) is the project's own, or a
+        package's (type-fest, not installed: tsc reads the type as `any`, which names nothing)."""
+        bound = self._r.bound(path).get(name)
+        return bool(bound[0]) if bound is not None else name in self._r.kinds(path)
+
+    def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
+        """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
+        where = self._locate(path, name)
+        keys = self._extra(where[0]).get("literals", {}).get(where[1]) if where is not None else None
+        return tuple(keys) if keys is not None else None
 
     def _property(self, owner: Owner, key: str) -> Any:
         """(declaring file, spec) of property `key` of `owner`; _MISSING when it has none, None
@@ -187,6 +209,8 @@ class Contexts:
         kind, value = found[:2]  # `["Omit", spec, keys]` has three
         if kind == "sig":
             return [(path, s) for s in value]
+        if kind == "via":
+            return self._shapes(path, found[2], depth + 1) if self._utility(path, value) else None
         if kind == "or":
             shapes: list[tuple[str, Any]] = []
             for part in value:

@@ -17,7 +17,8 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
-from ._ts_types import type_facts
+from ._ts_types import chain, type_facts
+from ._ts_written import alias_of
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -42,6 +43,7 @@ _CONTAINERS = frozenset(
         "internal_module",
         "module",
         "variable_declarator",
+        "type_alias_declaration",  # `type Got = {extend(): Got} & ...`: `Got.extend`
     }
 )
 _REFERENCE_PATH = re.compile(r"""path\s*=\s*["']([^"']+)["']""")
@@ -60,6 +62,7 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     exports: list[list[Any]] = []
     default_export = False
     default_name = None
+    default_value = None
     skip_ranges: list[tuple[int, int]] = []
 
     # Document order, so import indexes (and lines) read top to bottom.
@@ -80,6 +83,9 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
             _reexport(node, imports, exports)
         elif capture == "export":
             default_export |= _local_export(node, exports)
+            value = node.child_by_field_name("value")
+            if value is not None and value.type in ("new_expression", "call_expression") and _has_keyword(node, "default"):
+                default_value = chain(value)  # `export default new Logger()`: what importers get
             declaration = node.child_by_field_name("declaration")
             name = declaration.child_by_field_name("name") if declaration is not None else None
             if name is not None and _has_keyword(node, "default"):
@@ -98,7 +104,8 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
         imports=tuple(imports),
         uses=_uses(found, source, sorted(skip_ranges)),
         extra={"bindings": bindings, "exports": exports, "default_export": default_export,
-               **({"default_name": default_name} if default_name else {}), **type_facts(found, qualifier)},
+               **({"default_name": default_name} if default_name else {}),
+               **({"default_value": default_value} if default_value else {}), **type_facts(found, qualifier)},
     )
 
 
@@ -311,8 +318,8 @@ def _qualifier(node: Any) -> list[str] | None:
     parent = node.parent
     while parent is not None:
         kind = parent.type
-        if kind in _FUNCTION_SCOPES:
-            return None
+        if kind in _FUNCTION_SCOPES or (kind == "object_type" and alias_of(parent) is None):
+            return None  # a member of an inline object type (`x: {deep(): T}`) is no member of `x`'s owner
         if kind in _CONTAINERS:
             name = parent.child_by_field_name("name")
             if name is None or name.type in ("object_pattern", "array_pattern"):

@@ -19,6 +19,7 @@ from typing import Any
 from ..facts import OVERRIDES
 from ._ts_receivers import Receivers
 from ._ts_signatures import KEYS
+from ._ts_written import SHAPE
 
 # Globals of every JavaScript runtime: their members are never the project's.
 GLOBALS = frozenset({
@@ -68,25 +69,54 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             found = receivers.definer(where, member) if receivers.namespace(where, member) is None else None
             if found is not None:
                 used[found[0]].add(found[1])
+            elif receivers.namespace(where, member) is None:
+                unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
         elif kind in ("instance", "static"):
             # an object literal's key (`{prefixUrl: x}` for an `Options`) names the declared property
             declared = receivers.declaring((where, name), member)
+            interface = receivers.kinds(where).get(name) != "class"
+            typed = bool(declared)
+            if not declared and interface:
+                # a property an interface declares (`readonly path: string`): a use of it, and of
+                # the class members implementing it; still by-name, as any object may provide it
+                declared = receivers.declaring((where, name), member, props=True)
             for where_, qualified in declared:
-                used[where_].add(qualified)
-            if not declared and kind == "instance" and receivers.kinds(where).get(name) != "class":
-                unknown.add(member)  # an interface may be implemented by any class
-        elif kind in ("array", "array-call"):
+                if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
+                    used[where_].add(qualified)
+            # an inline object type's member is implemented by whatever literal is given for it
+            inline = bool(declared) and all(q.startswith(SHAPE) for _, q in declared)
+            if (kind == "instance" and interface and not typed) or not declared or inline:
+                unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
+        elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
+            literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
+            if literal_member is not None and literal_member in receivers.kinds(where):
+                used[where].add(literal_member)
+            else:
+                unknown.add(member)
+        elif kind in ("array", "array-call", "record"):
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)
-    for owner in facts.extra.get("bases", {}):
+    extra = facts.extra
+    fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
+    objects = set(extra.get("objects", ()))
+    for owner in extra.get("bases", {}):
+        if owner in objects:
+            continue  # the parts of an intersection (`type R = JSXNode & {type: T}`) override nothing
         for symbol in facts.symbols:
             declared_in, dot, member = symbol.name.rpartition(".")
             if declared_in != owner or not dot:
                 continue
-            for where, overridden in receivers.declaring((path, owner), member)[1:]:
+            for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
                     used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
+        # a field implementing a base's member (`match: MatchFn = match`) is a reference of it too
+        for qualified in fields:
+            declared_in, _, member = qualified.rpartition(".")
+            if declared_in == owner and qualified not in receivers.kinds(path):
+                for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
+                    if where != path:
+                        used[where].add(overridden)
     used.pop(path, None)
     return used, unknown
 

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ._ts_contexts import CONTEXT, Contexts
-from ._ts_types import EITHER
+from ._ts_types import EITHER, NEW, OBJECT
+from ._ts_written import LIB_TYPES, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
@@ -40,6 +41,8 @@ class Receivers:
         self.target_of = target_of
         self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
+        self._values: dict[str, frozenset[str]] = {}
+        self._intersections: dict[tuple[str, str], bool] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
         self._aliasing: set[tuple[str, str]] = set()
         self._namespaces: dict[tuple[str, str], str | None] = {}
@@ -62,6 +65,16 @@ class Receivers:
             self._kinds[path] = found
         return found
 
+    def values(self, path: str) -> frozenset[str]:
+        """The module-level constants and variables of `path` (a name may be a type too)."""
+        found = self._values.get(path)
+        if found is None:
+            facts = self._facts_of(path)
+            found = frozenset(s.name for s in facts.symbols if s.kind in ("variable", "constant")) \
+                if facts is not None else frozenset()
+            self._values[path] = found
+        return found
+
     def bound(self, path: str) -> dict[str, tuple[str, str]]:
         """local -> (target file or "" for a package, imported name or "*")."""
         found = self._bound.get(path)
@@ -79,8 +92,9 @@ class Receivers:
 
     # --- names ---------------------------------------------------------------------------------
 
-    def named(self, path: str, name: str, depth: int = 0) -> Value | None:
-        """What a bare name of `path` denotes: an import, a declaration of the file, a typed local."""
+    def named(self, path: str, name: str, depth: int = 0, value: bool = True) -> Value | None:
+        """What a bare name of `path` denotes: an import, a declaration of the file, a typed local
+        (`value`: the name is read as a value, not written as a type)."""
         bound = self.bound(path).get(name)
         if bound is not None:
             target, imported = bound
@@ -92,19 +106,32 @@ class Receivers:
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(target, imported)
-            return self._declared(*found, depth) if found is not None else None
+            return self._declared(*found, depth, value) if found is not None else None
         if name in self.kinds(path):
-            return self._declared(path, name, depth)
+            return self._declared(path, name, depth, value)
         return self.local(path, name, depth)
 
-    def _declared(self, path: str, name: str, depth: int) -> Value | None:
+    def _declared(self, path: str, name: str, depth: int, read: bool = False) -> Value | None:
         kind = self.kinds(path).get(name)
+        if kind is None and name == "default" and depth < _DEPTH:  # `export default new Logger()`
+            exported = self._extra(path).get("default_value")
+            return self.evaluate(path, exported, depth + 1) if exported else None
+        if read and kind in ("interface", "type") and name in self.values(path):
+            # `const T: Maker<T> = make(); interface T {...}`: read as a value, `T` is the constant
+            found = self.local(path, name, depth)
+            if found is not None:
+                return found
         if kind in _CLASS_KINDS:
             return ("static", path, name)
         if kind in ("function", "method"):
             return ("function", path, name)
         if kind in ("variable", "constant"):  # a module-level instance: `export const api = new Api()`
-            return self.local(path, name, depth)
+            found = self.local(path, name, depth)
+            if found is not None and found[0] == "object" and found[1] == path:
+                return (*found[:3], name)  # `export const o = {m() {...}}`: `o.m` is declared here
+            return found
+        if kind == "type" and name in self._extra(path).get("objects", ()):  # `type A = {...} & B`
+            return ("static", path, name) if self._intersectable(path, name, 0) else None
         if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
             written = self._extra(path).get("aliases", {}).get(name)
             self._aliasing.add((path, name))
@@ -112,8 +139,37 @@ class Receivers:
                 value = self.written(path, written) if written else None
             finally:
                 self._aliasing.discard((path, name))
-            return ("static", value[1], value[2]) if value is not None else None
+            return ("static", value[1], value[2]) if value is not None and value[0] == "instance" else None
         return None
+
+    def _intersectable(self, path: str, name: str, depth: int) -> bool:
+        """Whether every part of object type alias `name` is a type tsc reads without an install:
+        an intersection with a type it cannot resolve (`IncomingMessage & {...}`, `node:http`
+        not installed) is `any` as a whole, and none of its members is then anyone's."""
+        key = (path, name)
+        if key not in self._intersections:
+            self._intersections[key] = False  # a cycle of aliases resolves to nothing
+            self._intersections[key] = depth < _DEPTH and all(
+                self._readable(path, written, depth) for written in self._extra(path).get("bases", {}).get(name, ()))
+        return self._intersections[key]
+
+    def _readable(self, path: str, written: str, depth: int) -> bool:
+        head = written.partition(".")[0]
+        bound = self.bound(path).get(head)
+        if bound is None and head not in self.kinds(path):
+            return head in LIB_TYPES  # a global: only the standard library is there without an install
+        if bound is not None and "." in written:
+            return bool(bound[0])  # `ns.T` of a project module (not followed further)
+        found = self.definer(*bound) if bound is not None and bound[0] and bound[1] != "*" else \
+            ((path, head) if bound is None else None)
+        if found is None:
+            return False  # a package's type (`node:http`): unresolved without an install
+        where, declared = found
+        extra = self._extra(where)
+        if declared in extra.get("objects", ()):
+            return self._intersectable(where, declared, depth + 1)
+        alias = extra.get("aliases", {}).get(declared)
+        return self._readable(where, alias, depth + 1) if alias and depth < _DEPTH else True
 
     def local(self, path: str, name: str, depth: int = 0) -> Value | None:
         extra = self._extra(path)
@@ -123,15 +179,24 @@ class Receivers:
         return found.pop() if len(found) == 1 else None
 
     def written(self, path: str, written: str) -> Value | None:
-        """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them)."""
+        """An instance of the type written in `path` (`T`, `ns.T`; `T[]` an array of them), or what
+        the value is for `typeof x` (a namespace, a class itself, an instance)."""
+        if written.startswith(SHAPE):  # an inline object type of this file (an intersection: `any` if a part is)
+            return ("instance", path, written) if self._intersectable(path, written, 0) else None
+        if written.startswith(TYPEOF):
+            first, *more = written[len(TYPEOF):].split(".")
+            return self.evaluate(path, [first, *("." + m for m in more)], _DEPTH - 1)
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None
+        if written.endswith("{}"):  # `Record<string, T>`: `.key` is a T
+            element = self.written(path, written[:-2])
+            return ("record", element[1], element[2]) if element is not None else None
         head, _, rest = written.partition(".")
-        value = self.named(path, head, _DEPTH)
+        value = self.named(path, head, _DEPTH, value=False)
         if value is not None and rest:
             for part in rest.split("."):
-                value = self._member(value, part, called=False, depth=_DEPTH) if value[0] == "ns" else None
+                value = self._member(value, part, called=False, depth=_DEPTH, read=False) if value[0] == "ns" else None
                 if value is None:
                     return None
         if value is None or value[0] != "static":
@@ -158,6 +223,8 @@ class Receivers:
                 self._parameters[key] = None  # a callback typed by itself resolves to nothing
                 self._parameters[key] = self.contexts.parameter(path, head, depth) if depth < _DEPTH else None
             value = self._parameters[key]
+        elif head.startswith(OBJECT):  # an object literal: `.key` is what the key was given
+            value = ("object", path, head)
         elif head.startswith("new "):
             value = self.written(path, head[4:])
         elif head.startswith("as "):
@@ -168,8 +235,14 @@ class Receivers:
         for at, segment in enumerate(rest):
             if value is None:
                 return None
-            if segment == "[]":
+            if segment == ".prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
+                value = ("instance", value[1], value[2])
+            elif segment == NEW:
+                value = ("instance", value[1], value[2]) if value[0] == "static" else None
+            elif segment == "[]":
                 value = ("instance", value[1], value[2]) if value[0] == "array" else None
+            elif value[0] == "record":
+                value = ("instance", value[1], value[2]) if segment.startswith(".") else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
                 called = at + 1 < len(rest) and rest[at + 1] == "()"
                 value = ("array-call", value[1], value[2], segment[1:]) if called else None
@@ -201,14 +274,17 @@ class Receivers:
             return self.evaluate(path, returned, depth + 1, this)
         return None
 
-    def _member(self, value: Value, member: str, called: bool, depth: int) -> Value | None:
+    def _member(self, value: Value, member: str, called: bool, depth: int, read: bool = True) -> Value | None:
         kind, path, name = value[:3]
+        if kind == "object":
+            given = json.loads(name[len(OBJECT):]).get(member)
+            return self.evaluate(path, given, depth + 1) if given is not None and depth < _DEPTH else None
         if kind == "ns":
             namespace = self.namespace(path, member)
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(path, member)
-            return self._declared(*found, depth) if found is not None else None
+            return self._declared(*found, depth, read) if found is not None else None
         if kind not in ("instance", "static"):
             return None
         declaring = self.declaring((path, name), member)
@@ -224,10 +300,17 @@ class Receivers:
             return value if kind == "instance" else None
         if written:
             return self.written(where, written)
-        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`
-        if assigned is not None and depth < _DEPTH:
-            return self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None)
-        return None
+        if qualified in extra.get("accessors", ()):  # `get x() { return this._x }`: what it returns
+            return self._called(("member", where, qualified, value if kind == "instance" else None), depth)
+        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`, `x = make()`
+        found = self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None) \
+            if assigned is not None and depth < _DEPTH else None
+        if found is None and len(declaring) > 1 and qualified not in extra.get("returns", {}):
+            # `this.router = a ?? b` in a subclass declares nothing: the base's `router!: Router` types it
+            base, above = declaring[1]
+            written = self._extra(base).get("returns", {}).get(above)
+            return self.written(base, written) if written and written != "this" else None
+        return found
 
     def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
         """The module `path` exports as namespace `name` (`export * as util from './util'`, or an

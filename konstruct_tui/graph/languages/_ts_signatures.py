@@ -43,6 +43,7 @@ _SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Exce
                         "ReadonlyDeep", "SetOptional", "SetRequired"})
 ITERATING = frozenset({".forEach", ".map", ".filter", ".find", ".findLast", ".some", ".every", ".flatMap",
                         ".findIndex", ".findLastIndex"})
+_STANDARD = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"})  # in TypeScript's lib
 _KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
 
 
@@ -134,10 +135,15 @@ def spec(node: Any, depth: int = 0) -> Any:
         utility = ts.text(node)
         if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
             inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
-            if utility not in _KEYED:
-                return inner
-            kept = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
-            return None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
+            if utility in _KEYED:
+                kept: Any = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+                named = arguments.named_children[1] if arguments.named_child_count == 2 else None
+                if kept is None and named is not None and named.type == "type_identifier" \
+                        and type_parameter(named, ts.text(named)) is None:
+                    kept = {"ref": ts.text(named)}  # `Except<Options, OptionsToSkip>`: a union alias's keys
+                inner = None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
+            # `Except` (type-fest) is no standard type: it means that only if it resolves (`via`)
+            return inner if utility in _STANDARD or inner is None else ["via", utility, inner]
     name = ts.text(node)
     if node.type != "type_identifier":
         return None  # `ns.T`: not followed
@@ -184,6 +190,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         if any(isinstance(spec_, list) for found_ in signatures if found_ for spec_ in found_[0]):
             params[qualified] = [found_ if found_ else [[None], [None], 0] for found_ in signatures]  # untyped: unknown
     callsigs: dict[str, Any] = {}
+    literals: dict[str, list[str]] = {}
     for node in found.get("callsig", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
@@ -191,6 +198,10 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         if prefix is None:
             continue
         if owner.type == "type_alias_declaration":
+            keys = _literal_keys(node)
+            if keys is not None:  # `type Skip = 'a' | 'b'`: keys an `Omit` may name
+                literals[".".join([*prefix, ts.text(name)])] = keys
+                continue
             found_spec = spec(node)
             if found_spec != 0:
                 callsigs[".".join([*prefix, ts.text(name)])] = found_spec
@@ -203,16 +214,11 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
     # Document order, first one kept: of overloads (`header(): T; header(name: string): U`) the
     # first one says, as for `returns`; the query's capture order varies from one run to the next.
     for node in ts.in_order(found.get("prop", ())):
-        owner = node.parent.parent if node.parent is not None else None
-        if owner is not None and owner.type == "object_type":  # `type Options = {onError?: ...}`
-            owner = owner.parent
-            name = owner.child_by_field_name("name") if owner.type == "type_alias_declaration" else None
-            prefix = qualifier(owner) if name is not None else None
-            prefix = [*prefix, ts.text(name)] if prefix is not None else None
-        elif node.parent is not None and node.parent.type in ("interface_body", "class_body"):
-            prefix = qualifier(node)
-        else:  # a member of an inline object type (`{a: {deep: T}}`): not followed
-            continue
+        # `interface I {...}`, `class C {...}`, `type A = {...} & B`; a member of an inline object
+        # type (`{a: {deep: T}}`) has no qualifier: not followed
+        parent = node.parent
+        prefix = qualifier(node) if parent is not None and parent.type in ("interface_body", "class_body", "object_type") \
+            else None
         key = node.child_by_field_name("name")
         if prefix is None or key is None or key.type != "property_identifier":
             continue
@@ -224,7 +230,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
             found_spec = spec(annotation.named_children[0]) if annotation is not None and annotation.named_child_count else None
         props.setdefault(".".join([*prefix, ts.text(key)]), found_spec)
     return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
-            **({"props": props} if props else {})}
+            **({"props": props} if props else {}), **({"literals": literals} if literals else {})}
 
 
 def context_head(declaration: Any, follow: Any) -> list[str] | None:

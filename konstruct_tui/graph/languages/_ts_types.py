@@ -26,8 +26,25 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_shapes import (
+    field_type,
+    intersected,
+    literal_type,
+    member_name,
+    narrowing,
+    narrowings,
+    pattern_keys,
+)
 from ._ts_signatures import context_head, key_uses, signature_facts
-from ._ts_written import TYPE_NAME, Wrapped, bounded, written_or_array, written_type
+from ._ts_written import (
+    SHAPE,
+    TYPE_NAME,
+    TYPEOF,
+    Wrapped,
+    bounded,
+    written_or_array,
+    written_type,
+)
 
 _CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
                        "function_signature", "method_signature", "abstract_method_signature"})
@@ -35,6 +52,9 @@ _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 _MAX_SEGMENTS = 8
+OBJECT = "object:"  # a head `object:{"key": chain}`: an object literal, by the chains of its keys
+_MAX_KEYS = 16
+NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
 
 
@@ -86,13 +106,24 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
     if kind == "new_expression":
         constructor = node.child_by_field_name("constructor")
         text = ts.text(constructor) if constructor is not None else ""
+        if constructor is not None and constructor.type == "this":  # `static create() { return new this() }`
+            owner = enclosing_class(node)
+            return None if owner is None else [f"new {owner}"]
         if not TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
             return None
+        if constructor.type == "member_expression" and lookup(constructor, text.partition(".")[0])[0]:
+            found = chain(constructor, lookup, memo)  # `new lib.App()`, `lib` a parameter: `lib.App`, then `new`
+            return None if found is None else [*found, NEW]
         return [f"new {text}"]
+    if kind == "object":  # `{app, client: new Client()}`: each key's chain (a literal's shape)
+        return _shape(node, lookup, memo)
     operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
     if operator is not None and ts.text(operator) in ("??", "||"):
         # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
         sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
+        return None if None in sides else [EITHER + json.dumps(sides)]
+    if kind == "ternary_expression":  # `(c ? this.resolve(o) : this).clone()`: typed when both branches agree
+        sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("consequence", "alternative")]
         return None if None in sides else [EITHER + json.dumps(sides)]
     if kind in ("as_expression", "satisfies_expression"):
         written = written_type(Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
@@ -106,15 +137,39 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         inner, step = node.child_by_field_name("function"), "()"
     elif kind == "subscript_expression":  # `xs[0]`: an element
         index = node.child_by_field_name("index")
-        if index is None or index.type != "number":
+        if index is not None and index.type == "string" and index.named_child_count == 1:
+            inner, step = node.child_by_field_name("object"), "." + ts.text(index.named_children[0])  # `x['key']`
+        elif index is None or index.type != "number":
             return None
-        inner, step = node.child_by_field_name("object"), "[]"
+        else:
+            inner, step = node.child_by_field_name("object"), "[]"
     elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
         return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
     else:
         return None
     found = chain(inner, lookup, memo)
     return None if found is None or len(found) > _MAX_SEGMENTS else [*found, step]
+
+
+def _shape(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] | None:
+    keys: dict[str, list[str]] = {}
+    if node.named_child_count > _MAX_KEYS:
+        return None
+    for part in node.named_children:
+        if part.type == "shorthand_property_identifier":
+            name, value = ts.text(part), part
+            local, declared = lookup(part, name)
+            found = declared if local else [name]
+        elif part.type == "pair":
+            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
+            if key is None or key.type != "property_identifier" or value is None:
+                continue
+            name, found = ts.text(key), chain(value, lookup, memo)
+        else:
+            continue
+        if found is not None and len(found) <= _MAX_SEGMENTS:
+            keys[name] = found
+    return [OBJECT + json.dumps(keys, sort_keys=True)]
 
 
 _BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
@@ -176,9 +231,9 @@ class _Scopes:
         return False, None
 
     def said(self, declaration: Any) -> list[str] | None:
-        if isinstance(declaration, tuple):  # (object pattern declarator, property name)
+        if isinstance(declaration, tuple):  # (object pattern declarator, property names down to the name)
             base = self.said(declaration[0])
-            return None if base is None else [*base, "." + declaration[1]]
+            return None if base is None else [*base, *("." + key for key in declaration[1:])]
         key = _key(declaration)
         if key in self._said:
             return self._said[key]
@@ -197,11 +252,20 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         of = any(not c.is_named and c.type == "of" for c in parent.children)
         found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
         return None if found is None or len(found) > _MAX_SEGMENTS else [*found, "[]"]
+    if node.type in ("required_parameter", "optional_parameter") and node.child_by_field_name("type") is None \
+            and node.child_by_field_name("value") is not None:  # `(options = new Options())`: what the default is
+        found = chain(node.child_by_field_name("value"), lookup)
+        return found if found is None or not found[0].startswith(OBJECT) else None
     if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
                                      and node.child_by_field_name("type") is None):
         return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
     written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+    if written is not None and written.startswith(TYPEOF):  # `b: typeof a`: what `a` is, in this scope
+        head, *rest = written[len(TYPEOF):].split(".")
+        local, declared = lookup(annotation, head)
+        found = declared if local else [head]
+        return None if found is None else [*found, *("." + r for r in rest)]
     if written is not None:
         return None if written == "this" else [f"as {written}"]
     value = node.child_by_field_name("value")
@@ -218,7 +282,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     memo: dict[Any, Any] = {}
     blocks: dict[int, Any] = {}
     module_level = []
-    destructured: list[tuple[Any, str]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
+    destructured: list[tuple[Any, tuple[str, ...]]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
     for node in found.get("param", ()):
         scope = _scope(node, blocks)
         if scope is not None:
@@ -228,10 +292,11 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if name is None:
             continue
         if node.type in ("public_field_definition", "property_signature"):
-            written = _field_type(node)
+            written = field_type(node)
             prefix = qualifier(node)
+            key = ts.text(name.named_children[0]) if name.type == "string" and name.named_child_count == 1 else ts.text(name)
             if written and prefix:
-                returns[".".join([*prefix, ts.text(name)])] = written
+                returns[".".join([*prefix, key])] = written  # `'~adapter': Adapter` is `~adapter`
             continue
         if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
                                                       for c in node.children):
@@ -244,21 +309,27 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             continue
         if scope.type == "program":
             module_level.append((name, node))
+            if name.type == "object_pattern":  # `const {a: {b}} = create()`: the keys are uses too
+                destructured += [(node, keys) for _, keys in pattern_keys(name)]
         elif name.type == "identifier":
             scopes.declare(scope, ts.text(name), node)
         elif name.type == "object_pattern":
-            for part in name.named_children:
-                if part.type == "shorthand_property_identifier_pattern":
-                    scopes.declare(scope, ts.text(part), (node, ts.text(part)))
-                    destructured.append((node, ts.text(part)))
-                elif part.type == "pair_pattern":
-                    key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
-                    if key is not None and value is not None and value.type == "identifier":
-                        scopes.declare(scope, ts.text(value), (node, ts.text(key)))
-                        destructured.append((node, ts.text(key)))
+            for local, keys in pattern_keys(name):
+                if local is not None:
+                    scopes.declare(scope, local, (node, *keys))
+                destructured.append((node, keys))
     for name, node in module_level:
+        if name.type == "object_pattern":
+            said = scopes.said(node)
+            for local, keys in pattern_keys(name):
+                if local is not None and said is not None:
+                    assigned[local].append([*said, *("." + k for k in keys)])
+            continue
         if name.type != "identifier":
             continue
+        implemented = literal_type(node)
+        if implemented is not None:  # `const a: Adapter = {listen() {...}}`: its members implement Adapter's
+            bases[ts.text(name)].append(implemented)
         said = scopes.said(node)
         if said is not None and len(said) == 1 and said[0].startswith("as "):
             types[ts.text(name)].add(said[0][3:])
@@ -306,6 +377,21 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
                 written = written_type(Wrapped(part))
                 if written and written != "this":
                     bases[".".join([*prefix, ts.text(name)])].append(written)
+    # `type Got = {extend(): Got} & Record<...> & Callable`: an object type whose members are its
+    # own and those of the types it intersects (as an interface's and its bases')
+    objects: list[str] = []
+    for node in found.get("callsig", ()):
+        owner = node.parent
+        name = owner.child_by_field_name("name") if node.type in ("object_type", "intersection_type") else None
+        prefix = qualifier(owner) if name is not None else None
+        if prefix is None:
+            continue
+        key = ".".join([*prefix, ts.text(name)])
+        objects.append(key)
+        for part in intersected(node):
+            written = written_type(Wrapped(part)) if part.type != "object_type" else None
+            if written and written != "this" and not written.startswith(TYPEOF):
+                bases[key].append(written)
     # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
     assigned_fields: dict[str, list[list[str] | None]] = defaultdict(list)
     for node in found.get("field.value", ()):
@@ -314,6 +400,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         prop = target.child_by_field_name("property") if target is not None else None
         if owner and prop is not None and f"{owner}.{ts.text(prop)}" not in returns:
             assigned_fields[f"{owner}.{ts.text(prop)}"].append(chain(node, scopes.lookup))
+    for node in found.get("field.init", ()):  # `private client = createClient()` (no written type)
+        field = node.parent
+        owner = enclosing_class(field)
+        name = field.child_by_field_name("name")
+        if owner and name is not None and field.child_by_field_name("type") is None \
+                and f"{owner}.{ts.text(name)}" not in returns:
+            assigned_fields[f"{owner}.{ts.text(name)}"].append(chain(node, scopes.lookup))
     fields = {k: v[0] for k, v in assigned_fields.items() if v[0] is not None and all(c == v[0] for c in v)}
     # `type Schema = ObjectSchema<...>`: the alias names a class
     aliases = {}
@@ -325,18 +418,46 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             aliases[".".join([*prefix, ts.text(name)])] = written
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
-    callables = {_member_name(n.parent, qualifier) for n in found.get("callable", ())}
-    accessors = {_member_name(n.parent, qualifier) for n in found.get("accessor", ())}
+    callables = {member_name(n.parent, qualifier) for n in found.get("callable", ())}
+    for shape in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
+        parts = intersected(shape)  # an intersection: the members of its object types, and its named parts
+        for part in parts if shape.type == "intersection_type" else ():
+            written = written_type(Wrapped(part)) if part.type != "object_type" else None
+            if written and written != "this" and not written.startswith(TYPEOF):
+                bases[f"{SHAPE}{shape.start_byte}"].append(written)
+        members = [m for part in parts if part.type == "object_type" for m in part.named_children]
+        for member in members:
+            name = member.child_by_field_name("name")
+            if name is None or name.type != "property_identifier" \
+                    or member.type not in ("property_signature", "method_signature"):
+                continue
+            key = f"{SHAPE}{shape.start_byte}.{ts.text(name)}"
+            annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
+            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+            if written and written != "this":
+                returns.setdefault(key, written)
+            if member.type == "method_signature":
+                callables.add(key)
+    accessors = {member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
-    for node, key in destructured:
+    for node, keys in destructured:
         said = scopes.said(node)
         if said is None:
-            untyped.add(key)
-        elif len(said) <= _MAX_SEGMENTS:
-            chains.add((tuple(said), key))
+            untyped.add(keys[-1])
+        elif len(said) + len(keys) <= _MAX_SEGMENTS:
+            chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1]))
+    narrowed = narrowings(found.get("narrow", ()))
+    look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
+    if narrowed:
+        memo = {}  # a chain read under a narrowing differs from the same text outside it
+    for key in found.get("keyed", ()):  # `x['key']`: a use of `key` on what `x` is
+        subscript = key.parent.parent
+        receiver = chain(subscript.child_by_field_name("object"), look, memo) if key.parent.named_child_count == 1 else None
+        if receiver is not None:
+            chains.add((tuple(receiver), ts.text(key)))
     for prop in found.get("chained", ()):
-        receiver = chain(prop.parent.child_by_field_name("object"), scopes.lookup, memo)
+        receiver = chain(prop.parent.child_by_field_name("object"), look, memo)
         if receiver is None:
             untyped.add(ts.text(prop))
         else:
@@ -345,11 +466,16 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
     for head, member in zip(found["qualifier"], found["member"], strict=False):
-        receiver = chain(head, scopes.lookup, memo)
+        receiver = chain(head, look, memo)
         if receiver is None:
             untyped.add(ts.text(member))
         else:
             chains.add((tuple(receiver), ts.text(member)))
+    for node in found.get("lookup", ()):  # `Router<T>['match']`: a use of `Router.match`
+        looked = bounded(node, written_type(Wrapped(node.named_children[0])))
+        indexed = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
+        if looked and looked != "this" and not looked.startswith(TYPEOF) and indexed is not None:
+            chains.add(((f"as {looked}",), ts.text(indexed)))
     chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo))
     extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:
@@ -363,6 +489,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     agreed = {k: v[0] for k, v in returned.items() if k not in returns and v[0] is not None and all(c == v[0] for c in v)}
     if agreed:
         extra["returned"] = dict(sorted(agreed.items()))
+    if objects:
+        extra["objects"] = sorted(objects)
     if bases:
         extra["bases"] = dict(sorted(bases.items()))
     if untyped:
@@ -376,19 +504,3 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     if accessors - {None}:
         extra["accessors"] = sorted(accessors - {None})
     return extra
-
-
-def _member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:
-    name = node.child_by_field_name("name")
-    prefix = qualifier(node) if name is not None else None
-    return ".".join([*prefix, ts.text(name)]) if prefix else None
-
-
-def _field_type(node: Any) -> str | None:
-    written = written_type(node.child_by_field_name("type"))
-    value = node.child_by_field_name("value")
-    if written is None and value is not None and value.type == "new_expression":
-        constructor = value.child_by_field_name("constructor")
-        text = ts.text(constructor) if constructor is not None else ""
-        written = text if TYPE_NAME.fullmatch(text) else None
-    return None if written == "this" else written

@@ -10,6 +10,17 @@ from typing import Any
 
 from .. import treesitter as ts
 
+# Types of TypeScript's standard library (lib.es*.d.ts): a global name an intersection may use
+# that tsc resolves without any package installed.
+LIB_TYPES = frozenset({
+    "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Exclude", "Extract", "NonNullable", "ReturnType",
+    "Parameters", "InstanceType", "ConstructorParameters", "Awaited", "Promise", "PromiseLike", "Array",
+    "ReadonlyArray", "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Function", "Object", "Error",
+    "Iterable", "AsyncIterable", "Iterator", "AsyncIterator", "ThisType", "Date", "RegExp", "ArrayLike", "PropertyKey",
+    "Uppercase", "Lowercase", "Capitalize", "Uncapitalize", "NoInfer", "ThisParameterType", "OmitThisParameter",
+})
+SHAPE = "@"  # a written inline object type, `@` and its byte offset: its members are `@offset.key`
+TYPEOF = "typeof "  # a written type `typeof x` (the type of a value) is kept as "typeof x"
 TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NOTHING = frozenset({"undefined", "null", "void", "never"})
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
@@ -30,6 +41,12 @@ def written_type(annotation: Any) -> str | None:
             return None
         if node.type == "this_type":
             return "this"
+        if node.type in ("object_type", "intersection_type"):  # `opts: {ctx: Context}`, `o: Base & {x: X}`:
+            return SHAPE + str(node.start_byte)  # the object type at that offset of the file
+        if node.type == "type_query":  # `lib: typeof ns`: whatever the value `ns` is
+            inner = node.named_children[0] if node.named_child_count else None
+            text = ts.text(inner) if inner is not None else ""
+            return TYPEOF + text if inner is not None and inner.type in ("identifier", "member_expression") and TYPE_NAME.fullmatch(text) else None
         if node.type == "union_type":
             kept = [c for c in node.named_children
                     if not (c.type in ("literal_type", "predefined_type") and ts.text(c) in _NOTHING)]
@@ -59,6 +76,10 @@ def written_or_array(annotation: Any) -> str | None:
         return None
     node = annotation.named_children[0]
     is_generic_array = node.type == "generic_type" and ts.text(node.child_by_field_name("name") or node) in _ARRAYS
+    dictionary = _dictionary_value(node)
+    if dictionary is not None:  # `Record<string, T>`, `{[key: string]: T}`: every key is a T
+        inner = written_type(Wrapped(dictionary))
+        return None if inner is None or inner == "this" or inner.startswith(TYPEOF) else inner + "{}"
     written = None if is_generic_array else written_type(annotation)
     if written is not None:
         return written
@@ -75,18 +96,34 @@ def written_or_array(annotation: Any) -> str | None:
     return None if inner is None or inner == "this" else inner + "[]"
 
 
+def _dictionary_value(node: Any) -> Any:
+    """The value type of `Record<string, V>` or of an object type made of one string index
+    signature, else None."""
+    if node.type == "generic_type" and ts.text(node.child_by_field_name("name") or node) == "Record":
+        arguments = node.child_by_field_name("type_arguments")
+        found = arguments.named_children if arguments is not None else []
+        return found[1] if len(found) == 2 and ts.text(found[0]) == "string" else None
+    if node.type == "object_type" and node.named_child_count == 1 and node.named_children[0].type == "index_signature":
+        signature = node.named_children[0]
+        index, annotation = signature.child_by_field_name("index_type"), signature.child_by_field_name("type")
+        if index is not None and ts.text(index) == "string" and annotation is not None and annotation.named_child_count:
+            return annotation.named_children[0]
+    return None
+
+
 def bounded(annotation: Any, written: str | None) -> str | None:
     """A written type that names a type parameter in scope (`x: T` under `<T extends Schema>`) is
     its bound (`Schema`), or nothing without one: never a class that happens to be called `T`."""
     if written is None or written == "this":
         return written
-    name = written.removesuffix("[]")
+    name = written.removesuffix("[]").removesuffix("{}")
     param = type_parameter(annotation, name.partition(".")[0])
     if param is None:
         return written
     constraint = param.child_by_field_name("constraint")
     bound = written_or_array(constraint) if constraint is not None else None
-    if bound is None or bound == "this" or type_parameter(param, bound.removesuffix("[]")) is not None:
+    if bound is None or bound == "this" or written.endswith("{}") or bound.endswith("{}") \
+            or type_parameter(param, bound.removesuffix("[]")) is not None:
         return None
     if written.endswith("[]"):  # `T[]` under `<T extends Schema>`: an array of Schema
         return None if bound.endswith("[]") else bound + "[]"
@@ -105,6 +142,15 @@ def type_parameter(node: Any, name: str) -> Any:
                     return param
         parent = parent.parent
     return None
+
+
+def alias_of(object_type: Any) -> Any:
+    """The type alias an object type is the body of, or a part of the intersection that is
+    (`type A = {...}`, `type A = B & {...}`), else None."""
+    parent = object_type.parent
+    while parent is not None and parent.type in ("intersection_type", "parenthesized_type"):
+        parent = parent.parent
+    return parent if parent is not None and parent.type == "type_alias_declaration" else None
 
 
 class Wrapped:

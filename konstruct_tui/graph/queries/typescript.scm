@@ -53,7 +53,7 @@
 (arrow_function parameter: (identifier) @param)
 (for_in_statement left: (identifier) @param)
 (catch_clause parameter: (identifier) @param)
-(public_field_definition name: [(property_identifier) (private_property_identifier)] type: (type_annotation)) @typed
+(public_field_definition name: [(property_identifier) (private_property_identifier) (string)] type: (type_annotation)) @typed
 (public_field_definition name: [(property_identifier) (private_property_identifier)] value: (new_expression)) @typed
 (property_signature name: (property_identifier) type: (type_annotation)) @typed
 (function_declaration return_type: (type_annotation) @returns)
@@ -66,7 +66,7 @@
 (public_field_definition value: [(arrow_function) (function_expression)] @callable)
 (method_definition "get" name: (_) @accessor)
 (return_statement [(new_expression) (call_expression) (member_expression) (this) (identifier) (await_expression)
-                   (as_expression) (parenthesized_expression) (non_null_expression)] @returned)
+                   (as_expression) (parenthesized_expression) (non_null_expression) (object)] @returned)
 ([(variable_declarator) (public_field_definition)]
   value: (arrow_function body: [(new_expression) (call_expression) (member_expression) (as_expression)
                                 (parenthesized_expression)] @returned))
@@ -75,6 +75,14 @@
   right: [(new_expression) (call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression) (binary_expression)] @field.value)
 (type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type)] @alias)
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)]
+  value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
+          (parenthesized_expression) (non_null_expression)] @field.init)
+(type_annotation [(object_type) (intersection_type)] @shape)
+(subscript_expression index: (string (string_fragment) @keyed))
+(binary_expression left: (identifier) operator: "instanceof" right: [(identifier) (member_expression)]) @narrow
+(lookup_type . (_) (literal_type (string (string_fragment)))) @lookup
 (class_declaration (class_heritage) @heritage)
 (abstract_class_declaration (class_heritage) @heritage)
 (interface_declaration (extends_type_clause) @heritage)
