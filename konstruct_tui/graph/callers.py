@@ -37,7 +37,7 @@ _FAMILY_DEPTH = 4
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
 
 
-def _is_member(symbol: Symbol) -> bool:
+def is_member(symbol: Symbol) -> bool:
     return "." in symbol.name and symbol.kind not in _TYPE_KINDS
 
 
@@ -71,7 +71,7 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         out.add(path, path, "overrides")
     for path, symbol in [*found, *family]:
         short = symbol.name.rsplit(".", 1)[-1]
-        member = _is_member(symbol)
+        member = is_member(symbol)
         language = snap.files[path].language
         if not (member and language in _TYPED_MEMBERS) and language not in _DECLARATION_EDGES:
             _named_by_edges(snap, path, short, out)
@@ -89,7 +89,7 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
     for path, targets in out.overrides.items():
         if path not in out.resolved and path not in defining:
             out.candidates[path] = (1, targets)
-    members = {s.name.rsplit(".", 1)[-1] for _, s in found if _is_member(s)}
+    members = {s.name.rsplit(".", 1)[-1] for _, s in found if is_member(s)}
     if members:
         mates = _package_mates(snap, defining)
         reached = reach(snap, sorted(mates), inbound=True, kinds=("imports", "references"), depth=None)
@@ -121,7 +121,7 @@ def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tu
     base type) and the language server lists the whole family, so callers of the base count."""
     family: list[tuple[str, Symbol]] = []
     seen = {(p, s.name) for p, s in found}
-    frontier = [(p, s.name) for p, s in found if _is_member(s) and snap.files[p].language == "typescript"]
+    frontier = [(p, s.name) for p, s in found if is_member(s) and snap.files[p].language == "typescript"]
     for _ in range(_FAMILY_DEPTH):
         following = []
         for path, name in frontier:
@@ -186,7 +186,7 @@ def shaped(snap: GraphSnapshot, found: list[tuple[str, Symbol]], callers: Caller
            read: Callable[[str], str | None], lines_for: int) -> list[dict[str, Any]]:
     """Result entries: resolved callers by path, then candidates nearest first. Call-site lines
     are read for the first `lines_for` entries (a text search would find the same lines)."""
-    member = any(_is_member(s) for _, s in found)
+    member = any(is_member(s) for _, s in found)
     short = found[0][1].name.rsplit(".", 1)[-1]
     results: list[dict[str, Any]] = []
     for path, slot in sorted(callers.resolved.items()):

@@ -31,10 +31,10 @@ _ALL = re.compile(r"__all__\s*\+?=\s*[\[(][^\])]*[\])]")
 
 
 def lookup_sites(short: str, paths: Iterable[str], defining: set[str], read: Reader,
-                 limit: int = 20) -> list[tuple[str, int, str]]:
+                 limit: int = 20, strings: bool = True) -> list[tuple[str, int, str]]:
     """(path, line, what) for places in `paths` that may look `short` up by a name made at run
-    time: a prefixed computed lookup anywhere, or `short` as a whole string literal outside the
-    defining files (inside them it is usually the definition's own bookkeeping, `__all__`)."""
+    time: a prefixed computed lookup anywhere, or (`strings`) `short` as a whole string literal
+    outside the defining files (inside them it is usually the definition's own bookkeeping)."""
     literal = re.compile(rf"""(['"`]){re.escape(short)}\1""")
     found: list[tuple[str, int, str]] = []
     for path in paths:
@@ -47,7 +47,7 @@ def lookup_sites(short: str, paths: Iterable[str], defining: set[str], read: Rea
                 found.append((path, text.count("\n", 0, match.start()) + 1,
                               f"a member looked up by a computed name starting {prefix!r}"))
                 break
-        if path not in defining and short in text:
+        if strings and path not in defining and short in text:
             exported = [m.span() for m in _ALL.finditer(text)]  # `__all__` lists exports, it looks nothing up
             named = [m.start() for m in literal.finditer(text) if not any(a <= m.start() < b for a, b in exported)]
             if named:

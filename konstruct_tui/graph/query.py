@@ -23,7 +23,7 @@ from .answers import (
     GraphAnswer,
     answer,
 )
-from .callers import BY_NAME, find_callers, shaped
+from .callers import BY_NAME, find_callers, is_member, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
 from .evidence import loading_sites, loads, name_lines
@@ -132,7 +132,7 @@ class GraphQuery:
                 truncated=len(loaded) > limit,
                 reason=f"{symbol} is defined in {', '.join(defining)}, which is loaded by name ({sites[0]}); uses "
                        f"through the loaded module cannot be proven (evidence by_name); draw no conclusion")
-        lookups = self._run_time_lookups(snap, short, defining)
+        lookups = self._run_time_lookups(snap, short, defining, any(is_member(s) for _, s in found))
         if lookups:
             candidates: list[dict[str, Any]] = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME,
                                                  "lines": [line], "lookup": what} for path, line, what in lookups]
@@ -195,12 +195,16 @@ class GraphQuery:
                                     "lines": lines, "loads_by_name": True, "site": site}
         return list(found.values())
 
-    def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str]) -> list[tuple[str, int, str]]:
+    def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str], member: bool
+                          ) -> list[tuple[str, int, str]]:
         """Before a confident "nothing": places in the defining files and the files that can reach
-        them that may look `short` up by a name made at run time (`dynamic_lookups.py`)."""
+        them that may look `short` up by a name made at run time (`dynamic_lookups.py`). A whole
+        string counts for members only (`getattr(obj, "handle_click")`): a module's functions are
+        imported to be called, and their names as strings are lists of exports (h3's snapshot of
+        `Object.keys(await import("../../src"))`), not lookups."""
         reached = reach(snap, defining, inbound=True, kinds=("imports", "references"), depth=None)
         paths = [*defining, *(r.path for r in reached[:_LOOKUP_SCAN])]
-        return lookup_sites(short, paths, set(defining), self._text)
+        return lookup_sites(short, paths, set(defining), self._text, strings=member)
 
     def _text(self, path: str) -> str | None:
         """A file's text through the workspace (None without one, or when it is gone)."""

@@ -285,3 +285,12 @@ def test_code_loaded_by_a_literal_name_is_not_a_confident_nothing(ask, files: di
     assert answer["results"][0]["loads_by_name"] is True and "loaded by name" in answer["reason"]
     method = run(mode="callers", target=target, symbol="Heavy.run")
     assert method["status"] == "undeterminable" and method["results"][0]["evidence"] == "by_name"
+
+
+def test_a_list_of_export_names_is_not_a_lookup_of_a_function(ask) -> None:
+    """h3's test snapshots `Object.keys(await import("../../src"))`: the names are a list of exports."""
+    run = ask({"src/index.ts": "export * from './app'\n",
+               "src/app.ts": "export function createApp() { return 1 }\n",
+               "test/exports.test.ts": "it('exports', async () => {\n  expect(Object.keys(await import('../src')))"
+                                       ".toEqual([\n    \"createApp\",\n  ])\n})\n"})
+    assert run(mode="callers", target="src/app.ts", symbol="createApp")["status"] == "no_references"
