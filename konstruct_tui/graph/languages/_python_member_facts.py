@@ -100,48 +100,80 @@ def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
     return kind, names[::-1]
 
 
-class _Scopes:
-    """`_enclosing` from the captured class and function definitions' byte ranges: a bisect and a
-    step or two up a table, instead of a `node.parent` (a new Python object) per level of the tree.
-    Only for a tree without errors, where byte ranges nest exactly as the nodes do."""
+class ScopeTable:
+    """The classes and functions of an error-free tree by byte range, in document order (parents
+    before children): `enclosing` is a bisect and a step or two up the table instead of a
+    `node.parent` (a new Python object) per level of the tree. Only for a tree without errors,
+    where byte ranges nest exactly as the nodes do. Filled by the symbol sweep in `python.py`
+    (which reads these definitions anyway) or by `scope_table`."""
 
-    def __init__(self, groups: dict[str, list[ts.Node]]) -> None:
-        rows: list[tuple[int, int, int, str, ts.Node]] = []
-        for kind in _SCOPES:  # start and end read in C (`map`), not a Python frame per scope
-            nodes = groups.get(_CAPTURE[kind], ())
-            rows.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), count(), repeat(kind), nodes))
-        rows.sort(key=_ROW_ORDER)
+    __slots__ = ("starts", "ends", "parents", "kinds", "names")
+
+    def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
-        self.parents: list[int] = []
-        self.found: list[tuple[str, list[str]]] = []  # per scope: (its kind, names from the outside in)
-        open_scopes: list[int] = []
-        for start, negative_end, _, kind, node in rows:
-            while open_scopes and self.ends[open_scopes[-1]] <= start:
-                open_scopes.pop()
-            parent = open_scopes[-1] if open_scopes else -1
-            outer = self.found[parent][1] if parent >= 0 else []
-            self.starts.append(start)
-            self.ends.append(-negative_end)
-            self.parents.append(parent)
-            self.found.append((kind, [*outer, ts.text(node.child_by_field_name("name"))]))
-            open_scopes.append(len(self.starts) - 1)
+        self.parents: list[int] = []  # index of the enclosing scope, -1 at module level
+        self.kinds: list[str] = []  # "class_definition" or "function_definition"
+        self.names: list[str] = []  # qualified within the file: "Outer.method"
 
-    def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
+    def _around(self, node: ts.Node) -> int:
         start, end = node.start_byte, node.end_byte
         at = bisect_right(self.starts, start) - 1
-        while at >= 0 and (self.ends[at] < end or (self.starts[at] == start and self.ends[at] == end)):
-            at = self.parents[at]  # not around the node (or the node itself): its enclosing scope may be
-        return (self.found[at][0], list(self.found[at][1])) if at >= 0 else (None, [])
+        ends, starts, parents = self.ends, self.starts, self.parents
+        while at >= 0 and (ends[at] < end or (starts[at] == start and ends[at] == end)):
+            at = parents[at]  # not around the node (or the node itself): its enclosing scope may be
+        return at
+
+    def kind_of(self, node: ts.Node) -> str | None:
+        at = self._around(node)
+        return self.kinds[at] if at >= 0 else None
+
+    def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
+        at = self._around(node)
+        return (self.kinds[at], self.names[at].split(".")) if at >= 0 else (None, [])
+
+
+def scope_table(groups: dict[str, list[ts.Node]]) -> ScopeTable:
+    """The table from the captured class and function definitions (start and end read in C)."""
+    rows: list[tuple[int, int, int, str, ts.Node]] = []
+    for kind in _SCOPES:
+        nodes = groups.get(_CAPTURE[kind], ())
+        rows.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), count(), repeat(kind), nodes))
+    rows.sort(key=_ROW_ORDER)
+    table = ScopeTable()
+    open_scopes: list[int] = []
+    for start, negative_end, _, kind, node in rows:
+        while open_scopes and table.ends[open_scopes[-1]] <= start:
+            open_scopes.pop()
+        parent = open_scopes[-1] if open_scopes else -1
+        name = ts.text(node.child_by_field_name("name"))
+        table.starts.append(start)
+        table.ends.append(-negative_end)
+        table.parents.append(parent)
+        table.kinds.append(kind)
+        table.names.append(f"{table.names[parent]}.{name}" if parent >= 0 else name)
+        open_scopes.append(len(table.starts) - 1)
+    return table
+
+
+def _kind_around(node: ts.Node) -> str | None:
+    """`_enclosing(node)[0]`, walking up only to the first class or function."""
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "class_definition" or kind == "function_definition":
+            return kind
+        parent = parent.parent
+    return None
 
 
 _CAPTURE = {"class_definition": "definition.class", "function_definition": "definition.function"}
 
 
-def _target_name(left: ts.Node, enclosing: Callable[[ts.Node], tuple[str | None, list[str]]] = _enclosing) -> str | None:
+def _target_name(left: ts.Node, kind_of: Callable[[ts.Node], str | None] = _kind_around) -> str | None:
     """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
     if left.type == "identifier":
-        kind, _ = enclosing(left)
+        kind = kind_of(left)
         name = left.text.decode("utf-8", "replace")
         return f"self.{name}" if kind == "class_definition" else name
     if left.type == "attribute":
@@ -265,21 +297,26 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
-                 chain_texts: list[bytes] | None = None) -> dict[str, Any]:
-    """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given)."""
+                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> dict[str, Any]:
+    """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given);
+    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors)."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
-    enclosing = _enclosing if has_error else _Scopes(groups).enclosing
+    if has_error:
+        enclosing, kind_of = _enclosing, _kind_around
+    else:
+        table = scopes if scopes is not None else scope_table(groups)
+        enclosing, kind_of = table.enclosing, table.kind_of
     bound: list[tuple[str, str, ts.Node]] = []  # (name, written type, binding node)
     for node in groups.get("bind", ()):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        name = _target_name(left, enclosing) if left is not None else None
+        name = _target_name(left, kind_of) if left is not None else None
         callee = _dotted(right.child_by_field_name("function")) if right is not None else None
         if name and callee and node.child_by_field_name("type") is None:
             bound.append((name, callee + "()", node))
     for node in groups.get("annotated", ()):
         left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
-        name = _target_name(left, enclosing) if left is not None else None
+        name = _target_name(left, kind_of) if left is not None else None
         written = written_type(ts.text(annotation)) if annotation is not None else None
         if name and written:
             bound.append((name, written, node))
@@ -295,7 +332,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
         if definition is None or decorator is None or definition.type != "function_definition":
             continue
-        if enclosing(node)[0] == "class_definition":
+        if kind_of(node) == "class_definition":
             continue  # a method's decorator (@property, @classmethod) says nothing about a variable
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
@@ -316,10 +353,10 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns
             bound.append((ts.text(left), callee + "()", node))
             continue
-        name = ts.text(left) if left.type == "identifier" else _target_name(left, enclosing)
+        name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
         if name:
             # `self.console = console`, `_Segment = Segment`: the same thing as another name
-            same = _target_name(right, enclosing) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
+            same = _target_name(right, kind_of) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
             if same:
                 bound.append((name, f"={same}", node))
             else:

@@ -15,7 +15,7 @@ from operator import attrgetter, neg
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
-from ._python_member_facts import member_facts
+from ._python_member_facts import ScopeTable, member_facts
 from ._python_resolve import PythonResolver
 
 _DOTTED_PATH = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -42,9 +42,11 @@ def _name_node(node: ts.Node, kind: str) -> ts.Node:
     return node.child_by_field_name("name")
 
 
-def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
+def _symbols(groups: dict[str, list[ts.Node]], table: ScopeTable | None = None) -> tuple[Symbol, ...]:
     """Definitions with qualified names. One sweep in byte order keeps a stack of the enclosing
-    classes and functions (cheaper than walking up from every node: assignments are many)."""
+    classes and functions (cheaper than walking up from every node: assignments are many). The
+    classes and functions it meets also fill `table` (the member facts' scope table), so their
+    names are read once."""
     # (start, -end, capture order, kind, node): the capture order keeps ties in a stable order and
     # spares the sort from ever comparing nodes.
     found: list[tuple[int, int, int, str, ts.Node]] = []
@@ -54,7 +56,11 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
         found.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), order, repeat(kind), nodes))
     found.sort()
     rows: list[tuple[str, str, int, int]] = []
-    scopes: list[tuple[int, str, str]] = []  # (end byte, qualified name, kind) of the open scopes
+    # (end byte, qualified name, kind, index in `table`) of the open scopes
+    scopes: list[tuple[int, str, str, int]] = []
+    if table is None:
+        table = ScopeTable()
+    starts, ends, parents, kinds, names = table.starts, table.ends, table.parents, table.kinds, table.names
     for start, negative_end, _, kind, node in found:
         while scopes and scopes[-1][0] <= start:
             scopes.pop()
@@ -65,7 +71,12 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
         qualified = f"{scopes[-1][1]}.{name}" if scopes else name
         first = node
         if kind == "class" or kind == "function":
-            scopes.append((-negative_end, qualified, kind))
+            scopes.append((-negative_end, qualified, kind, len(starts)))
+            starts.append(start)
+            ends.append(-negative_end)
+            parents.append(scopes[-2][3] if len(scopes) > 1 else -1)
+            kinds.append(_SCOPE_KINDS[kind])
+            names.append(qualified)
             # A decorated definition's span starts at its first decorator: editing the span keeps
             # them. Only a class or function can be decorated (the parent lookup is not free).
             parent = node.parent
@@ -80,6 +91,9 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
                 kind = "constant"
         rows.append((qualified, kind, first.start_point[0] + 1, node.end_point[0] + 1))
     return tuple(starmap(Symbol, dict.fromkeys(rows)))  # `x = 1` twice on one line is one symbol
+
+
+_SCOPE_KINDS = {"class": "class_definition", "function": "function_definition"}
 
 
 def _dotted(node: ts.Node | None) -> str:
@@ -170,13 +184,15 @@ class PythonSupport:
         groups = ts.captures(ts.query("python", "python"), root)
         # Read once, used by both the uses and the member facts (`node.text` copies the bytes)
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
+        scopes = ScopeTable()
+        symbols = _symbols(groups, scopes)
         return FileFacts(
             path=path,
             language=self.name,
-            symbols=_symbols(groups),
+            symbols=symbols,
             imports=_imports(groups),
             uses=_uses(groups, root.has_error, chain_texts),
-            extra=member_facts(groups, root.has_error, chain_texts),
+            extra=member_facts(groups, root.has_error, chain_texts, scopes),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:
