@@ -229,41 +229,45 @@ def _super_class(call: ts.Node) -> str | None:
 
 
 def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
-            calls: list[tuple[str, str, ts.Node]], texts: list[bytes]) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+            calls: list[tuple[str, str, ts.Node]], texts: list[bytes],
+            table: ScopeTable | None = None) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
     under "local": {"heads": [...], "uses": [...]}) and in the calls made on it. A use takes the
-    binding of the innermost enclosing function that binds the name, else the module's."""
-    defined = groups.get("definition.function", ())
-    functions = sorted(zip(map(_START, defined), map(_END, defined)))
-    starts = [start for start, _ in functions]
-    parents: list[int] = []
-    open_scopes: list[int] = []
-    for index, (start, _) in enumerate(functions):
-        while open_scopes and functions[open_scopes[-1]][1] <= start:
-            open_scopes.pop()
-        parents.append(open_scopes[-1] if open_scopes else -1)
-        open_scopes.append(index)
+    binding of the innermost enclosing function that binds the name, else the module's. `table`:
+    the scope table of an error-free tree (its function rows nest as the functions do)."""
+    if table is not None:  # the functions among the scope table's rows (classes are stepped over)
+        starts, ends, parents = table.starts, table.ends, table.parents
+        classes = [kind == "class_definition" for kind in table.kinds]
+    else:
+        defined = groups.get("definition.function", ())
+        functions = sorted(zip(map(_START, defined), map(_END, defined)))
+        starts = [start for start, _ in functions]
+        ends = [end for _, end in functions]
+        parents = []
+        open_scopes: list[int] = []
+        for index, start in enumerate(starts):
+            while open_scopes and ends[open_scopes[-1]] <= start:
+                open_scopes.pop()
+            parents.append(open_scopes[-1] if open_scopes else -1)
+            open_scopes.append(index)
+        classes = [False] * len(starts)
 
-    def enclosing(byte: int) -> list[int]:
-        """Start bytes of the functions around `byte`, innermost first."""
+    def innermost(byte: int) -> int:
+        """The row of the innermost function around `byte`, or -1."""
         index = bisect_right(starts, byte) - 1
-        while index >= 0 and functions[index][1] <= byte:
+        while index >= 0 and (ends[index] <= byte or classes[index]):
             index = parents[index]
-        found = []
-        while index >= 0:
-            found.append(functions[index][0])
-            index = parents[index]
-        return found
+        return index
 
     scopes: dict[str, set[int | None]] = defaultdict(set)
     placed = []
     for name, written, node in bound:
         scope = None
         if name in conflicts:
-            around = enclosing(node.start_byte)
-            scope = around[0] if around else None
+            index = innermost(node.start_byte)
+            scope = starts[index] if index >= 0 else None
             scopes[name].add(scope)
         placed.append((name, written, node, scope))
 
@@ -271,14 +275,12 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
         head, dot, rest = text.partition(".")
         if head not in conflicts:
             return text
-        # `enclosing(byte)` walked only as far as the innermost function binding the name
+        # the innermost function around `byte` that binds the name
         placed_in = scopes[head]
-        index = bisect_right(starts, byte) - 1
-        while index >= 0 and functions[index][1] <= byte:
-            index = parents[index]
+        index = innermost(byte)
         while index >= 0:
-            scope = functions[index][0]
-            if scope in placed_in:
+            scope = starts[index]
+            if scope in placed_in and not classes[index]:
                 return f"{head}@{scope}{dot}{rest}"
             index = parents[index]
         return text
@@ -287,7 +289,10 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
     for name, written, node, scope in placed:
         key = f"{name}@{scope}" if scope is not None else name
         prefix = written[0] if written[0] in "@=" else ""
-        types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
+        body = written[1:] if prefix else written
+        if body.partition(".")[0] in conflicts:
+            body = rename(body, node.start_byte)
+        types[key].add(prefix + body)
     # Chains starting with one of those names, picked out in C (`startswith` over all of them)
     chains = groups.get("chain", ())
     picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
@@ -302,6 +307,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     `scopes`: the tree's scope table (built here when not given; not used for a tree with errors)."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
+    table = None
     if has_error:
         enclosing, kind_of = _enclosing, _kind_around
     else:
@@ -412,7 +418,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(chain_texts)}
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts)
+        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts, table)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
     for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
