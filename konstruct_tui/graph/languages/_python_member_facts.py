@@ -415,7 +415,13 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     extra: dict[str, Any] = {}
     conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
     if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
-        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(chain_texts)}
+        # A chain's receiver is its text up to the first "." or "(": only chains that start with
+        # one of the names (picked out in C) can have one of them as receiver.
+        heads = {n.encode() for n in conflicts}
+        prefixes = tuple(head + end for head in heads for end in (b".", b"("))
+        distinct = set(chain_texts)
+        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in filter(methodcaller("startswith", prefixes), distinct)}
+        used.update(heads.intersection(distinct))
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
         types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts, table)

@@ -158,14 +158,15 @@ def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[b
         # themselves (hashed in C) leaves out exactly the same ones, and costs less. Kept in
         # document order: reading the texts then walks the tree's memory in order.
         names = filterfalse(set().union(*not_uses).__contains__, names)
-    # Texts are deduplicated as bytes and decoded once each: most identifiers repeat.
+    # Texts are deduplicated as bytes and decoded once each: most identifiers repeat. Loops in C
+    # (`map`, `filter`): a file has hundreds of distinct names and dotted chains.
     # (`text` is never None: trees are always parsed from bytes.)
-    used = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, names))}
+    distinct = set(map(_TEXT, names))
+    used = set(map(str, distinct, repeat("utf-8"), repeat("replace")))
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
-    for raw in set(chain_texts):
-        if _DOTTED_PATH.fullmatch(raw):
-            used.add(raw.decode("ascii", "replace"))
+    # A dotted path is ASCII (the pattern's `\w` on bytes), so the plain decode is the same.
+    used.update(map(bytes.decode, filter(_DOTTED_PATH.fullmatch, set(chain_texts))))
     return tuple(sorted(used))
 
 
