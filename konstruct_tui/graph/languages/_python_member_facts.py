@@ -262,14 +262,12 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
         return index
 
     scopes: dict[str, set[int | None]] = defaultdict(set)
-    placed = []
-    for name, written, node in bound:
-        scope = None
-        if name in conflicts:
-            index = innermost(node.start_byte)
-            scope = starts[index] if index >= 0 else None
-            scopes[name].add(scope)
-        placed.append((name, written, node, scope))
+    placed: dict[int, int | None] = {}  # id of a binding of a conflicting name -> its function's start
+    for binding in bound:
+        if binding[0] in conflicts:
+            index = innermost(binding[2].start_byte)
+            scope = placed[id(binding)] = starts[index] if index >= 0 else None
+            scopes[binding[0]].add(scope)
 
     def rename(text: str, byte: int) -> str:
         head, dot, rest = text.partition(".")
@@ -286,7 +284,9 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
         return text
 
     types: dict[str, set[str]] = defaultdict(set)
-    for name, written, node, scope in placed:
+    for binding in bound:
+        name, written, node = binding
+        scope = placed.get(id(binding)) if name in conflicts else None
         key = f"{name}@{scope}" if scope is not None else name
         prefix = written[0] if written[0] in "@=" else ""
         body = written[1:] if prefix else written
