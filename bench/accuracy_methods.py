@@ -268,7 +268,7 @@ def main() -> None:
     false_none = honest = 0
     dumped = []
     for shown, (path, name, kind, expected) in enumerate(questions):
-        answer = query.references(name, file=path, limit=10_000)
+        answer = query.references(name, file=path, limit=10_000, uses_only=True)  # as `callers` asks
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved"
                     and (compared is None or r["path"] in compared)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}

@@ -157,7 +157,7 @@ def main() -> None:
     checked = [0, 0]  # extra resolved callers, of which Jedi's goto confirms
     for shown, (path, name, expected) in enumerate(questions):
         kind = next((s.kind for s in snapshot.files[path].symbols() if s.name == name), "?")
-        answer = query.references(name, file=path, limit=10_000)
+        answer = query.references(name, file=path, limit=10_000, uses_only=True)  # as `callers` asks
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved" and r["path"].startswith(scope)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
         statuses[answer.status] += 1

@@ -47,6 +47,14 @@ class Callers:
     candidates: dict[str, tuple[int, set[str]]] = field(default_factory=dict)  # path -> (distance, targets)
     searched: int = 0  # files that can reach a definition (where candidates were looked for)
     overrides: dict[str, set[str]] = field(default_factory=dict)  # path -> targets, calls of an override
+    through_base: dict[str, str] = field(default_factory=dict)  # path -> the supertype method it calls
+
+    def add_base_callers(self, base: Callers, name: str, defining: set[str]) -> None:
+        """Callers of a supertype method this one overrides: candidates (the call may run it)."""
+        for path in sorted(base.resolved):
+            if path not in self.resolved and path not in defining and path not in self.candidates:
+                self.candidates[path] = (1, set(defining))
+                self.through_base[path] = name
 
     def add(self, path: str, target: str, kind: str, via: str = "") -> None:
         slot = self.resolved.setdefault(path, {"targets": set(), "kinds": set(), "via": set()})
@@ -180,6 +188,8 @@ def shaped(snap: GraphSnapshot, found: list[tuple[str, Symbol]], callers: Caller
         entry = {"path": path, "targets": sorted(targets), "kinds": [], "evidence": BY_NAME, "distance": distance}
         if path in callers.overrides:
             entry["calls_override"] = True  # the receiver is typed, as a subclass that overrides it
+        if path in callers.through_base:
+            entry["calls_base"] = callers.through_base[path]  # a call of the method it overrides
         results.append(entry)
     for entry in results[:lines_for]:
         text = read(entry["path"])

@@ -18,13 +18,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
+from .dynamic_lookups import lookup_sites
+from .named_in_text import anchor, file_spellings, find_named, registering_decorator, symbol_spellings
 from .records import TEXT
 from .snapshot import GraphSnapshot
 
 _TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$"
+    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
     r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
 )
+_FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
 _PREFIXED_SCAN = 5000
 
@@ -62,7 +66,9 @@ class DeadCode:
 
     def loaders_near(self, path: str) -> list[str]:
         """Loading-by-computed-name sites in `path`'s folder and the folder above (not in itself)."""
-        found = [site for site, folder in self._prefixed_loaders() if in_folder(path, folder)]
+        folder_name = posixpath.basename(posixpath.dirname(path))
+        found = [site for site, folder in self._prefixed_loaders()
+                 if in_folder(path, folder) or (folder.startswith("?") and folder[1:] == folder_name)]
         for folder in dict.fromkeys(near(path)):
             if folder not in self._loaders:
                 sites = []
@@ -86,7 +92,15 @@ class DeadCode:
                 for other in sorted(scanned):
                     text = self.read(other)
                     if text and ("import" in text or "require" in text):
-                        self._prefixed += loaded_folders(self.snap.files[other].language, other, text)
+                        language = self.snap.files[other].language
+                        self._prefixed += loaded_folders(language, other, text)
+                        # A wholly computed loader reaches the folders its file names as strings:
+                        # `import_module(name)` over `os.listdir(here / "plugins")`. ("?" marks a
+                        # folder named anywhere, by its last part.)
+                        computed = [site for site, literal in loading_sites(language, other, text) if literal is None]
+                        if computed:
+                            self._prefixed += [(computed[0], "?" + word) for word in
+                                               sorted(set(_FOLDER_WORD.findall(text)))]
         return self._prefixed
 
     def _folder_files(self, folder: str) -> list[str]:
@@ -105,22 +119,32 @@ class DeadCode:
             loaders = self.loaders_near(path)
             if why:
                 out.roots.append({"path": path, "kind": "file", "reason": f"entry point: {why}"})
-            elif not inbound and not members_in:
+            elif not inbound and not members_in and not self._package_runs(path):
+                registered = self._registered_type(path, entry)
                 if loaders:
                     out.uncertain.append({"path": path, "kind": "file",
                                           "reason": f"may be loaded by a computed name at {loaders[0]}"})
+                elif registered:
+                    out.uncertain.append({"path": path, "kind": "file", "reason": registered})
+                elif _go_exports(path, entry):
+                    out.uncertain.append({"path": path, "kind": "file", "reason": _exported(_go_exports(path, entry)[0])})
                 else:
                     out.dead.append({"path": path, "kind": "file"})
             named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names if not n.startswith("~")}
             candidates = [s for s in entry.symbols()
-                          if "." not in s.name and not s.name.startswith("__") and s.name not in named
+                          if "." not in s.name and not s.name.startswith("__") and s.name not in named and s.name != "_"
                           and (path, s.name) not in self.entry_symbols]
+            # A program's top-level variables are its statements: they run, used or not. A module
+            # with a `__main__` guard is a library first: its unused variables are dead.
+            if why and not why.startswith("runs as a script"):
+                candidates = [s for s in candidates if s.kind not in ("constant", "variable")]
             if entry.language == "go":  # the runtime calls every `init` when its package loads
                 candidates = [s for s in candidates if s.name != "init"]
             if why and entry.language == "java":
                 candidates = []  # the class holding `main` (and its file's other types) is what runs
             elif why and path in self.entry_files and entry.language != "python":
                 candidates = []  # a package's entry file: what it declares is the package's API
+            exported = _go_exports(path, entry) if candidates else []
             used_locally = self._used_in_own_file(path, candidates)
             by_name = self._by_name_users(path) if candidates else {}
             for s in candidates:
@@ -128,20 +152,91 @@ class DeadCode:
                     continue
                 item = {"path": path, "symbol": s.name, "kind": s.kind, "start_line": s.start_line}
                 users = [p for p, names in by_name.items() if s.name in names]
+                decorator = registering_decorator(self.read(path), s.start_line, s.name)
                 if loaders:
                     out.uncertain.append({**item, "reason": f"may be loaded by a computed name at {loaders[0]}"})
                 elif users:
                     out.uncertain.append({**item, "reason": f"{users[0]} uses .{s.name} on a receiver whose type "
                                                             f"could not be proven (evidence by_name)"})
+                elif s in exported:
+                    out.uncertain.append({**item, "reason": _exported(s.name)})
+                elif decorator:
+                    out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
+                                                            f"to be called by name"})
+                elif lookups := lookup_sites(s.name, [path, *sorted({e.source for e in inbound})], {path}, self.read, 1):
+                    where, line, what = lookups[0]  # `globals()["cmd_" + name]`, `getattr(mod, "helper")`
+                    out.uncertain.append({**item, "reason": f"may be looked up at run time at {where}:{line} ({what})"})
                 else:
                     out.dead.append(item)
+        self._drop_named_in_text(out)
         return out
+
+    def _drop_named_in_text(self, out: Findings) -> None:
+        """Move to `undeterminable` what the project's text names outside its own file (a module in
+        `pytest_plugins`, a Procfile's `app.main:app`, a bundler's `entry`, Spring XML's class).
+        Read from at most `_PREFIXED_SCAN` files; a bigger tree keeps the import-only rule."""
+        if not out.dead or len(self.snap.files) > _PREFIXED_SCAN:
+            return
+        wanted: dict[int, tuple[str, list[str]]] = {}
+        for i, item in enumerate(out.dead):
+            path, symbol = item["path"], item.get("symbol")
+            language = self.snap.files[path].language
+            wanted[i] = (anchor(path, symbol), symbol_spellings(path, language, symbol) if symbol
+                         else file_spellings(path, language, self.read(path)))
+        named = find_named(wanted, sorted(self.snap.files), self.read, lambda i: out.dead[i]["path"])
+        for i in sorted(named):
+            out.uncertain.append({**out.dead[i], "reason": f"named as text at {named[i]}: a tool or framework "
+                                                           f"may load it by that name"})
+        out.dead = [item for i, item in enumerate(out.dead) if i not in named]
+
+    def _package_runs(self, path: str) -> str:
+        """For a package's `__init__.py`: a module of the package that is imported or run (Python
+        runs `__init__.py` before any module beneath it), or ""."""
+        if posixpath.basename(path) != "__init__.py" or not _has_statements(self.read(path)):
+            return ""  # an empty `__init__.py` can go without changing what runs
+        for other in self.snap.files_under(posixpath.dirname(path)):
+            entry = self.snap.files[other]
+            if other != path and entry.language == "python" and (
+                    self.snap.predecessors(other) or is_test_file(other) or other in self.entry_files
+                    or is_entry_file(other, entry.language, self.read(other))):
+                return other
+        return ""
+
+    def _registered_type(self, path: str, entry: Any) -> str:
+        """Why a Java file nothing imports may still be instantiated: its class carries an
+        annotation a framework finds by scanning the classpath (`@Component`, `@Entity`)."""
+        if entry.language != "java":
+            return ""
+        for s in entry.symbols():
+            decorator = registering_decorator(self.read(path), s.start_line, s.name.rsplit(".", 1)[-1])
+            if "." not in s.name and decorator:
+                return f"{s.name} is annotated @{decorator}: a framework may find it by scanning and create it"
+        return ""
 
     def _by_name_users(self, path: str) -> dict[str, tuple[str, ...]]:
         """Files that import `path` directly and use members by name on untyped receivers (a module
         passed around as a value: `mod.helper()` with `mod` untyped)."""
         unresolved = self.snap.side.unresolved
         return {e.source: unresolved[e.source] for e in self.snap.predecessors(path) if e.source in unresolved}
+
+
+def _go_exports(path: str, entry: Any) -> list[Any]:
+    """A Go file's exported top-level names, when its package can be imported by other modules
+    (not `internal/`, not `package main`): the language makes them API, used here or not."""
+    if entry.language != "go" or "/internal/" in f"/{path}":
+        return []
+    return [s for s in entry.symbols() if "." not in s.name and s.name[:1].isupper()]
+
+
+def _exported(name: str) -> str:
+    return f"{name} is exported from an importable Go package: another module may use it"
+
+
+def _has_statements(text: str | None) -> bool:
+    """Whether a Python file does anything beyond comments and a docstring."""
+    code = re.sub(r"#[^\n]*", "", text or "").strip()
+    code = re.sub(r'^(?:[rRbBuU]{0,2})("""|\'\'\')(?:.|\n)*?\1', "", code, count=1).strip()
+    return bool(code)
 
 
 def used_in_text(text: str, candidates: list[Any], defined_names: list[str]) -> set[str]:

@@ -33,7 +33,8 @@ _LOADERS = {
     "java": re.compile(r"(?P<site>\bClass\.forName\(|\.loadClass\(|\bServiceLoader\.load\()"),
     "go": re.compile(r"(?P<site>\bplugin\.Open\()"),
 }
-_MAIN_GUARD = re.compile(r"""^\s*if\s+__name__\s*==\s*['"]__main__['"]\s*:""", re.MULTILINE)
+_MAIN_GUARD = re.compile(r"""^\s*if\s*\(?\s*(?:__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*\)?\s*:""",
+                         re.MULTILINE)
 _JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
 _GO_MAIN = re.compile(r"^\s*package\s+main\b", re.MULTILINE)
 # Files a tool runs or reads by their name, never imported by the project's own code.
@@ -41,8 +42,16 @@ _BY_CONVENTION = (
     (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
     (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
     (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
-    (re.compile(r"(^|/)(examples?|benchmarks?|bin)/"), "a program of its own, by its folder's convention"),
-    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.eslintrc|\.prettierrc|\.mocharc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
+    (re.compile(r"(^|/)doc\.go$"), "a Go package's documentation, read by go doc"),
+    (re.compile(r"(^|/)(fixtures?|__fixtures__|testdata|__mocks__)/"), "test data, read or mocked in by tests by its path"),
+    (re.compile(r"\.d\.[cm]?ts$"), "a declaration file: the compiler reads it through tsconfig, not by import"),
+    (re.compile(r"(^|/)(examples?|benchmarks?|bench|__benchmarks__|bin)/|\.bench\.[cm]?[jt]sx?$"),
+     "a program of its own, by its folder's convention"),
+    (re.compile(r"(^|/)migrations/\d{4}_\w+\.py$|(^|/)(alembic|migrations)/(env\.py|versions/[^/]+\.py)$"),
+     "a migration, run by its framework from its folder"),
+    (re.compile(r"(^|/)management/commands/[^/]+\.py$|(^|/)templatetags/[^/]+\.py$"),
+     "a Django command or template tag library, found by its folder"),
+    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.[\w-]+rc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
      "a tool's configuration file, loaded by its tool by name"),
 )
 

@@ -10,6 +10,7 @@ unreferenced) with nothing to report answer `ok` with a reason.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -22,8 +23,11 @@ from .answers import (
     GraphAnswer,
     answer,
 )
-from .callers import find_callers, shaped
+from .callers import BY_NAME, find_callers, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
+from .dynamic_lookups import lookup_sites
+from .protocol_methods import runtime_caller
+from .supertypes import supertype_methods
 from .facts import Symbol
 from .freshness import Freshness
 from .records import TEXT
@@ -31,6 +35,7 @@ from .snapshot import KINDS, GraphSnapshot
 from .traversal import cycles_through, reach, shortest_paths
 
 _NAMES_SHOWN = 20
+_LOOKUP_SCAN = 5000  # files read for run-time lookups before an answer says "nothing"
 
 
 class GraphQuery:
@@ -84,34 +89,86 @@ class GraphQuery:
         ]
         return self._finish(snap, OK, results, [p for p, _ in found[:limit]], truncated=len(found) > limit)
 
-    def references(self, symbol: str, *, file: str | None = None, limit: int = 200) -> GraphAnswer:
+    def references(self, symbol: str, *, file: str | None = None, limit: int = 200,
+                   uses_only: bool = False) -> GraphAnswer:
         """Files that refer to a definition of `symbol` (the callers), each marked with its
-        evidence (`resolved` or `by_name`, see `callers.py`) and its call-site lines."""
+        evidence (`resolved` or `by_name`, see `callers.py`) and its call-site lines.
+
+        `uses_only` (the `callers` question): a Python file that only imports the name to pass it
+        on (`from .api import get` in `__init__.py`, an unused import kept "for external
+        consumers") does not use it; it is listed under `imported_only_by`, and as `via` on the
+        callers that reach the name through it. An explicit `name as alias` import is a use of
+        `name`, as type-aware references count it. Renames and impact keep every importer."""
         snap, found, refusal = self._definitions(symbol, file)
         if refusal:
             return refusal
         short = symbol.rsplit(".", 1)[-1]
         defining = sorted({path for path, _ in found})
         callers = find_callers(snap, found)
+        for base_path, base in supertype_methods(snap, found, self._text):
+            callers.add_base_callers(find_callers(snap, [(base_path, base)]), base.name, set(defining))
+        passing = self._pass_throughs(snap, callers, short) if uses_only else []
+        for path in passing:
+            callers.resolved.pop(path)
+        extra = {"imported_only_by": passing} if passing else {}
         results = shaped(snap, found, callers, self._text, lines_for=min(limit, 500))
         shown = results[:limit]
         files = [*defining, *(r["path"] for r in shown)]
         if callers.resolved:
-            return self._finish(snap, OK, shown, files, truncated=len(results) > limit)
+            return self._finish(snap, OK, shown, files, truncated=len(results) > limit, extra=extra)
         if callers.candidates:
             return self._finish(
                 snap, UNDETERMINABLE, shown, files, truncated=len(results) > limit,
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but "
                        f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
-                       f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion")
+                       f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion",
+                extra=extra)
+        lookups = self._run_time_lookups(snap, short, defining)
+        if lookups:
+            candidates: list[dict[str, Any]] = [{"path": path, "targets": defining, "kinds": [], "evidence": BY_NAME,
+                                                 "lines": [line], "lookup": what} for path, line, what in lookups]
+            first = lookups[0]
+            return self._finish(
+                snap, UNDETERMINABLE, candidates[:limit], [*defining, *(path for path, _, _ in lookups[:limit])],
+                truncated=len(candidates) > limit,
+                reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but its name "
+                       f"may be looked up at run time ({first[0]}:{first[1]}: {first[2]}; evidence by_name); "
+                       f"draw no conclusion")
+        protocol = next((why for path, s in found
+                         if (why := runtime_caller(snap.files[path].language, s.name, self._text(path), s.start_line))), "")
+        if protocol:
+            return self._finish(snap, UNDETERMINABLE, [], defining,
+                                reason=f"{symbol} is defined in {', '.join(defining)}; no file names it, but {protocol}; "
+                                       f"draw no conclusion")
         local = [p for p in defining
                  if short in self._used_in_own_file(p, [s for s in snap.files[p].symbols() if s.name.rsplit(".", 1)[-1] == short], snap)]
         note = f" (used only inside {', '.join(local)})" if local else ""
         where = (f"; none of the {callers.searched} file(s) that can reach it uses .{short} on an untyped receiver"
                  if any("." in s.name for _, s in found) else "")
+        passed = f" ({', '.join(passing)} only import it to pass it on)" if passing else ""
         return self._finish(snap, NO_REFERENCES, [], defining,
                             reason=f"{symbol} is defined in {', '.join(defining)}; "
-                                   f"no other file refers to it{note}{where}")
+                                   f"no other file uses it{passed}{note}{where}" if passing else
+                                   f"{symbol} is defined in {', '.join(defining)}; "
+                                   f"no other file refers to it{note}{where}", extra=extra)
+
+    def _pass_throughs(self, snap: GraphSnapshot, callers: Any, short: str) -> list[str]:
+        """Python files among the resolved callers that only import `short` (no use, no alias)."""
+        found = []
+        for path, slot in sorted(callers.resolved.items()):
+            if slot["kinds"] != {"imports"} or snap.files[path].language != "python":
+                continue
+            text = self._text(path)
+            if text is not None and not re.search(rf"\b{re.escape(short)}\s+as\s+\w", text):
+                found.append(path)
+        return found
+
+    def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str]) -> list[tuple[str, int, str]]:
+        """Before a confident "nothing": places in the defining files and the files that can reach
+        them that may look `short` up by a name made at run time (`dynamic_lookups.py`)."""
+        reached = reach(snap, defining, inbound=True, kinds=("imports", "references"), depth=None)
+        paths = [*defining, *(r.path for r in reached[:_LOOKUP_SCAN])]
+        return lookup_sites(short, paths, set(defining), self._text)
 
     def _text(self, path: str) -> str | None:
         """A file's text through the workspace (None without one, or when it is gone)."""
@@ -281,6 +338,9 @@ def _shown(target: str | None) -> str:
 
 
 def _overrides_note(callers: Any) -> str:
-    """Said when some candidates call a subclass's override: typed receivers, not untyped ones."""
+    """Said when some candidates call a subclass's override or the supertype method this one
+    overrides: typed receivers, not untyped ones."""
     count = sum(1 for path in callers.candidates if path in callers.overrides)
-    return f" or call an override of it in a subclass ({count} file(s))" if count else ""
+    base = sum(1 for path in callers.candidates if path in callers.through_base)
+    note = f" or call an override of it in a subclass ({count} file(s))" if count else ""
+    return note + (f" or call the supertype method it overrides ({base} file(s))" if base else "")

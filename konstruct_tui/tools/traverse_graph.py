@@ -98,7 +98,8 @@ def _ask(graph: GraphAccess, mode: Mode, params: TraverseGraphInput, workspace: 
     if name in ("dependencies", "transitive_dependencies"):
         return _deepening(lambda d: query.dependencies(target, depth=d, limit=mode.limit, kinds=mode.kinds), mode.depth)
     if name == "callers":
-        return _nearest_first(query.references(params.symbol or "", file=_file(params), limit=mode.limit))
+        return _nearest_first(query.references(params.symbol or "", file=_file(params), limit=mode.limit,
+                                               uses_only=True))
     if name == "definition":
         return query.definitions(params.symbol or "", file=_file(params), limit=mode.limit)
     if name == "rename_symbol":
@@ -244,11 +245,10 @@ def _rename_symbol(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
         results.append({"path": r["path"], "role": "reference", "targets": r["targets"], "kinds": r["kinds"],
                         "evidence": RESOLVED, "lines": _lines_naming(workspace, r["path"], word)})
     shown = results[: mode.limit]
-    if not used.results:
+    if used.status == UNDETERMINABLE:  # by-name users, a run-time lookup or a protocol the rename would break
+        reason = f"{used.reason.removesuffix('; draw no conclusion')}: check each before renaming"
+    elif not used.results:
         reason = f"{symbol} is named only where it is defined"
-    elif used.status == UNDETERMINABLE:
-        reason = ("no file was proven to use it; the candidates use the name on receivers whose types could not "
-                  "be proven: check each before renaming")
     else:
         reason = ""
     return GraphAnswer(OK, tuple(shown), tuple(sorted(set(defined.stale) | set(used.stale))),

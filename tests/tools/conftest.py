@@ -99,3 +99,31 @@ def tool(project: Path) -> Iterator[Callable[..., dict[str, Any]]]:
     run.context = context  # type: ignore[attr-defined]
     yield run
     workspace.close()
+
+
+# --- graph questions on small projects written per test (traverse_graph evidence tests) ---
+
+
+def _dedented_project(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    subprocess.run(["git", "-C", str(root), "init", "-q"], check=True, capture_output=True)
+    return root
+
+
+@pytest.fixture
+def ask(tmp_path: Path) -> Iterator[Callable[..., Callable[..., dict[str, Any]]]]:
+    opened: list[Workspace] = []
+
+    def make(files: dict[str, str]) -> Callable[..., dict[str, Any]]:
+        root = _dedented_project(tmp_path / f"p{len(opened)}", files)
+        workspace = Workspace(root)
+        opened.append(workspace)
+        context = ToolContext(workspace)
+        return lambda **arguments: call("traverse_graph", arguments, context).to_json()
+
+    yield make
+    for workspace in opened:
+        workspace.close()

@@ -4,16 +4,9 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import textwrap
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
-
-from konstruct_tui.tools import ToolContext, call
-from konstruct_tui.workspace import Workspace
+from graph_answers import dead_files
 
 LIB = {
     "pkg/__init__.py": "from .console import Console\nfrom .termui import prompt\n",
@@ -35,31 +28,6 @@ LIB = {
         """,
     "pkg/termui.py": "def prompt(text):\n    return text\n",
 }
-
-
-def make_project(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    subprocess.run(["git", "-C", str(root), "init", "-q"], check=True, capture_output=True)
-    return root
-
-
-@pytest.fixture
-def ask(tmp_path: Path) -> Iterator[Callable[..., Callable[..., dict[str, Any]]]]:
-    opened: list[Workspace] = []
-
-    def make(files: dict[str, str]) -> Callable[..., dict[str, Any]]:
-        root = make_project(tmp_path / f"p{len(opened)}", files)
-        workspace = Workspace(root)
-        opened.append(workspace)
-        context = ToolContext(workspace)
-        return lambda **arguments: call("traverse_graph", arguments, context).to_json()
-
-    yield make
-    for workspace in opened:
-        workspace.close()
 
 
 def test_a_method_called_on_a_typed_receiver_is_a_resolved_caller_with_its_lines(ask) -> None:
@@ -105,10 +73,6 @@ def test_a_function_reached_through_a_package_reexport_has_its_callers(ask) -> N
     assert {"tests/test_prompt.py", "tests/test_from.py"} <= paths
 
 
-def _dead(answer: dict[str, Any]) -> set[str]:
-    return {r["path"] for r in answer["results"] if r.get("kind") == "file"} if answer["status"] == "ok" else set()
-
-
 @pytest.mark.parametrize("loader", [
     "import importlib\n\ndef load(v):\n    return importlib.import_module(f'.table{v}', __name__)\n",
     "def load(v):\n    return __import__('data.table' + v)\n",
@@ -121,7 +85,7 @@ def _dead(answer: dict[str, Any]) -> set[str]:
 def test_files_loaded_by_a_computed_name_are_undeterminable_not_dead(ask, loader: str) -> None:
     run = ask({"data/__init__.py": loader, "data/table1.py": "cells = [1]\n", "data/table2.py": "cells = [2]\n"})
     answer = run(mode="unreferenced", target="data")
-    assert not _dead(answer) & {"data/table1.py", "data/table2.py"}
+    assert not dead_files(answer) & {"data/table1.py", "data/table2.py"}
     assert {u["path"] for u in answer["undeterminable"]} >= {"data/table1.py", "data/table2.py"}
     assert all("data/__init__.py:" in u["reason"] for u in answer["undeterminable"])
     one = run(mode="unreferenced", target="data/table1.py")
@@ -131,7 +95,7 @@ def test_files_loaded_by_a_computed_name_are_undeterminable_not_dead(ask, loader
 
 def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> None:
     run = ask({"data/__init__.py": "pager = __import__('pydoc')\n", "data/table1.py": "cells = [1]\n"})
-    assert "data/table1.py" in _dead(run(mode="unreferenced", target="data"))
+    assert "data/table1.py" in dead_files(run(mode="unreferenced", target="data"))
 
 
 @pytest.mark.parametrize("files, root", [
@@ -164,6 +128,24 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
       "src/main/java/a/impl/JsonCodec.java": "package a.impl;\npublic class JsonCodec {}\n"},
      "src/main/java/a/impl/JsonCodec.java"),
     ({"benchmark/index.ts": "console.log(1);\n"}, "benchmark/index.ts"),
+    # tsd's type tests and vitest's benchmarks are run by their tools, never imported
+    ({"test-d/options.test-d.ts": "import {expectType} from 'tsd';\n"}, "test-d/options.test-d.ts"),
+    ({"src/parse.test-d.ts": "import {expectType} from 'tsd';\n"}, "src/parse.test-d.ts"),
+    ({"src/parse.bench.ts": "export const b = 1;\n"}, "src/parse.bench.ts"),
+    ({"packages/bench/array.ts": "export const b = 1;\n"}, "packages/bench/array.ts"),
+    ({"src/globals.d.ts": "declare const __DEV__: boolean;\n"}, "src/globals.d.ts"),
+    ({".babelrc.js": "module.exports = {};\n"}, ".babelrc.js"),
+    ({"go.mod": "module example.com/m\n\ngo 1.21\n", "doc.go": "// Package m does things.\npackage m\n"}, "doc.go"),
+    ({"packages/integration/fixtures/ai-sdk/index.ts": "export const f = 1;\n"},
+     "packages/integration/fixtures/ai-sdk/index.ts"),
+    ({"tool/run.py": "def go():\n    pass\n\n\nif '__main__' == __name__:\n    go()\n"}, "tool/run.py"),
+    ({"tool/run.py": "def go():\n    pass\n\n\nif (__name__ == '__main__'):\n    go()\n"}, "tool/run.py"),
+    ({"shop/migrations/0002_add_price.py": "class Migration:\n    pass\n"}, "shop/migrations/0002_add_price.py"),
+    ({"alembic/versions/3f2a_add_users.py": "def upgrade():\n    pass\n"}, "alembic/versions/3f2a_add_users.py"),
+    ({"alembic/env.py": "def run():\n    pass\n"}, "alembic/env.py"),
+    ({"shop/management/commands/import_prices.py": "class Command:\n    pass\n"},
+     "shop/management/commands/import_prices.py"),
+    ({"shop/templatetags/money.py": "def fmt(v):\n    return v\n"}, "shop/templatetags/money.py"),
     ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
       "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
     ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
@@ -175,8 +157,8 @@ def test_entry_points_are_roots_never_dead(ask, files: dict[str, str], root: str
     run = ask({**files, "orphan.py": "x = 1\n"})
     answer = run(mode="unreferenced")
     assert answer["status"] == "ok"
-    assert root not in _dead(answer)
-    assert "orphan.py" in _dead(answer)  # still a real dead-code answer
+    assert root not in dead_files(answer)
+    assert "orphan.py" in dead_files(answer)  # still a real dead-code answer
     assert not any(r["path"] == root and r.get("symbol") in ("main", "Plugin", "App") for r in answer["results"])
 
 
@@ -184,7 +166,7 @@ def test_a_package_json_main_is_a_root_and_its_exports_are_its_api(ask) -> None:
     run = ask({"package.json": json.dumps({"name": "x", "main": "./dist/index.js"}),
                "src/index.ts": "export const api = 1;\n", "orphan.ts": "export const b = 2;\n"})
     answer = run(mode="unreferenced")
-    assert _dead(answer) == {"orphan.ts"}
+    assert dead_files(answer) == {"orphan.ts"}
     assert not any(r["path"] == "src/index.ts" for r in answer["results"])
 
 
@@ -194,9 +176,9 @@ def test_dynamic_import_in_typescript_and_class_for_name_in_java(ask) -> None:
                "src/main/java/p/Loader.java": "package p;\nclass Loader { Object l(String n) throws Exception "
                                               "{ return Class.forName(n); } }\n",
                "src/main/java/p/Impl.java": "package p;\nclass Impl {}\n"})
-    assert "plugins/a.ts" not in _dead(run(mode="unreferenced", target="plugins"))
+    assert "plugins/a.ts" not in dead_files(run(mode="unreferenced", target="plugins"))
     java = run(mode="unreferenced", target="src/main/java/p")
-    assert "src/main/java/p/Impl.java" not in _dead(java)
+    assert "src/main/java/p/Impl.java" not in dead_files(java)
 
 
 def test_java_method_callers_are_typed_and_nested_types_keep_their_file_level_callers(ask) -> None:
@@ -242,11 +224,11 @@ def test_a_go_init_function_is_run_by_the_runtime_not_dead(ask) -> None:
     """fiber: `func init()` registers codecs; nothing calls it by name, and it is not dead code."""
     run = ask({"go.mod": "module example.com/m\n\ngo 1.21\n",
                "codec/codec.go": "package codec\n\nvar table = map[string]int{}\n\n"
-                                 "func init() {\n\ttable[\"json\"] = 1\n}\n\nfunc Unused() {}\n"})
+                                 "func init() {\n\ttable[\"json\"] = 1\n}\n\nfunc unused() {}\n"})
     answer = run(mode="unreferenced", target="codec")
     assert answer["status"] == "ok"
     dead = {r.get("symbol") for r in answer["results"]}
-    assert "init" not in dead and "Unused" in dead
+    assert "init" not in dead and "unused" in dead
 
 
 def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
@@ -290,9 +272,9 @@ def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_i
                "plugins/alpha.ts": "export const run = () => 1;\n", loader_path: loader,
                "other/orphan.py": "def lonely():\n    pass\n"})
     answer = run(mode="unreferenced")
-    assert loaded not in _dead(answer)
+    assert loaded not in dead_files(answer)
     assert any(u["path"] == loaded and loader_path in u["reason"] for u in answer["undeterminable"])
-    assert "other/orphan.py" in _dead(answer)  # a loader names its folder, not the whole project
+    assert "other/orphan.py" in dead_files(answer)  # a loader names its folder, not the whole project
 
 
 def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
@@ -305,6 +287,6 @@ def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
                "web/app/helpers.ts": "export const lonely = 1;\n",
                "elsewhere/app/page.tsx": "export default function Y() { return null; }\n"})
     answer = run(mode="unreferenced")
-    dead = _dead(answer)
+    dead = dead_files(answer)
     assert not dead & {f"web/{r}" for r in routes}
     assert {"web/app/helpers.ts", "elsewhere/app/page.tsx"} <= dead  # no next.config beside them

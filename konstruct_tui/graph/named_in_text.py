@@ -1,0 +1,159 @@
+"""Code loaded by a name written as text, and symbols a decorator may register.
+
+Imports are one way into a file; a name written as text is another. `pytest_plugins =
+["pkg.fixtures"]`, Django's `INSTALLED_APPS`, `uvicorn app.main:app` in a Procfile, `entry:
+"./src/worker.ts"` in a bundler config, `<bean class="a.impl.Codec"/>` in Spring XML: each loads
+a file nobody imports. Rather than recognise each framework's spelling, `unreferenced` asks one
+question of the whole project's text: does anything outside the file spell its module name, its
+path or its qualified class name? If so, the file is not provably dead.
+
+Likewise a top-level function or class under a decorator that is not known to be inert may be
+registered with something that calls it by name (`@app.get("/")`, `@pytest.fixture`,
+`@Component`): such a symbol is not provably dead either.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+Reader = Callable[[str], "str | None"]
+
+_REACH = 300  # characters looked at either side of a name
+_SCAN_LIMIT = 1_000_000  # characters read of one file; generated blobs say nothing useful
+_JS_EXT = r"(?:\.[cm]?[jt]sx?)"
+_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+# Decorators and annotations that wrap or describe a definition without handing it to anything
+# that calls it by name. Every other decorator may register what it decorates.
+_INERT = frozenset({
+    "dataclass", "dataclass_transform", "property", "cached_property", "staticmethod", "classmethod",
+    "wraps", "lru_cache", "cache", "total_ordering", "singledispatch", "singledispatchmethod",
+    "contextmanager", "asynccontextmanager", "overload", "final", "override", "abstractmethod",
+    "runtime_checkable", "deprecated", "unique", "no_type_check", "type_check_only",
+    "Deprecated", "SuppressWarnings", "FunctionalInterface", "SafeVarargs", "Override",
+    "Nullable", "NonNull", "Nonnull", "CheckReturnValue", "Immutable", "ThreadSafe",
+})
+_DECORATOR = re.compile(r"^\s*@\s*([\w.]+)")
+
+
+def _dotted(stem: str) -> list[str]:
+    """Every rooting of a Python module's dotted name: `src.pkg.mod`, `pkg.mod`, `mod`."""
+    parts = stem.split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+def file_spellings(path: str, language: str | None, text: str | None) -> list[str]:
+    """Regular expressions that match a written name of `path` in another file's text."""
+    stem, ext = posixpath.splitext(path)
+    if language == "python":
+        found = [r"(?<![\w.-])" + re.escape(path) + r"(?![\w])"]  # `python tools/gen.py`
+        for dotted in _dotted(stem):
+            if "." in dotted:
+                found.append(r"(?<![\w.])" + re.escape(dotted) + r"(?![\w])")
+            else:  # a top-level module is named as `main:app`, `python -m main` or `"style.Fancy"`
+                found += [r"(?<![\w.])" + re.escape(dotted) + r":(?=[A-Za-z_])",
+                          r"-m\s+" + re.escape(dotted) + r"(?![\w.])",
+                          r"(?<=['\"])" + re.escape(dotted) + r"\.[A-Za-z_][\w.]*(?=['\"])"]
+        return found
+    if language == "typescript" and ext:
+        base = posixpath.basename(stem)
+        folder = posixpath.basename(posixpath.dirname(stem))
+        named = f"{re.escape(folder)}/{re.escape(base)}" if folder else re.escape(base) + f"(?={_JS_EXT})"
+        # `./src/main.ts`, `src/workers/sync`, serverless's `src/handlers/mail.handler`
+        return [r"(?<![\w.@-])" + named + rf"{_JS_EXT}?(?=['\"`?#\s)]|\.[A-Za-z_]|$)"]
+    if language == "java" and text:
+        package = _JAVA_PACKAGE.search(text)
+        qualified = f"{package.group(1)}.{posixpath.basename(stem)}" if package else ""
+        return [r"(?<![\w.])" + re.escape(qualified) + r"(?![\w])"] if qualified else []
+    return []
+
+
+def symbol_spellings(path: str, language: str | None, name: str) -> list[str]:
+    """A Python symbol named with its module: `pkg.mod:func`, `pkg.mod.func`, `main:app`."""
+    if language != "python":
+        return []
+    return [r"(?<![\w.])" + re.escape(dotted) + ("[.:]" if "." in dotted else ":") + re.escape(name) + r"(?![\w])"
+            for dotted in _dotted(posixpath.splitext(path)[0]) if dotted]
+
+
+def anchor(path: str, symbol: str | None = None) -> str:
+    """The one word every spelling of a file (or symbol) contains: its name, its module's last part,
+    or its package's folder for an `__init__.py`."""
+    if symbol:
+        return symbol
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) == "__init__":
+        stem = posixpath.dirname(stem)
+    return posixpath.basename(stem)
+
+
+def find_named(wanted: dict[Any, tuple[str, list[str]]], corpus: Iterable[str], read: Reader,
+               owner: Callable[[Any], str]) -> dict[Any, str]:
+    """{key: `path:line`} for each key of `wanted` ({key: (anchor word, spellings)}) whose spellings
+    some corpus file other than the key's own (`owner(key)`) writes. A spelling's expression runs
+    only over files that hold its anchor word."""
+    by_anchor: dict[str, list[Any]] = {}
+    patterns = {}
+    for key, (word, spellings) in wanted.items():
+        if spellings:
+            by_anchor.setdefault(word, []).append(key)
+            patterns[key] = re.compile("|".join(f"(?:{p})" for p in spellings))
+    found: dict[Any, str] = {}
+    for path in corpus:
+        if len(found) == len(patterns):
+            break
+        text = read(path)
+        if not text:
+            continue
+        text = text[:_SCAN_LIMIT]
+        for word in [w for w in by_anchor if w in text]:  # substring search is C-fast; the regex is not
+            keys = [k for k in by_anchor[word] if k not in found and owner(k) != path]
+            for start, line in _lines_with(text, word) if keys else ():
+                for key in keys:
+                    match = key not in found and patterns[key].search(line)
+                    if match and not _in_link(line, match.start()):
+                        found[key] = f"{path}:{text.count(chr(10), 0, start) + 1}"
+    return found
+
+
+def _lines_with(text: str, word: str) -> Iterator[tuple[int, str]]:
+    """(offset, text) of the stretch of line around each place `text` holds `word` (at most
+    `_REACH` characters either side: a spelling is short, a generated line may be megabytes)."""
+    at = text.find(word)
+    while at >= 0:
+        start = max(text.rfind("\n", max(at - _REACH, 0), at) + 1, at - _REACH)
+        end = text.find("\n", at, at + _REACH)
+        end = min(len(text), at + _REACH) if end < 0 else end
+        yield start, text[start:end]
+        at = text.find(word, at + len(word))
+
+
+def _in_link(line: str, at: int) -> bool:
+    """Whether the name at `at` is part of a URL: a link to someone else's copy of the file."""
+    return "://" in re.split(r"[\s'\"`(<>=]", line[:at])[-1]
+
+
+def registering_decorator(text: str | None, start_line: int, name: str) -> str:
+    """The first decorator above `name`'s definition at `start_line` that is not known to be inert
+    (`app.get`), or "" when there is none."""
+    if not text:
+        return ""
+    lines = text.splitlines()
+    above = max(start_line - 1, 0)  # a grammar may start the definition below its decorators
+    while above > 0 and _DECORATOR.match(lines[above - 1]):
+        above -= 1
+    for line in lines[above:start_line + 40]:
+        match = _DECORATOR.match(line)
+        if match and match.group(1).rsplit(".", 1)[-1] not in _INERT:
+            return match.group(1)
+        rest = line[match.end():] if match else line
+        if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", rest):
+            return ""
+    return ""
+
+
+__all__ = ["anchor", "file_spellings", "find_named", "registering_decorator", "symbol_spellings"]
