@@ -388,11 +388,11 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         written = written_type(ts.text(node))
         function = node.parent
         if written and function is not None:
-            _, scopes = enclosing(function)
-            if scopes and _returns_self(function, ts.text(node)):
+            _, outer = enclosing(function)
+            if outer and _returns_self(function, ts.text(node)):
                 written = SELF
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
-            returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
+            returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = written
     bases: dict[str, list[str]] = {}
     for node in ts.in_order(groups.get("bases", ())):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
@@ -400,8 +400,8 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                                for c in node.named_children) if d]
         cls = node.parent
         if written and cls is not None:
-            _, scopes = enclosing(cls)
-            bases[".".join([*scopes, ts.text(cls.child_by_field_name("name"))])] = written
+            _, outer = enclosing(cls)
+            bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = written
     calls: list[tuple[str, str, ts.Node]] = []
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
