@@ -22,6 +22,15 @@ class Symbol:
     start_line: int
     end_line: int
 
+    # A cold build makes one per definition twice (worker and parent): the generated frozen
+    # `__init__` (one `object.__setattr__` call per field) costs twice as much as this.
+    def __init__(self, name: str, kind: str, start_line: int, end_line: int) -> None:
+        fields = self.__dict__
+        fields["name"] = name
+        fields["kind"] = kind
+        fields["start_line"] = start_line
+        fields["end_line"] = end_line
+
 
 @dataclass(frozen=True, slots=True)
 class ImportRef:
@@ -36,6 +45,16 @@ class ImportRef:
     kind: str = "import"
     level: int = 0
     alias: str | None = None
+
+    def __init__(self, target: str, names: tuple[str, ...] = (), line: int = 0, kind: str = "import",
+                 level: int = 0, alias: str | None = None) -> None:
+        fields = self.__dict__  # as Symbol's: cheaper than the generated frozen `__init__`
+        fields["target"] = target
+        fields["names"] = names
+        fields["line"] = line
+        fields["kind"] = kind
+        fields["level"] = level
+        fields["alias"] = alias
 
 
 @dataclass(frozen=True, slots=True)

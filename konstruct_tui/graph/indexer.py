@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from ..workspace import SKIPPED_DIRS, PathMissing, PathRefused, Workspace, stat_files
@@ -155,6 +155,9 @@ class Indexer:
             task = self._task(path, entries.get(path), *listed[path])
             if task is not None:
                 tasks.append(task)
+        # The workers get their chunks now: `git rev-parse` (a process start) and the store's
+        # bookkeeping below then run while they parse, not before.
+        submitted = self._submit(pool, tasks) if pool is not None and len(tasks) > self.inline_limit else None
         commit = gitstate.head(self.workspace.root)
         with _collector_paused(len(tasks) > self.inline_limit):
             if current is None and not cold:
@@ -162,7 +165,7 @@ class Indexer:
             if current is None:
                 current = GraphSnapshot.build({}, (), commit=commit)
             snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress,
-                                   summarize=summarize, pool=pool)
+                                   summarize=summarize, pool=pool, submitted=submitted)
         self.report.seconds = time.perf_counter() - started
         return snapshot
 
@@ -247,6 +250,7 @@ class Indexer:
         interim: Callable[[GraphSnapshot], None] | None = None,
         summarize: bool = False,
         pool: ProcessPoolExecutor | None = None,
+        submitted: list[Future[list[FileRecord | Task]]] | None = None,
     ) -> GraphSnapshot:
         report = self.report
         report.cold = cold
@@ -266,7 +270,7 @@ class Indexer:
             self.store.set_meta(complete="0")
         old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
         mark("extract")
-        records, vanished = self._extract(tasks, progress, store_as_you_go=cold, pool=pool)
+        records, vanished = self._extract(tasks, progress, store_as_you_go=cold, pool=pool, submitted=submitted)
         if pool is not None:
             pool.shutdown(wait=True)  # before the resolution forks: the parse workers' cores are theirs
         mark("extract-end")
@@ -369,9 +373,12 @@ class Indexer:
         pool.submit(int)  # the processes start on the first submit: now, not after the walk
         return pool
 
+    def _submit(self, pool: ProcessPoolExecutor, tasks: list[Task]) -> list[Future[list[FileRecord | Task]]]:
+        return [pool.submit(read_chunk, chunk) for chunk in chunked(tasks, self.workers)]
+
     def _extract(
         self, tasks: list[Task], progress: Progress | None, *, store_as_you_go: bool,
-        pool: ProcessPoolExecutor | None = None,
+        pool: ProcessPoolExecutor | None = None, submitted: list[Future[list[FileRecord | Task]]] | None = None,
     ) -> tuple[list[FileRecord], set[str]]:
         records: list[FileRecord] = []
         vanished: set[str] = set()
@@ -408,7 +415,7 @@ class Indexer:
                 take([read_file(self.workspace, t, self.supports) or t for t in chunk])
             return records, vanished
         with pool or self._start_pool() as pool:
-            futures = [pool.submit(read_chunk, chunk) for chunk in chunked(tasks, self.workers)]
+            futures = submitted if submitted is not None else self._submit(pool, tasks)
             for future in as_completed(futures):
                 if self.should_stop():
                     pool.shutdown(wait=False, cancel_futures=True)  # running chunks are short

@@ -100,48 +100,80 @@ def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
     return kind, names[::-1]
 
 
-class _Scopes:
-    """`_enclosing` from the captured class and function definitions' byte ranges: a bisect and a
-    step or two up a table, instead of a `node.parent` (a new Python object) per level of the tree.
-    Only for a tree without errors, where byte ranges nest exactly as the nodes do."""
+class ScopeTable:
+    """The classes and functions of an error-free tree by byte range, in document order (parents
+    before children): `enclosing` is a bisect and a step or two up the table instead of a
+    `node.parent` (a new Python object) per level of the tree. Only for a tree without errors,
+    where byte ranges nest exactly as the nodes do. Filled by the symbol sweep in `python.py`
+    (which reads these definitions anyway) or by `scope_table`."""
 
-    def __init__(self, groups: dict[str, list[ts.Node]]) -> None:
-        rows: list[tuple[int, int, int, str, ts.Node]] = []
-        for kind in _SCOPES:  # start and end read in C (`map`), not a Python frame per scope
-            nodes = groups.get(_CAPTURE[kind], ())
-            rows.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), count(), repeat(kind), nodes))
-        rows.sort(key=_ROW_ORDER)
+    __slots__ = ("starts", "ends", "parents", "kinds", "names")
+
+    def __init__(self) -> None:
         self.starts: list[int] = []
         self.ends: list[int] = []
-        self.parents: list[int] = []
-        self.found: list[tuple[str, list[str]]] = []  # per scope: (its kind, names from the outside in)
-        open_scopes: list[int] = []
-        for start, negative_end, _, kind, node in rows:
-            while open_scopes and self.ends[open_scopes[-1]] <= start:
-                open_scopes.pop()
-            parent = open_scopes[-1] if open_scopes else -1
-            outer = self.found[parent][1] if parent >= 0 else []
-            self.starts.append(start)
-            self.ends.append(-negative_end)
-            self.parents.append(parent)
-            self.found.append((kind, [*outer, ts.text(node.child_by_field_name("name"))]))
-            open_scopes.append(len(self.starts) - 1)
+        self.parents: list[int] = []  # index of the enclosing scope, -1 at module level
+        self.kinds: list[str] = []  # "class_definition" or "function_definition"
+        self.names: list[str] = []  # qualified within the file: "Outer.method"
 
-    def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
+    def _around(self, node: ts.Node) -> int:
         start, end = node.start_byte, node.end_byte
         at = bisect_right(self.starts, start) - 1
-        while at >= 0 and (self.ends[at] < end or (self.starts[at] == start and self.ends[at] == end)):
-            at = self.parents[at]  # not around the node (or the node itself): its enclosing scope may be
-        return (self.found[at][0], list(self.found[at][1])) if at >= 0 else (None, [])
+        ends, starts, parents = self.ends, self.starts, self.parents
+        while at >= 0 and (ends[at] < end or (starts[at] == start and ends[at] == end)):
+            at = parents[at]  # not around the node (or the node itself): its enclosing scope may be
+        return at
+
+    def kind_of(self, node: ts.Node) -> str | None:
+        at = self._around(node)
+        return self.kinds[at] if at >= 0 else None
+
+    def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
+        at = self._around(node)
+        return (self.kinds[at], self.names[at].split(".")) if at >= 0 else (None, [])
+
+
+def scope_table(groups: dict[str, list[ts.Node]]) -> ScopeTable:
+    """The table from the captured class and function definitions (start and end read in C)."""
+    rows: list[tuple[int, int, int, str, ts.Node]] = []
+    for kind in _SCOPES:
+        nodes = groups.get(_CAPTURE[kind], ())
+        rows.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), count(), repeat(kind), nodes))
+    rows.sort(key=_ROW_ORDER)
+    table = ScopeTable()
+    open_scopes: list[int] = []
+    for start, negative_end, _, kind, node in rows:
+        while open_scopes and table.ends[open_scopes[-1]] <= start:
+            open_scopes.pop()
+        parent = open_scopes[-1] if open_scopes else -1
+        name = ts.text(node.child_by_field_name("name"))
+        table.starts.append(start)
+        table.ends.append(-negative_end)
+        table.parents.append(parent)
+        table.kinds.append(kind)
+        table.names.append(f"{table.names[parent]}.{name}" if parent >= 0 else name)
+        open_scopes.append(len(table.starts) - 1)
+    return table
+
+
+def _kind_around(node: ts.Node) -> str | None:
+    """`_enclosing(node)[0]`, walking up only to the first class or function."""
+    parent = node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind == "class_definition" or kind == "function_definition":
+            return kind
+        parent = parent.parent
+    return None
 
 
 _CAPTURE = {"class_definition": "definition.class", "function_definition": "definition.function"}
 
 
-def _target_name(left: ts.Node, enclosing: Callable[[ts.Node], tuple[str | None, list[str]]] = _enclosing) -> str | None:
+def _target_name(left: ts.Node, kind_of: Callable[[ts.Node], str | None] = _kind_around) -> str | None:
     """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
     if left.type == "identifier":
-        kind, _ = enclosing(left)
+        kind = kind_of(left)
         name = left.text.decode("utf-8", "replace")
         return f"self.{name}" if kind == "class_definition" else name
     if left.type == "attribute":
@@ -197,65 +229,70 @@ def _super_class(call: ts.Node) -> str | None:
 
 
 def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
-            calls: list[tuple[str, str, ts.Node]], texts: list[bytes]) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+            calls: list[tuple[str, str, ts.Node]], texts: list[bytes],
+            table: ScopeTable | None = None) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
     under "local": {"heads": [...], "uses": [...]}) and in the calls made on it. A use takes the
-    binding of the innermost enclosing function that binds the name, else the module's."""
-    defined = groups.get("definition.function", ())
-    functions = sorted(zip(map(_START, defined), map(_END, defined)))
-    starts = [start for start, _ in functions]
-    parents: list[int] = []
-    open_scopes: list[int] = []
-    for index, (start, _) in enumerate(functions):
-        while open_scopes and functions[open_scopes[-1]][1] <= start:
-            open_scopes.pop()
-        parents.append(open_scopes[-1] if open_scopes else -1)
-        open_scopes.append(index)
+    binding of the innermost enclosing function that binds the name, else the module's. `table`:
+    the scope table of an error-free tree (its function rows nest as the functions do)."""
+    if table is not None:  # the functions among the scope table's rows (classes are stepped over)
+        starts, ends, parents = table.starts, table.ends, table.parents
+        classes = [kind == "class_definition" for kind in table.kinds]
+    else:
+        defined = groups.get("definition.function", ())
+        functions = sorted(zip(map(_START, defined), map(_END, defined)))
+        starts = [start for start, _ in functions]
+        ends = [end for _, end in functions]
+        parents = []
+        open_scopes: list[int] = []
+        for index, start in enumerate(starts):
+            while open_scopes and ends[open_scopes[-1]] <= start:
+                open_scopes.pop()
+            parents.append(open_scopes[-1] if open_scopes else -1)
+            open_scopes.append(index)
+        classes = [False] * len(starts)
 
-    def enclosing(byte: int) -> list[int]:
-        """Start bytes of the functions around `byte`, innermost first."""
+    def innermost(byte: int) -> int:
+        """The row of the innermost function around `byte`, or -1."""
         index = bisect_right(starts, byte) - 1
-        while index >= 0 and functions[index][1] <= byte:
+        while index >= 0 and (ends[index] <= byte or classes[index]):
             index = parents[index]
-        found = []
-        while index >= 0:
-            found.append(functions[index][0])
-            index = parents[index]
-        return found
+        return index
 
     scopes: dict[str, set[int | None]] = defaultdict(set)
-    placed = []
-    for name, written, node in bound:
-        scope = None
-        if name in conflicts:
-            around = enclosing(node.start_byte)
-            scope = around[0] if around else None
-            scopes[name].add(scope)
-        placed.append((name, written, node, scope))
+    placed: dict[int, int | None] = {}  # id of a binding of a conflicting name -> its function's start
+    for binding in bound:
+        if binding[0] in conflicts:
+            index = innermost(binding[2].start_byte)
+            scope = placed[id(binding)] = starts[index] if index >= 0 else None
+            scopes[binding[0]].add(scope)
 
     def rename(text: str, byte: int) -> str:
         head, dot, rest = text.partition(".")
         if head not in conflicts:
             return text
-        # `enclosing(byte)` walked only as far as the innermost function binding the name
+        # the innermost function around `byte` that binds the name
         placed_in = scopes[head]
-        index = bisect_right(starts, byte) - 1
-        while index >= 0 and functions[index][1] <= byte:
-            index = parents[index]
+        index = innermost(byte)
         while index >= 0:
-            scope = functions[index][0]
-            if scope in placed_in:
+            scope = starts[index]
+            if scope in placed_in and not classes[index]:
                 return f"{head}@{scope}{dot}{rest}"
             index = parents[index]
         return text
 
     types: dict[str, set[str]] = defaultdict(set)
-    for name, written, node, scope in placed:
+    for binding in bound:
+        name, written, node = binding
+        scope = placed.get(id(binding)) if name in conflicts else None
         key = f"{name}@{scope}" if scope is not None else name
         prefix = written[0] if written[0] in "@=" else ""
-        types[key].add(prefix + rename(written[len(prefix):], node.start_byte))
+        body = written[1:] if prefix else written
+        if body.partition(".")[0] in conflicts:
+            body = rename(body, node.start_byte)
+        types[key].add(prefix + body)
     # Chains starting with one of those names, picked out in C (`startswith` over all of them)
     chains = groups.get("chain", ())
     picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
@@ -265,21 +302,27 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
-                 chain_texts: list[bytes] | None = None) -> dict[str, Any]:
-    """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given)."""
+                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> dict[str, Any]:
+    """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given);
+    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors)."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
-    enclosing = _enclosing if has_error else _Scopes(groups).enclosing
+    table = None
+    if has_error:
+        enclosing, kind_of = _enclosing, _kind_around
+    else:
+        table = scopes if scopes is not None else scope_table(groups)
+        enclosing, kind_of = table.enclosing, table.kind_of
     bound: list[tuple[str, str, ts.Node]] = []  # (name, written type, binding node)
     for node in groups.get("bind", ()):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        name = _target_name(left, enclosing) if left is not None else None
+        name = _target_name(left, kind_of) if left is not None else None
         callee = _dotted(right.child_by_field_name("function")) if right is not None else None
         if name and callee and node.child_by_field_name("type") is None:
             bound.append((name, callee + "()", node))
     for node in groups.get("annotated", ()):
         left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
-        name = _target_name(left, enclosing) if left is not None else None
+        name = _target_name(left, kind_of) if left is not None else None
         written = written_type(ts.text(annotation)) if annotation is not None else None
         if name and written:
             bound.append((name, written, node))
@@ -295,7 +338,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
         if definition is None or decorator is None or definition.type != "function_definition":
             continue
-        if enclosing(node)[0] == "class_definition":
+        if kind_of(node) == "class_definition":
             continue  # a method's decorator (@property, @classmethod) says nothing about a variable
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
@@ -316,10 +359,10 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns
             bound.append((ts.text(left), callee + "()", node))
             continue
-        name = ts.text(left) if left.type == "identifier" else _target_name(left, enclosing)
+        name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
         if name:
             # `self.console = console`, `_Segment = Segment`: the same thing as another name
-            same = _target_name(right, enclosing) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
+            same = _target_name(right, kind_of) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
             if same:
                 bound.append((name, f"={same}", node))
             else:
@@ -345,11 +388,11 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         written = written_type(ts.text(node))
         function = node.parent
         if written and function is not None:
-            _, scopes = enclosing(function)
-            if scopes and _returns_self(function, ts.text(node)):
+            _, outer = enclosing(function)
+            if outer and _returns_self(function, ts.text(node)):
                 written = SELF
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
-            returns[".".join([*scopes, ts.text(function.child_by_field_name("name"))])] = written
+            returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = written
     bases: dict[str, list[str]] = {}
     for node in ts.in_order(groups.get("bases", ())):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
@@ -357,8 +400,8 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                                for c in node.named_children) if d]
         cls = node.parent
         if written and cls is not None:
-            _, scopes = enclosing(cls)
-            bases[".".join([*scopes, ts.text(cls.child_by_field_name("name"))])] = written
+            _, outer = enclosing(cls)
+            bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = written
     calls: list[tuple[str, str, ts.Node]] = []
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
@@ -372,10 +415,16 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     extra: dict[str, Any] = {}
     conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
     if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
-        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in set(chain_texts)}
+        # A chain's receiver is its text up to the first "." or "(": only chains that start with
+        # one of the names (picked out in C) can have one of them as receiver.
+        heads = {n.encode() for n in conflicts}
+        prefixes = tuple(head + end for head in heads for end in (b".", b"("))
+        distinct = set(chain_texts)
+        used = {raw.partition(b".")[0].partition(b"(")[0] for raw in filter(methodcaller("startswith", prefixes), distinct)}
+        used.update(heads.intersection(distinct))
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts)
+        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts, table)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
     for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:

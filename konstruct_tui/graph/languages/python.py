@@ -15,7 +15,7 @@ from operator import attrgetter, neg
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
-from ._python_member_facts import member_facts
+from ._python_member_facts import ScopeTable, member_facts
 from ._python_resolve import PythonResolver
 
 _DOTTED_PATH = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -42,9 +42,11 @@ def _name_node(node: ts.Node, kind: str) -> ts.Node:
     return node.child_by_field_name("name")
 
 
-def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
+def _symbols(groups: dict[str, list[ts.Node]], table: ScopeTable | None = None) -> tuple[Symbol, ...]:
     """Definitions with qualified names. One sweep in byte order keeps a stack of the enclosing
-    classes and functions (cheaper than walking up from every node: assignments are many)."""
+    classes and functions (cheaper than walking up from every node: assignments are many). The
+    classes and functions it meets also fill `table` (the member facts' scope table), so their
+    names are read once."""
     # (start, -end, capture order, kind, node): the capture order keeps ties in a stable order and
     # spares the sort from ever comparing nodes.
     found: list[tuple[int, int, int, str, ts.Node]] = []
@@ -54,7 +56,11 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
         found.extend(zip(map(_START, nodes), map(neg, map(_END, nodes)), order, repeat(kind), nodes))
     found.sort()
     rows: list[tuple[str, str, int, int]] = []
-    scopes: list[tuple[int, str, str]] = []  # (end byte, qualified name, kind) of the open scopes
+    # (end byte, qualified name, kind, index in `table`) of the open scopes
+    scopes: list[tuple[int, str, str, int]] = []
+    if table is None:
+        table = ScopeTable()
+    starts, ends, parents, kinds, names = table.starts, table.ends, table.parents, table.kinds, table.names
     for start, negative_end, _, kind, node in found:
         while scopes and scopes[-1][0] <= start:
             scopes.pop()
@@ -65,7 +71,12 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
         qualified = f"{scopes[-1][1]}.{name}" if scopes else name
         first = node
         if kind == "class" or kind == "function":
-            scopes.append((-negative_end, qualified, kind))
+            scopes.append((-negative_end, qualified, kind, len(starts)))
+            starts.append(start)
+            ends.append(-negative_end)
+            parents.append(scopes[-2][3] if len(scopes) > 1 else -1)
+            kinds.append(_SCOPE_KINDS[kind])
+            names.append(qualified)
             # A decorated definition's span starts at its first decorator: editing the span keeps
             # them. Only a class or function can be decorated (the parent lookup is not free).
             parent = node.parent
@@ -80,6 +91,9 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[Symbol, ...]:
                 kind = "constant"
         rows.append((qualified, kind, first.start_point[0] + 1, node.end_point[0] + 1))
     return tuple(starmap(Symbol, dict.fromkeys(rows)))  # `x = 1` twice on one line is one symbol
+
+
+_SCOPE_KINDS = {"class": "class_definition", "function": "function_definition"}
 
 
 def _dotted(node: ts.Node | None) -> str:
@@ -144,14 +158,15 @@ def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[b
         # themselves (hashed in C) leaves out exactly the same ones, and costs less. Kept in
         # document order: reading the texts then walks the tree's memory in order.
         names = filterfalse(set().union(*not_uses).__contains__, names)
-    # Texts are deduplicated as bytes and decoded once each: most identifiers repeat.
+    # Texts are deduplicated as bytes and decoded once each: most identifiers repeat. Loops in C
+    # (`map`, `filter`): a file has hundreds of distinct names and dotted chains.
     # (`text` is never None: trees are always parsed from bytes.)
-    used = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, names))}
+    distinct = set(map(_TEXT, names))
+    used = set(map(str, distinct, repeat("utf-8"), repeat("replace")))
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
-    for raw in set(chain_texts):
-        if _DOTTED_PATH.fullmatch(raw):
-            used.add(raw.decode("ascii", "replace"))
+    # A dotted path is ASCII (the pattern's `\w` on bytes), so the plain decode is the same.
+    used.update(map(bytes.decode, filter(_DOTTED_PATH.fullmatch, set(chain_texts))))
     return tuple(sorted(used))
 
 
@@ -170,13 +185,15 @@ class PythonSupport:
         groups = ts.captures(ts.query("python", "python"), root)
         # Read once, used by both the uses and the member facts (`node.text` copies the bytes)
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
+        scopes = ScopeTable()
+        symbols = _symbols(groups, scopes)
         return FileFacts(
             path=path,
             language=self.name,
-            symbols=_symbols(groups),
+            symbols=symbols,
             imports=_imports(groups),
             uses=_uses(groups, root.has_error, chain_texts),
-            extra=member_facts(groups, root.has_error, chain_texts),
+            extra=member_facts(groups, root.has_error, chain_texts, scopes),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:

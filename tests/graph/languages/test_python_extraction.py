@@ -154,3 +154,50 @@ def test_member_facts_do_not_depend_on_the_order_captures_come_in() -> None:
     assert member_facts(groups, True) == facts
     assert facts["types"]["self.kept"] == ["Box"] and facts["types"]["self.size"] == ["int"]
     assert SUPPORT.extract("m.py", _OVERLOADED.encode()).extra == facts
+
+
+_PER_FUNCTION = textwrap.dedent('''\
+    from click.testing import CliRunner
+
+    def outer(runner):
+        class Case:
+            def check(self):
+                runner = CliRunner()
+                runner.invoke()
+
+            def other(self):
+                runner.invoke()
+
+        def inner():
+            runner = make()
+            return runner.result.value
+
+        return runner.invoke()
+
+    runner = CliRunner()
+    runner.invoke()
+    ''')
+
+
+def test_names_bound_per_function_are_placed_alike_by_the_scope_table_and_the_tree_walk() -> None:
+    """Error-free trees place a name's bindings and uses with the byte-range scope table the
+    symbol sweep builds (classes between functions stepped over); a tree with errors walks up the
+    tree. Both must tell the same functions apart."""
+    from konstruct_tui.graph import treesitter as ts
+    from konstruct_tui.graph.languages._python_member_facts import member_facts
+
+    facts = SUPPORT.extract("t.py", _PER_FUNCTION.encode())
+    tree = ts.parse("python", _PER_FUNCTION.encode())
+    groups = ts.captures(ts.query("python", "python"), tree.root_node)
+    assert not tree.root_node.has_error
+    assert facts.extra == member_facts(groups, True) == member_facts(groups, False)
+    local = facts.extra["local"]
+    assert local["heads"] == ["runner"]
+    check = _PER_FUNCTION.index("def check")
+    inner = _PER_FUNCTION.index("def inner")
+    outer = _PER_FUNCTION.index("def outer")
+    assert facts.extra["types"][f"runner@{check}"] == ["CliRunner()"] and facts.extra["types"]["runner"] == ["CliRunner()"]
+    assert facts.extra["types"][f"runner@{inner}"] == ["make()"]
+    # `runner` in `other` (no binding of its own, inside class Case) is outer's untyped parameter
+    assert sorted(local["uses"]) == sorted(["runner.invoke", f"runner@{check}.invoke", f"runner@{outer}.invoke",
+                                            f"runner@{inner}.result", f"runner@{inner}.result.value"])
