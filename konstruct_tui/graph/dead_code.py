@@ -53,6 +53,7 @@ class DeadCode:
         self._texts: dict[str, str | None] = {}
         self._loaders: dict[str, list[tuple[str, str | None]]] = {}
         self._prefixed: list[tuple[str, str]] | None = None
+        self._literals: list[tuple[str, str]] = []  # (site, the module a loader names), project-wide
         configs = [p for p in snap.files if posixpath.basename(p) in _CONFIGS or "META-INF/services/" in p]
         python = {p for p, e in snap.files.items() if e.language == "python"}
         self.entry_files, self.entry_symbols = declared_entry_points(sorted(configs), self.read, python,
@@ -81,10 +82,20 @@ class DeadCode:
                       if not site.startswith(path + ":") and loads(literal, path)]
         return found
 
+    def loaders_of(self, path: str) -> list[str]:
+        """The loaders near `path`, and those anywhere whose literal names it (`import_module(
+        "pkg.heavy")`, `import('../lib/heavy')`): what `callers` must rule out before "nothing".
+        A literal names a module by its last part only, so this is for questions that also look
+        for the symbol's name at the site, not for `unreferenced` on its own."""
+        self._prefixed_loaders()
+        return [*self.loaders_near(path), *(site for site, literal in self._literals if loads(literal, path)
+                                            and not site.startswith(path + ":"))]
+
     def _prefixed_loaders(self) -> list[tuple[str, str]]:
         """Loaders anywhere in the project whose computed name starts with a written folder
         (`import_module(f"pkg.handlers.{name}")`): they may load any file of that folder. Read once
-        per question, from at most `_PREFIXED_SCAN` files (a bigger tree keeps the nearby rule)."""
+        per question, from at most `_PREFIXED_SCAN` files (a bigger tree keeps the nearby rule).
+        The same reading keeps every loader of a literal name (`loaders_of`)."""
         if self._prefixed is None:
             self._prefixed = []
             scanned = [p for p, e in self.snap.files.items() if e.parsed and e.language in ("python", "typescript")]
@@ -94,10 +105,12 @@ class DeadCode:
                     if text and ("import" in text or "require" in text):
                         language = self.snap.files[other].language
                         self._prefixed += loaded_folders(language, other, text)
+                        sites = loading_sites(language, other, text)
+                        self._literals += [(site, literal) for site, literal in sites if literal]
                         # A wholly computed loader reaches the folders its file names as strings:
                         # `import_module(name)` over `os.listdir(here / "plugins")`. ("?" marks a
                         # folder named anywhere, by its last part.)
-                        computed = [site for site, literal in loading_sites(language, other, text) if literal is None]
+                        computed = [site for site, literal in sites if literal is None]
                         if computed:
                             self._prefixed += [(computed[0], "?" + word) for word in
                                                sorted(set(_FOLDER_WORD.findall(text)))]

@@ -41,6 +41,7 @@ _TRIGGERS = {
     "java": ("forName(", "loadClass(", "ServiceLoader.load("),
     "go": ("plugin.Open(",),
 }
+DECORATOR_LINE = re.compile(r"^\s*@\s*([\w.]+)")
 _MAIN_GUARD = re.compile(r"""^\s*if\s*\(?\s*(?:__name__\s*==\s*['"]__main__['"]|['"]__main__['"]\s*==\s*__name__)\s*\)?\s*:""",
                          re.MULTILINE)
 _JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
@@ -77,6 +78,26 @@ def name_lines(text: str | None, name: str) -> list[int] | None:
         return None
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     return [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+
+
+def declaration_head(text: str | None, start_line: int, name: str) -> list[str]:
+    """The lines of `name`'s declaration at `start_line` up to the one that names it, with the
+    decorator or annotation lines right above it (a grammar may start a declaration below them):
+    where its decorators, annotations and modifiers are written."""
+    if not text:
+        return []
+    lines = text.splitlines()
+    first = max(start_line - 1, 0)
+    while first > 0 and DECORATOR_LINE.match(lines[first - 1]):
+        first -= 1
+    named = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    head: list[str] = []
+    for line in lines[first:start_line + 40]:
+        head.append(line)
+        decorator = DECORATOR_LINE.match(line)
+        if named.search(line[decorator.end():] if decorator else line):
+            break
+    return head
 
 
 def loading_sites(language: str, path: str, text: str | None) -> list[tuple[str, str | None]]:

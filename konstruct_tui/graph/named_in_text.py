@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .evidence import DECORATOR_LINE, declaration_head
+
 Reader = Callable[[str], "str | None"]
 
 _REACH = 300  # characters looked at either side of a name
@@ -35,7 +37,6 @@ _INERT = frozenset({
     "Deprecated", "SuppressWarnings", "FunctionalInterface", "SafeVarargs", "Override",
     "Nullable", "NonNull", "Nonnull", "CheckReturnValue", "Immutable", "ThreadSafe",
 })
-_DECORATOR = re.compile(r"^\s*@\s*([\w.]+)")
 
 
 def _dotted(stem: str) -> list[str]:
@@ -140,19 +141,10 @@ def _in_link(line: str, at: int) -> bool:
 def registering_decorator(text: str | None, start_line: int, name: str) -> str:
     """The first decorator above `name`'s definition at `start_line` that is not known to be inert
     (`app.get`), or "" when there is none."""
-    if not text:
-        return ""
-    lines = text.splitlines()
-    above = max(start_line - 1, 0)  # a grammar may start the definition below its decorators
-    while above > 0 and _DECORATOR.match(lines[above - 1]):
-        above -= 1
-    for line in lines[above:start_line + 40]:
-        match = _DECORATOR.match(line)
+    for line in declaration_head(text, start_line, name):
+        match = DECORATOR_LINE.match(line)
         if match and match.group(1).rsplit(".", 1)[-1] not in _INERT:
             return match.group(1)
-        rest = line[match.end():] if match else line
-        if re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", rest):
-            return ""
     return ""
 
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from .evidence import declaration_head
+
 _JAVA_OBJECT = frozenset({"toString", "equals", "hashCode", "compareTo", "clone", "finalize", "close", "run",
                           "call", "iterator", "accept", "apply", "test", "get", "compare", "uncaughtException"})
 _GO_INTERFACES = frozenset({
@@ -48,7 +50,7 @@ def runtime_caller(language: str | None, name: str, text: str | None, start_line
         return ""
     if language == "python" and _DUNDER.match(short):
         return f"Python calls {short} through its syntax or protocols, never by name"
-    head = _declaration_head(text, start_line, short)
+    head = "\n".join(declaration_head(text, start_line, short))
     if language == "java":
         if re.search(r"@Override\b", head):
             return f"{short} is an @Override: callers of its supertype's method, library code included, run it"
@@ -62,23 +64,6 @@ def runtime_caller(language: str | None, name: str, text: str | None, start_line
         if re.search(r"\boverride\b", head):
             return f"{short} is an override: callers of its supertype's method run it"
     return ""
-
-
-def _declaration_head(text: str | None, start_line: int, short: str) -> str:
-    """The declaration's annotations and modifiers: the annotation lines right above it (a grammar
-    may start the declaration below them) and its own lines up to its name."""
-    if not text:
-        return ""
-    lines = text.splitlines()
-    first = max(start_line - 1, 0)
-    while first > 0 and re.match(r"\s*@", lines[first - 1]):
-        first -= 1
-    head: list[str] = []
-    for line in lines[first:start_line + 3]:
-        head.append(line)
-        if re.search(rf"(?<![\w$]){re.escape(short)}\s*[(<]", line):
-            break
-    return "\n".join(head)
 
 
 __all__ = ["runtime_caller"]

@@ -26,7 +26,7 @@ from .answers import (
 from .callers import BY_NAME, find_callers, is_member, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
-from .evidence import loading_sites, loads, name_lines
+from .evidence import name_lines
 from .protocol_methods import runtime_caller
 from .supertypes import supertype_methods
 from .facts import Symbol
@@ -154,12 +154,9 @@ class GraphQuery:
         note = f" (used only inside {', '.join(local)})" if local else ""
         where = (f"; none of the {callers.searched} file(s) that can reach it uses .{short} on an untyped receiver"
                  if any("." in s.name for _, s in found) else "")
-        passed = f" ({', '.join(passing)} only import it to pass it on)" if passing else ""
-        return self._finish(snap, NO_REFERENCES, [], defining,
-                            reason=f"{symbol} is defined in {', '.join(defining)}; "
-                                   f"no other file uses it{passed}{note}{where}" if passing else
-                                   f"{symbol} is defined in {', '.join(defining)}; "
-                                   f"no other file refers to it{note}{where}", extra=extra)
+        told = f"uses it ({', '.join(passing)} only import it to pass it on)" if passing else "refers to it"
+        return self._finish(snap, NO_REFERENCES, [], defining, extra=extra,
+                            reason=f"{symbol} is defined in {', '.join(defining)}; no other file {told}{note}{where}")
 
     def _pass_throughs(self, snap: GraphSnapshot, callers: Any, short: str) -> list[str]:
         """Python files among the resolved callers that only import `short` (no use, no alias)."""
@@ -177,22 +174,13 @@ class GraphQuery:
         `await import('./heavy')` anywhere, a computed loader near it) and mention `short`:
         `mod.Heavy()` there may be a use the graph cannot prove. Read only before a "nothing"."""
         finder = DeadCode(snap, self._text, lambda path, found: set())
-        sources = sorted(p for p, e in snap.files.items() if e.parsed)[:_LOOKUP_SCAN]
         found: dict[str, dict[str, Any]] = {}
-        for path in defining:
-            stem = posixpath.splitext(posixpath.basename(path))[0]
-            sites = finder.loaders_near(path)
-            for other in sources:
-                text = finder.read(other) if other != path else None
-                if text and stem in text:
-                    sites += [site for site, literal in loading_sites(snap.files[other].language, other, text)
-                              if literal and loads(literal, path)]
-            for site in sites:
-                other = site.split(":")[0]
-                lines = name_lines(finder.read(other), short)
-                if lines and other not in defining and other not in found:
-                    found[other] = {"path": other, "targets": defining, "kinds": [], "evidence": BY_NAME,
-                                    "lines": lines, "loads_by_name": True, "site": site}
+        for site in (site for path in defining for site in finder.loaders_of(path)):
+            other = site.split(":")[0]
+            lines = name_lines(finder.read(other), short)
+            if lines and other not in defining and other not in found:
+                found[other] = {"path": other, "targets": defining, "kinds": [], "evidence": BY_NAME,
+                                "lines": lines, "loads_by_name": True, "site": site}
         return list(found.values())
 
     def _run_time_lookups(self, snap: GraphSnapshot, short: str, defining: list[str], member: bool
