@@ -228,6 +228,41 @@ def typescript_questions(root: Path, source_dirs: str, snapshot, size: int, kind
 
 # --- scoring ------------------------------------------------------------------------------------
 
+
+class CallerTally:
+    """One `callers` answer after another against a reference: micro precision, recall and F1 of
+    the files of `resolved` callers per kind and overall, the statuses, the `undeterminable`
+    answers that are honest (every reference caller among the resolved callers and candidates),
+    and the `no_references` answers the reference contradicts."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # hits, resolved, expected
+        self.statuses: dict[str, int] = defaultdict(int)
+        self.false_none = self.honest = 0
+
+    def add(self, kind: str, status: str, expected: set[str], resolved: set[str], candidates: set[str]) -> None:
+        self.statuses[status] += 1
+        for key in (kind, "all"):
+            self.kinds[key][0] += len(resolved & expected)
+            self.kinds[key][1] += len(resolved)
+            self.kinds[key][2] += len(expected)
+        self.false_none += bool(expected) and status == "no_references"
+        self.honest += status == "undeterminable" and expected <= resolved | candidates
+
+    def print_scores(self) -> None:
+        for key, (hits, resolved, expected) in sorted(self.kinds.items(), key=lambda item: item[0] != "all"):
+            precision = hits / resolved if resolved else 1.0
+            recall = hits / expected if expected else 1.0
+            f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+            print(f"{key:9} resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  "
+                  f"F1 {f1:.3f}  ({hits} hits / {resolved} resolved / {expected} expected)")
+
+    def print_honesty(self) -> None:
+        print(f"undeterminable answers: {self.statuses['undeterminable']} ({self.honest} with every reference caller "
+              f"among the resolved callers and candidates)")
+        print(f"no_references while the reference has callers: {self.false_none}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("language", choices=("java", "go", "python", "typescript"))
@@ -263,26 +298,16 @@ def main() -> None:
     else:
         questions, compared = typed_questions(args.language, root, args.source_dir.split(","), snapshot, size,
                                               args.kind or "all", args.classpath, args.keep_reference)
-    per_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # hits, resolved, expected
-    statuses: dict[str, int] = defaultdict(int)
-    false_none = honest = 0
+    tally = CallerTally()
     dumped = []
     for shown, (path, name, kind, expected) in enumerate(questions):
         answer = query.references(name, file=path, limit=10_000, uses_only=True)  # as `callers` asks
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved"
                     and (compared is None or r["path"] in compared)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
-        statuses[answer.status] += 1
+        tally.add(kind, answer.status, expected, resolved, candidates)
         dumped.append({"path": path, "name": name, "status": answer.status, "expected": sorted(expected),
                        "resolved": sorted(resolved), "candidates": sorted(candidates)})
-        for key in (kind, "all"):
-            per_kind[key][0] += len(resolved & expected)
-            per_kind[key][1] += len(resolved)
-            per_kind[key][2] += len(expected)
-        if expected and answer.status == "no_references":
-            false_none += 1
-        if answer.status == "undeterminable" and expected <= resolved | candidates:
-            honest += 1
         if shown < args.show:
             missed, extra = sorted(expected - resolved)[:3], sorted(resolved - expected)[:3]
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
@@ -293,17 +318,10 @@ def main() -> None:
     counts: dict[str, int] = defaultdict(int)
     for question in questions:
         counts[question[2]] += 1
-    print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}, {dict(counts)}); statuses {dict(statuses)}")
-    for key, (hits, resolved_total, expected_total) in sorted(per_kind.items(), key=lambda item: item[0] != "all"):
-        precision = hits / resolved_total if resolved_total else 1.0
-        recall = hits / expected_total if expected_total else 1.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        print(f"{key:8} resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  F1 {f1:.3f}"
-              f"  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
-    print(f"undeterminable answers: {statuses['undeterminable']} ({honest} with every reference caller among the "
-          f"resolved callers and candidates)")
-    print(f"no_references while the reference has callers: {false_none}")
-
+    print(f"\n{len(questions)} questions ({args.language}, {args.checkout.name}, {dict(counts)}); "
+          f"statuses {dict(tally.statuses)}")
+    tally.print_scores()
+    tally.print_honesty()
 
 if __name__ == "__main__":
     main()

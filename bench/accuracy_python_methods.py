@@ -29,11 +29,10 @@ import json
 import re
 import sys
 import tempfile
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from accuracy_methods import our_index, sample  # noqa: E402
+from accuracy_methods import CallerTally, our_index, sample  # noqa: E402
 
 
 _KINDS = {"all": ("function", "class", "method")}
@@ -151,20 +150,14 @@ def main() -> None:
     questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind, not args.no_cache,
                                  args.jedi_limits)
     scope = ""
-    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # kind -> hits, resolved, expected
-    statuses: dict[str, int] = defaultdict(int)
-    false_none = honest = 0
+    tally = CallerTally()
     checked = [0, 0]  # extra resolved callers, of which Jedi's goto confirms
     for shown, (path, name, expected) in enumerate(questions):
         kind = next((s.kind for s in snapshot.files[path].symbols() if s.name == name), "?")
         answer = query.references(name, file=path, limit=10_000, uses_only=True)  # as `callers` asks
         resolved = {r["path"] for r in answer.results if r.get("evidence") == "resolved" and r["path"].startswith(scope)}
         candidates = {r["path"] for r in answer.results if r.get("evidence") == "by_name"}
-        statuses[answer.status] += 1
-        for key in (kind, "all"):
-            tally[key][0] += len(resolved & expected)
-            tally[key][1] += len(resolved)
-            tally[key][2] += len(expected)
+        tally.add(kind, answer.status, expected, resolved, candidates)
         confirmed = set()
         if args.confirm:
             lines = {r["path"]: r.get("lines") or [] for r in answer.results}
@@ -173,30 +166,20 @@ def main() -> None:
                          if goto_confirms(root, args.source_dir, path, spans, name.rsplit(".", 1)[-1], extra, lines.get(extra, []))}
             checked[0] += len(resolved - expected)
             checked[1] += len(confirmed)
-        if expected and answer.status == "no_references":
-            false_none += 1
-        if answer.status == "undeterminable" and expected <= resolved | candidates:
-            honest += 1
         if shown < args.show:
             missed, extra = sorted(expected - resolved)[:6], sorted(resolved - expected)[:6]
             print(f"{answer.status:15} ref {len(expected):3}  resolved {len(resolved):3}  hit {len(resolved & expected):3}"
                   f"  cand {len(candidates):3}  {kind[:5]:5} {path}::{name}" + (f"  missed {missed}" if missed else "")
                   + (f"  extra {extra}" if extra else "") + (f"  goto-confirmed {sorted(confirmed)}" if confirmed else ""))
-    print(f"\n{len(questions)} questions (python, {args.checkout.name}); statuses {dict(statuses)}")
-    for kind, (hits, resolved_total, expected_total) in sorted(tally.items(), key=lambda item: item[0] == "all"):
-        precision = hits / resolved_total if resolved_total else 1.0
-        recall = hits / expected_total if expected_total else 1.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        print(f"{kind:9} resolved callers (file level, micro): precision {precision:.3f}  recall {recall:.3f}  "
-              f"F1 {f1:.3f}  ({hits} hits / {resolved_total} resolved / {expected_total} expected)")
+    print(f"\n{len(questions)} questions (python, {args.checkout.name}); statuses {dict(tally.statuses)}")
+    tally.print_scores()
     if args.confirm:
-        hits, resolved_total, expected_total = tally["all"]
+        hits, resolved_total, expected_total = tally.kinds["all"]
         precision = (hits + checked[1]) / resolved_total if resolved_total else 1.0
         print(f"extra resolved callers: {checked[0]}, of which Jedi's goto at our call site lands on the definition: "
               f"{checked[1]} -> precision against references + goto-confirmed {precision:.3f}")
-    print(f"undeterminable answers: {statuses['undeterminable']} ({honest} with every reference caller among the "
-          f"resolved callers and candidates)")
-    print(f"no_references while the reference has callers: {false_none}")
+    tally.print_honesty()
+
 
 if __name__ == "__main__":
     main()
