@@ -17,7 +17,8 @@ from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
-from ._ts_types import chain, type_facts
+from ._ts_chains import chain
+from ._ts_types import type_facts
 from ._ts_written import alias_of
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).

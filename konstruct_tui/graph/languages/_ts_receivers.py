@@ -16,8 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ._ts_chains import EITHER, NEW, OBJECT
 from ._ts_contexts import CONTEXT, Contexts
-from ._ts_types import EITHER, NEW, OBJECT
 from ._ts_written import LIB_TYPES, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),

@@ -4,8 +4,7 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
 - `types`: local, parameter or field name -> the type names written for it (`x: T`, `x = new T()`);
 - `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
 - `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
-  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`). A chain is a list of segments: a head (`name`,
-  `this:Class`, `super:Class`, `new T`, `as T`, `either:` the two sides of `a ?? b`), then `.name` and `()` (a call; arguments are dropped);
+  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`); chains are read by `_ts_chains.py`;
 - `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
   (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
 - `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
@@ -20,12 +19,18 @@ Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_chains import (
+    MAX_SEGMENTS,
+    OBJECT,
+    Lookup,
+    chain,
+    enclosing_class,
+)
 from ._ts_shapes import (
     field_type,
     intersected,
@@ -38,7 +43,6 @@ from ._ts_shapes import (
 from ._ts_signatures import context_head, key_uses, signature_facts
 from ._ts_written import (
     SHAPE,
-    TYPE_NAME,
     TYPEOF,
     Wrapped,
     bounded,
@@ -50,126 +54,6 @@ _CALLABLE = frozenset({"function_declaration", "generator_function_declaration",
                        "function_signature", "method_signature", "abstract_method_signature"})
 _SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
-_CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
-_MAX_SEGMENTS = 8
-OBJECT = "object:"  # a head `object:{"key": chain}`: an object literal, by the chains of its keys
-_MAX_KEYS = 16
-NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
-EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
-
-
-def enclosing_class(node: Any) -> str | None:
-    """The class whose `this` a node sees: the nearest class, unless a `function` rebinds `this` first."""
-    parent = node.parent
-    while parent is not None:
-        if parent.type in ("function_expression", "function", "function_declaration", "generator_function",
-                           "generator_function_declaration"):
-            return None
-        if parent.type in _CLASSES:
-            name = parent.child_by_field_name("name")
-            return ts.text(name) if name is not None else None
-        parent = parent.parent
-    return None
-
-
-Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
-
-
-def _no_locals(node: Any, name: str) -> tuple[bool, list[str] | None]:
-    return False, None
-
-
-def chain(node: Any, lookup: Lookup = _no_locals, memo: dict[Any, Any] | None = None) -> list[str] | None:
-    """The receiver chain of an expression (see the module doc), or None when it cannot be followed.
-    A name declared in a function or block (`lookup`) is replaced by what its declaration says.
-    `memo` shares the chains of sub-expressions: `a.b().c().d()` is read once, not once a member."""
-    if node is None:
-        return None
-    kind = node.type
-    if memo is not None and kind != "identifier":  # a name is read in no time: not worth a key
-        key = (node.start_byte, node.end_byte, kind)
-        if key not in memo:
-            memo[key] = _chain(node, lookup, memo)
-        return memo[key]
-    return _chain(node, lookup, memo)
-
-
-def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] | None:
-    kind = node.type
-    if kind == "identifier":
-        name = ts.text(node)
-        local, declared = lookup(node, name)
-        return [name] if not local else declared
-    if kind in ("this", "super"):
-        owner = enclosing_class(node)
-        return None if owner is None else [f"{kind}:{owner}"]
-    if kind == "new_expression":
-        constructor = node.child_by_field_name("constructor")
-        text = ts.text(constructor) if constructor is not None else ""
-        if constructor is not None and constructor.type == "this":  # `static create() { return new this() }`
-            owner = enclosing_class(node)
-            return None if owner is None else [f"new {owner}"]
-        if not TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
-            return None
-        if constructor.type == "member_expression" and lookup(constructor, text.partition(".")[0])[0]:
-            found = chain(constructor, lookup, memo)  # `new lib.App()`, `lib` a parameter: `lib.App`, then `new`
-            return None if found is None else [*found, NEW]
-        return [f"new {text}"]
-    if kind == "object":  # `{app, client: new Client()}`: each key's chain (a literal's shape)
-        return _shape(node, lookup, memo)
-    operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
-    if operator is not None and ts.text(operator) in ("??", "||"):
-        # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
-        sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
-        return None if None in sides else [EITHER + json.dumps(sides)]
-    if kind == "ternary_expression":  # `(c ? this.resolve(o) : this).clone()`: typed when both branches agree
-        sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("consequence", "alternative")]
-        return None if None in sides else [EITHER + json.dumps(sides)]
-    if kind in ("as_expression", "satisfies_expression"):
-        written = written_type(Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
-        return None if written is None or written == "this" else [f"as {written}"]
-    if kind == "member_expression":
-        prop = node.child_by_field_name("property")
-        if prop is None or prop.type not in ("property_identifier", "private_property_identifier"):
-            return None
-        inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
-    elif kind == "call_expression":
-        inner, step = node.child_by_field_name("function"), "()"
-    elif kind == "subscript_expression":  # `xs[0]`: an element
-        index = node.child_by_field_name("index")
-        if index is not None and index.type == "string" and index.named_child_count == 1:
-            inner, step = node.child_by_field_name("object"), "." + ts.text(index.named_children[0])  # `x['key']`
-        elif index is None or index.type != "number":
-            return None
-        else:
-            inner, step = node.child_by_field_name("object"), "[]"
-    elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
-        return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
-    else:
-        return None
-    found = chain(inner, lookup, memo)
-    return None if found is None or len(found) > _MAX_SEGMENTS else [*found, step]
-
-
-def _shape(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] | None:
-    keys: dict[str, list[str]] = {}
-    if node.named_child_count > _MAX_KEYS:
-        return None
-    for part in node.named_children:
-        if part.type == "shorthand_property_identifier":
-            name, value = ts.text(part), part
-            local, declared = lookup(part, name)
-            found = declared if local else [name]
-        elif part.type == "pair":
-            key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
-            if key is None or key.type != "property_identifier" or value is None:
-                continue
-            name, found = ts.text(key), chain(value, lookup, memo)
-        else:
-            continue
-        if found is not None and len(found) <= _MAX_SEGMENTS:
-            keys[name] = found
-    return [OBJECT + json.dumps(keys, sort_keys=True)]
 
 
 _BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
@@ -251,7 +135,7 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         right = parent.child_by_field_name("right")
         of = any(not c.is_named and c.type == "of" for c in parent.children)
         found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
-        return None if found is None or len(found) > _MAX_SEGMENTS else [*found, "[]"]
+        return None if found is None or len(found) > MAX_SEGMENTS else [*found, "[]"]
     if node.type in ("required_parameter", "optional_parameter") and node.child_by_field_name("type") is None \
             and node.child_by_field_name("value") is not None:  # `(options = new Options())`: what the default is
         found = chain(node.child_by_field_name("value"), lookup)
@@ -445,7 +329,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         said = scopes.said(node)
         if said is None:
             untyped.add(keys[-1])
-        elif len(said) + len(keys) <= _MAX_SEGMENTS:
+        elif len(said) + len(keys) <= MAX_SEGMENTS:
             chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1]))
     narrowed = narrowings(found.get("narrow", ()))
     look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
