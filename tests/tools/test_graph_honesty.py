@@ -294,3 +294,26 @@ def test_a_list_of_export_names_is_not_a_lookup_of_a_function(ask) -> None:
                "test/exports.test.ts": "it('exports', async () => {\n  expect(Object.keys(await import('../src')))"
                                        ".toEqual([\n    \"createApp\",\n  ])\n})\n"})
     assert run(mode="callers", target="src/app.ts", symbol="createApp")["status"] == "no_references"
+
+
+def test_more_ways_code_runs_unnamed_that_unreferenced_must_see(ask) -> None:
+    """A README's `python -m`, a decorator whose arguments span lines, and (the other way round) a
+    file that only names itself, which proves nothing."""
+    answer = ask({"README.md": "Run it with `python -m tools.report --all`.\n",
+                  "tools/__init__.py": "", "tools/report.py": "print(1)\n",
+                  "web/__init__.py": "", "web/main.py": "from web import routes\n\n\nif __name__ == '__main__':\n    pass\n",
+                  "web/routes.py": "from fastapi import APIRouter\n\nrouter = APIRouter()\n\n\n@router.get(\n    '/items',\n"
+                                   "    tags=['items'],\n)\ndef list_items():\n    return []\n",
+                  "lonely/__init__.py": "", "lonely/self_named.py": '"""lonely.self_named: nothing loads me."""\nX = 1\n'
+                  })(mode="unreferenced")
+    assert "tools/report.py" not in dead_files(answer)
+    assert not any(r.get("symbol") == "list_items" for r in answer["results"])
+    assert "lonely/self_named.py" in dead_files(answer)
+
+
+def test_dunder_import_then_getattr_is_a_load_by_name(ask) -> None:
+    run = ask({"pkg/__init__.py": "", "pkg/heavy.py": "class Heavy:\n    pass\n",
+               "app/use.py": "def go():\n    mod = __import__('pkg.heavy', fromlist=['Heavy'])\n"
+                             "    return getattr(mod, 'Heavy')()\n"})
+    answer = run(mode="callers", target="pkg/heavy.py", symbol="Heavy")
+    assert answer["status"] == "undeterminable" and answer["results"][0]["path"] == "app/use.py"
