@@ -14,10 +14,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ._ts_generics import AT, instantiate, keys_of
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
 
-_DEPTH = 12  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`) run deep
+_DEPTH = 24  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`, `Merge<StrictOptions, {...}>`) run deep
 
 
 class Contexts:
@@ -106,6 +107,8 @@ class Contexts:
         if found is None or depth > _DEPTH:
             return None
         kind, value = found[:2]
+        if kind == AT:  # a generic alias's argument, read where it was written
+            return self._objects(value, found[2], depth + 1)
         if kind == "sig":
             return []
         if kind == "via":
@@ -114,7 +117,7 @@ class Contexts:
             return [(None, tuple(value), (), None)]
         if kind in ("Omit", "Pick"):
             inner = self._objects(path, value, depth + 1)
-            keys = tuple(found[2]) if isinstance(found[2], list) else self._literal_keys(path, found[2]["ref"])
+            keys = self._keys(path, found[2])
             if inner is None or keys is None:
                 return None
             if kind == "Omit":
@@ -138,7 +141,7 @@ class Contexts:
         kind = self._r.kinds(where[0]).get(where[1])
         extra = self._extra(where[0])
         if where[1] in extra.get("callsigs", {}):  # `type A = B & {...}`, `type A = Partial<B>`
-            return self._objects(where[0], extra["callsigs"][where[1]], depth + 1)
+            return self._objects(where[0], self._body(extra["callsigs"][where[1]], found, path), depth + 1)
         if where[1] in extra.get("aliases", {}):  # `type A = B`
             value = self._r.written(where[0], extra["aliases"][where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
@@ -149,6 +152,19 @@ class Contexts:
         package's (type-fest, not installed: tsc reads the type as `any`, which names nothing)."""
         bound = self._r.bound(path).get(name)
         return bool(bound[0]) if bound is not None else name in self._r.kinds(path)
+
+    def _keys(self, path: str, kept: Any) -> tuple[str, ...] | None:
+        """The keys an `Omit`/`Pick` names: written out, a union alias's, or `keyof` an argument's."""
+        if isinstance(kept, list):
+            return tuple(kept)
+        if "keyof" in kept:
+            return keys_of(path, kept["keyof"])
+        return self._literal_keys(path, kept["ref"])
+
+    @staticmethod
+    def _body(body: Any, found: Any, path: str) -> Any:
+        """An alias's spec, instantiated with the arguments `found` (`["ref", name, args]`) writes."""
+        return instantiate(body, found[2], path) if len(found) > 2 else body
 
     def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
         """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
@@ -207,6 +223,8 @@ class Contexts:
         if found is None or depth > _DEPTH:
             return None
         kind, value = found[:2]  # `["Omit", spec, keys]` has three
+        if kind == AT:
+            return self._shapes(value, found[2], depth + 1)
         if kind == "sig":
             return [(path, s) for s in value]
         if kind == "via":
@@ -220,20 +238,23 @@ class Contexts:
                 shapes += more
             return shapes
         if kind == "ref":
-            return self._named(path, value, depth)
+            return self._named(path, value, depth, found)
         if kind == "inline":
             return []
         return None
 
-    def _named(self, path: str, name: str, depth: int) -> list[tuple[str, Any]] | None:
+    def _named(self, path: str, name: str, depth: int, found: Any = ()) -> list[tuple[str, Any]] | None:
         where = self._locate(path, name)
         if where is None:
-            return None
+            # `Got = {...} & Record<HTTPAlias, F> & F`: an object or collection of TypeScript's lib
+            # adds no call signature to the intersection's
+            return [] if name in _NO_CALL_SIGNATURE and name not in self._r.bound(path) else None
+        used_in = path
         path, name = where
         kinds = self._r.kinds(path)
         extra = self._extra(path)
         if name in extra.get("callsigs", {}):
-            return self._shapes(path, extra["callsigs"][name], depth + 1)
+            return self._shapes(path, self._body(extra["callsigs"][name], found, used_in), depth + 1)
         kind = kinds.get(name)
         if kind == "class" or kind == "enum" or (kind == "interface" and name not in extra.get("bases", {})):
             return []  # an instance type: no call signature (an interface's bases might add one)
@@ -246,6 +267,12 @@ class Contexts:
 
 
 _MISSING = object()
+# Types of TypeScript's lib that have no call signature, whatever their arguments (mapped types
+# keep properties only); `ReturnType<F>` and the other conditional types may be anything.
+_NO_CALL_SIGNATURE = frozenset({
+    "Record", "Partial", "Required", "Readonly", "Pick", "Omit", "Promise", "PromiseLike", "Array", "ReadonlyArray",
+    "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Error", "Date", "RegExp", "Iterable",
+    "AsyncIterable", "Iterator", "AsyncIterator", "ArrayLike"})
 Owner = tuple  # (path or None for an inline object type, name or its keys, omitted keys, kept keys or None)
 
 

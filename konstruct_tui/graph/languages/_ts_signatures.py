@@ -14,7 +14,9 @@ parameter (-1). A spec is `0` (certainly not a function: `string`, an array), No
 `["sig", [signature...]]` (a function type, call signatures), `["ref", name]` (resolved in the
 declaring file), `["or", [spec...]]` (a union or intersection), `["tuple", [spec...], rest?]` (a
 rest parameter's tuple), `["inline", keys]` (an object type literal), `["Omit"|"Pick", spec, keys]`.
-A type parameter is replaced by its constraint (`H extends Handler`), or None without one.
+A type parameter is replaced by its constraint (`H extends Handler`), or None without one; an
+unconstrained one of a type alias is `["tparam", i]`, and a generic use `["ref", name, [spec...]]`
+(`_ts_generics.py`: the alias is instantiated with those arguments where it is resolved).
 
 The expression side records, as a chain head `ctx:[source, j, keys]`, an unannotated parameter j of
 a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): the source is
@@ -29,6 +31,7 @@ import json
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_generics import TPARAM, alias_parameter, arguments_of, key_set
 from ._ts_written import bounded, type_parameter, written_or_array
 
 CONTEXT = "ctx:"
@@ -141,9 +144,13 @@ def spec(node: Any, depth: int = 0) -> Any:
                 if kept is None and named is not None and named.type == "type_identifier" \
                         and type_parameter(named, ts.text(named)) is None:
                     kept = {"ref": ts.text(named)}  # `Except<Options, OptionsToSkip>`: a union alias's keys
+                elif kept is None and named is not None:  # `Except<F, Extract<keyof F, keyof S>>`
+                    kept = key_set(named, arguments.named_children[0], spec, depth)
                 inner = None if kept is None else [utility if utility == "Pick" else "Omit", inner, kept]
             # `Except` (type-fest) is no standard type: it means that only if it resolves (`via`)
             return inner if utility in _STANDARD or inner is None else ["via", utility, inner]
+    else:
+        arguments = None
     name = ts.text(node)
     if node.type != "type_identifier":
         return None  # `ns.T`: not followed
@@ -151,8 +158,9 @@ def spec(node: Any, depth: int = 0) -> Any:
     if param is not None:
         constraint = param.child_by_field_name("constraint")
         bound = constraint.named_children[0] if constraint is not None and constraint.named_child_count else None
-        return spec(bound, depth + 1) if bound is not None else None
-    return ["ref", name]
+        return spec(bound, depth + 1) if bound is not None else alias_parameter(param)
+    given = arguments_of(arguments, spec, depth)  # `Merge<A, {...}>`: instantiated where it is resolved
+    return ["ref", name, given] if given else ["ref", name]
 
 
 def _literal_keys(node: Any) -> list[str] | None:
@@ -187,7 +195,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         candidates.setdefault(".".join([*prefix, ts.text(name)]), []).append(signature(parameters))
     for qualified, signatures in candidates.items():
         # a callable none of whose signatures has a function-like parameter types no callback
-        if any(isinstance(spec_, list) for found_ in signatures if found_ for spec_ in found_[0]):
+        if any(isinstance(spec_, list) and spec_[0] != TPARAM for found_ in signatures if found_ for spec_ in found_[0]):
             params[qualified] = [found_ if found_ else [[None], [None], 0] for found_ in signatures]  # untyped: unknown
     callsigs: dict[str, Any] = {}
     literals: dict[str, list[str]] = {}

@@ -1,0 +1,79 @@
+"""Generic type aliases, instantiated with the arguments a use writes (`Merge<StrictOptions,
+{responseType?: 'text'}>`), for the declared-signature specs of `_ts_signatures.py`.
+
+Extraction writes an unconstrained type parameter of a type alias as `["tparam", i]` (its
+position), a use of a generic type as `["ref", name, [argument spec...]]`, and a key set written
+as `keyof S` (or `Extract<keyof T, keyof S>` inside an `Omit<T, ...>`) as `{"keyof": spec}`.
+Resolution (`_ts_contexts.py`) replaces each `["tparam", i]` of the alias's spec by `["at", path,
+argument i]`: the argument is read in the file that wrote it. A parameter without an argument
+stays unknown, never a guess (its default is not followed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import treesitter as ts
+
+TPARAM = "tparam"
+AT = "at"
+
+
+def alias_parameter(param: Any) -> list[Any] | None:
+    """`["tparam", i]` for type parameter `param` of a type alias (`type Merge<F, S> = ...`),
+    None for one of a function, class or interface (those are not instantiated here)."""
+    params = param.parent
+    owner = params.parent if params is not None else None
+    if owner is None or owner.type != "type_alias_declaration":
+        return None
+    index = next((i for i, p in enumerate(params.named_children) if p == param), -1)
+    return [TPARAM, index] if index >= 0 else None
+
+
+def arguments_of(arguments: Any, spec: Callable[[Any, int], Any], depth: int) -> list[Any] | None:
+    """The specs of a generic use's type arguments, or None when none could say anything (the
+    ref then stays `["ref", name]`, as compact as before)."""
+    if arguments is None or not arguments.named_child_count:
+        return None
+    found = [spec(a, depth + 1) for a in arguments.named_children]
+    return found if any(isinstance(f, list) for f in found) else None
+
+
+def key_set(node: Any, first: Any, spec: Callable[[Any, int], Any], depth: int) -> dict[str, Any] | None:
+    """`{"keyof": spec}` for the keys argument of an `Omit`/`Pick` written `keyof S`, or
+    `Extract<keyof T, K>` where T is the utility's own first argument (the keys of T that are in
+    K: the same keys as K for what `Omit<T, ...>`/`Pick<T, ...>` keep of T)."""
+    if node.type == "index_type_query" and node.named_child_count == 1:
+        return {"keyof": spec(node.named_children[0], depth + 1)}
+    if node.type == "generic_type":
+        name, arguments = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+        parts = arguments.named_children if arguments is not None else []
+        if name is not None and ts.text(name) == "Extract" and len(parts) == 2 and first is not None \
+                and parts[0].type == "index_type_query" and parts[0].named_child_count == 1 \
+                and ts.text(parts[0].named_children[0]) == ts.text(first):
+            return key_set(parts[1], None, spec, depth)
+    return None
+
+
+def instantiate(spec: Any, arguments: list[Any], path: str) -> Any:
+    """`spec` (an alias's) with each `["tparam", i]` replaced by argument i, read in `path`."""
+    if isinstance(spec, list):
+        if len(spec) == 2 and spec[0] == TPARAM and isinstance(spec[1], int):  # not a key list
+            i = spec[1]
+            return [AT, path, arguments[i]] if i < len(arguments) and arguments[i] is not None else None
+        return [instantiate(part, arguments, path) for part in spec]
+    if isinstance(spec, dict):
+        return {key: instantiate(value, arguments, path) for key, value in spec.items()}
+    return spec
+
+
+def keys_of(path: str, found: Any, depth: int = 0) -> tuple[str, ...] | None:
+    """The keys `keyof found` names when they are written out (an inline object type), else None."""
+    if not isinstance(found, list) or depth > 8:
+        return None
+    if found[0] == AT:
+        return keys_of(found[1], found[2], depth + 1)
+    if found[0] == "inline":
+        return tuple(found[1])
+    return None

@@ -1,0 +1,110 @@
+"""TypeScript types that only name their members once instantiated or combined, as tsc reads them:
+a generic type alias given its arguments (`Merge<Strict, {kind?: 'text'}>`), an instance type
+that is an intersection with a standard type (`{...} & Record<Verb, Fn> & Fn`), and long alias
+chains of utility types. An object literal's keys then name the declared properties; what cannot
+be told stays by-name evidence."""
+
+from __future__ import annotations
+
+from memory_project import member_uses
+
+from konstruct_tui.graph.languages.typescript import SUPPORT as TYPESCRIPT
+
+CLIENT = {
+    "src/options.ts": """\
+        export class Options {
+          timeout: number = 1;
+          get prefixUrl(): string { return ''; }
+          set prefixUrl(value: string) {}
+          kind: string = 'text';
+          retry: number = 0;
+        }
+        """,
+    "src/types.ts": """\
+        import type Options from './options.js';
+        import {type Options as Named} from './options.js';
+        type Except<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
+        type Merge<First, Second> = Except<First, Extract<keyof First, keyof Second>> & Second;
+        export type Init = Except<Partial<Named>, 'retry'> & {retry?: {limit: number}};
+        export type Stream = Except<Init, 'kind'>;
+        export type Strict = Except<Stream, 'kind'>;
+        export type TextOptions = Merge<Strict, {kind?: 'text'}>;
+        export type JsonOptions = Merge<Strict, {kind?: 'json'}>;
+        export type RequestFunction = {
+          (url: string, options?: Strict): Promise<string>;
+          (url: string, options?: TextOptions): Promise<string>;
+          (url: string, options?: JsonOptions): Promise<unknown>;
+          (options: Strict): Promise<string>;
+        };
+        export type Verb = 'get' | 'post';
+        export type Client = {
+          extend(options: Init): Client;
+        } & Record<Verb, RequestFunction> & RequestFunction;
+        export declare const client: Client;
+        """,
+}
+
+
+def uses(code: str, extra: dict[str, str] | None = None) -> tuple[dict[str, set[str]], set[str]]:
+    return member_uses(TYPESCRIPT, {**CLIENT, **(extra or {}), "test/a.ts": code}, "test/a.ts")
+
+
+def test_calling_an_intersection_with_a_record_uses_the_call_signatures_of_its_other_parts() -> None:
+    used, unknown = uses("""\
+        import {client} from '../src/types.js';
+        await client('https://example.com', {timeout: 1});
+        await client({prefixUrl: 'https://example.com'});
+        """)
+    assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
+    assert not unknown
+
+
+def test_a_generic_alias_is_read_with_the_arguments_its_use_writes() -> None:
+    # Every overload's options type keeps `timeout` from Options; `kind` is the inline `{kind?}` of
+    # Merge's second argument in two overloads and dropped in the first: no one declaration.
+    used, unknown = uses("""\
+        import {client} from '../src/types.js';
+        await client('https://example.com', {timeout: 1, kind: 'json'});
+        """)
+    assert used["src/options.ts"] == {"Options.timeout"}
+    assert unknown == {"kind"}
+
+
+def test_a_key_redeclared_inline_beside_an_omit_is_not_the_class_property() -> None:
+    used, unknown = uses("""\
+        import {client} from '../src/types.js';
+        await client('https://example.com', {retry: {limit: 1}, prefixUrl: 'x'});
+        """)
+    assert used["src/options.ts"] == {"Options.prefixUrl"}
+    assert unknown == {"retry"}
+
+
+def test_a_generic_alias_without_its_argument_names_nothing() -> None:
+    used, unknown = uses("""\
+        import {open} from '../src/open.js';
+        open({timeout: 1});
+        """, {"src/open.ts": """\
+        import type {Options} from './options.js';
+        type Loose<T> = T;
+        type Either<T, U> = T | U;
+        export function open(options: Loose): void {}
+        export function other(options: Either<Options>): void {}
+        """})
+    assert "src/options.ts" not in used
+    assert unknown == {"timeout"}
+
+
+def test_an_alias_parameter_given_a_type_of_the_using_file_resolves_there() -> None:
+    # `Wrap<Local>`: `Local` is declared where Wrap is used, not where Wrap is declared.
+    used, unknown = uses("""\
+        import {configure} from '../src/local.js';
+        configure({deep: true});
+        """, {"src/wrap.ts": """\
+        export type Wrap<T> = Partial<T> & {extra?: number};
+        """, "src/local.ts": """\
+        import type {Wrap} from './wrap.js';
+        class Local { deep: boolean = false; }
+        export function configure(options: Wrap<Local>): void {}
+        """})
+    assert used["src/local.ts"] == {"configure", "Local.deep"}
+    assert not unknown
