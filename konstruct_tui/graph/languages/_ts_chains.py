@@ -1,7 +1,7 @@
 """TypeScript receiver chains: what an expression a member is used on stands for, as the source
 writes it (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`, `a ?? b`, `{k: v}`), for `_ts_types.py`
 and `_ts_receivers.py`. A chain is a list of segments: a head (`name`, `this:Class`, `super:Class`,
-`new T`, `as T`, `either:`, `object:`), then `.name` and `()` (a call; arguments are dropped).
+`new T`, `as T`, `either:`, `array:`, `object:`), then `.name` and `()` (a call; arguments are dropped).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ OBJECT = "object:"  # a head `object:{"key": chain}`: an object literal, by the 
 _MAX_KEYS = 16
 NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
+ARRAY = "array:"  # a head `array:[[...], ...]`: an array literal, by the chains of its elements
+_MAX_ELEMENTS = 8
 
 
 def enclosing_class(node: Any) -> str | None:
@@ -80,6 +82,11 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         return [f"new {text}"]
     if kind == "object":  # `{app, client: new Client()}`: each key's chain (a literal's shape)
         return _shape(node, lookup, memo)
+    if kind == "array":  # `[sio, nio]`: typed when every element is (a spread or a hole is not)
+        items = [chain(item, lookup, memo) for item in node.named_children if item.type != "comment"]
+        if not items or len(items) > _MAX_ELEMENTS or None in items:
+            return None
+        return [ARRAY + json.dumps(items)]
     operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
     if operator is not None and ts.text(operator) in ("??", "||"):
         # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)

@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..facts import OVERRIDES
-from ._ts_receivers import Receivers
+from ._ts_receivers import UNION, Receivers
 from ._ts_signatures import KEYS
 from ._ts_written import SHAPE
 
@@ -71,21 +71,16 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                 used[found[0]].add(found[1])
             elif receivers.namespace(where, member) is None:
                 unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
-        elif kind in ("instance", "static"):
-            # an object literal's key (`{prefixUrl: x}` for an `Options`) names the declared property
-            declared = receivers.declaring((where, name), member)
-            interface = receivers.kinds(where).get(name) != "class"
-            typed = bool(declared)
-            if not declared and interface:
-                # a property an interface declares (`readonly path: string`): a use of it, and of
-                # the class members implementing it; still by-name, as any object may provide it
-                declared = receivers.declaring((where, name), member, props=True)
-            for where_, qualified in declared:
-                if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
-                    used[where_].add(qualified)
-            # an inline object type's member is implemented by whatever literal is given for it
-            inline = bool(declared) and all(q.startswith(SHAPE) for _, q in declared)
-            if (kind == "instance" and interface and not typed) or not declared or inline:
+        elif kind in ("instance", "static", UNION):
+            # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
+            parts = value[2] if kind == UNION else (value,)
+            found = [_declared(receivers, part, member) for part in parts]
+            if all(declared for declared, _ in found):
+                for declared, _ in found:
+                    for where_, qualified in declared:
+                        if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
+                            used[where_].add(qualified)
+            if any(open_ for _, open_ in found) or not all(declared for declared, _ in found):
                 unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
         elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
             literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
@@ -119,6 +114,22 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                         used[where].add(overridden)
     used.pop(path, None)
     return used, unknown
+
+
+def _declared(receivers: Receivers, value: Any, member: str) -> tuple[list[tuple[str, str]], bool]:
+    """(declarations `member` of an instance or class `value` names, whether the use stays open
+    to by-name evidence too)."""
+    kind, where, name = value[:3]
+    declared = receivers.declaring((where, name), member)
+    interface = receivers.kinds(where).get(name) != "class"
+    typed = bool(declared)
+    if not declared and interface:
+        # a property an interface declares (`readonly path: string`): a use of it, and of
+        # the class members implementing it; still by-name, as any object may provide it
+        declared = receivers.declaring((where, name), member, props=True)
+    # an inline object type's member is implemented by whatever literal is given for it
+    inline = bool(declared) and all(q.startswith(SHAPE) for _, q in declared)
+    return declared, (kind == "instance" and interface and not typed) or inline
 
 
 def _external(bound: dict[str, tuple[str, str]], head: str) -> bool:

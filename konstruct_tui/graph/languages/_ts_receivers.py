@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ._ts_chains import EITHER, NEW, OBJECT
+from ._ts_chains import ARRAY, EITHER, NEW, OBJECT
 from ._ts_contexts import CONTEXT, Contexts
 from ._ts_written import LIB_TYPES, SHAPE, TYPEOF
 
@@ -214,9 +214,11 @@ class Receivers:
             owner = head[6:]
             parents = [self.written(path, w) for w in self._extra(path).get("bases", {}).get(owner, ())]
             value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
-        elif head.startswith(EITHER):
-            sides = {self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):])}
-            value = sides.pop() if len(sides) == 1 else None
+        elif head.startswith(EITHER):  # `a ?? b`: one type, or a union of both (each side's member)
+            value = union(self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):]))
+        elif head.startswith(ARRAY):  # `[a, b]`: an array of what the elements are (a union if they differ)
+            element = union(self.evaluate(path, item, depth + 1, this) for item in json.loads(head[len(ARRAY):]))
+            value = ("array", *element[1:]) if element is not None and element[0] in ("instance", UNION) else None
         elif head.startswith(CONTEXT):  # a callback parameter typed by the callee's signature
             key = (path, head)
             if key not in self._parameters:
@@ -231,16 +233,21 @@ class Receivers:
             value = self.written(path, head[3:])
         else:
             value = self.named(path, head, depth)
-        rest = segments[1:]
+        return self._walk(value, segments[1:], depth)
+
+    def _walk(self, value: Value | None, rest: list[str], depth: int) -> Value | None:
+        """`value` followed along the segments `rest` (each part of a union on its own)."""
         for at, segment in enumerate(rest):
             if value is None:
                 return None
+            if value[0] == UNION:
+                return union(self._walk(part, rest[at:], depth) for part in value[2])
             if segment == ".prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
                 value = ("instance", value[1], value[2])
             elif segment == NEW:
                 value = ("instance", value[1], value[2]) if value[0] == "static" else None
             elif segment == "[]":
-                value = ("instance", value[1], value[2]) if value[0] == "array" else None
+                value = (_element(value[1]), value[1], value[2]) if value[0] == "array" else None
             elif value[0] == "record":
                 value = ("instance", value[1], value[2]) if segment.startswith(".") else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
@@ -248,7 +255,7 @@ class Receivers:
                 value = ("array-call", value[1], value[2], segment[1:]) if called else None
             elif value[0] == "array-call":
                 member = value[3]
-                value = (("array" if member in _SAME_ARRAY else "instance", value[1], value[2])
+                value = (("array" if member in _SAME_ARRAY else _element(value[1]), value[1], value[2])
                          if segment == "()" and member in _SAME_ARRAY | _ELEMENT else None)
             elif segment == "()":
                 value = self._called(value, depth)
@@ -371,3 +378,26 @@ class Receivers:
             if not frontier:
                 break
         return found
+
+
+UNION = "union"  # ("union", "union", (value, ...)): what each side of `a ?? b` or element of `[a, b]` is
+
+
+def union(values: Any) -> Value | None:
+    """One value when all agree, a union of instances and classes when they differ (a member used
+    on it is a use of each one's declaration, as tsc reads a union's property), else None."""
+    found: set[Value] = set()
+    for value in values:
+        if value is None:
+            return None
+        found.update(value[2] if value[0] == UNION else (value,))
+    if len(found) == 1:
+        return found.pop()
+    if not found or any(v[0] not in ("instance", "static") for v in found):
+        return None
+    return (UNION, UNION, tuple(sorted(found)))
+
+
+def _element(where: str) -> str:
+    """The kind of an element of an array of `where`'s type (a union's array: the union)."""
+    return UNION if where == UNION else "instance"
