@@ -37,7 +37,7 @@ class Contexts:
             if segments[-1] in ITERATING and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `xs.forEach((x) => ...)`: an element of a typed array
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
-                if array is not None and array[0] == "array":
+                if array is not None and array[0] in ("array", "map"):  # `m.forEach((v, k) => ...)`: a value
                     return ("union" if array[1] == "union" else "instance", array[1], array[2])
             if segments[-1] == ".then" and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T

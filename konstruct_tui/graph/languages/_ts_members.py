@@ -88,7 +88,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                 used[where].add(literal_member)
             else:
                 unknown.add(member)
-        elif kind in ("array", "array-call", "record"):
+        elif kind in ("array", "array-call", "record", "map", "map-call"):
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)

@@ -18,14 +18,14 @@ from typing import Any
 
 from ._ts_chains import ARRAY, EITHER, NEW, OBJECT
 from ._ts_contexts import CONTEXT, Contexts
-from ._ts_written import LIB_TYPES, SHAPE, TYPEOF
+from ._ts_written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
 Value = tuple[Any, ...]
 _CLASS_KINDS = frozenset({"class", "interface"})
 _RANK = {"class": 3, "interface": 2, "type": 1}
-_SAME_ARRAY = frozenset({"filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed"})
+_SAME_ARRAY = frozenset({"filter", "slice", "concat", "reverse", "sort", "toSorted", "toReversed", "values"})
 _ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
@@ -189,6 +189,9 @@ class Receivers:
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None
+        if written.endswith(MAP):  # `Map<K, T>`: `.get(k)` is a T, `.values()` iterates Ts
+            element = self.written(path, written[:-len(MAP)])
+            return ("map", element[1], element[2]) if element is not None else None
         if written.endswith("{}"):  # `Record<string, T>`: `.key` is a T
             element = self.written(path, written[:-2])
             return ("record", element[1], element[2]) if element is not None else None
@@ -253,10 +256,17 @@ class Receivers:
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
                 called = at + 1 < len(rest) and rest[at + 1] == "()"
                 value = ("array-call", value[1], value[2], segment[1:]) if called else None
+            elif value[0] == "map":  # `m.get(k)` a value, `m.values()` values (`m.size`: the runtime's)
+                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                value = ("map-call", value[1], value[2], segment[1:]) if called else None
             elif value[0] == "array-call":
                 member = value[3]
                 value = (("array" if member in _SAME_ARRAY else _element(value[1]), value[1], value[2])
                          if segment == "()" and member in _SAME_ARRAY | _ELEMENT else None)
+            elif value[0] == "map-call":
+                member = value[3]
+                value = (("array" if member == "values" else _element(value[1]), value[1], value[2])
+                         if segment == "()" and member in ("get", "values") else None)
             elif segment == "()":
                 value = self._called(value, depth)
             else:

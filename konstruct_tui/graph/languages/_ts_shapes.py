@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_written import TYPE_NAME, TYPEOF, Wrapped, written_type
+from ._ts_written import TYPE_NAME, TYPEOF, Wrapped, written_or_array, written_type
 
 Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
 
@@ -105,7 +105,7 @@ def member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str 
 
 
 def field_type(node: Any) -> str | None:
-    written = written_type(node.child_by_field_name("type"))
+    written = written_or_array(node.child_by_field_name("type"))  # `T`, `T[]`, `Map<K, T>`...
     value = node.child_by_field_name("value")
     if written is None and value is not None and value.type == "new_expression":
         constructor = value.child_by_field_name("constructor")

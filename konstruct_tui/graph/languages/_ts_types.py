@@ -185,7 +185,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
                                                       for c in node.children):
             owner = enclosing_class(node)  # `constructor(private options: Options)`: a field too
-            written = written_type(node.child_by_field_name("type"))
+            written = written_or_array(node.child_by_field_name("type"))
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
         scope = _scope(node, blocks)

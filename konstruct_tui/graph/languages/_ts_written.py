@@ -24,6 +24,9 @@ TYPEOF = "typeof "  # a written type `typeof x` (the type of a value) is kept as
 TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NOTHING = frozenset({"undefined", "null", "void", "never"})
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
+_MAPS = frozenset({"Map", "ReadonlyMap", "WeakMap"})
+_SETS = frozenset({"Set", "ReadonlySet"})
+MAP = "<>"  # a written `Map<K, V>` is kept as `V<>`
 _GENERIC_OWNERS = frozenset({"call_signature", "method_definition", "method_signature", "abstract_method_signature",
                              "function_declaration", "function_signature", "interface_declaration",
                              "class_declaration", "abstract_class_declaration", "type_alias_declaration",
@@ -75,11 +78,19 @@ def written_or_array(annotation: Any) -> str | None:
     if annotation is None or not annotation.named_child_count:
         return None
     node = annotation.named_children[0]
-    is_generic_array = node.type == "generic_type" and ts.text(node.child_by_field_name("name") or node) in _ARRAYS
+    generic = ts.text(node.child_by_field_name("name") or node) if node.type == "generic_type" else None
+    is_generic_array = generic in _ARRAYS
     dictionary = _dictionary_value(node)
     if dictionary is not None:  # `Record<string, T>`, `{[key: string]: T}`: every key is a T
         inner = written_type(Wrapped(dictionary))
         return None if inner is None or inner == "this" or inner.startswith(TYPEOF) else inner + "{}"
+    if generic in _MAPS or generic in _SETS:  # `Map<K, V>`: `.get(k)` is a V; `Set<T>`: its elements are T
+        arguments = node.child_by_field_name("type_arguments")
+        found = arguments.named_children if arguments is not None else []
+        inner = written_type(Wrapped(found[-1])) if len(found) == (2 if generic in _MAPS else 1) else None
+        if inner is None or inner == "this" or inner.startswith((TYPEOF, SHAPE)):
+            return None
+        return inner + (MAP if generic in _MAPS else "[]")
     written = None if is_generic_array else written_type(annotation)
     if written is not None:
         return written
@@ -116,13 +127,13 @@ def bounded(annotation: Any, written: str | None) -> str | None:
     its bound (`Schema`), or nothing without one: never a class that happens to be called `T`."""
     if written is None or written == "this":
         return written
-    name = written.removesuffix("[]").removesuffix("{}")
+    name = written.removesuffix("[]").removesuffix("{}").removesuffix(MAP)
     param = type_parameter(annotation, name.partition(".")[0])
     if param is None:
         return written
     constraint = param.child_by_field_name("constraint")
     bound = written_or_array(constraint) if constraint is not None else None
-    if bound is None or bound == "this" or written.endswith("{}") or bound.endswith("{}") \
+    if bound is None or bound == "this" or written.endswith(("{}", MAP)) or bound.endswith(("{}", MAP)) \
             or type_parameter(param, bound.removesuffix("[]")) is not None:
         return None
     if written.endswith("[]"):  # `T[]` under `<T extends Schema>`: an array of Schema

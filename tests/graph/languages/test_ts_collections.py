@@ -51,3 +51,39 @@ def test_a_member_only_some_parts_of_a_union_declare_names_none_of_them() -> Non
         """)
     assert used["src/server.ts"] == {"Server", "Namespace"}
     assert unknown == {"close", "emit"}
+
+
+def test_values_kept_in_a_map_or_a_set_are_instances_of_the_declared_type() -> None:
+    used, unknown = uses("""\
+        import {Server, Namespace} from '../src/server.js';
+        export class Registry {
+          private servers: Map<string, Server> = new Map();
+          private spaces: ReadonlySet<Namespace>;
+          constructor(private readonly byName: WeakMap<object, Namespace>) {}
+          run(key: object) {
+            this.servers.get('a')!.close();
+            for (const server of this.servers.values()) server.to('1');
+            this.servers.forEach((server, name) => server.emit(name));
+            for (const space of this.spaces) space.emit('x');
+            this.byName.get(key)?.to('2');
+            this.servers.size;
+            this.servers.set('b', new Server());
+          }
+        }
+        """)
+    assert used["src/server.ts"] == {"Server", "Namespace", "Server.close", "Server.to", "Server.emit",
+                                     "Namespace.emit", "Namespace.to"}
+    assert not unknown  # `size` and `set` are the runtime's Map members
+
+
+def test_a_map_entry_or_key_is_not_its_value() -> None:
+    used, unknown = uses("""\
+        import {Server} from '../src/server.js';
+        export function run(servers: Map<Server, string>, pairs: Map<string, Server>) {
+          servers.get(new Server())!.close();
+          for (const entry of pairs) entry.close();
+          pairs.keys().next().value.close();
+        }
+        """)
+    assert used["src/server.ts"] == {"Server"}
+    assert "close" in unknown
