@@ -128,7 +128,8 @@ class DeadCode:
                 continue
             why = self.entry_files.get(path) or is_entry_file(path, entry.language, self.read(path))
             inbound = snap.predecessors(path)
-            members_in = snap.side.members_in.get(path, ())
+            # a TypeScript file's own edge says which of its members override others beside them
+            members_in = [e for e in snap.side.members_in.get(path, ()) if e.source != path]
             loaders = self.loaders_near(path)
             if why:
                 out.roots.append({"path": path, "kind": "file", "reason": f"entry point: {why}"})

@@ -13,7 +13,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
-from .facts import Edge
+from .facts import OVERRIDES, Edge
 from .overlay import Overlay, collector_paused
 from .records import FileEntry
 
@@ -88,7 +88,12 @@ class Side:
 
 def _unpacked_row(source: str, tokens: tuple[str, ...]) -> tuple[tuple[Edge, ...], tuple[str, ...]]:
     targets, unknown = unpack(tokens)
-    return tuple(Edge(source, target, MEMBERS, names) for target, names in targets.items() if target != source), unknown
+    # A file's own row keeps only override markers (TypeScript: `Cookie.path>CookieOptions.path`
+    # declared side by side), which callers follow to the family; it is no use of the file.
+    own = tuple(n for n in targets.pop(source, ()) if OVERRIDES in n)
+    if own:
+        targets[source] = own
+    return tuple(Edge(source, target, MEMBERS, names) for target, names in targets.items()), unknown
 
 
 def _views_updated(views: _Views, packed: Mapping[str, tuple[str, ...]], sources: set[str]) -> _Views:

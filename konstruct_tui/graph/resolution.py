@@ -14,7 +14,7 @@ import threading
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 
-from .facts import Edge, FileFacts, LanguageSupport, Resolver
+from .facts import OVERRIDES, Edge, FileFacts, LanguageSupport, Resolver
 from .project import ProjectFacts, shape
 from .records import FileEntry
 from .snapshot import MEMBERS, UNRESOLVED, pack
@@ -154,10 +154,13 @@ def _edges_of(path: str, facts: FileFacts, resolver: Resolver, files: Mapping[st
         if edge.kind == UNRESOLVED:
             unknown.update(edge.names)
             continue
-        if edge.target == path or edge.target not in files:
+        if (edge.target == path and edge.kind != MEMBERS) or edge.target not in files:
             continue
         if edge.kind == MEMBERS:
-            members.setdefault(edge.target, set()).update(edge.names)
+            # a file's own member edge keeps override markers only (see member_evidence)
+            names = edge.names if edge.target != path else [n for n in edge.names if OVERRIDES in n]
+            if names:
+                members.setdefault(edge.target, set()).update(names)
             continue
         merged.setdefault((edge.target, edge.kind), set()).update(edge.names)
     own = [Edge(path, target, kind, tuple(sorted(names))) for (target, kind), names in merged.items()]

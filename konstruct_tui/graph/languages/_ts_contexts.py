@@ -27,6 +27,7 @@ class Contexts:
     def __init__(self, receivers: Any) -> None:
         self._r = receivers
         self._literals: dict[tuple[str, str], list[tuple[str, Any]]] = {}
+        self._owners: dict[tuple[str, str], list[Owner]] = {}
 
     def parameter(self, path: str, head: str, depth: int) -> Any:
         source, j, keys = json.loads(head[len(CONTEXT):])
@@ -69,6 +70,19 @@ class Contexts:
                 written = writtens[j] if j < len(writtens) and j != shape[2] else None
                 typed.add(self._r.written(shape_path, written) if written else None)
         return typed.pop() if len(typed) == 1 else None
+
+    def alias_owners(self, path: str, written: str) -> list[Owner]:
+        """The classes and interfaces a type alias written in `path` stands for as an object
+        (`type ElysiaCookie = Prettify<CookieOptions & {...}>`), each with its dropped or kept keys;
+        [] when it is no alias of such types or cannot be read."""
+        key = (path, written)
+        if key not in self._owners:
+            self._owners[key] = []
+            where = self._locate(path, written) if "." not in written else None
+            if where is not None and where[1] in self._extra(where[0]).get("callsigs", {}):
+                found = self._objects(path, ["ref", written], 0) or []
+                self._owners[key] = [owner for owner in found if owner[0] is not None]
+        return self._owners[key]
 
     def holder(self, value: Any, key: str) -> Any:
         """The instance whose type declares `key` of the object literal `value` (a `keys` value)."""

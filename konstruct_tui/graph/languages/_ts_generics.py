@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_written import type_parameters
 
 TPARAM = "tparam"
 AT = "at"
@@ -27,8 +28,31 @@ def alias_parameter(param: Any) -> list[Any] | None:
     owner = params.parent if params is not None else None
     if owner is None or owner.type != "type_alias_declaration":
         return None
-    index = next((i for i, p in enumerate(params.named_children) if p == param), -1)
+    index = next((i for i, (_, p) in enumerate(type_parameters(params)) if p == param), -1)
     return [TPARAM, index] if index >= 0 else None
+
+
+def identity_mapped(node: Any) -> Any:
+    """The type node T of an object type that maps every key of T to itself (`{[K in keyof T]:
+    T[K]}`, with or without `readonly`/`?` modifiers): its properties are T's own declarations,
+    as tsc links them (`type Prettify<T> = {[K in keyof T]: T[K]} & {}`). None for anything else."""
+    if node.named_child_count != 1 or node.named_children[0].type != "index_signature":
+        return None
+    signature = node.named_children[0]
+    clause = next((c for c in signature.named_children if c.type == "mapped_type_clause"), None)
+    annotation = signature.named_children[-1] if signature.named_child_count else None
+    if clause is None or clause.named_child_count != 2 or annotation is None or not annotation.named_child_count:
+        return None
+    key, keys = clause.named_children
+    looked = annotation.named_children[0]
+    if keys.type != "index_type_query" or keys.named_child_count != 1 or looked.type != "lookup_type" \
+            or looked.named_child_count != 2:
+        return None
+    mapped = keys.named_children[0]
+    source, index = looked.named_children
+    if mapped.type != "type_identifier" or ts.text(source) != ts.text(mapped) or ts.text(index) != ts.text(key):
+        return None
+    return mapped
 
 
 def arguments_of(arguments: Any, spec: Callable[[Any, int], Any], depth: int) -> list[Any] | None:

@@ -95,6 +95,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
     extra = facts.extra
     fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
     objects = set(extra.get("objects", ()))
+    own: set[str] = set()  # overrides of a member declared in this same file: a self edge of markers only
     for owner in extra.get("bases", {}):
         if owner in objects:
             continue  # the parts of an intersection (`type R = JSXNode & {type: T}`) override nothing
@@ -105,6 +106,8 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
                     used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
+                else:  # `class Cookie implements ElysiaCookie` beside `interface CookieOptions`: the family only
+                    own.add(f"{symbol.name}{OVERRIDES}{overridden}")
         # a field implementing a base's member (`match: MatchFn = match`) is a reference of it too
         for qualified in fields:
             declared_in, _, member = qualified.rpartition(".")
@@ -113,6 +116,8 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                     if where != path:
                         used[where].add(overridden)
     used.pop(path, None)
+    if own:
+        used[path] = own
     return used, unknown
 
 

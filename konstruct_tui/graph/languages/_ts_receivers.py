@@ -139,7 +139,12 @@ class Receivers:
                 value = self.written(path, written) if written else None
             finally:
                 self._aliasing.discard((path, name))
-            return ("static", value[1], value[2]) if value is not None and value[0] == "instance" else None
+            if value is None or value[0] != "instance":
+                return None
+            body = self._extra(path).get("callsigs", {}).get(name)
+            if body is not None and len(body) > 2 and self.kinds(value[1]).get(value[2]) == "type":
+                return None  # `Prettify<CookieOptions>`: what the generic alias makes of its arguments (`alias_owners`)
+            return ("static", value[1], value[2])
         return None
 
     def _intersectable(self, path: str, name: str, depth: int) -> bool:
@@ -381,9 +386,15 @@ class Receivers:
                     found.append((path, qualified))  # a method, or a typed field (not a symbol)
                 for written in self._extra(path).get("bases", {}).get(name, ()):
                     base = self.written(path, written)
-                    if base is not None and (base[1], base[2]) not in seen:
-                        seen.add((base[1], base[2]))
-                        following.append((base[1], base[2]))
+                    if base is not None:
+                        parents = [(base[1], base[2])]
+                    else:  # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
+                        parents = [(p, n) for p, n, omit, only in self.contexts.alias_owners(path, written)
+                                   if member not in omit and (only is None or member in only)]
+                    for parent in parents:
+                        if parent not in seen:
+                            seen.add(parent)
+                            following.append(parent)
             frontier = following
             if not frontier:
                 break

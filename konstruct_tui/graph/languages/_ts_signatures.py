@@ -31,7 +31,7 @@ import json
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_generics import TPARAM, alias_parameter, arguments_of, key_set
+from ._ts_generics import TPARAM, alias_parameter, arguments_of, identity_mapped, key_set
 from ._ts_written import bounded, type_parameter, written_or_array
 
 CONTEXT = "ctx:"
@@ -122,6 +122,9 @@ def spec(node: Any, depth: int = 0) -> Any:
     if kind in ("union_type", "intersection_type"):
         return ["or", [spec(c, depth + 1) for c in node.named_children]]
     if kind == "object_type":
+        mapped = identity_mapped(node)  # `{[K in keyof T]: T[K]}`: T's own properties
+        if mapped is not None:
+            return spec(mapped, depth + 1)
         signatures = [signature(c.child_by_field_name("parameters"), depth + 1) for c in node.named_children
                       if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
         if signatures:

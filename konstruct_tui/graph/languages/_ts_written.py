@@ -147,12 +147,37 @@ def type_parameter(node: Any, name: str) -> Any:
     while parent is not None:
         if parent.type in _GENERIC_OWNERS:
             params = parent.child_by_field_name("type_parameters")
-            for param in params.named_children if params is not None else ():
-                declared = param.child_by_field_name("name")
-                if declared is not None and ts.text(declared) == name:
+            for declared, param in type_parameters(params) if params is not None else ():
+                if declared == name:
                     return param
         parent = parent.parent
     return None
+
+
+_MODIFIERS = frozenset({"in", "out", "const"})
+
+
+def type_parameters(params: Any) -> list[tuple[str, Any]]:
+    """(name, `type_parameter` node) of a `type_parameters` list, in order. tree-sitter-typescript
+    0.23 reads a variance or `const` modifier (`<in out T>`) as the parameter's name and the rest as
+    an ERROR beside it or inside it: the real name is the ERROR's last identifier."""
+    found: list[tuple[str, Any]] = []
+    for child in params.named_children:
+        if child.type == "type_parameter":
+            name = child.child_by_field_name("name")
+            text = ts.text(name) if name is not None else ""
+            inner = next((c for c in child.named_children if c.type == "ERROR"), None)
+            if text in _MODIFIERS and inner is not None:
+                text = _last_identifier(inner) or text
+            found.append((text, child))
+        elif child.type == "ERROR" and found and found[-1][0] in _MODIFIERS:
+            found[-1] = (_last_identifier(child) or found[-1][0], found[-1][1])
+    return found
+
+
+def _last_identifier(node: Any) -> str | None:
+    names = [ts.text(c) for c in node.named_children if c.type == "identifier"]
+    return names[-1] if names else None
 
 
 def alias_of(object_type: Any) -> Any:

@@ -6,9 +6,17 @@ be told stays by-name evidence."""
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
+from graph_helpers import write_files
 from memory_project import member_uses
 
+from konstruct_tui.graph.code_graph import build_index
+from konstruct_tui.graph.freshness import Freshness
 from konstruct_tui.graph.languages.typescript import SUPPORT as TYPESCRIPT
+from konstruct_tui.graph.query import GraphQuery
+from konstruct_tui.workspace import Workspace
 
 CLIENT = {
     "src/options.ts": """\
@@ -108,3 +116,63 @@ def test_an_alias_parameter_given_a_type_of_the_using_file_resolves_there() -> N
         """})
     assert used["src/local.ts"] == {"configure", "Local.deep"}
     assert not unknown
+
+
+PRETTY = {
+    "src/types.ts": """\
+        // https://twitter.com/mattpocockuk/status/1622730173446557697
+        export type Prettify<in out T> = {
+          [K in keyof T]: T[K]
+        } & {}
+        export type Loose<T> = {[K in keyof T]?: never}
+        """,
+    "src/cookies.ts": """\
+        import type {Prettify} from './types';
+        export interface CookieOptions {
+          path?: string
+          secrets?: string | string[]
+        }
+        export type ElysiaCookie = Prettify<CookieOptions & {value?: unknown}>
+        export class Cookie implements ElysiaCookie {
+          get path() { return '/'; }
+          set path(value: string | undefined) {}
+          get value() { return 1; }
+        }
+        export function parse(options: Prettify<CookieOptions>): void {}
+        export function strange(options: Loose<CookieOptions>): void {}
+        """,
+}
+
+
+def test_an_identity_mapped_type_keeps_the_declarations_of_its_argument() -> None:
+    # `Prettify<in out T>`: the variance modifiers are no parameter names (tree-sitter reads them so)
+    used, unknown = uses("""\
+        import {parse, strange} from '../src/cookies';
+        parse({path: '/', secrets: 'a'});
+        strange({path: undefined});
+        """, PRETTY)
+    assert used["src/cookies.ts"] == {"parse", "strange", "CookieOptions.path", "CookieOptions.secrets"}
+    assert unknown == {"path"}  # `{[K in keyof T]?: never}` maps keys to something else: not followed
+
+
+def test_a_class_implementing_an_alias_of_a_mapped_type_is_in_the_family_of_its_members(tmp_path: Path) -> None:
+    # The class and the interface are declared side by side: `callers Cookie.path` still lists the
+    # files using `CookieOptions.path`, as find-references does.
+    files = {**PRETTY, "test/a.ts": """\
+        import type {CookieOptions} from '../src/cookies';
+        export const read = (options: CookieOptions) => options.path;
+        """, "src/orphan.ts": """\
+        interface Named { name: string }
+        export class Orphan implements Named { get name() { return 'o'; } }
+        """}
+    write_files(tmp_path, {path: textwrap.dedent(text) for path, text in files.items()})
+    workspace = Workspace(tmp_path)
+    snapshot, _ = build_index(workspace)
+    answer = GraphQuery(lambda: snapshot, Freshness(workspace)).references("Cookie.path", file="src/cookies.ts")
+    assert answer.status == "ok"
+    assert {r["path"] for r in answer.results if r.get("evidence") == "resolved"} == {"test/a.ts"}
+    dead = GraphQuery(lambda: snapshot, Freshness(workspace)).references("Cookie.value", file="src/cookies.ts")
+    assert dead.status == "no_references"  # the inline `{value?: unknown}` has no other user
+    # The file's own override row is no use of it: nobody imports it, so it is still dead code.
+    orphan = GraphQuery(lambda: snapshot, Freshness(workspace)).unreferenced("src")
+    assert ("src/orphan.ts", None) in {(r["path"], r.get("symbol")) for r in orphan.results}
