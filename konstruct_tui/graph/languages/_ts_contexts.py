@@ -180,6 +180,9 @@ class Contexts:
         """An alias's spec, instantiated with the arguments `found` (`["ref", name, args]`) writes."""
         return instantiate(body, found[2], path) if len(found) > 2 else body
 
+    def union_keys(self, path: str, name: str) -> tuple[str, ...] | None:
+        return self._literal_keys(path, name)
+
     def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
         """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
         where = self._locate(path, name)

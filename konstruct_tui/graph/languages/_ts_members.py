@@ -74,13 +74,13 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
         elif kind in ("instance", "static", UNION):
             # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
             parts = value[2] if kind == UNION else (value,)
-            found = [_declared(receivers, part, member) for part in parts]
-            if all(declared for declared, _ in found):
-                for declared, _ in found:
+            answers = [_declared(receivers, part, member) for part in parts]
+            if all(declared for declared, _ in answers):
+                for declared, _ in answers:
                     for where_, qualified in declared:
                         if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
                             used[where_].add(qualified)
-            if any(open_ for _, open_ in found) or not all(declared for declared, _ in found):
+            if any(open_ for _, open_ in answers) or not all(declared for declared, _ in answers):
                 unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
         elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
             literal_member = f"{value[3]}.{member}" if len(value) > 3 else None

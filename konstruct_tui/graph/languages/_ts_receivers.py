@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._ts_chains import ARRAY, EITHER, NEW, OBJECT
+from ._ts_declarations import Declarations
 from ._ts_contexts import CONTEXT, Contexts
 from ._ts_written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
@@ -30,7 +31,7 @@ _ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 
-class Receivers:
+class Receivers(Declarations):
     def __init__(
         self,
         facts_of: Callable[[str], Any],
@@ -310,8 +311,8 @@ class Receivers:
         if kind not in ("instance", "static"):
             return None
         declaring = self.declaring((path, name), member)
-        if not declaring:
-            return None
+        if not declaring:  # `got.post`: a `Record<HTTPAlias, GotRequestFunction>` part's value
+            return self.recorded((path, name), member) if kind == "instance" else None
         where, qualified = declaring[0]
         extra = self._extra(where)
         if called or qualified in extra.get("callables", ()) or (
@@ -332,72 +333,6 @@ class Receivers:
             base, above = declaring[1]
             written = self._extra(base).get("returns", {}).get(above)
             return self.written(base, written) if written and written != "this" else None
-        return found
-
-    def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
-        """The module `path` exports as namespace `name` (`export * as util from './util'`, or an
-        `import * as util` exported by name), looked for through `export *` barrels."""
-        key = (path, name)
-        if key not in self._namespaces:
-            self._namespaces[key] = None  # an `export *` cycle finds nothing, not a loop
-            self._namespaces[key] = self._namespace(path, name, depth)
-        return self._namespaces[key]
-
-    def _namespace(self, path: str, name: str, depth: int) -> str | None:
-        facts = self._facts_of(path)
-        if facts is None or depth > 8:
-            return None
-        for exported, index, local in facts.extra.get("exports", ()):
-            if exported != name:
-                continue
-            if index >= 0 and local == "*":
-                return self.target_of(facts, index)
-            bound = self.bound(path).get(local)
-            return bound[0] or None if bound is not None and bound[1] == "*" else None
-        for index, ref in enumerate(facts.imports):
-            if ref.kind == "reexport" and ref.names == ("*",) and ref.alias is None:
-                target = self.target_of(facts, index)
-                found = self.namespace(target, name, depth + 1) if target else None
-                if found is not None:
-                    return found
-        return None
-
-    def declaring(self, owner: tuple[str, str], member: str, props: bool = False) -> list[tuple[str, str]]:
-        """Where `member` of class `owner` is declared: the class itself, else the nearest base that
-        declares it; then the same member further up (a call of an override is a use of the
-        overridden member too, as find-references counts it). With `props`, a property whose type
-        only contextual typing reads (`onError?: (c: Context) => void`) counts too; a member use
-        of one stays by-name evidence, as before (any object may provide it)."""
-        key = (*owner, member, props)
-        if key not in self._declaring:
-            self._declaring[key] = self._find_declaring(owner, member, props)
-        return self._declaring[key]
-
-    def _find_declaring(self, owner: tuple[str, str], member: str, props: bool) -> list[tuple[str, str]]:
-        found: list[tuple[str, str]] = []
-        frontier, seen = [owner], {owner}
-        for _ in range(_DEPTH + 1):
-            following = []
-            for path, name in frontier:
-                qualified = f"{name}.{member}"
-                extra = self._extra(path)
-                if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
-                        or qualified in extra.get("fields", {}) or (props and qualified in extra.get("props", {})):
-                    found.append((path, qualified))  # a method, or a typed field (not a symbol)
-                for written in self._extra(path).get("bases", {}).get(name, ()):
-                    base = self.written(path, written)
-                    if base is not None:
-                        parents = [(base[1], base[2])]
-                    else:  # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
-                        parents = [(p, n) for p, n, omit, only in self.contexts.alias_owners(path, written)
-                                   if member not in omit and (only is None or member in only)]
-                    for parent in parents:
-                        if parent not in seen:
-                            seen.add(parent)
-                            following.append(parent)
-            frontier = following
-            if not frontier:
-                break
         return found
 
 

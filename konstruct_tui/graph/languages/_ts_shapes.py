@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_written import TYPE_NAME, TYPEOF, Wrapped, written_or_array, written_type
+from ._ts_written import SHAPE, TYPE_NAME, TYPEOF, Wrapped, written_or_array, written_type
 
 Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
 
@@ -112,3 +112,36 @@ def field_type(node: Any) -> str | None:
         text = ts.text(constructor) if constructor is not None else ""
         written = text if TYPE_NAME.fullmatch(text) else None
     return None if written == "this" else written
+
+
+def record_part(part: Any) -> list[Any] | None:
+    """`[keys, V]` for an intersection part `Record<'get' | 'post', V>` (keys a union of string
+    literals, or `{"ref": alias}` of one) with V one written type: `.get` of the whole is a V."""
+    if part.type != "generic_type" or ts.text(part.child_by_field_name("name") or part) != "Record":
+        return None
+    arguments = part.child_by_field_name("type_arguments")
+    found = arguments.named_children if arguments is not None else []
+    if len(found) != 2:
+        return None
+    keys: Any = literal_keys(found[0])
+    if keys is None and found[0].type == "type_identifier":
+        keys = {"ref": ts.text(found[0])}
+    value = written_type(Wrapped(found[1]))
+    if keys is None or value is None or value == "this" or value.startswith((TYPEOF, SHAPE)):
+        return None
+    return [keys, value]
+
+
+def literal_keys(node: Any) -> list[str] | None:
+    """`'a' | 'b'` -> ["a", "b"]; None for anything else (`keyof T`, a type parameter)."""
+    if node.type == "union_type":
+        keys: list[str] = []
+        for part in node.named_children:
+            found = literal_keys(part)
+            if found is None:
+                return None
+            keys += found
+        return keys
+    if node.type == "literal_type" and node.named_child_count and node.named_children[0].type == "string":
+        return ["".join(ts.text(c) for c in node.named_children[0].named_children if c.type == "string_fragment")]
+    return None

@@ -32,6 +32,7 @@ from typing import Any
 
 from .. import treesitter as ts
 from ._ts_generics import TPARAM, alias_parameter, arguments_of, identity_mapped, key_set
+from ._ts_shapes import literal_keys
 from ._ts_written import bounded, type_parameter, written_or_array
 
 CONTEXT = "ctx:"
@@ -142,7 +143,7 @@ def spec(node: Any, depth: int = 0) -> Any:
         if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
             inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
             if utility in _KEYED:
-                kept: Any = _literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
+                kept: Any = literal_keys(arguments.named_children[1]) if arguments.named_child_count == 2 else None
                 named = arguments.named_children[1] if arguments.named_child_count == 2 else None
                 if kept is None and named is not None and named.type == "type_identifier" \
                         and type_parameter(named, ts.text(named)) is None:
@@ -164,21 +165,6 @@ def spec(node: Any, depth: int = 0) -> Any:
         return spec(bound, depth + 1) if bound is not None else alias_parameter(param)
     given = arguments_of(arguments, spec, depth)  # `Merge<A, {...}>`: instantiated where it is resolved
     return ["ref", name, given] if given else ["ref", name]
-
-
-def _literal_keys(node: Any) -> list[str] | None:
-    """`'a' | 'b'` -> ["a", "b"]; None for anything else (`keyof T`, a type parameter)."""
-    if node.type == "union_type":
-        keys: list[str] = []
-        for part in node.named_children:
-            found = _literal_keys(part)
-            if found is None:
-                return None
-            keys += found
-        return keys
-    if node.type == "literal_type" and node.named_child_count and node.named_children[0].type == "string":
-        return ["".join(ts.text(c) for c in node.named_children[0].named_children if c.type == "string_fragment")]
-    return None
 
 
 def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, Any]:
@@ -209,7 +195,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         if prefix is None:
             continue
         if owner.type == "type_alias_declaration":
-            keys = _literal_keys(node)
+            keys = literal_keys(node)
             if keys is not None:  # `type Skip = 'a' | 'b'`: keys an `Omit` may name
                 literals[".".join([*prefix, ts.text(name)])] = keys
                 continue

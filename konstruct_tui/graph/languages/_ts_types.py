@@ -39,6 +39,7 @@ from ._ts_shapes import (
     narrowing,
     narrowings,
     pattern_keys,
+    record_part,
 )
 from ._ts_signatures import context_head, key_uses, signature_facts
 from ._ts_written import (
@@ -264,6 +265,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # `type Got = {extend(): Got} & Record<...> & Callable`: an object type whose members are its
     # own and those of the types it intersects (as an interface's and its bases')
     objects: list[str] = []
+    records: dict[str, list[Any]] = defaultdict(list)
     for node in found.get("callsig", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if node.type in ("object_type", "intersection_type") else None
@@ -276,6 +278,9 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             written = written_type(Wrapped(part)) if part.type != "object_type" else None
             if written and written != "this" and not written.startswith(TYPEOF):
                 bases[key].append(written)
+            record = record_part(part)
+            if record is not None:  # `& Record<HTTPAlias, GotRequestFunction>`: `.get` is one
+                records[key].append(record)
     # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
     assigned_fields: dict[str, list[list[str] | None]] = defaultdict(list)
     for node in found.get("field.value", ()):
@@ -375,6 +380,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["returned"] = dict(sorted(agreed.items()))
     if objects:
         extra["objects"] = sorted(objects)
+    if records:
+        extra["records"] = dict(sorted(records.items()))
     if bases:
         extra["bases"] = dict(sorted(bases.items()))
     if untyped:

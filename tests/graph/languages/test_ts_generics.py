@@ -67,6 +67,17 @@ def test_calling_an_intersection_with_a_record_uses_the_call_signatures_of_its_o
     assert not unknown
 
 
+def test_a_record_part_of_an_intersection_types_the_members_its_keys_name() -> None:
+    # `Client = {...} & Record<Verb, RequestFunction> & ...`: `client.post` is a RequestFunction
+    used, unknown = uses("""\
+        import {client} from '../src/types.js';
+        await client.post('https://example.com', {timeout: 1});
+        await client.patch('https://example.com', {prefixUrl: 'x'});
+        """)
+    assert used["src/options.ts"] == {"Options.timeout"}
+    assert unknown == {"post", "patch", "prefixUrl"}  # keys name no declaration; `patch` is no Verb
+
+
 def test_a_generic_alias_is_read_with_the_arguments_its_use_writes() -> None:
     # Every overload's options type keeps `timeout` from Options; `kind` is the inline `{kind?}` of
     # Merge's second argument in two overloads and dropped in the first: no one declaration.

@@ -1,0 +1,110 @@
+"""Where a TypeScript member is declared: on a class, interface or object-type alias, or on one of
+the types it extends or implements (an alias of a generic object type through what its arguments
+make of it); namespaces a module exports (`export * as util`); and members of an intersection's
+`Record<'get' | 'post', V>` part. A mixin of `Receivers` (`_ts_receivers.py`), which owns the
+per-file views and the evaluation of written types these walk through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_DEPTH = 4  # base-class levels followed
+
+
+class Declarations:
+    # Owned by `Receivers`: the caches, the contextual typing, the file views and written types.
+    _declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]]
+    _namespaces: dict[tuple[str, str], str | None]
+    contexts: Any
+    _facts_of: Callable[[str], Any]
+    target_of: Callable[[Any, int], str | None]
+
+    def _extra(self, path: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def kinds(self, path: str) -> dict[str, str]:
+        raise NotImplementedError
+
+    def bound(self, path: str) -> dict[str, tuple[str, str]]:
+        raise NotImplementedError
+
+    def written(self, path: str, written: str) -> Any:
+        raise NotImplementedError
+
+    def namespace(self, path: str, name: str, depth: int = 0) -> str | None:
+        """The module `path` exports as namespace `name` (`export * as util from './util'`, or an
+        `import * as util` exported by name), looked for through `export *` barrels."""
+        key = (path, name)
+        if key not in self._namespaces:
+            self._namespaces[key] = None  # an `export *` cycle finds nothing, not a loop
+            self._namespaces[key] = self._namespace(path, name, depth)
+        return self._namespaces[key]
+
+    def _namespace(self, path: str, name: str, depth: int) -> str | None:
+        facts = self._facts_of(path)
+        if facts is None or depth > 8:
+            return None
+        for exported, index, local in facts.extra.get("exports", ()):
+            if exported != name:
+                continue
+            if index >= 0 and local == "*":
+                return self.target_of(facts, index)
+            bound = self.bound(path).get(local)
+            return bound[0] or None if bound is not None and bound[1] == "*" else None
+        for index, ref in enumerate(facts.imports):
+            if ref.kind == "reexport" and ref.names == ("*",) and ref.alias is None:
+                target = self.target_of(facts, index)
+                found = self.namespace(target, name, depth + 1) if target else None
+                if found is not None:
+                    return found
+        return None
+
+    def declaring(self, owner: tuple[str, str], member: str, props: bool = False) -> list[tuple[str, str]]:
+        """Where `member` of class `owner` is declared: the class itself, else the nearest base that
+        declares it; then the same member further up (a call of an override is a use of the
+        overridden member too, as find-references counts it). With `props`, a property whose type
+        only contextual typing reads (`onError?: (c: Context) => void`) counts too; a member use
+        of one stays by-name evidence, as before (any object may provide it)."""
+        key = (*owner, member, props)
+        if key not in self._declaring:
+            self._declaring[key] = self._find_declaring(owner, member, props)
+        return self._declaring[key]
+
+    def _find_declaring(self, owner: tuple[str, str], member: str, props: bool) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        frontier, seen = [owner], {owner}
+        for _ in range(_DEPTH + 1):
+            following = []
+            for path, name in frontier:
+                qualified = f"{name}.{member}"
+                extra = self._extra(path)
+                if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
+                        or qualified in extra.get("fields", {}) or (props and qualified in extra.get("props", {})):
+                    found.append((path, qualified))  # a method, or a typed field (not a symbol)
+                for written in self._extra(path).get("bases", {}).get(name, ()):
+                    base = self.written(path, written)
+                    if base is not None:
+                        parents = [(base[1], base[2])]
+                    else:  # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
+                        parents = [(p, n) for p, n, omit, only in self.contexts.alias_owners(path, written)
+                                   if member not in omit and (only is None or member in only)]
+                    for parent in parents:
+                        if parent not in seen:
+                            seen.add(parent)
+                            following.append(parent)
+            frontier = following
+            if not frontier:
+                break
+        return found
+
+    def recorded(self, owner: tuple[str, str], member: str) -> Any:
+        """The instance a `Record<'get' | 'post', V>` part of object type alias `owner` gives for
+        `.member` (a V when the keys name it), else None."""
+        path, name = owner
+        for keys, written in self._extra(path).get("records", {}).get(name, ()):
+            named = keys if isinstance(keys, list) else self.contexts.union_keys(path, keys["ref"])
+            if named is not None and member in named:
+                return self.written(path, written)
+        return None
