@@ -48,6 +48,8 @@ class Contexts:
                     return settled
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
+            if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
+                overloads = self._property_signatures(path, segments, depth)
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
             found = [(where, argument) for where, argument in found if argument is not _MISSING]
         for key in keys:  # down the nested object literals
@@ -211,6 +213,19 @@ class Contexts:
             return (path, name) if name in self._r.kinds(path) else None
         target, imported = bound
         return self._r.definer(target, imported) if target and imported != "*" else None
+
+    def _property_signatures(self, path: str, segments: list[str], depth: int) -> list[tuple[str, Any]] | None:
+        """The call signatures of a property whose declared type is a function type, or an
+        intersection of them (`all: (<T>(url, o?: O<T>) => P) & (<T>(o?: O<T>) => P)`)."""
+        owner = self._r.evaluate(path, segments[:-1], depth + 1)
+        if owner is None or owner[0] not in ("instance", "static"):
+            return None
+        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        if not declared:
+            return None
+        where, qualified = declared[0]
+        found = self._extra(where).get("props", {}).get(qualified)
+        return self._shapes(where, found, 0) or None if isinstance(found, list) and found[0] in ("sig", "or") else None
 
     def _callee_signatures(self, callee: Any, new: bool) -> list[tuple[str, Any]] | None:
         kind, path, name = callee[:3]

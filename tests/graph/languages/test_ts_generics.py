@@ -45,8 +45,13 @@ CLIENT = {
           (options: Strict): Promise<string>;
         };
         export type Verb = 'get' | 'post';
+        export type Paginate = {
+          all: ((url: string, options?: Merge<Stream, {page?: number}>) => Promise<unknown[]>)
+            & ((options?: Merge<Stream, {page?: number}>) => Promise<unknown[]>);
+        };
         export type Client = {
           extend(options: Init): Client;
+          paginate: Paginate;
         } & Record<Verb, RequestFunction> & RequestFunction;
         export declare const client: Client;
         """,
@@ -76,6 +81,16 @@ def test_a_record_part_of_an_intersection_types_the_members_its_keys_name() -> N
         """)
     assert used["src/options.ts"] == {"Options.timeout"}
     assert unknown == {"post", "patch", "prefixUrl"}  # keys name no declaration; `patch` is no Verb
+
+
+def test_a_property_typed_by_function_types_is_called_with_their_signatures() -> None:
+    used, unknown = uses("""\
+        import {client} from '../src/types.js';
+        await client.paginate.all('https://example.com', {timeout: 1, page: 2});
+        """)
+    assert used["src/options.ts"] == {"Options.timeout"}
+    assert used["src/types.ts"] == {"client", "Client.paginate", "Paginate.all"}
+    assert unknown == {"page"}
 
 
 def test_a_generic_alias_is_read_with_the_arguments_its_use_writes() -> None:
