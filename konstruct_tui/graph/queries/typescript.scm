@@ -111,3 +111,4 @@
 (return_statement (object) @argobject)
 (public_field_definition type: (type_annotation) value: (object) @argobject)
 (satisfies_expression . (object) @argobject)
+(pair value: (object) @argobject)

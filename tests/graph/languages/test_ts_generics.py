@@ -83,6 +83,19 @@ def test_a_record_part_of_an_intersection_types_the_members_its_keys_name() -> N
     assert unknown == {"post", "patch", "prefixUrl"}  # keys name no declaration; `patch` is no Verb
 
 
+def test_keys_of_a_nested_object_literal_name_the_properties_of_the_outer_keys_type() -> None:
+    used, unknown = uses("""\
+        import {configure} from '../src/nested.js';
+        configure({cookie: {path: '/', sign: true}, name: 'x'});
+        """, {"src/nested.ts": """\
+        export interface CookieOptions { path?: string }
+        export interface Config { cookie?: CookieOptions & {sign?: boolean}; name?: string }
+        export function configure(config: Config): void {}
+        """})
+    assert used["src/nested.ts"] == {"configure", "Config.cookie", "Config.name", "CookieOptions.path"}
+    assert unknown == {"sign"}
+
+
 def test_a_property_typed_by_function_types_is_called_with_their_signatures() -> None:
     used, unknown = uses("""\
         import {client} from '../src/types.js';
@@ -110,7 +123,7 @@ def test_a_key_redeclared_inline_beside_an_omit_is_not_the_class_property() -> N
         await client('https://example.com', {retry: {limit: 1}, prefixUrl: 'x'});
         """)
     assert used["src/options.ts"] == {"Options.prefixUrl"}
-    assert unknown == {"retry"}
+    assert unknown == {"retry", "limit"}  # `limit` is a member of the inline `{limit: number}`
 
 
 def test_a_generic_alias_without_its_argument_names_nothing() -> None:
