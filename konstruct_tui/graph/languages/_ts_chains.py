@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_written import TYPE_NAME, Wrapped, written_type
+from ._ts_written import TYPE_NAME, Wrapped, constructed, written_type
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 MAX_SEGMENTS = 8
@@ -76,6 +76,9 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
             return None if owner is None else [f"new {owner}"]
         if not TYPE_NAME.fullmatch(text) or (constructor.type == "identifier" and lookup(constructor, text)[0]):
             return None
+        collection = constructed(text, node.child_by_field_name("type_arguments"))
+        if collection is not None:  # `new Map<string, Socket>()`: a map of Sockets
+            return [f"as {collection}"]
         if constructor.type == "member_expression" and lookup(constructor, text.partition(".")[0])[0]:
             found = chain(constructor, lookup, memo)  # `new lib.App()`, `lib` a parameter: `lib.App`, then `new`
             return None if found is None else [*found, NEW]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_written import SHAPE, TYPE_NAME, TYPEOF, Wrapped, written_or_array, written_type
+from ._ts_written import SHAPE, TYPE_NAME, TYPEOF, Wrapped, constructed, written_or_array, written_type
 
 Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
 
@@ -110,7 +110,9 @@ def field_type(node: Any) -> str | None:
     if written is None and value is not None and value.type == "new_expression":
         constructor = value.child_by_field_name("constructor")
         text = ts.text(constructor) if constructor is not None else ""
-        written = text if TYPE_NAME.fullmatch(text) else None
+        # `new Map<string, Socket>()` holds Sockets; `new Client()` is a Client
+        written = constructed(text, value.child_by_field_name("type_arguments")) \
+            or (text if TYPE_NAME.fullmatch(text) else None)
     return None if written == "this" else written
 
 

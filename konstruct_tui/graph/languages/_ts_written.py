@@ -85,12 +85,7 @@ def written_or_array(annotation: Any) -> str | None:
         inner = written_type(Wrapped(dictionary))
         return None if inner is None or inner == "this" or inner.startswith(TYPEOF) else inner + "{}"
     if generic in _MAPS or generic in _SETS:  # `Map<K, V>`: `.get(k)` is a V; `Set<T>`: its elements are T
-        arguments = node.child_by_field_name("type_arguments")
-        found = arguments.named_children if arguments is not None else []
-        inner = written_type(Wrapped(found[-1])) if len(found) == (2 if generic in _MAPS else 1) else None
-        if inner is None or inner == "this" or inner.startswith((TYPEOF, SHAPE)):
-            return None
-        return inner + (MAP if generic in _MAPS else "[]")
+        return constructed(generic, node.child_by_field_name("type_arguments"))
     written = None if is_generic_array else written_type(annotation)
     if written is not None:
         return written
@@ -105,6 +100,18 @@ def written_or_array(annotation: Any) -> str | None:
         return None
     inner = written_type(Wrapped(element)) if element is not None else None
     return None if inner is None or inner == "this" else inner + "[]"
+
+
+def constructed(name: str, arguments: Any) -> str | None:
+    """The written type of `new Map<K, V>()` (`V<>`) or `new Set<T>()` (`T[]`), as `written_or_array`
+    keeps the annotation `Map<K, V>`; None for any other constructor or without type arguments."""
+    if arguments is None or (name not in _MAPS and name not in _SETS):
+        return None
+    found = arguments.named_children
+    inner = written_type(Wrapped(found[-1])) if len(found) == (2 if name in _MAPS else 1) else None
+    if inner is None or inner == "this" or inner.startswith((TYPEOF, SHAPE)):
+        return None
+    return inner + (MAP if name in _MAPS else "[]")
 
 
 def _dictionary_value(node: Any) -> Any:

@@ -87,3 +87,23 @@ def test_a_map_entry_or_key_is_not_its_value() -> None:
         """)
     assert used["src/server.ts"] == {"Server"}
     assert "close" in unknown
+
+
+def test_a_map_or_set_constructed_with_type_arguments_holds_that_type() -> None:
+    used, unknown = uses("""\
+        import {Server, Namespace} from '../src/server.js';
+        export class Hub {
+          private servers = new Map<string, Server>();
+          private spaces = new Set<Namespace>();
+          run() {
+            this.servers.get('a')?.close();
+            for (const space of this.spaces) space.emit('x');
+            const local = new Map<number, Namespace>();
+            local.get(1)!.to('r');
+            const plain = new Map();
+            plain.get('x').close();
+          }
+        }
+        """)
+    assert used["src/server.ts"] == {"Server", "Namespace", "Server.close", "Namespace.emit", "Namespace.to"}
+    assert unknown == {"close", "get"}  # an untyped `new Map()` holds anything
