@@ -83,21 +83,27 @@ class Declarations:
                 if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
                         or qualified in extra.get("fields", {}) or (props and qualified in extra.get("props", {})):
                     found.append((path, qualified))  # a method, or a typed field (not a symbol)
-                for written in self._extra(path).get("bases", {}).get(name, ()):
+                parents = []
+                for written in extra.get("bases", {}).get(name, ()):
                     base = self.written(path, written)
-                    if base is not None:
-                        parents = [(base[1], base[2])]
-                    else:  # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
-                        parents = [(p, n) for p, n, omit, only in self.contexts.alias_owners(path, written)
-                                   if member not in omit and (only is None or member in only)]
-                    for parent in parents:
-                        if parent not in seen:
-                            seen.add(parent)
-                            following.append(parent)
+                    # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
+                    parents += [(base[1], base[2])] if base is not None else self._owners(path, written, member)
+                if name in extra.get("callsigs", {}) and self.kinds(path).get(name) == "type":
+                    # `type OptionsInit = Except<Partial<Internals>, 'hooks'> & {...}`: what its parts make
+                    parents += self._owners(path, name, member)
+                for parent in parents:
+                    if parent not in seen:
+                        seen.add(parent)
+                        following.append(parent)
             frontier = following
             if not frontier:
                 break
         return found
+
+    def _owners(self, path: str, written: str, member: str) -> list[tuple[str, str]]:
+        """The classes and interfaces alias `written` stands for that keep `member`."""
+        return [(p, n) for p, n, omit, only in self.contexts.alias_owners(path, written)
+                if member not in omit and (only is None or member in only)]
 
     def recorded(self, owner: tuple[str, str], member: str) -> Any:
         """The instance a `Record<'get' | 'post', V>` part of object type alias `owner` gives for

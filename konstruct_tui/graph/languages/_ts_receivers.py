@@ -140,6 +140,8 @@ class Receivers(Declarations):
                 value = self.written(path, written) if written else None
             finally:
                 self._aliasing.discard((path, name))
+            if value is None and self.contexts.alias_owners(path, name):
+                return ("static", path, name)  # `type Strict = Except<Options, 'kind'>`: what the utility keeps
             if value is None or value[0] != "instance":
                 return None
             body = self._extra(path).get("callsigs", {}).get(name)

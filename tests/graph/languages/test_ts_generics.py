@@ -126,6 +126,21 @@ def test_a_key_redeclared_inline_beside_an_omit_is_not_the_class_property() -> N
     assert unknown == {"retry", "limit"}  # `limit` is a member of the inline `{limit: number}`
 
 
+def test_a_value_typed_by_an_alias_of_utility_types_has_the_members_they_keep() -> None:
+    used, unknown = uses("""\
+        import type {Init, Strict} from '../src/types.js';
+        export function run(init: Init, strict: Strict) {
+          init.timeout;
+          init.retry;
+          strict.prefixUrl;
+          strict.kind;
+        }
+        """)
+    assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
+    assert "Init.retry" in used["src/types.ts"] and "Options.retry" not in used["src/options.ts"]
+    assert "kind" in unknown  # omitted by `Except<Stream, 'kind'>`: no declaration
+
+
 def test_a_generic_alias_without_its_argument_names_nothing() -> None:
     used, unknown = uses("""\
         import {open} from '../src/open.js';
