@@ -83,7 +83,7 @@ class Declarations:
                 if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
                         or qualified in extra.get("fields", {}) or (props and qualified in extra.get("props", {})):
                     found.append((path, qualified))  # a method, or a typed field (not a symbol)
-                parents = []
+                parents: list[tuple[str, str]] = []
                 for written in extra.get("bases", {}).get(name, ()):
                     base = self.written(path, written)
                     # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
