@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._ts_generics import AT, instantiate, keys_of
+from ._ts_generics import ARRAY, AT, ELEMENT, instantiate, keys_of
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
 
@@ -93,7 +93,11 @@ class Contexts:
 
     def _declarations(self, found: list[tuple[str, Any]], key: str) -> list[tuple[Any, Any]] | None:
         """(owner, declared property) of `key` on every object type `found` names; None when one
-        of them cannot be read (the answer is then unknown, never a guess)."""
+        of them cannot be read (the answer is then unknown, never a guess). The key `[]` is an
+        item of an array literal: (None, element spec) of every array type `found` names."""
+        if key == ELEMENT:
+            items = [self._elements(where, argument, 0) for where, argument in found]
+            return None if None in items else [(None, item) for part in items for item in part or ()]
         out = []
         for where, argument in found:
             owners = self._objects(where, argument, 0)
@@ -125,7 +129,7 @@ class Contexts:
         kind, value = found[:2]
         if kind == AT:  # a generic alias's argument, read where it was written
             return self._objects(value, found[2], depth + 1)
-        if kind == "sig":
+        if kind in ("sig", ARRAY):
             return []
         if kind == "via":
             return self._objects(path, found[2], depth + 1) if self._utility(path, value) else None
@@ -162,6 +166,33 @@ class Contexts:
             value = self._r.written(where[0], extra["aliases"][where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
         return [(*where, (), None)] if kind in ("class", "interface", "type") else None
+
+    def _elements(self, path: str, found: Any, depth: int) -> list[tuple[str, Any]] | None:
+        """(path, element spec) of the array types a spec stands for (a union's arrays; an alias
+        of one), [] for a type that is certainly no array, None when that cannot be told."""
+        if found == 0:
+            return []
+        if not isinstance(found, list) or depth > _DEPTH:
+            return None
+        kind = found[0]
+        if kind == ARRAY:
+            return [(path, found[1])]
+        if kind == AT:
+            return self._elements(found[1], found[2], depth + 1)
+        if kind in ("sig", "inline"):
+            return []
+        if kind == "or":
+            parts = [self._elements(path, part, depth + 1) for part in found[1]]
+            return None if None in parts else [item for part in parts for item in part or ()]
+        if kind == "ref":
+            if found[1] in ("Array", "ReadonlyArray") and len(found) > 2 and found[1] not in self._r.bound(path):
+                return [(path, found[2][0])]  # `Array<InitHook>`
+            where = self._locate(path, found[1])
+            if where is None:
+                return None
+            body = self._extra(where[0]).get("callsigs", {}).get(where[1])
+            return self._elements(where[0], self._body(body, found, path), depth + 1) if body is not None else None
+        return None
 
     def _utility(self, path: str, name: str) -> bool:
         """Whether a utility type outside TypeScript's lib (`Except`) is the project's own, or a
@@ -257,6 +288,8 @@ class Contexts:
         kind, value = found[:2]  # `["Omit", spec, keys]` has three
         if kind == AT:
             return self._shapes(value, found[2], depth + 1)
+        if kind == ARRAY:
+            return []
         if kind == "sig":
             return [(path, s) for s in value]
         if kind == "via":

@@ -80,9 +80,11 @@ class Declarations:
             for path, name in frontier:
                 qualified = f"{name}.{member}"
                 extra = self._extra(path)
-                if qualified in self.kinds(path) or qualified in extra.get("returns", {}) \
-                        or qualified in extra.get("fields", {}) or (props and qualified in extra.get("props", {})):
-                    found.append((path, qualified))  # a method, or a typed field (not a symbol)
+                kinds = self.kinds(path)
+                if qualified in kinds or qualified in extra.get("returns", {}) or qualified in extra.get("fields", {}) \
+                        or ((props or kinds.get(name) == "class") and qualified in extra.get("props", {})):
+                    # a method, a typed field (not a symbol), a class's field of any type (`timeout = 1`)
+                    found.append((path, qualified))
                 parents: list[tuple[str, str]] = []
                 for written in extra.get("bases", {}).get(name, ()):
                     base = self.written(path, written)

@@ -19,6 +19,8 @@ from ._ts_written import type_parameters
 
 TPARAM = "tparam"
 AT = "at"
+ARRAY = "array"  # `["array", element spec]`: `T[]`, whose elements a literal's items are typed by
+ELEMENT = "[]"  # a context key: an item of an array literal
 
 
 def alias_parameter(param: Any) -> list[Any] | None:
@@ -101,3 +103,14 @@ def keys_of(path: str, found: Any, depth: int = 0) -> tuple[str, ...] | None:
     if found[0] == "inline":
         return tuple(found[1])
     return None
+
+
+def array_spec(node: Any, spec: Callable[[Any, int], Any], depth: int) -> Any:
+    """`["array", element]` for `T[]` / `readonly T[]` whose element says something, else 0 (an
+    array has no call signature and no property of the project)."""
+    if node.type == "readonly_type":
+        node = node.named_children[0] if node.named_child_count else None
+    if node is None or node.type != "array_type" or not node.named_child_count:
+        return 0
+    element = spec(node.named_children[0], depth + 1)
+    return [ARRAY, element] if isinstance(element, list) else 0

@@ -31,7 +31,7 @@ import json
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_generics import TPARAM, alias_parameter, arguments_of, identity_mapped, key_set
+from ._ts_generics import ELEMENT, TPARAM, alias_parameter, arguments_of, array_spec, identity_mapped, key_set
 from ._ts_shapes import literal_keys
 from ._ts_written import bounded, type_parameter, written_or_array
 
@@ -110,6 +110,8 @@ def spec(node: Any, depth: int = 0) -> Any:
     if node is None or depth > _DEPTH:
         return None
     kind = node.type
+    if kind in ("array_type", "readonly_type"):  # `InitHook[]`: no call signature, but its elements'
+        return array_spec(node, spec, depth)
     if kind not in _MAYBE_CALLABLE:
         # literals, `string`, arrays, tuples, `keyof`, template literals: no call signature;
         # conditional, mapped, lookup and `typeof` types: cannot tell.
@@ -293,8 +295,16 @@ def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
     source `["call", callee chain, new, i]` (argument i) or `["typed", spec]` (a written type), and
     the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
     keys: list[str] = []
-    while node.parent is not None and node.parent.type == "pair" and node.parent.parent is not None \
-            and node.parent.parent.type == "object" and node.parent.child_by_field_name("value") == node:
+    while node.parent is not None:
+        if node.parent.type == "array":  # `hooks: {init: [(options) => ...]}`: an element of the array type
+            if len(keys) >= 3:
+                return None
+            keys.insert(0, ELEMENT)
+            node = node.parent
+            continue
+        if node.parent.type != "pair" or node.parent.parent is None or node.parent.parent.type != "object" \
+                or node.parent.child_by_field_name("value") != node:
+            break
         key = node.parent.child_by_field_name("key")
         if key is None or key.type != "property_identifier" or len(keys) >= 3:
             return None

@@ -105,7 +105,7 @@
 (interface_declaration body: (interface_body (call_signature)) @callsig)
 (property_signature name: (property_identifier) type: (type_annotation)) @prop
 (method_signature name: (property_identifier)) @prop
-(public_field_definition name: (property_identifier) type: (type_annotation)) @prop
+(public_field_definition name: (property_identifier)) @prop
 (arguments (object) @argobject)
 (variable_declarator type: (type_annotation) value: (object) @argobject)
 (return_statement (object) @argobject)

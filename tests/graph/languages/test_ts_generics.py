@@ -230,3 +230,23 @@ def test_a_class_implementing_an_alias_of_a_mapped_type_is_in_the_family_of_its_
     # The file's own override row is no use of it: nobody imports it, so it is still dead code.
     orphan = GraphQuery(lambda: snapshot, Freshness(workspace)).unreferenced("src")
     assert ("src/orphan.ts", None) in {(r["path"], r.get("symbol")) for r in orphan.results}
+
+
+def test_callbacks_in_an_array_literal_take_the_element_type_of_the_property() -> None:
+    used, unknown = uses("""\
+        import {configure} from '../src/hooks.js';
+        configure({hooks: {init: [(options) => options.timeout], after: [(options) => options.prefixUrl]}});
+        configure({hooks: {loose: [(options) => options.kind]}});
+        """, {"src/hooks.ts": """\
+        import type {Options} from './options.js';
+        export type InitHook = (init: Options) => void;
+        export interface Hooks {
+          init?: InitHook[];
+          after?: Array<InitHook>;
+          loose?: unknown[];
+        }
+        export interface Config { hooks?: Hooks }
+        export function configure(config: Config): void {}
+        """})
+    assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
+    assert "kind" in unknown  # an array of `unknown` types nothing
