@@ -250,3 +250,19 @@ def test_callbacks_in_an_array_literal_take_the_element_type_of_the_property() -
         """})
     assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
     assert "kind" in unknown  # an array of `unknown` types nothing
+
+
+def test_other_spellings_of_key_sets_and_identity_mapped_types() -> None:
+    used, unknown = uses("""\
+        import {a, b} from '../src/spell.js';
+        a({timeout: 1, kind: 'x'});
+        b({prefixUrl: 'y'});
+        """, {"src/spell.ts": """\
+        import type {Options} from './options.js';
+        type Without<T, S> = Omit<T, keyof S> & S;
+        type Mutable<T> = {-readonly [K in keyof T]-?: T[K]};
+        export function a(options: Without<Options, {kind: number}>): void {}
+        export function b(options: Mutable<Options>): void {}
+        """})
+    assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
+    assert unknown == {"kind"}  # the inline `{kind: number}` replaces Options' `kind`
