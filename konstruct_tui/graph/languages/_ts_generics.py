@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_written import type_parameters
+from ._ts_written import type_parameter, type_parameters
 
 TPARAM = "tparam"
 AT = "at"
@@ -62,8 +62,18 @@ def arguments_of(arguments: Any, spec: Callable[[Any, int], Any], depth: int) ->
     ref then stays `["ref", name]`, as compact as before)."""
     if arguments is None or not arguments.named_child_count:
         return None
-    found = [spec(a, depth + 1) for a in arguments.named_children]
+    found = [None if _bounded(a) else spec(a, depth + 1) for a in arguments.named_children]
     return found if any(isinstance(f, list) for f in found) else None
+
+
+def _bounded(node: Any) -> bool:
+    """A type argument that is a type parameter with a bound (`MiddlewareHandler<E, P>` under
+    `<E extends Env>`): what it stands for is inferred at each call, its bound proves nothing
+    about a property, and reading the bound is what costs (hono's handler types)."""
+    if node.type != "type_identifier":
+        return False
+    param = type_parameter(node, ts.text(node))
+    return param is not None and param.child_by_field_name("constraint") is not None
 
 
 def key_set(node: Any, first: Any, spec: Callable[[Any, int], Any], depth: int) -> dict[str, Any] | None:

@@ -165,7 +165,9 @@ def spec(node: Any, depth: int = 0) -> Any:
         constraint = param.child_by_field_name("constraint")
         bound = constraint.named_children[0] if constraint is not None and constraint.named_child_count else None
         return spec(bound, depth + 1) if bound is not None else alias_parameter(param)
-    given = arguments_of(arguments, spec, depth)  # `Merge<A, {...}>`: instantiated where it is resolved
+    # `Merge<A, {...}>`: instantiated where it is resolved (the outer levels of a type only: deep
+    # inside hono's handler types, arguments cost more to read than they ever give)
+    given = arguments_of(arguments, spec, depth) if depth < 3 else None
     return ["ref", name, given] if given else ["ref", name]
 
 

@@ -154,11 +154,25 @@ def type_parameter(node: Any, name: str) -> Any:
     while parent is not None:
         if parent.type in _GENERIC_OWNERS:
             params = parent.child_by_field_name("type_parameters")
-            for declared, param in type_parameters(params) if params is not None else ():
-                if declared == name:
-                    return param
+            found = _named_parameter(params, name) if params is not None else None
+            if found is not None:
+                return found
         parent = parent.parent
     return None
+
+
+def _named_parameter(params: Any, name: str) -> Any:
+    modified = False
+    for child in params.named_children:
+        if child.type == "type_parameter":
+            declared = child.child_by_field_name("name")
+            text = ts.text(declared) if declared is not None else ""
+            if text == name and text not in _MODIFIERS:
+                return child
+            modified = modified or text in _MODIFIERS
+    if not modified:  # the common case: no `<in out T>` to read again
+        return None
+    return next((param for declared, param in type_parameters(params) if declared == name), None)
 
 
 _MODIFIERS = frozenset({"in", "out", "const"})
@@ -173,9 +187,9 @@ def type_parameters(params: Any) -> list[tuple[str, Any]]:
         if child.type == "type_parameter":
             name = child.child_by_field_name("name")
             text = ts.text(name) if name is not None else ""
-            inner = next((c for c in child.named_children if c.type == "ERROR"), None)
-            if text in _MODIFIERS and inner is not None:
-                text = _last_identifier(inner) or text
+            if text in _MODIFIERS:
+                inner = next((c for c in child.named_children if c.type == "ERROR"), None)
+                text = (_last_identifier(inner) if inner is not None else None) or text
             found.append((text, child))
         elif child.type == "ERROR" and found and found[-1][0] in _MODIFIERS:
             found[-1] = (_last_identifier(child) or found[-1][0], found[-1][1])
