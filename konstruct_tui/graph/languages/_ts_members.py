@@ -94,22 +94,26 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             unknown.add(member)
     extra = facts.extra
     fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
+    owners = {qualified.rpartition(".")[0] for qualified in fields}
     objects = set(extra.get("objects", ()))
     own: set[str] = set()  # overrides of a member declared in this same file: a self edge of markers only
-    for owner in extra.get("bases", {}):
+    bases = extra.get("bases", {})
+    members: dict[str, list[tuple[str, str]]] = defaultdict(list)  # owner -> (symbol, member): read once
+    for symbol in facts.symbols if bases else ():
+        declared_in, dot, member = symbol.name.rpartition(".")
+        if dot and declared_in in bases:
+            members[declared_in].append((symbol.name, member))
+    for owner in bases:
         if owner in objects:
             continue  # the parts of an intersection (`type R = JSXNode & {type: T}`) override nothing
-        for symbol in facts.symbols:
-            declared_in, dot, member = symbol.name.rpartition(".")
-            if declared_in != owner or not dot:
-                continue
+        for name, member in members.get(owner, ()):
             for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
-                    used[where].update((overridden, f"{symbol.name}{OVERRIDES}{overridden}"))
+                    used[where].update((overridden, f"{name}{OVERRIDES}{overridden}"))
                 else:  # `class Cookie implements ElysiaCookie` beside `interface CookieOptions`: the family only
-                    own.add(f"{symbol.name}{OVERRIDES}{overridden}")
+                    own.add(f"{name}{OVERRIDES}{overridden}")
         # a field implementing a base's member (`match: MatchFn = match`) is a reference of it too
-        for qualified in fields:
+        for qualified in fields if owner in owners else ():
             declared_in, _, member = qualified.rpartition(".")
             if declared_in == owner and qualified not in receivers.kinds(path):
                 for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
