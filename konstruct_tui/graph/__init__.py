@@ -18,11 +18,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .answers import (
+        NO_REFERENCES,
+        NOT_INDEXED,
+        OK,
+        UNDETERMINABLE,
+        UNSUPPORTED_LANGUAGE,
+        GraphAnswer,
+    )
     from .callers import BY_NAME, RESOLVED
-    from .dead_code import is_test_file
-    from .warm_start import unchanged
-    from .answers import NO_REFERENCES, NOT_INDEXED, OK, UNDETERMINABLE, UNSUPPORTED_LANGUAGE, GraphAnswer
     from .code_graph import CodeGraph, build_index
+    from .dead_code import is_test_file
     from .export import LEVELS, export_graph
     from .facts import Symbol
     from .freshness import Freshness
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
     from .snapshot import GraphSnapshot
     from .store import IndexStore, index_path
     from .traversal import reach
+    from .warm_start import unchanged
 
 # Where each public name lives.
 _HOME = {
@@ -76,8 +83,8 @@ __all__ = [
     "Symbol",
     "build_index",
     "export_graph",
-    "is_test_file",
     "index_path",
+    "is_test_file",
     "rank_neighborhoods",
     "reach",
     "unchanged",

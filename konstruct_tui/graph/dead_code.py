@@ -17,9 +17,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .evidence import declared_entry_points, framework_routes, in_folder, is_entry_file, loaded_folders, loading_sites, loads, near
 from .dynamic_lookups import lookup_sites
-from .named_in_text import anchor, file_spellings, find_named, registering_decorator, symbol_spellings
+from .evidence import (
+    declared_entry_points,
+    framework_routes,
+    in_folder,
+    is_entry_file,
+    loaded_folders,
+    loading_sites,
+    loads,
+    near,
+)
+from .named_in_text import (
+    anchor,
+    file_spellings,
+    find_named,
+    registering_decorator,
+    symbol_spellings,
+)
 from .records import TEXT
 from .snapshot import GraphSnapshot
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from ..workspace import NotAFile, PathMissing, PathRefused, Workspace
 from .facts import LanguageSupport
 from .languages import languages
-from .timeline import mark
 from .records import (
     BINARY,
     PARSE_FAILED,
@@ -28,6 +27,7 @@ from .records import (
     encode_facts,
     used_here,
 )
+from .timeline import mark
 
 MAX_PARSE_BYTES = 1 << 20  # larger files are indexed as text-only entries: minified or generated
 MAX_HASH_BYTES = 64 << 20  # beyond this not even a hash: the stat alone tells changes apart

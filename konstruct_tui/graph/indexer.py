@@ -19,8 +19,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..workspace import SKIPPED_DIRS, PathMissing, PathRefused, Workspace, stat_files

@@ -27,12 +27,12 @@ from .callers import BY_NAME, find_callers, is_member, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
 from .evidence import name_lines
-from .protocol_methods import runtime_caller
-from .supertypes import supertype_methods
 from .facts import Symbol
 from .freshness import Freshness
+from .protocol_methods import runtime_caller
 from .records import TEXT
 from .snapshot import KINDS, GraphSnapshot
+from .supertypes import supertype_methods
 from .traversal import cycles_through, reach, shortest_paths
 
 _NAMES_SHOWN = 20

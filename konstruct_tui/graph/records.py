@@ -7,8 +7,8 @@ row a snapshot keeps in memory (no facts: resolution loads those from the store 
 from __future__ import annotations
 
 import json
-from sys import intern
 from dataclasses import dataclass
+from sys import intern
 
 from .facts import FileFacts, ImportRef, Symbol
 

@@ -69,7 +69,9 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
     for path in code:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     if languages is None:
-        from .languages import _MODULES  # every built-in SUPPORT is named after its module
+        from .languages import (
+            _MODULES,  # every built-in SUPPORT is named after its module
+        )
 
         names: Iterable[str] = sorted(_MODULES)
     else:

@@ -7,7 +7,7 @@ Why not `tree-sitter-languages`: it only works with py-tree-sitter 0.21, which c
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -26,14 +26,14 @@ _GRAMMARS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def language(grammar: str) -> tree_sitter.Language:
     module_name, attribute = _GRAMMARS[grammar]
     module = __import__(module_name)
     return tree_sitter.Language(getattr(module, attribute)())
 
 
-@lru_cache(maxsize=None)
+@cache
 def parser(grammar: str) -> tree_sitter.Parser:
     return tree_sitter.Parser(language(grammar))
 
@@ -42,7 +42,7 @@ def parse(grammar: str, source: bytes) -> tree_sitter.Tree:
     return parser(grammar).parse(source)
 
 
-@lru_cache(maxsize=None)
+@cache
 def query(grammar: str, scm_name: str) -> tree_sitter.Query:
     """The query in `graph/queries/<scm_name>.scm`, compiled for `grammar`."""
     text = resources.files(__package__).joinpath("queries", f"{scm_name}.scm").read_text()

@@ -107,7 +107,7 @@ class ScopeTable:
     where byte ranges nest exactly as the nodes do. Filled by the symbol sweep in `python.py`
     (which reads these definitions anyway) or by `scope_table`."""
 
-    __slots__ = ("starts", "ends", "parents", "kinds", "names")
+    __slots__ = ("ends", "kinds", "names", "parents", "starts")
 
     def __init__(self) -> None:
         self.starts: list[int] = []

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ._ts_chains import ARRAY, EITHER, NEW, OBJECT
-from ._ts_declarations import Declarations
 from ._ts_contexts import CONTEXT, Contexts
+from ._ts_declarations import Declarations
 from ._ts_written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),

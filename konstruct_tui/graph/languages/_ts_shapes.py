@@ -9,7 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_written import SHAPE, TYPE_NAME, TYPEOF, Wrapped, constructed, written_or_array, written_type
+from ._ts_written import (
+    SHAPE,
+    TYPE_NAME,
+    TYPEOF,
+    Wrapped,
+    constructed,
+    written_or_array,
+    written_type,
+)
 
 Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
 

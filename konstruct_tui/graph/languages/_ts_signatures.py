@@ -27,11 +27,17 @@ annotation, a written return type, `satisfies T`); keys lead through nested obje
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_generics import ELEMENT, TPARAM, alias_parameter, arguments_of, array_spec, identity_mapped, key_set
+from ._ts_generics import (
+    TPARAM,
+    alias_parameter,
+    arguments_of,
+    array_spec,
+    identity_mapped,
+    key_set,
+)
 from ._ts_shapes import literal_keys
 from ._ts_written import bounded, type_parameter, written_or_array
 
@@ -232,137 +238,3 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         props.setdefault(".".join([*prefix, ts.text(key)]), found_spec)
     return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
             **({"props": props} if props else {}), **({"literals": literals} if literals else {})}
-
-
-def context_head(declaration: Any, follow: Any) -> list[str] | None:
-    """`[ctx:...]` for an unannotated parameter of a callback whose type the context gives, else
-    None. `follow` gives the receiver chain of an expression (the callee)."""
-    if declaration.type == "identifier":  # `c => ...`
-        function, j = declaration.parent, 0
-    else:
-        parameters = declaration.parent
-        function = parameters.parent if parameters is not None else None
-        positions = [p for p in parameters.named_children if p.type in ("required_parameter", "optional_parameter")
-                     and (p.child_by_field_name("pattern") is None or p.child_by_field_name("pattern").type != "this")]
-        j = next((k for k, p in enumerate(positions) if p == declaration), -1)
-        if j < 0 or declaration.child_by_field_name("value") is not None:
-            return None
-    if function is None or function.parent is None:
-        return None
-    if function.type == "method_definition" and function.parent.type == "object":  # `{verify(u, c) {...}}`
-        name = function.child_by_field_name("name")
-        if name is None or name.type != "property_identifier":
-            return None
-        found = _context(function.parent, follow)
-        keys = [ts.text(name)]
-    elif function.type in _FUNCTIONS:
-        found, keys = _context(function, follow), []
-    else:
-        return None
-    if found is None:
-        return None
-    source, outer = found
-    return [CONTEXT + json.dumps([source, j, outer + keys])]
-
-
-def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
-    """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
-    parameter's (or annotation's) type declares. One chain per object literal, `[ctx:[source, -1,
-    keys]]` + `KEYS` and its keys as JSON: the context is resolved once for all of its keys."""
-    found: set[tuple[tuple[str, ...], str]] = set()
-    for node in objects:
-        names = []
-        for part in node.named_children:
-            if part.type == "pair":
-                key = part.child_by_field_name("key")
-                name = ts.text(key) if key is not None and key.type == "property_identifier" else None
-            elif part.type == "shorthand_property_identifier":
-                name = ts.text(part)
-            elif part.type == "method_definition":
-                key = part.child_by_field_name("name")
-                name = ts.text(key) if key is not None and key.type == "property_identifier" else None
-            else:
-                continue
-            if name is not None:
-                names.append(name)
-        context = _context(node, follow) if names else None
-        if context is not None:
-            source, outer = context
-            found.add(((CONTEXT + json.dumps([source, -1, outer]),), KEYS + json.dumps(sorted(set(names)))))
-    return found
-
-
-def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
-    """(source, keys) of a function expression or object literal whose type the context gives:
-    source `["call", callee chain, new, i]` (argument i) or `["typed", spec]` (a written type), and
-    the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
-    keys: list[str] = []
-    while node.parent is not None:
-        if node.parent.type == "array":  # `hooks: {init: [(options) => ...]}`: an element of the array type
-            if len(keys) >= 3:
-                return None
-            keys.insert(0, ELEMENT)
-            node = node.parent
-            continue
-        if node.parent.type != "pair" or node.parent.parent is None or node.parent.parent.type != "object" \
-                or node.parent.child_by_field_name("value") != node:
-            break
-        key = node.parent.child_by_field_name("key")
-        if key is None or key.type != "property_identifier" or len(keys) >= 3:
-            return None
-        keys.insert(0, ts.text(key))
-        node = node.parent.parent
-    parent = node.parent
-    if parent is None:
-        return None
-    written = _written_context(node)
-    if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
-        return ["typed", written], keys
-    if parent.type != "arguments":
-        return None
-    call = parent.parent
-    i, start = 0, node.start_byte
-    for argument in parent.named_children:  # by position: cheaper than comparing nodes
-        if argument.start_byte >= start:
-            break
-        if argument.type == "spread_element":
-            return None
-        if argument.type != "comment":
-            i += 1
-    if call.type == "call_expression":
-        callee, new = call.child_by_field_name("function"), False
-    elif call.type == "new_expression":
-        callee, new = call.child_by_field_name("constructor"), True
-    else:
-        return None
-    if callee is None or callee.type in ("super", "import"):
-        return None
-    segments = follow(callee)
-    return None if segments is None else (["call", segments, new, i], keys)
-
-
-def _written_context(function: Any) -> Any:
-    """The spec of the type an expression is written to have: the annotation of the variable it
-    initialises, or the declared return type of the function that returns it."""
-    parent = function.parent
-    if parent.type in ("variable_declarator", "public_field_definition") and parent.child_by_field_name("value") == function:
-        annotation = parent.child_by_field_name("type")  # `const h: H = ...`, `handler: H = ...`
-    elif parent.type == "satisfies_expression" and parent.named_child_count == 2 and parent.named_children[0] == function:
-        found = spec(parent.named_children[1])  # `{fetch(req) {...}} satisfies ExportedHandler`
-        return found if isinstance(found, list) else None
-    elif parent.type == "return_statement" or (parent.type == "arrow_function"
-                                                 and parent.child_by_field_name("body") == function):
-        owner = parent
-        while owner is not None and owner.type not in _RETURNING:
-            owner = owner.parent
-        annotation = owner.child_by_field_name("return_type") if owner is not None else None
-        if annotation is not None and owner.children and owner.children[0].type == "async":
-            return None  # `async (): Promise<H> => ...`: the returned function is awaited first
-    else:
-        return None
-    node = annotation.named_children[0] if annotation is not None and annotation.named_child_count else None
-    found = spec(node) if node is not None else None
-    return found if isinstance(found, list) else None
-
-
-_RETURNING = frozenset({*_FUNCTIONS, "function_declaration", "method_definition", "generator_function_declaration"})

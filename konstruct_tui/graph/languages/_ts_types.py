@@ -31,6 +31,7 @@ from ._ts_chains import (
     chain,
     enclosing_class,
 )
+from ._ts_heads import context_head, key_uses
 from ._ts_shapes import (
     field_type,
     intersected,
@@ -41,7 +42,7 @@ from ._ts_shapes import (
     pattern_keys,
     record_part,
 )
-from ._ts_signatures import context_head, key_uses, signature_facts
+from ._ts_signatures import signature_facts
 from ._ts_written import (
     SHAPE,
     TYPEOF,
