@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._ts_generics import ARRAY, AT, ELEMENT, instantiate, keys_of
+from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, instantiate, keys_of
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
 
@@ -98,6 +98,11 @@ class Contexts:
         if key == ELEMENT:
             items = [self._elements(where, argument, 0) for where, argument in found]
             return None if None in items else [(None, item) for part in items for item in part or ()]
+        if key == RETURNED:  # what a function of that type returns: each signature's written return
+            shapes = [self._shapes(where, argument, 0) for where, argument in found]
+            if None in shapes or any(len(sig) < 4 for part in shapes for _, sig in part or ()):
+                return None
+            return [(None, (where, sig[3])) for part in shapes for where, sig in part or ()]
         out = []
         for where, argument in found:
             owners = self._objects(where, argument, 0)
@@ -343,7 +348,7 @@ Owner = tuple  # (path or None for an inline object type, name or its keys, omit
 
 def _at(found: list[Any], i: int) -> Any:
     """The spec argument i meets in a signature, or _MISSING when the signature has no parameter i."""
-    specs, _, rest = found
+    specs, rest = found[0], found[2]
     if rest < 0 or i < rest:
         return specs[i] if i < len(specs) else _MISSING
     element = specs[rest]

@@ -21,6 +21,7 @@ TPARAM = "tparam"
 AT = "at"
 ARRAY = "array"  # `["array", element spec]`: `T[]`, whose elements a literal's items are typed by
 ELEMENT = "[]"  # a context key: an item of an array literal
+RETURNED = "()"  # a context key: what a function typed by its context returns
 
 
 def alias_parameter(param: Any) -> list[Any] | None:

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_generics import ELEMENT
+from ._ts_generics import ELEMENT, RETURNED
 from ._ts_signatures import CONTEXT, KEYS, spec
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
@@ -76,7 +76,7 @@ def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
     return found
 
 
-def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
+def _context(node: Any, follow: Any, depth: int = 0) -> tuple[list[Any], list[str]] | None:
     """(source, keys) of a function expression or object literal whose type the context gives:
     source `["call", callee chain, new, i]` (argument i) or `["typed", spec]` (a written type), and
     the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
@@ -97,11 +97,18 @@ def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
         keys.insert(0, ts.text(key))
         node = node.parent.parent
     parent = node.parent
+    if parent is not None and parent.type == "parenthesized_expression" and parent.parent is not None \
+            and parent.parent.type == "arrow_function":  # `(o) => ({url})`: the arrow's body
+        node, parent = parent, parent.parent
     if parent is None:
         return None
     written = _written_context(node)
     if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
         return ["typed", written], keys
+    function = _returned_from(node)
+    if function is not None and depth < 2:  # `paginate({response}) { return {url} }`: what its context returns
+        outer = _function_context(function, follow, depth + 1)
+        return None if outer is None or len(outer[1]) + len(keys) > 5 else (outer[0], [*outer[1], RETURNED, *keys])
     if parent.type != "arguments":
         return None
     call = parent.parent
@@ -123,6 +130,35 @@ def _context(node: Any, follow: Any) -> tuple[list[Any], list[str]] | None:
         return None
     segments = follow(callee)
     return None if segments is None else (["call", segments, new, i], keys)
+
+
+def _returned_from(node: Any) -> Any:
+    """The function without a written return type that returns `node` (a `return` of it, or its
+    arrow body), else None."""
+    parent = node.parent
+    if parent.type == "arrow_function" and parent.child_by_field_name("body") == node:
+        owner = parent
+    elif parent.type == "return_statement":
+        owner = parent
+        while owner is not None and owner.type not in _RETURNING:
+            owner = owner.parent
+    else:
+        return None
+    if owner is None or owner.child_by_field_name("return_type") is not None:
+        return None
+    return owner if owner.type in _FUNCTIONS or owner.type == "method_definition" else None
+
+
+def _function_context(function: Any, follow: Any, depth: int) -> tuple[list[Any], list[str]] | None:
+    """The context of a function expression, or of a method of an object literal (its key)."""
+    if function.type == "method_definition":
+        name = function.child_by_field_name("name")
+        if function.parent is None or function.parent.type != "object" or name is None \
+                or name.type != "property_identifier":
+            return None
+        found = _context(function.parent, follow, depth)
+        return None if found is None else (found[0], [*found[1], ts.text(name)])
+    return _context(function, follow, depth)
 
 
 def _written_context(function: Any) -> Any:

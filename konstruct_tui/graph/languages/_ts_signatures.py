@@ -63,7 +63,8 @@ def _written(annotation: Any) -> str | None:
 
 
 def signature(parameters: Any, depth: int = 0) -> list[Any]:
-    """`[specs, writtens, rest]` of a `formal_parameters` node."""
+    """`[specs, writtens, rest]` of a `formal_parameters` node, and the return type's spec when it
+    says something."""
     specs: list[Any] = []
     writtens: list[str | None] = []
     rest = -1
@@ -82,7 +83,13 @@ def signature(parameters: Any, depth: int = 0) -> list[Any]:
             continue
         specs.append(spec(node, depth) if node is not None else None)
         writtens.append(_written(annotation) if annotation is not None else None)
-    return [specs, writtens, rest]
+    # the return type, when it may be an object type: a literal a callback returns is typed by it
+    annotation = parameters.parent.child_by_field_name("return_type") if parameters.parent is not None else None
+    node = annotation  # a function type's return type is the type itself, a declaration's an annotation
+    if annotation is not None and annotation.type == "type_annotation":
+        node = annotation.named_children[0] if annotation.named_child_count else None
+    returned = spec(node, depth) if node is not None and node.type != "type_predicate" else None
+    return [specs, writtens, rest, returned] if isinstance(returned, list) else [specs, writtens, rest]
 
 
 def _rest(node: Any, depth: int) -> Any:

@@ -112,3 +112,4 @@
 (public_field_definition type: (type_annotation) value: (object) @argobject)
 (satisfies_expression . (object) @argobject)
 (pair value: (object) @argobject)
+(arrow_function body: (parenthesized_expression (object) @argobject))

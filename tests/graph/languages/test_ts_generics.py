@@ -266,3 +266,21 @@ def test_other_spellings_of_key_sets_and_identity_mapped_types() -> None:
         """})
     assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
     assert unknown == {"kind"}  # the inline `{kind: number}` replaces Options' `kind`
+
+
+def test_a_literal_returned_by_a_callback_takes_the_return_type_of_its_context() -> None:
+    used, unknown = uses("""\
+        import {paginate} from '../src/pages.js';
+        paginate({next({page}) { return {timeout: page}; }, after: (page) => ({prefixUrl: 'x'})});
+        paginate({loose: () => ({kind: 1})});
+        """, {"src/pages.ts": """\
+        import type {Options} from './options.js';
+        export interface Pagination {
+          next?(data: {page: number}): Partial<Options> | false;
+          after?: (page: number) => Options;
+          loose?: () => unknown;
+        }
+        export function paginate(pagination: Pagination): void {}
+        """})
+    assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
+    assert "kind" in unknown  # `unknown` types nothing
