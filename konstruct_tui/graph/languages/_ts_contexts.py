@@ -138,8 +138,8 @@ class Contexts:
             return []
         if kind == "via":
             return self._objects(path, found[2], depth + 1) if self._utility(path, value) else None
-        if kind == "inline":
-            return [(None, tuple(value), (), None)]
+        if kind == "inline":  # its keys, with the types of its properties read where it is written
+            return [(None, Inline(value, path, found[2] if len(found) > 2 else {}), (), None)]
         if kind in ("Omit", "Pick"):
             inner = self._objects(path, value, depth + 1)
             keys = self._keys(path, found[2])
@@ -165,8 +165,11 @@ class Contexts:
             return [] if value in LIB_TYPES and value not in self._r.bound(path) else None
         kind = self._r.kinds(where[0]).get(where[1])
         extra = self._extra(where[0])
-        if where[1] in extra.get("callsigs", {}):  # `type A = B & {...}`, `type A = Partial<B>`
-            return self._objects(where[0], self._body(extra["callsigs"][where[1]], found, path), depth + 1)
+        body = extra.get("callsigs", {}).get(where[1])
+        if body is not None and body[0] == "inline":
+            return [(*where, (), None)]  # `type A = {...}`: its properties are `A.key`
+        if body is not None:  # `type A = B & {...}`, `type A = Partial<B>`
+            return self._objects(where[0], self._body(body, found, path), depth + 1)
         if where[1] in extra.get("aliases", {}):  # `type A = B`
             value = self._r.written(where[0], extra["aliases"][where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
@@ -233,8 +236,11 @@ class Contexts:
         path, name, omit, only = owner
         if key in omit or (only is not None and key not in only):
             return _MISSING
-        if path is None:  # an inline object type: `name` holds its keys
-            return (None, None) if key in name else _MISSING
+        if path is None:  # an inline object type: `name` holds its keys (and its properties' types)
+            if key not in name:
+                return _MISSING
+            member = name.members.get(key) if isinstance(name, Inline) else None
+            return (name.path, member) if member is not None else (None, None)
         declared = self._r.declaring((path, name), key, props=True)
         if not declared:
             bases = self._extra(path).get("bases", {}).get(name, ())
@@ -337,6 +343,18 @@ class Contexts:
 
 
 _MISSING = object()
+
+
+class Inline(tuple):
+    """The keys of an inline object type, and where it is written with its properties' specs."""
+
+    path: str
+    members: dict[str, Any]
+
+    def __new__(cls, keys: Any, path: str, members: dict[str, Any]) -> Inline:
+        found = super().__new__(cls, keys)
+        found.path, found.members = path, members
+        return found
 # Types of TypeScript's lib that have no call signature, whatever their arguments (mapped types
 # keep properties only); `ReturnType<F>` and the other conditional types may be anything.
 _NO_CALL_SIGNATURE = frozenset({

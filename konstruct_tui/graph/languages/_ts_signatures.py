@@ -13,7 +13,7 @@ parameter's annotation writes (for a callback's own parameters), and the index o
 parameter (-1). A spec is `0` (certainly not a function: `string`, an array), None (cannot tell),
 `["sig", [signature...]]` (a function type, call signatures), `["ref", name]` (resolved in the
 declaring file), `["or", [spec...]]` (a union or intersection), `["tuple", [spec...], rest?]` (a
-rest parameter's tuple), `["inline", keys]` (an object type literal), `["Omit"|"Pick", spec, keys]`.
+rest parameter's tuple), `["inline", keys, {key: spec}?]` (an object type literal), `["Omit"|"Pick", spec, keys]`.
 A type parameter is replaced by its constraint (`H extends Handler`), or None without one; an
 unconstrained one of a type alias is `["tparam", i]`, and a generic use `["ref", name, [spec...]]`
 (`_ts_generics.py`: the alias is instantiated with those arguments where it is resolved).
@@ -145,10 +145,21 @@ def spec(node: Any, depth: int = 0) -> Any:
                       if c.type == "call_signature" and c.child_by_field_name("parameters") is not None]
         if signatures:
             return ["sig", signatures]
-        # `A & {retry?: R}`: the keys an inline object type declares (its members are not followed)
-        keys = sorted({ts.text(c.child_by_field_name("name")) for c in node.named_children
-                       if c.type in ("property_signature", "method_signature") and c.child_by_field_name("name")})
-        return ["inline", keys] if keys else 0
+        # `A & {retry?: R}`: the keys an inline object type declares, and the types of its
+        # properties (`{pagination?: PaginationOptions}`: a nested literal's keys are named there)
+        keys, members = set(), {}
+        for member in node.named_children:
+            name = member.child_by_field_name("name") if member.type in ("property_signature", "method_signature") \
+                else None
+            if name is None:
+                continue
+            keys.add(ts.text(name))
+            annotation = member.child_by_field_name("type") if member.type == "property_signature" else None
+            found = spec(annotation.named_children[0], depth + 1) if annotation is not None \
+                and annotation.named_child_count and depth < 3 else None
+            if isinstance(found, list):
+                members[ts.text(name)] = found
+        return (["inline", sorted(keys), members] if members else ["inline", sorted(keys)]) if keys else 0
     if kind == "generic_type":
         arguments = node.child_by_field_name("type_arguments")
         node = node.child_by_field_name("name")

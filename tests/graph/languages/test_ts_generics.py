@@ -284,3 +284,17 @@ def test_a_literal_returned_by_a_callback_takes_the_return_type_of_its_context()
         """})
     assert used["src/options.ts"] == {"Options.timeout", "Options.prefixUrl"}
     assert "kind" in unknown  # `unknown` types nothing
+
+
+def test_keys_reach_through_an_inline_property_type_and_name_an_object_alias_properties() -> None:
+    used, unknown = uses("""\
+        import {list} from '../src/list.js';
+        list({pagination: {limit: 2, next: () => ({timeout: 1})}, label: 'x'});
+        """, {"src/list.ts": """\
+        import type {Options} from './options.js';
+        export type Paging = {limit?: number; next?: () => Options};
+        export function list(options: {pagination?: Paging; label?: string}): void {}
+        """})
+    assert used["src/options.ts"] == {"Options.timeout"}
+    assert {"Paging.limit", "Paging.next"} <= used["src/list.ts"]
+    assert unknown == {"pagination", "label"}  # members of the parameter's inline type
