@@ -63,18 +63,19 @@ def arguments_of(arguments: Any, spec: Callable[[Any, int], Any], depth: int) ->
     ref then stays `["ref", name]`, as compact as before)."""
     if arguments is None or not arguments.named_child_count:
         return None
-    found = [None if _bounded(a) else spec(a, depth + 1) for a in arguments.named_children]
+    found = [_named(a) if a.type == "type_identifier" else spec(a, depth + 1) for a in arguments.named_children]
     return found if any(isinstance(f, list) for f in found) else None
 
 
-def _bounded(node: Any) -> bool:
-    """A type argument that is a type parameter with a bound (`MiddlewareHandler<E, P>` under
-    `<E extends Env>`): what it stands for is inferred at each call, its bound proves nothing
-    about a property, and reading the bound is what costs (hono's handler types)."""
-    if node.type != "type_identifier":
-        return False
-    param = type_parameter(node, ts.text(node))
-    return param is not None and param.child_by_field_name("constraint") is not None
+def _named(node: Any) -> Any:
+    """The spec of a type argument written as a name, its type parameter looked up once. One with
+    a bound (`MiddlewareHandler<E, P>` under `<E extends Env>`) is inferred at each call: its bound
+    proves nothing about a property, and reading it is what costs (hono's handler types)."""
+    name = ts.text(node)
+    param = type_parameter(node, name)
+    if param is None:
+        return ["ref", name]
+    return None if param.child_by_field_name("constraint") is not None else alias_parameter(param)
 
 
 def key_set(node: Any, first: Any, spec: Callable[[Any, int], Any], depth: int) -> dict[str, Any] | None:
