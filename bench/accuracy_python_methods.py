@@ -13,7 +13,8 @@ temp folder (`--no-cache` asks again). Jedi stops after the first 30 files conta
 (`_PARSED_FILE_LIMIT`), which loses most references of a popular name (click's `command`): the
 limit is lifted unless `--jedi-limits` keeps Jedi's defaults. With `--confirm`, every resolved
 caller Jedi's references leave out is put to Jedi's own `goto` at our call-site lines: when it lands
-on the definition, the caller is real (Jedi's references miss properties, for one).
+on the definition (or on the same module and name in an installed copy of the package), the
+caller is real (Jedi's references miss properties, for one).
 
 Printed per question: status, reference size, resolved hits, candidates; then micro precision,
 recall and F1 of the files of `resolved` callers per kind and overall, how many answers were
@@ -121,6 +122,10 @@ def goto_confirms(root: Path, package_dir: str, path: str, spans: list[tuple[int
     text = (root / caller).read_text("utf-8", "replace").splitlines()
     script = jedi.Script(path=str(root / caller), project=_jedi_project(root, package_dir))
     target = str((root / path).resolve())
+    # Jedi may land on an installed copy of the same package (site-packages/attr/validators.py for
+    # the checkout's src/attr/validators.py, found first through a stub): the same definition,
+    # matched by module path and name since the installed version's lines differ.
+    installed = "/" + path[len(package_dir.rsplit("/", 1)[0]) + 1:] if "/" in package_dir else "/" + path
     for line in lines[:12]:
         for match in re.finditer(rf"(?<![\w]){re.escape(short)}(?!\w)", text[line - 1] if line <= len(text) else ""):
             try:
@@ -129,6 +134,9 @@ def goto_confirms(root: Path, package_dir: str, path: str, spans: list[tuple[int
                 continue
             if any(d.module_path and str(Path(d.module_path).resolve()) == target and d.line is not None
                    and any(a <= d.line <= b for a, b in spans) for d in found):
+                return True
+            if any(d.module_path and not str(Path(d.module_path).resolve()).startswith(str(root.resolve()) + "/")
+                   and str(d.module_path).endswith(installed) and d.name == short for d in found):
                 return True
     return False
 

@@ -18,6 +18,7 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 
 from __future__ import annotations
 
+import builtins
 import re
 from bisect import bisect_right
 from collections import defaultdict
@@ -38,6 +39,7 @@ _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
 SELF = "Self"  # a method's return: the instance it was called on
 UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
+_BUILTINS = frozenset(dir(builtins))  # `except ValueError as e`: no project class, nothing to type
 
 
 def written_type(text: str) -> str | None:
@@ -200,6 +202,16 @@ def _entered(name: ts.Node) -> str | None:
     return f"{callee}()>{'__aenter__' if statement.children[0].type == 'async' else '__enter__'}"
 
 
+def _caught(name: ts.Node) -> str | None:
+    """`except T as e` (`e` the captured name): "T", the class `e` holds an instance of (or of a
+    subclass, as an annotation would say); None for a builtin exception or a tuple of classes."""
+    target = name.parent
+    pattern = target.parent if target is not None else None
+    value = pattern.named_children[0] if pattern is not None and pattern.type == "as_pattern" else None
+    written = _dotted(value)
+    return None if not written or written.partition(".")[0] in _BUILTINS else written
+
+
 def _returns_self(function: ts.Node, annotation: str) -> bool:
     """`-> Self`, or `def __enter__(self: T) -> T`: the method returns the instance it is called on."""
     written = annotation.strip().strip("'\"")
@@ -349,6 +361,12 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     for node in groups.get("entered", ()):
         bound.append((ts.text(node), _entered(node) or UNTYPED, node))
     untyped_assigned: list[tuple[str, ts.Node]] = []
+    for node in groups.get("caught", ()):
+        caught = _caught(node)
+        if caught:
+            bound.append((ts.text(node), caught, node))
+        else:  # like any binding that states no type: kept only where the name matters
+            untyped_assigned.append((ts.text(node), node))
     for node in groups.get("assign", ()):
         right = node.child_by_field_name("right")
         if node.child_by_field_name("type") is not None:
@@ -361,8 +379,10 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             continue
         name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
         if name:
-            # `self.console = console`, `_Segment = Segment`: the same thing as another name
-            same = _target_name(right, kind_of) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
+            # `self.console = console`, `_Segment = Segment`, `si = self.app.session_interface`: the
+            # same thing as another name or a dotted path (typed as far as its members are declared)
+            same = (_target_name(right, kind_of) or _dotted(right)) if right.type == "attribute" else \
+                ts.text(right) if right.type == "identifier" else None
             if same:
                 bound.append((name, f"={same}", node))
             else:
@@ -403,17 +423,27 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             _, outer = enclosing(cls)
             bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = written
     calls: list[tuple[str, str, ts.Node]] = []
+    chained: list[ts.Node] = []
+    untyped_add = chained.append
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
+        if callee is None and call is not None:
+            # `b.add_eq().add_order().build()`: the receiver is a call on a call's result, which
+            # no name types; the member is by-name evidence, never lost
+            untyped_add(node)
+            continue
         if callee == "super":
             callee = _super_class(call)
         if callee:
             calls.append((callee, ts.text(node), node))
     oncall = {f"{callee}>{name}" for callee, name, _ in calls}
-    untyped = {ts.text(n) for n in groups.get("untyped", ())}
+    untyped = {ts.text(n) for n in (*groups.get("untyped", ()), *chained)}
     extra: dict[str, Any] = {}
-    conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
+    # A name bound in several ways is told apart per function; so is an imported name that a
+    # function rebinds (`import attr` beside `def test(self, attr)`): the parameter shadows the
+    # module only inside that function.
+    conflicts = {n for n, found in types.items() if (len(found) > 1 or n in imported) and "." not in n}
     if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
         # A chain's receiver is its text up to the first "." or "(": only chains that start with
         # one of the names (picked out in C) can have one of them as receiver.

@@ -38,6 +38,8 @@ class MemberResolver:
         self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
         self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
         self._located: dict[tuple[str, str], _Thing | None] = {}
+        # names being typed right now: `node = node.parent` types `node` from itself, a cycle
+        self._typing: set[tuple[str, str]] = set()
         # Facts read during one `resolve` call: the view does not change within it, and a file's
         # tables are asked for thousands of times per pass (each asking the view again).
         self._read: dict[str, FileFacts | None] | None = None
@@ -169,8 +171,8 @@ class MemberResolver:
             return None
         qualified = f"{cls}.{name}"
         kind = self.symbols(path).get(qualified)
-        if kind is not None:
-            return ("member", path, qualified)
+        if kind is not None:  # a nested class (`self.Inner()`) is a class, not a method
+            return ("class" if kind == "class" else "member", path, qualified)
         return self._inherited(path, cls, name, depth)
 
     def _inherited(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
@@ -210,6 +212,16 @@ class MemberResolver:
         written_types = facts.extra.get("types", {}).get(name) if facts else None
         if not written_types:
             return None
+        key = (path, name)
+        if key in self._typing:
+            return None  # typed from itself (`node = node.parent`): nothing states it
+        self._typing.add(key)
+        try:
+            return self._agreed(path, name, written_types, depth)
+        finally:
+            self._typing.discard(key)
+
+    def _agreed(self, path: str, name: str, written_types: list[str], depth: int) -> _Thing | None:
         if len(written_types) > 1 and name.startswith("self."):
             # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`,
             # `self.x = make()` in a subclass): a type checker holds every assignment to it
@@ -236,9 +248,12 @@ class MemberResolver:
         if written.startswith("="):  # what another name holds: a typed variable, or a class itself
             same = written[1:]
             if same.startswith("self.") or "." not in same:
-                return self._instance(path, same, depth + 1) or (
-                    None if same.startswith("self.") or self._unbound(path, same) else self._alias(path, same, depth))
-            return None
+                found = self._instance(path, same, depth + 1)
+                if found is not None or "." not in same:
+                    return found or (None if self._unbound(path, same) else self._alias(path, same, depth))
+                if same.count(".") == 1:
+                    return None  # `self.x` with no stated type
+            return self._chain(path, same, depth + 1)
         if ">" in written:  # `with Client() as c`: what `Client().__enter__()` returns
             made, _, method = written.partition(">")
             instance = self._typed(path, made, depth + 1)
@@ -265,6 +280,29 @@ class MemberResolver:
         if called and thing[0] in ("function", "member"):
             return self.returned(thing, depth)
         return None
+
+    def _chain(self, path: str, written: str, depth: int) -> _Thing | None:
+        """What a dotted path (`self.app.session_interface`, `mod.Cls`) holds: each name looked up
+        on the previous one, a member typed by its declaration (`session_interface:
+        SessionInterface`) or its annotated return (a property). A class or an instance, else None."""
+        if depth > _DEPTH:
+            return None
+        head, *rest = written.split(".")
+        if head in _SELF:
+            thing = self._head(path, head, rest, [n for n, k in self.symbols(path).items() if k == "class"])
+        elif self._unbound(path, head):
+            return None
+        else:
+            thing = self._instance(path, head, depth + 1) or self.locate(path, head, depth + 1)
+        for name in rest:
+            if thing is None or thing[0] not in ("module", "class", "instance"):
+                return None
+            found = self.attribute(thing, name, depth + 1)
+            if found is not None and found[0] == "member":
+                found = None if thing[0] == "module" else \
+                    self._instance(found[1], f"self.{name}", depth + 1) or self.returned(found, depth + 1)
+            thing = found
+        return thing if thing is not None and thing[0] in ("class", "instance") else None
 
     def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
         thing = self.locate(path, name, depth + 1)
@@ -398,7 +436,12 @@ class MemberResolver:
                 return None
             found = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
-                self._record(found, used)
+                if thing[0] == "module" and found[0] == "class" and found[2].rpartition(".")[2] != name:
+                    # `fields.Str()` with `Str = String` in fields.py: the file names the alias, as
+                    # find-references sees it; what is used on it is still String's
+                    self._record(self._defined(thing[1], name), used)
+                else:
+                    self._record(found, used)
                 if found[0] == "member" and thing[0] in ("class", "instance"):
                     self._record_overridden(found, used)
             elif found is None and thing[0] in ("function", "member"):
