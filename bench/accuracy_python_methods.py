@@ -1,7 +1,7 @@
 """Python `callers` against Jedi on a real checkout: functions, classes and methods mixed.
 
     python bench/accuracy_python_methods.py CHECKOUT PACKAGE_DIR [--kind all|method|function|class]
-        [--sample 150] [--confirm] [--jedi-limits] [--no-cache]
+        [--sample 150] [--confirm] [--jedi-limits] [--no-cache] [--jedi-env VENV]
 
 Konstruct indexes the whole checkout (`accuracy_methods.our_index`) and answers `callers` for a
 deterministic sample of public symbols under PACKAGE_DIR (`--kind all`: top-level functions and
@@ -14,7 +14,9 @@ temp folder (`--no-cache` asks again). Jedi stops after the first 30 files conta
 limit is lifted unless `--jedi-limits` keeps Jedi's defaults. With `--confirm`, every resolved
 caller Jedi's references leave out is put to Jedi's own `goto` at our call-site lines: when it lands
 on the definition (or on the same module and name in an installed copy of the package), the
-caller is real (Jedi's references miss properties, for one).
+caller is real (Jedi's references miss properties, for one). `--jedi-env VENV` runs Jedi on that
+interpreter's path (a bare venv): where the benchmark's own environment has the checked-out
+package installed (attrs), Jedi would otherwise resolve the checkout's imports to the installed copy.
 
 Printed per question: status, reference size, resolved hits, candidates; then micro precision,
 recall and F1 of the files of `resolved` callers per kind and overall, how many answers were
@@ -73,11 +75,12 @@ def _jedi_cache(root: Path, jedi_limits: bool) -> Path:
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
-    limited = "-limited" if jedi_limits else ""
+    limited = ("-limited" if jedi_limits else "") + ("-env-" + Path(_JEDI_ENV[0]).name if _JEDI_ENV else "")
     return Path(tempfile.gettempdir(), f"konstruct-jedi-{root.name}-{digest.hexdigest()[:12]}{limited}.json")
 
 
 _PROJECTS: dict[str, object] = {}
+_JEDI_ENV: list[str] = []  # --jedi-env: the interpreter folder Jedi infers against
 
 
 def _jedi_project(root: Path, package_dir: str):
@@ -86,7 +89,8 @@ def _jedi_project(root: Path, package_dir: str):
     if str(root) not in _PROJECTS:
         # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
         roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
-        _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
+        _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True,
+                                            environment_path=_JEDI_ENV[0] if _JEDI_ENV else None)
     return _PROJECTS[str(root)]
 
 
@@ -150,10 +154,13 @@ def main() -> None:
     parser.add_argument("--no-cache", action="store_true", help="Python: ask Jedi again")
     parser.add_argument("--jedi-limits", action="store_true", help="Python: keep Jedi's 30-file search limit")
     parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--jedi-env", help="Python: a venv whose interpreter Jedi infers against")
     parser.add_argument("--confirm", action="store_true",
                         help="Python: ask Jedi's goto at our call sites whether an extra caller is real")
     args = parser.parse_args()
     root = args.checkout.resolve()
+    if args.jedi_env:
+        _JEDI_ENV.append(args.jedi_env)
     query, snapshot = our_index(root)
     questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind, not args.no_cache,
                                  args.jedi_limits)

@@ -37,6 +37,7 @@ class MemberResolver:
         # edits (reusable_resolver), and a file's new facts are a new object.
         self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
         self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
+        self._local_classes: dict[str, tuple[FileFacts | None, dict[str, list[str]]]] = {}
         self._located: dict[tuple[str, str], _Thing | None] = {}
         # names being typed right now: `node = node.parent` types `node` from itself, a cycle
         self._typing: set[tuple[str, str]] = set()
@@ -62,6 +63,22 @@ class MemberResolver:
             return cached[1]
         found = {s.name: s.kind for s in facts.symbols} if facts else {}
         self._symbols[path] = (facts, found)
+        return found
+
+    def local_classes(self, path: str) -> dict[str, list[str]]:
+        """Classes a function of `path` defines (`def test(): class MySchema(Schema): ...`), by
+        their own name: what a name used in that function and bound nowhere else is."""
+        facts = self._facts(path)
+        cached = self._local_classes.get(path)
+        if cached is not None and cached[0] is facts:
+            return cached[1]
+        symbols = self.symbols(path)
+        found: dict[str, list[str]] = defaultdict(list)
+        for name, kind in symbols.items():
+            owner, dot, short = name.rpartition(".")
+            if dot and kind == "class" and symbols.get(owner) in ("function", "method"):
+                found[short].append(name)
+        self._local_classes[path] = (facts, found)
         return found
 
     def bindings(self, path: str) -> dict[str, tuple[str, str | None]]:
@@ -119,13 +136,26 @@ class MemberResolver:
         if bound is None:
             facts = self._facts(path)
             wildcard = self._from_wildcards(facts, name, depth) if facts else None
-            return wildcard
+            return wildcard or self._local_class(path, name)
         target, symbol = bound
         if not target:
             return _EXTERNAL
         if symbol is None:
             return ("module", target, "")
         return self.attribute(("module", target, ""), symbol, depth + 1)
+
+    def _local_class(self, path: str, name: str) -> _Thing | None:
+        """A name bound nowhere in the module (no definition, import or typed variable) that a
+        function of the file defines as a class: that class, or when several functions define a
+        class of that name, one of them (a union: what is used on it is a member of each)."""
+        if "@" in name:
+            return None  # a name a function binds otherwise (`name@<function>`): not a class
+        found = self.local_classes(path).get(name)
+        if not found:
+            return None
+        if len(found) == 1:
+            return ("class", path, found[0])
+        return ("union", "", "|".join(f"{path}::{qualified}" for qualified in found))
 
     def _from_wildcards(self, facts: FileFacts, name: str, depth: int) -> _Thing | None:
         for ref in facts.imports:
@@ -277,6 +307,8 @@ class MemberResolver:
             return thing
         if thing[0] == "class":
             return ("instance", thing[1], thing[2])
+        if thing[0] == "union" and called:  # `MySchema()`, a class one of several functions define
+            return thing
         if called and thing[0] in ("function", "member"):
             return self.returned(thing, depth)
         return None
