@@ -10,7 +10,10 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 - "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"], "self.c": ["=c"]}
              (call results end in "()"; "?" is a binding that states no type: the name is not proven;
              "=c": bound to what the name `c` (or `self.c`) holds)
-- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self"}
+- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self",
+             "make": "Console()"}  (an annotation; else what every `return` of a non-generator states:
+             `return Console()`, `return self`, `return app` as "=app")
+- "yields":  {"app": "=app"}   (what every `yield` of a generator states: a pytest fixture's value)
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
 - "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
@@ -39,6 +42,7 @@ _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
 SELF = "Self"  # a method's return: the instance it was called on
 UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
+FIXTURE = "?fixture"  # a bare parameter of a test or a pytest fixture: pytest passes the fixture of that name
 _BUILTINS = frozenset(dir(builtins))  # `except ValueError as e`: no project class, nothing to type
 
 
@@ -212,6 +216,61 @@ def _caught(name: ts.Node) -> str | None:
     return None if not written or written.partition(".")[0] in _BUILTINS else written
 
 
+def _stated(node: ts.Node | None, function: Callable[[], ts.Node | None]) -> str | None:
+    """What a `return` or `yield` value states, written as a binding's type is: "Console()",
+    "=name", "=self.x", SELF (`return self`, `return cls(...)` in a classmethod); None for no value
+    or `None`; UNTYPED for anything else. `function`: the enclosing function node (asked only for
+    `cls(...)`)."""
+    if node is None or node.type == "none":
+        return None
+    kind = node.type
+    if kind == "identifier":
+        text = ts.text(node)
+        return SELF if text == "self" else f"={text}"
+    if kind == "attribute":
+        dotted = _dotted(node)
+        return f"={dotted}" if dotted else UNTYPED
+    if kind == "await" and node.named_child_count:
+        node = node.named_children[0]
+        kind = node.type
+    if kind == "call":
+        callee = _dotted(node.child_by_field_name("function"))
+        if callee == "cls":
+            defined = function()
+            decorated = defined.parent if defined is not None else None
+            if decorated is not None and decorated.type == "decorated_definition" and any(
+                    ts.text(d).strip() == "@classmethod" for d in decorated.named_children if d.type == "decorator"):
+                return SELF
+            return UNTYPED
+        return callee + "()" if callee else UNTYPED
+    return UNTYPED
+
+
+def _function_of(node: ts.Node) -> ts.Node | None:
+    parent = node.parent
+    while parent is not None and parent.type != "function_definition":
+        parent = parent.parent
+    return parent
+
+
+def _requests_fixtures(parameter: ts.Node) -> bool:
+    """Whether a bare parameter is one pytest fills with the fixture of its name: a parameter of a
+    `test*` function or of a fixture, not named by the test's own `parametrize`."""
+    parameters = parameter.parent
+    function = parameters.parent if parameters is not None else None
+    if function is None or function.type != "function_definition":
+        return False
+    decorated = function.parent
+    decorators = [ts.text(d) for d in decorated.named_children if d.type == "decorator"] \
+        if decorated is not None and decorated.type == "decorated_definition" else []
+    name = ts.text(parameter)
+    if any("parametrize" in d and re.search(rf"\b{re.escape(name)}\b", d) for d in decorators):
+        return False
+    if ts.text(function.child_by_field_name("name")).startswith("test"):
+        return True
+    return any(d.partition("(")[0].rstrip().rsplit(".", 1)[-1] == "fixture" for d in decorators)
+
+
 def _returns_self(function: ts.Node, annotation: str) -> bool:
     """`-> Self`, or `def __enter__(self: T) -> T`: the method returns the instance it is called on."""
     written = annotation.strip().strip("'\"")
@@ -314,9 +373,11 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
-                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> dict[str, Any]:
+                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None,
+                 tests: bool = False) -> dict[str, Any]:
     """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given);
-    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors)."""
+    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors);
+    `tests`: a pytest module (a test file or a conftest.py), whose tests' parameters are fixtures."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
     table = None
@@ -387,15 +448,41 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                 bound.append((name, f"={same}", node))
             else:
                 untyped_assigned.append((name, node))
+    # What each `return`/`yield` states, as pseudo-bindings "return:f" / "yield:f": the names in
+    # them are then told apart per function like any other (`return app` -> "=app@<f>").
+    generators: set[str] = set()
+    for node in groups.get("yielded", ()):
+        kind, names = enclosing(node)
+        if kind == "function_definition":
+            qualified = ".".join(names)
+            generators.add(qualified)
+            value = node.named_children[0] if node.named_child_count and node.children[1].type != "from" else None
+            written = _stated(value, lambda: None)
+            if written:
+                bound.append(("yield:" + qualified, written, node))
+    for node in groups.get("returned", ()):
+        kind, names = enclosing(node)
+        written = _stated(node, lambda: _function_of(node)) if kind == "function_definition" else None
+        if written:
+            bound.append(("return:" + ".".join(names), written, node))
+    unbound = groups.get("unbound", ())
+    fixtures: set[int] = set()
+    if tests:  # a test's bare parameter holds the fixture of its name (pytest passes it)
+        for node in unbound:
+            if node.parent is not None and node.parent.type == "parameters" and _requests_fixtures(node):
+                fixtures.add(id(node))
+                bound.append((ts.text(node), FIXTURE, node))
     # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
-    # told apart) or bound by an import (a bare parameter shadows it): most are neither.
+    # told apart), bound by an import (a bare parameter shadows it) or returned: most are neither.
     imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
     relevant = imported.union(name for name, _, _ in bound)
+    relevant.update(w.lstrip("=").partition(".")[0].partition("(")[0] for n, w, _ in bound
+                    if n.startswith(("return:", "yield:")))
     wanted = {name.encode() for name in relevant}
-    unbound = groups.get("unbound", ())
     texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
     for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
-        bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+        if id(node) not in fixtures:
+            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
     bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
     # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
     bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
@@ -455,6 +542,17 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
         types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts, table)
+    yields: dict[str, str] = {}
+    for key in [k for k in types if k.startswith(("return:", "yield:"))]:
+        found = types.pop(key)
+        kind, _, qualified = key.partition(":")
+        written = next(iter(found))
+        if len(found) != 1 or written == UNTYPED:
+            continue  # returns that disagree, or one that states nothing: no type
+        if kind == "yield":
+            yields[qualified] = written
+        elif qualified not in returns and qualified not in generators:  # an annotation wins
+            returns[qualified] = written
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
     for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
@@ -465,6 +563,8 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         extra["types"] = {name: sorted(found) for name, found in sorted(types.items())}
     if returns:
         extra["returns"] = returns
+    if yields:
+        extra["yields"] = yields
     if bases:
         extra["bases"] = bases
     if oncall:

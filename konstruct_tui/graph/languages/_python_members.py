@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ..facts import FileFacts, ProjectView
-from ._python_member_facts import SELF, UNTYPED
+from ._python_member_facts import FIXTURE, SELF, UNTYPED
 from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
@@ -203,7 +203,14 @@ class MemberResolver:
         kind = self.symbols(path).get(qualified)
         if kind is not None:  # a nested class (`self.Inner()`) is a class, not a method
             return ("class" if kind == "class" else "member", path, qualified)
-        return self._inherited(path, cls, name, depth)
+        found = self._inherited(path, cls, name, depth)
+        if found is None and not name.startswith("__"):
+            # an attribute a method assigns (`self.config = self.make_config()`): typed by what
+            # the file states for `self.config` when the walk goes on from it
+            facts = self._facts(path)
+            if facts is not None and f"self.{name}" in facts.extra.get("types", {}):
+                return ("member", path, qualified)
+        return found
 
     def _inherited(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
         """`name` as `cls`'s project base classes define it (what `super().name` reaches)."""
@@ -220,6 +227,8 @@ class MemberResolver:
 
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
+        if rest and head in _SELF:  # `self.make_config()`: the file's class declaring the member
+            return self._chain(path, written, depth + 1, members=True)
         if rest and self._unbound(path, head):
             return None
         # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
@@ -259,7 +268,8 @@ class MemberResolver:
             written_types = declared or written_types
         found: set[_Thing] = set()
         for written in written_types:
-            thing = self._typed(path, written, depth + 1)
+            thing = self._fixture(path, name.partition("@")[0], depth + 1) if written == FIXTURE else \
+                self._typed(path, written, depth + 1)
             if thing is None:
                 return None
             found.add(thing)
@@ -313,7 +323,7 @@ class MemberResolver:
             return self.returned(thing, depth)
         return None
 
-    def _chain(self, path: str, written: str, depth: int) -> _Thing | None:
+    def _chain(self, path: str, written: str, depth: int, members: bool = False) -> _Thing | None:
         """What a dotted path (`self.app.session_interface`, `mod.Cls`) holds: each name looked up
         on the previous one, a member typed by its declaration (`session_interface:
         SessionInterface`) or its annotated return (a property). A class or an instance, else None."""
@@ -326,15 +336,41 @@ class MemberResolver:
             return None
         else:
             thing = self._instance(path, head, depth + 1) or self.locate(path, head, depth + 1)
-        for name in rest:
+        for index, name in enumerate(rest):
             if thing is None or thing[0] not in ("module", "class", "instance"):
                 return None
             found = self.attribute(thing, name, depth + 1)
+            if members and index == len(rest) - 1:
+                return found  # the member itself (a method to call), not what it holds
             if found is not None and found[0] == "member":
                 found = None if thing[0] == "module" else \
                     self._instance(found[1], f"self.{name}", depth + 1) or self.returned(found, depth + 1)
             thing = found
         return thing if thing is not None and thing[0] in ("class", "instance") else None
+
+    def _fixture(self, path: str, name: str, depth: int) -> _Thing | None:
+        """What pytest passes a test's parameter `name`: the value of the nearest fixture of that
+        name (the test's own file, then each `conftest.py` from its folder up), as its return
+        annotation, its returns or its yield state it. None when no project fixture has the name."""
+        if depth > _DEPTH:
+            return None
+        folder = parent_dir(path)
+        holders = [path]
+        while True:
+            holders.append(f"{folder}/conftest.py" if folder else "conftest.py")
+            if not folder:
+                break
+            folder = parent_dir(folder)
+        for holder in holders:
+            facts = self._facts(holder)
+            if facts is None or self.symbols(holder).get(name) != "function":
+                continue
+            decorators = [w for w in facts.extra.get("types", {}).get(name, ()) if w.startswith("@")]
+            if not any(w.rsplit(".", 1)[-1] == "fixture" for w in decorators):
+                continue  # a plain function of that name: not what pytest passes
+            written = facts.extra.get("returns", {}).get(name) or facts.extra.get("yields", {}).get(name)
+            return self._typed(holder, written, depth + 1) if written else None
+        return None
 
     def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
         thing = self.locate(path, name, depth + 1)

@@ -59,3 +59,8 @@
   left: [(identifier) (attribute)]
   right: [(identifier) (attribute) (conditional_expression) (boolean_operator) (subscript) (await)
           (parenthesized_expression) (named_expression) (call function: [(subscript) (call) (parenthesized_expression)])]) @assign
+; `@returned`: the value of a `return` (what a function without a return annotation returns, when
+; all its returns agree); `@yielded`: a `yield` (a generator returns none of its `return` values;
+; a pytest fixture's value is what it yields).
+(return_statement (_) @returned)
+(yield) @yielded
