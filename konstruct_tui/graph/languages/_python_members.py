@@ -23,7 +23,7 @@ from ._python_modules import parent_dir
 if TYPE_CHECKING:
     from ._python_resolve import PythonResolver
 
-_DEPTH = 6  # re-export chains and base classes followed at most this far
+_DEPTH = 12  # re-export chains, base classes and typing steps (member after member) followed this far
 _Thing = tuple[str, str, str]  # (kind: module|class|instance|function|member|external, path, name)
 _EXTERNAL: _Thing = ("external", "", "")
 _SELF = ("self", "cls")
@@ -121,6 +121,8 @@ class MemberResolver:
             return None
         self._located[key] = None  # a re-export cycle ends here
         found = self._located[key] = self._locate(path, name, depth)
+        if found is None and depth:
+            del self._located[key]  # maybe only cut short by the depth: asked nearer the top, it may be found
         return found
 
     def _locate(self, path: str, name: str, depth: int) -> _Thing | None:
