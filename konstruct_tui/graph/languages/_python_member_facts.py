@@ -16,6 +16,8 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 - "yields":  {"app": "=app"}   (what every `yield` of a generator states: a pytest fixture's value)
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
+- "chains":  ["App().runner().invoke", "make_app().config.from_file"]  (members used along a chain of
+             calls, arguments left out: each walked from the head, the last name included)
 - "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
 """
 
@@ -216,11 +218,11 @@ def _caught(name: ts.Node) -> str | None:
     return None if not written or written.partition(".")[0] in _BUILTINS else written
 
 
-def _stated(node: ts.Node | None, function: Callable[[], ts.Node | None]) -> str | None:
+def _stated(node: ts.Node | None, in_function: bool = True) -> str | None:
     """What a `return` or `yield` value states, written as a binding's type is: "Console()",
     "=name", "=self.x", SELF (`return self`, `return cls(...)` in a classmethod); None for no value
-    or `None`; UNTYPED for anything else. `function`: the enclosing function node (asked only for
-    `cls(...)`)."""
+    or `None`; UNTYPED for anything else. `in_function`: `cls(...)` may be read as a classmethod's
+    class (the enclosing function is looked up only then)."""
     if node is None or node.type == "none":
         return None
     kind = node.type
@@ -236,7 +238,7 @@ def _stated(node: ts.Node | None, function: Callable[[], ts.Node | None]) -> str
     if kind == "call":
         callee = _dotted(node.child_by_field_name("function"))
         if callee == "cls":
-            defined = function()
+            defined = _function_of(node) if in_function else None
             decorated = defined.parent if defined is not None else None
             if decorated is not None and decorated.type == "decorated_definition" and any(
                     ts.text(d).strip() == "@classmethod" for d in decorated.named_children if d.type == "decorator"):
@@ -244,6 +246,23 @@ def _stated(node: ts.Node | None, function: Callable[[], ts.Node | None]) -> str
             return UNTYPED
         return callee + "()" if callee else UNTYPED
     return UNTYPED
+
+
+def _call_chain(node: ts.Node, depth: int = 0) -> str | None:
+    """`App(x).runner().invoke` -> "App().runner().invoke": names and calls only; None for any
+    other receiver (a subscript, a literal)."""
+    kind = node.type
+    if kind == "identifier":
+        return ts.text(node)
+    if depth > 16:
+        return None
+    if kind == "attribute":
+        head = _call_chain(node.child_by_field_name("object"), depth + 1)
+        return f"{head}.{ts.text(node.child_by_field_name('attribute'))}" if head else None
+    if kind == "call":
+        head = _call_chain(node.child_by_field_name("function"), depth + 1)
+        return f"{head}()" if head else None
+    return None
 
 
 def _function_of(node: ts.Node) -> ts.Node | None:
@@ -300,8 +319,9 @@ def _super_class(call: ts.Node) -> str | None:
 
 
 def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
-            calls: list[tuple[str, str, ts.Node]], texts: list[bytes],
-            table: ScopeTable | None = None) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+            calls: list[tuple[str, str, ts.Node]], texts: list[bytes], walked: list[tuple[str, ts.Node]],
+            table: ScopeTable | None = None
+            ) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]], list[tuple[str, ts.Node]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
@@ -369,7 +389,8 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
     picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
     uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
     oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
-    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}
+    walked = [(rename(chain, node.start_byte), node) for chain, node in walked]
+    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}, walked
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
@@ -457,12 +478,12 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             qualified = ".".join(names)
             generators.add(qualified)
             value = node.named_children[0] if node.named_child_count and node.children[1].type != "from" else None
-            written = _stated(value, lambda: None)
+            written = _stated(value, in_function=False)
             if written:
                 bound.append(("yield:" + qualified, written, node))
     for node in groups.get("returned", ()):
         kind, names = enclosing(node)
-        written = _stated(node, lambda: _function_of(node)) if kind == "function_definition" else None
+        written = _stated(node) if kind == "function_definition" else None
         if written:
             bound.append(("return:" + ".".join(names), written, node))
     unbound = groups.get("unbound", ())
@@ -512,13 +533,29 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     calls: list[tuple[str, str, ts.Node]] = []
     chained: list[ts.Node] = []
     untyped_add = chained.append
+    chains: list[tuple[str, ts.Node]] = []
+    # `make_app().config.from_file`: members of an attribute of a call's result (the outermost
+    # attribute of each such chain; its text holds a "(")
+    for raw, node in zip(chain_texts, groups.get("chain", ())):
+        if b"(" in raw and node.parent.type != "attribute":
+            receiver = node.child_by_field_name("object")
+            if receiver is not None and receiver.type == "attribute" and b"(" in receiver.text:
+                chain = _call_chain(node)
+                if chain:
+                    chains.append((chain, node))
+                else:
+                    untyped_add(node.child_by_field_name("attribute"))
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
         if callee is None and call is not None:
-            # `b.add_eq().add_order().build()`: the receiver is a call on a call's result, which
-            # no name types; the member is by-name evidence, never lost
-            untyped_add(node)
+            # `b.add_eq().add_order()`: a call on a call's result, walked as a chain; a receiver no
+            # name can type leaves the member as by-name evidence, never lost
+            chain = _call_chain(node.parent)
+            if chain:
+                chains.append((chain, node))
+            else:
+                untyped_add(node)
             continue
         if callee == "super":
             callee = _super_class(call)
@@ -541,7 +578,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         used.update(heads.intersection(distinct))
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts, table)
+        types, oncall, extra["local"], chains = _scoped(groups, bound, conflicts, calls, chain_texts, chains, table)
     yields: dict[str, str] = {}
     for key in [k for k in types if k.startswith(("return:", "yield:"))]:
         found = types.pop(key)
@@ -569,4 +606,6 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         extra["bases"] = bases
     if oncall:
         extra["oncall"] = sorted(oncall)
+    if chains:
+        extra["chains"] = sorted({chain for chain, _ in chains})
     return extra

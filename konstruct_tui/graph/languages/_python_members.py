@@ -29,6 +29,11 @@ _EXTERNAL: _Thing = ("external", "", "")
 _SELF = ("self", "cls")
 
 
+def _head_of(written: str) -> str:
+    """The name a written type starts from: `u` in "u.replace()" and "=u.host"."""
+    return written.lstrip("=@").partition(".")[0].partition("(")[0].partition(">")[0]
+
+
 class MemberResolver:
     def __init__(self, project: ProjectView, resolver: PythonResolver) -> None:
         self._project = project
@@ -41,6 +46,9 @@ class MemberResolver:
         self._located: dict[tuple[str, str], _Thing | None] = {}
         # names being typed right now: `node = node.parent` types `node` from itself, a cycle
         self._typing: set[tuple[str, str]] = set()
+        # what such a name is assumed to hold while its own rebindings are checked (`u = URL()`,
+        # then `u = u.replace()`: still a URL when `replace` returns one)
+        self._assumed: dict[tuple[str, str], _Thing] = {}
         # Facts read during one `resolve` call: the view does not change within it, and a file's
         # tables are asked for thousands of times per pass (each asking the view again).
         self._read: dict[str, FileFacts | None] | None = None
@@ -255,7 +263,7 @@ class MemberResolver:
             return None
         key = (path, name)
         if key in self._typing:
-            return None  # typed from itself (`node = node.parent`): nothing states it
+            return self._assumed.get(key)  # typed from itself (`node = node.parent`): nothing states it
         self._typing.add(key)
         try:
             return self._agreed(path, name, written_types, depth)
@@ -268,6 +276,19 @@ class MemberResolver:
             # `self.x = make()` in a subclass): a type checker holds every assignment to it
             declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and w[0] not in "@="]
             written_types = declared or written_types
+        own = [w for w in written_types if _head_of(w) == name]
+        if own and len(own) < len(written_types):
+            # `u = URL(...)` and `u = u.include_query_params(...)`: what the other bindings state,
+            # if each rebinding from itself gives the same again
+            base = self._agreed(path, name, [w for w in written_types if w not in own], depth)
+            if base is None:
+                return None
+            self._assumed[(path, name)] = base
+            try:
+                agree = all(self._typed(path, w, depth + 1) == base for w in own)
+            finally:
+                del self._assumed[(path, name)]
+            return base if agree else None
         found: set[_Thing] = set()
         for written in written_types:
             thing = self._fixture(path, name.partition("@")[0], depth + 1) if written == FIXTURE else \
@@ -302,9 +323,16 @@ class MemberResolver:
             entered = self._member(instance[1], instance[2], method, depth + 1) \
                 if instance is not None and instance[0] == "instance" else None
             return self.returned(entered, depth + 1) if entered is not None and entered[0] == "member" else None
-        if "|" in written:  # alternatives: the one project class among them, if exactly one
-            found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
-            return found.pop() if len(found) == 1 else None
+        if "|" in written:  # alternatives: the project classes among them (several: a union)
+            classes: set[str] = set()  # "path::Class"
+            for thing in (self._typed(path, w, depth + 1) for w in written.split("|")):
+                if thing is not None and thing[0] == "instance":
+                    classes.add(f"{thing[1]}::{thing[2]}")
+                elif thing is not None and thing[0] == "union":
+                    classes.update(thing[2].split("|"))
+            if len(classes) == 1:
+                return ("instance", *classes.pop().split("::", 1))
+            return ("union", "", "|".join(sorted(classes))) if classes else None
         if written.startswith("@"):
             thing = self.dotted(path, written[1:], depth)
             if thing is None or thing == _EXTERNAL:
@@ -430,8 +458,45 @@ class MemberResolver:
             elif thing is not None and thing[0] in ("function", "member"):
                 thing = self.returned(thing)
             self._walk(path, thing, [name], used, unknown)
+        for chain in facts.extra.get("chains", ()):
+            self._walk_calls(path, chain, classes, used, unknown)
         used.pop(path, None)
         return used, unknown
+
+    def _walk_calls(self, path: str, chain: str, classes: list[str], used: dict[str, set[str]],
+                    unknown: set[str]) -> None:
+        """A chain of names and calls (`App().runner().invoke`), walked from its head: each member
+        found is recorded, a call gives what the member returns, an attribute what it is declared
+        to hold. From a receiver nobody could type on, the names are by-name evidence."""
+        parts = chain.split(".")
+        names = [part.removesuffix("()") for part in parts]
+        thing = self._head(path, names[0], names[1:2], classes)
+        for index, part in enumerate(parts):
+            if index:
+                if thing is None:
+                    unknown.update(names[index:])
+                    return
+                if thing[0] == "external":
+                    return
+                found = self.attribute(thing, names[index])
+                if found is not None and found != _EXTERNAL:
+                    self._record(found, used)
+                    if found[0] == "member" and thing[0] in ("class", "instance"):
+                        self._record_overridden(found, used)
+                elif found is None and thing[0] in ("function", "member"):
+                    unknown.add(names[index])
+                if not part.endswith("()") and found is not None and found[0] == "member":
+                    # an attribute (a property): what it is declared to hold
+                    found = self._instance(found[1], f"self.{names[index]}", 0) or self.returned(found) \
+                        if thing[0] in ("class", "instance") else None
+                thing = found
+            if part.endswith("()") and thing is not None:
+                if thing[0] == "class":
+                    thing = ("instance", thing[1], thing[2])
+                elif thing[0] in ("function", "member"):
+                    thing = self.returned(thing)
+                elif thing[0] != "union" and thing[0] != "external":
+                    thing = None  # calling an instance: what `__call__` returns is not followed
 
     def _head(self, path: str, head: str, rest: list[str], classes: list[str]) -> _Thing | None:
         if head in _SELF:

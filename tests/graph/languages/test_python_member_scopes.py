@@ -154,7 +154,7 @@ def test_a_class_defined_in_a_test_function_types_its_uses() -> None:
 
 
 def test_a_module_level_alias_of_a_class_is_a_use_of_the_alias_not_of_the_class() -> None:
-    used, unknown = uses("""\
+    used, _ = uses("""\
         from lib import fields
         fields.Str().serialize(1)
         fields.String()
@@ -171,10 +171,24 @@ def test_an_alias_used_alone_does_not_name_the_class() -> None:
     assert "String" not in used["lib/fields.py"]
 
 
-def test_a_call_on_a_chained_calls_result_stays_by_name_evidence() -> None:
+def test_a_chain_of_calls_is_walked_call_after_call() -> None:
     used, unknown = uses("""\
         from lib.app import App
         App().builder().add().add().build()
+        App().session_interface.open_session(None)
         """)
-    assert "App.builder" in used["lib/app.py"]
-    assert "build" in unknown  # the third call's receiver is nothing a name types: never lost
+    assert {"App.builder", "Builder.add", "Builder.build"} <= used["lib/app.py"]
+    assert "SessionInterface.open_session" in used["lib/sessions.py"]
+    assert not {"add", "build", "open_session"} & unknown
+
+
+def test_a_chain_past_an_untyped_call_stays_by_name_evidence() -> None:
+    used, unknown = uses("""\
+        from lib.app import App
+        def make():
+            return object()
+        make().builder().add().build()
+        App().builder()[0].add().build()
+        """)
+    assert "Builder.build" not in used.get("lib/app.py", set())
+    assert {"builder", "add", "build"} <= unknown  # never lost
