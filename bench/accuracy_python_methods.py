@@ -55,7 +55,7 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
             if symbol.kind not in kinds or short.startswith("_") or symbol.name.count(".") > (symbol.kind == "method"):
                 continue
             candidates.append((path, symbol))
-    stored = _jedi_cache(root, jedi_limits) if cache else None
+    stored = _jedi_cache(root, jedi_limits, package_dir.startswith("src/")) if cache else None
     known = json.loads(stored.read_text()) if cache and stored.exists() else {}
     questions = []
     for path, symbol in sample(candidates, size):
@@ -69,13 +69,14 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
     return questions
 
 
-def _jedi_cache(root: Path, jedi_limits: bool) -> Path:
+def _jedi_cache(root: Path, jedi_limits: bool, source_first: bool) -> Path:
     """A cache file named after the checkout's Python sources (paths and sizes): a new snapshot
     of the repository asks Jedi again."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
     limited = ("-limited" if jedi_limits else "") + ("-env-" + Path(_JEDI_ENV[0]).name if _JEDI_ENV else "")
+    limited += "-srcfirst" if source_first else ""
     return Path(tempfile.gettempdir(), f"konstruct-jedi-{root.name}-{digest.hexdigest()[:12]}{limited}.json")
 
 
@@ -87,9 +88,14 @@ def _jedi_project(root: Path, package_dir: str):
     import jedi
 
     if str(root) not in _PROJECTS:
-        # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
-        roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
-        _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True,
+        # A `src/` layout must come first on the path, or `import pkg` finds an installed copy
+        # instead (Jedi puts `added_sys_path` after site-packages: click's tests then resolved to
+        # the installed click, and their references to the checkout's code went missing).
+        environment = jedi.create_environment(_JEDI_ENV[0]) if _JEDI_ENV else jedi.get_default_environment()
+        path = [p for p in environment.get_sys_path() if p]
+        if package_dir.startswith("src/"):
+            path = [str(root / "src"), *path]
+        _PROJECTS[str(root)] = jedi.Project(str(root), sys_path=path, smart_sys_path=True,
                                             environment_path=_JEDI_ENV[0] if _JEDI_ENV else None)
     return _PROJECTS[str(root)]
 
