@@ -248,6 +248,30 @@ def _stated(node: ts.Node | None, in_function: bool = True) -> str | None:
     return UNTYPED
 
 
+def _either(node: ts.Node) -> str | None:
+    """`URL(url) if params is None else URL(url, params=params)`: "URL()"; with two different
+    calls or names, both joined by "^" (`Text.from_markup(t) if ... else t.copy()`: what each
+    gives; resolution needs both typed). A `None` branch is left aside, as `Optional[T]` is `T`."""
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type != "conditional_expression" or node.named_child_count != 3:
+        return None
+    found = []
+    for branch in (node.named_children[0], node.named_children[2]):
+        if branch.type == "none":
+            continue
+        if branch.type == "call":
+            callee = _dotted(branch.child_by_field_name("function"))
+            written = callee + "()" if callee else None
+        else:
+            dotted = _dotted(branch)
+            written = "=" + dotted if dotted else None
+        if written is None:
+            return None
+        found.append(written)
+    return "^".join(dict.fromkeys(found)) or None
+
+
 def _call_chain(node: ts.Node, depth: int = 0) -> str | None:
     """`App(x).runner().invoke` -> "App().runner().invoke": names and calls only; None for any
     other receiver (a subscript, a literal)."""
@@ -465,8 +489,11 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             # same thing as another name or a dotted path (typed as far as its members are declared)
             same = (_target_name(right, kind_of) or _dotted(right)) if right.type == "attribute" else \
                 ts.text(right) if right.type == "identifier" else None
+            either = _either(right) if right.type in ("conditional_expression", "parenthesized_expression") else None
             if same:
                 bound.append((name, f"={same}", node))
+            elif either:
+                bound.append((name, either, node))
             else:
                 untyped_assigned.append((name, node))
     # What each `return`/`yield` states, as pseudo-bindings "return:f" / "yield:f": the names in

@@ -225,3 +225,20 @@ def test_a_name_bound_by_a_yield_expression_states_no_type() -> None:
     assert "URL.host" in used["app/urls.py"]
     assert "URL.text" not in used["app/urls.py"]
     assert "text" in unknown
+
+
+def test_a_conditional_value_is_typed_when_every_branch_is() -> None:
+    used, unknown = uses("""\
+        from app.urls import URL, Router, Site
+        class Request:
+            def __init__(self, url, params=None) -> None:
+                self.url = URL(url) if params is None else URL(url, params)
+        def check(request: Request, flag):
+            request.url.host()
+            provider = Router() if flag else Site()
+            provider.url_path_for("home")
+            other = Router() if flag else make()
+            other.url_path_for("x")
+        """)
+    assert {"URL.host", "Router.url_path_for", "Site.url_path_for"} <= used["app/urls.py"]
+    assert "url_path_for" in unknown  # `other` may be what `make()` gives: not proven
