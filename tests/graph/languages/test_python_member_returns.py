@@ -92,9 +92,10 @@ def test_methods_returning_self_type_a_chain_of_calls() -> None:
     used, unknown = uses("""\
         from app.core import Builder
         b = Builder()
-        b.add_eq().add_repr()
+        b.add_eq().add_repr().build()
         """)
-    assert {"Builder.add_eq", "Builder.add_repr"} <= used["app/core.py"]
+    assert {"Builder.add_eq", "Builder.add_repr", "Builder.build"} <= used["app/core.py"]
+    assert not {"add_repr", "build"} & unknown
 
 
 def test_an_attribute_a_method_assigns_is_typed_by_what_it_is_assigned() -> None:
