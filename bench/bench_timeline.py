@@ -34,6 +34,7 @@ def one_run(checkout: Path, tree: Path, scratch: Path) -> tuple[float, float, li
     cache = tempfile.mkdtemp(dir=scratch)
     env = {**os.environ, "PYTHONPATH": str(checkout), "XDG_CACHE_HOME": cache, "KONSTRUCT_TIMELINE": str(trace),
            "PYTHONPYCACHEPREFIX": str(scratch / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled bytecode, as an installed package has
     started = time.time()
     process = subprocess.Popen([sys.executable, "-m", "konstruct_tui", "index", "--root", str(tree)], env=env,
                                stdout=subprocess.DEVNULL)

@@ -61,12 +61,13 @@ def mini_languages() -> dict[str, MiniSupport]:
 
 @dataclass(frozen=True)
 class SlowMiniSupport(MiniSupport):
-    """Takes 20 ms per file: long enough to stop a build in the middle of it."""
+    """Takes 50 ms per file: a build of several hundred files runs for many seconds, so a test can
+    tell "stopped in the middle" from "finished" even on a loaded machine."""
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         import time
 
-        time.sleep(0.02)
+        time.sleep(0.05)
         return super().extract(path, source)
 
 

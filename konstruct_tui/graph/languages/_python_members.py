@@ -49,6 +49,8 @@ class MemberResolver:
         # what such a name is assumed to hold while its own rebindings are checked (`u = URL()`,
         # then `u = u.replace()`: still a URL when `replace` returns one)
         self._assumed: dict[tuple[str, str], _Thing] = {}
+        # `thing.name` as `_walk` asks it, per file like `_located` (`os.path` in every `os.path.*`)
+        self._attributes: dict[tuple[_Thing, str], _Thing | None] = {}
         # Facts read during one `resolve` call: the view does not change within it, and a file's
         # tables are asked for thousands of times per pass (each asking the view again).
         self._read: dict[str, FileFacts | None] | None = None
@@ -436,16 +438,34 @@ class MemberResolver:
         unknown: set[str] = set(facts.extra.get("untyped", ()))
         path = facts.path
         self._located = {}  # what names mean across files may have changed since the last call
+        self._attributes = {}
         classes = [name for name, kind in self.symbols(path).items() if kind == "class"]
         bound = self.bindings(path)
         local = facts.extra.get("local", {})
         told_apart = set(local.get("heads", ()))  # names bound differently per function: see "local"
         # The uses of those names come again under "local", named by the function binding them.
         uses = [u for u in facts.uses if u.partition(".")[0] not in told_apart] if told_apart else facts.uses
+        # What a name other than self/cls is depends on the name alone: asked once per file, not
+        # once per use (`os.path.join`, `os.path.exists`, `os.sep` share the head `os`).
+        named: dict[str, _Thing | None] = {}
+        # `self.x...` depends on `x` and on whether more follows: (what it is, `x` consumed)
+        owned: dict[tuple[str, bool], tuple[_Thing | None, bool]] = {}
         for use in (*uses, *local.get("uses", ())):
             if "." in use:
                 head, *rest = use.split(".")
-                self._walk(path, self._head(path, head, rest, classes), rest, used, unknown)
+                if head in _SELF:
+                    key = (rest[0], len(rest) > 1)
+                    if key not in owned:
+                        count = len(rest)
+                        owned[key] = (self._head(path, head, rest, classes), len(rest) < count)
+                    elif owned[key][1]:
+                        del rest[:1]  # as `_head` consumed it the first time
+                    thing = owned[key][0]
+                elif head in named:
+                    thing = named[head]
+                else:
+                    thing = named[head] = self._head(path, head, rest, classes)
+                self._walk(path, thing, rest, used, unknown)
             elif use in bound and bound[use][1] is not None:  # `from m import name`, then `name`
                 self._record(self._defined(*bound[use]), used)
         for entry in facts.extra.get("oncall", ()):
@@ -575,7 +595,11 @@ class MemberResolver:
                 return None
             if thing == _EXTERNAL or thing[0] == "external":
                 return None
-            found = self.attribute(thing, name)
+            key = (thing, name)
+            if key in self._attributes:
+                found = self._attributes[key]
+            else:
+                found = self._attributes[key] = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
                 if thing[0] == "module" and found[0] == "class" and found[2].rpartition(".")[2] != name:
                     # `fields.Str()` with `Str = String` in fields.py: the file names the alias, as
