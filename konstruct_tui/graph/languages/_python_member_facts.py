@@ -478,6 +478,14 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         if node.child_by_field_name("type") is not None:
             continue  # annotated: typed above
         left = node.child_by_field_name("left")
+        while right.type == "assignment" and right.child_by_field_name("right") is not None:
+            right = right.child_by_field_name("right")  # `ib = attr = attrib`: each name holds the value
+        called = _dotted(right.child_by_field_name("function")) if right.type == "call" else None
+        if called:
+            name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
+            if name:
+                bound.append((name, called + "()", node))
+            continue
         awaited = right.named_children[0] if right.type == "await" and right.named_child_count else None
         callee = _dotted(awaited.child_by_field_name("function")) if awaited is not None and awaited.type == "call" else None
         if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns

@@ -412,7 +412,7 @@ class MemberResolver:
 
     def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
         thing = self.locate(path, name, depth + 1)
-        return thing if thing is not None and thing[0] in ("class", "instance") else None
+        return thing if thing is not None and thing[0] in ("class", "instance", "function") else None
 
     def returned(self, thing: _Thing, depth: int = 0) -> _Thing | None:
         """The instance a function or method returns, when annotated."""
@@ -601,7 +601,7 @@ class MemberResolver:
             else:
                 found = self._attributes[key] = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
-                if thing[0] == "module" and found[0] == "class" and found[2].rpartition(".")[2] != name:
+                if thing[0] == "module" and found[0] in ("class", "function") and found[2].rpartition(".")[2] != name:
                     # `fields.Str()` with `Str = String` in fields.py: the file names the alias, as
                     # find-references sees it; what is used on it is still String's
                     self._record(self._defined(thing[1], name), used)

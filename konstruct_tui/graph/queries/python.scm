@@ -58,7 +58,8 @@
 (assignment
   left: [(identifier) (attribute)]
   right: [(identifier) (attribute) (conditional_expression) (boolean_operator) (subscript) (await) (yield)
-          (parenthesized_expression) (named_expression) (call function: [(subscript) (call) (parenthesized_expression)])]) @assign
+          (parenthesized_expression) (named_expression) (assignment)
+          (call function: [(subscript) (call) (parenthesized_expression)])]) @assign
 ; `@returned`: the value of a `return` (what a function without a return annotation returns, when
 ; all its returns agree); `@yielded`: a `yield` (a generator returns none of its `return` values;
 ; a pytest fixture's value is what it yields).

@@ -243,3 +243,21 @@ def test_a_conditional_value_is_typed_when_every_branch_is() -> None:
         """)
     assert {"URL.host", "Router.url_path_for", "Site.url_path_for"} <= used["app/urls.py"]
     assert "url_path_for" in unknown  # `other` may be what `make()` gives: not proven
+
+
+def test_a_chained_assignment_binds_every_name_and_a_function_alias_calls_the_function() -> None:
+    aliases = {"app/api.py": """\
+        from .core import make_app
+        create = build = make_app
+        """}
+    used, unknown = uses("""\
+        from app import api
+        from app.core import App
+        first = second = App()
+        second.runner().invoke([])
+        api.create().runner()
+        """, extra=aliases)
+    assert {"App.runner", "Runner.invoke"} <= used["app/core.py"]
+    assert "make_app" not in used["app/core.py"]  # the file calls `create`, as find-references sees it
+    assert "create" in used["app/api.py"]
+    assert not {"runner", "invoke"} & unknown
