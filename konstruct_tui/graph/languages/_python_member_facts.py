@@ -29,7 +29,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import compress, count, repeat
-from operator import attrgetter, itemgetter, methodcaller, neg
+from operator import attrgetter, contains, itemgetter, methodcaller, neg
 from typing import Any
 
 from .. import treesitter as ts
@@ -139,6 +139,11 @@ class ScopeTable:
     def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
         at = self._around(node)
         return (self.kinds[at], self.names[at].split(".")) if at >= 0 else (None, [])
+
+    def function_of(self, node: ts.Node) -> str | None:
+        """The qualified name of the innermost function around `node`, if that is a function."""
+        at = self._around(node)
+        return self.names[at] if at >= 0 and self.kinds[at] == "function_definition" else None
 
 
 def scope_table(groups: dict[str, list[ts.Node]]) -> ScopeTable:
@@ -344,8 +349,9 @@ def _super_class(call: ts.Node) -> str | None:
 
 def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
             calls: list[tuple[str, str, ts.Node]], texts: list[bytes], walked: list[tuple[str, ts.Node]],
-            table: ScopeTable | None = None
-            ) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]], list[tuple[str, ts.Node]]]:
+            stated: list[tuple[str, str, str, ts.Node]], table: ScopeTable | None = None
+            ) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]], list[tuple[str, ts.Node]],
+                       list[tuple[str, str, str, ts.Node]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
@@ -414,7 +420,14 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
     uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
     oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
     walked = [(rename(chain, node.start_byte), node) for chain, node in walked]
-    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}, walked
+    renamed = []
+    for kind, qualified, written, node in stated:
+        prefix = "=" if written[0] == "=" else ""
+        body = written[len(prefix):]
+        if body.partition(".")[0].partition("(")[0] in conflicts:
+            written = prefix + rename(body, node.start_byte)
+        renamed.append((kind, qualified, written, node))
+    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}, walked, renamed
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
@@ -504,47 +517,6 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                 bound.append((name, either, node))
             else:
                 untyped_assigned.append((name, node))
-    # What each `return`/`yield` states, as pseudo-bindings "return:f" / "yield:f": the names in
-    # them are then told apart per function like any other (`return app` -> "=app@<f>").
-    generators: set[str] = set()
-    for node in groups.get("yielded", ()):
-        kind, names = enclosing(node)
-        if kind == "function_definition":
-            qualified = ".".join(names)
-            generators.add(qualified)
-            value = node.named_children[0] if node.named_child_count and node.children[1].type != "from" else None
-            written = _stated(value, in_function=False)
-            if written:
-                bound.append(("yield:" + qualified, written, node))
-    for node in groups.get("returned", ()):
-        kind, names = enclosing(node)
-        written = _stated(node) if kind == "function_definition" else None
-        if written:
-            bound.append(("return:" + ".".join(names), written, node))
-    unbound = groups.get("unbound", ())
-    fixtures: set[int] = set()
-    if tests:  # a test's bare parameter holds the fixture of its name (pytest passes it)
-        for node in unbound:
-            if node.parent is not None and node.parent.type == "parameters" and _requests_fixtures(node):
-                fixtures.add(id(node))
-                bound.append((ts.text(node), FIXTURE, node))
-    # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
-    # told apart), bound by an import (a bare parameter shadows it) or returned: most are neither.
-    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
-    relevant = imported.union(name for name, _, _ in bound)
-    relevant.update(w.lstrip("=").partition(".")[0].partition("(")[0] for n, w, _ in bound
-                    if n.startswith(("return:", "yield:")))
-    wanted = {name.encode() for name in relevant}
-    texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
-    for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
-        if id(node) not in fixtures:
-            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
-    bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
-    # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
-    bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
-    types: dict[str, set[str]] = defaultdict(set)
-    for name, written, _ in bound:
-        types[name].add(written)
     returns: dict[str, str] = {}
     # In document order: `captures` promises no order within a name (it varied from run to run).
     for node in ts.in_order(groups.get("returns", ())):
@@ -556,6 +528,51 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                 written = SELF
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
             returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = written
+    # What each `return`/`yield` states (kind, function, written, node); the names in it are told
+    # apart per function like a binding's (`return app` -> "=app@<f>", see `_scoped`).
+    if table is not None:
+        function_of = table.function_of
+    else:
+        def function_of(node: ts.Node) -> str | None:
+            kind, names = _enclosing(node)
+            return ".".join(names) if kind == "function_definition" else None
+    generators: set[str] = set()
+    stated: list[tuple[str, str, str, ts.Node]] = []
+    for node in groups.get("yielded", ()):
+        qualified = function_of(node)
+        if qualified is not None:
+            generators.add(qualified)
+            value = node.named_children[0] if node.named_child_count and node.children[1].type != "from" else None
+            written = _stated(value, in_function=False)
+            if written:
+                stated.append(("yield", qualified, written, node))
+    for node in groups.get("returned", ()):
+        written = _stated(node)
+        qualified = function_of(node) if written else None
+        if qualified is not None and qualified not in returns:  # an annotation wins
+            stated.append(("return", qualified, written, node))
+    unbound = groups.get("unbound", ())
+    fixtures: set[int] = set()
+    if tests:  # a test's bare parameter holds the fixture of its name (pytest passes it)
+        for node in unbound:
+            if node.parent is not None and node.parent.type == "parameters" and _requests_fixtures(node):
+                fixtures.add(id(node))
+                bound.append((ts.text(node), FIXTURE, node))
+    # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
+    # told apart) or bound by an import (a bare parameter shadows it): most are neither.
+    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
+    relevant = imported.union(name for name, _, _ in bound)
+    wanted = {name.encode() for name in relevant}
+    texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
+    for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
+        if not fixtures or id(node) not in fixtures:
+            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+    bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
+    # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
+    bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
+    types: dict[str, set[str]] = defaultdict(set)
+    for name, written, _ in bound:
+        types[name].add(written)
     bases: dict[str, list[str]] = {}
     for node in ts.in_order(groups.get("bases", ())):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
@@ -571,8 +588,9 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     chains: list[tuple[str, ts.Node]] = []
     # `make_app().config.from_file`: members of an attribute of a call's result (the outermost
     # attribute of each such chain; its text holds a "(")
-    for raw, node in zip(chain_texts, groups.get("chain", ())):
-        if b"(" in raw and node.parent.type != "attribute":
+    with_calls = compress(groups.get("chain", ()), map(contains, chain_texts, repeat(b"(")))
+    for node in with_calls:
+        if node.parent.type != "attribute":
             receiver = node.child_by_field_name("object")
             if receiver is not None and receiver.type == "attribute" and b"(" in receiver.text:
                 chain = _call_chain(node)
@@ -613,17 +631,19 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         used.update(heads.intersection(distinct))
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"], chains = _scoped(groups, bound, conflicts, calls, chain_texts, chains, table)
+        types, oncall, extra["local"], chains, stated = _scoped(
+            groups, bound, conflicts, calls, chain_texts, chains, stated, table)
     yields: dict[str, str] = {}
-    for key in [k for k in types if k.startswith(("return:", "yield:"))]:
-        found = types.pop(key)
-        kind, _, qualified = key.partition(":")
+    agreed: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for kind, qualified, written, _ in stated:
+        agreed[(kind, qualified)].add(written)
+    for (kind, qualified), found in agreed.items():
         written = next(iter(found))
         if len(found) != 1 or written == UNTYPED:
             continue  # returns that disagree, or one that states nothing: no type
         if kind == "yield":
             yields[qualified] = written
-        elif qualified not in returns and qualified not in generators:  # an annotation wins
+        elif qualified not in generators:
             returns[qualified] = written
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
