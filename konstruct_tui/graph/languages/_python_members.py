@@ -509,7 +509,7 @@ class MemberResolver:
                     self._record(found, used)
                     if found[0] == "member" and thing[0] in ("class", "instance"):
                         self._record_overridden(found, used)
-                elif found is None and thing[0] in ("function", "member"):
+                elif found is None and thing[0] != "module":
                     unknown.add(names[index])
                 if not part.endswith("()") and found is not None and found[0] == "member":
                     # an attribute (a property): what it is declared to hold
@@ -609,6 +609,8 @@ class MemberResolver:
                     self._record(found, used)
                 if found[0] == "member" and thing[0] in ("class", "instance"):
                     self._record_overridden(found, used)
-            elif found is None and thing[0] in ("function", "member"):
-                unknown.add(name)  # a value of unknown type: a module variable, a wrapped function
+            elif found is None and thing[0] != "module":
+                # a value of unknown type (a module variable, a wrapped function), or a member the
+                # typed class does not declare (a library base's, or the type read too narrowly)
+                unknown.add(name)
         return found

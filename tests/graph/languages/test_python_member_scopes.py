@@ -192,3 +192,14 @@ def test_a_chain_past_an_untyped_call_stays_by_name_evidence() -> None:
         """)
     assert "Builder.build" not in used.get("lib/app.py", set())
     assert {"builder", "add", "build"} <= unknown  # never lost
+
+
+def test_a_member_the_typed_class_does_not_declare_stays_by_name_evidence() -> None:
+    used, unknown = uses("""\
+        from lib.schema import Schema
+        def run(schema: Schema):
+            schema.load({})
+            schema.multi_items()
+        """)
+    assert "Schema.load" in used["lib/schema.py"]
+    assert "multi_items" in unknown  # maybe a library base's, or the type was read too narrowly
