@@ -294,6 +294,23 @@ def _call_chain(node: ts.Node, depth: int = 0) -> str | None:
     return None
 
 
+def _may_type(written: str, types: dict[str, set[str]], imported: set[str]) -> bool:
+    """Whether a returned value can name a class at all: not UNTYPED, not a builtin's result
+    (`len(x)`), not a name the file states no type for (stored facts stay small)."""
+    if written == UNTYPED:
+        return False
+    if written == SELF:
+        return True
+    body = written.removeprefix("=")
+    head, _, rest = body.partition(".")
+    head = head.partition("(")[0]
+    if head in types or head in imported:
+        return True
+    if head == "self" or head == "cls":
+        return f"self.{rest.partition('.')[0].partition('(')[0]}" in types or written.endswith("()")
+    return written.endswith("()") and head not in _BUILTINS
+
+
 def _function_of(node: ts.Node) -> ts.Node | None:
     parent = node.parent
     while parent is not None and parent.type != "function_definition":
@@ -547,7 +564,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             if written:
                 stated.append(("yield", qualified, written, node))
     for node in groups.get("returned", ()):
-        written = _stated(node)
+        written = _stated(node.named_child(0)) if node.named_child_count else None
         qualified = function_of(node) if written else None
         if qualified is not None and qualified not in returns:  # an annotation wins
             stated.append(("return", qualified, written, node))
@@ -592,7 +609,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     for node in with_calls:
         if node.parent.type != "attribute":
             receiver = node.child_by_field_name("object")
-            if receiver is not None and receiver.type == "attribute" and b"(" in receiver.text:
+            if receiver is not None and receiver.type == "attribute":  # its text holds the "("
                 chain = _call_chain(node)
                 if chain:
                     chains.append((chain, node))
@@ -633,22 +650,22 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     if conflicts:
         types, oncall, extra["local"], chains, stated = _scoped(
             groups, bound, conflicts, calls, chain_texts, chains, stated, table)
+    # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
+    # same name (`def f(console): console.print()` beside `from .console import console`).
+    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
+        del types[name]
     yields: dict[str, str] = {}
     agreed: dict[tuple[str, str], set[str]] = defaultdict(set)
     for kind, qualified, written, _ in stated:
         agreed[(kind, qualified)].add(written)
     for (kind, qualified), found in agreed.items():
         written = next(iter(found))
-        if len(found) != 1 or written == UNTYPED:
-            continue  # returns that disagree, or one that states nothing: no type
+        if len(found) != 1 or not _may_type(written, types, imported):
+            continue  # returns that disagree, or what states nothing resolution could type
         if kind == "yield":
             yields[qualified] = written
         elif qualified not in generators:
             returns[qualified] = written
-    # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
-    # same name (`def f(console): console.print()` beside `from .console import console`).
-    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
-        del types[name]
     if untyped:
         extra["untyped"] = sorted(untyped)
     if types:

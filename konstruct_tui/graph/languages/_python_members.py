@@ -278,7 +278,7 @@ class MemberResolver:
             # `self.x = make()` in a subclass): a type checker holds every assignment to it
             declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and w[0] not in "@="]
             written_types = declared or written_types
-        own = [w for w in written_types if _head_of(w) == name]
+        own = [w for w in written_types if _head_of(w) == name] if len(written_types) > 1 else None
         if own and len(own) < len(written_types):
             # `u = URL(...)` and `u = u.include_query_params(...)`: what the other bindings state,
             # if each rebinding from itself gives the same again

@@ -63,5 +63,5 @@
 ; `@returned`: the value of a `return` (what a function without a return annotation returns, when
 ; all its returns agree); `@yielded`: a `yield` (a generator returns none of its `return` values;
 ; a pytest fixture's value is what it yields).
-(return_statement (_) @returned)
+(return_statement) @returned
 (yield) @yielded
