@@ -321,9 +321,10 @@ class MemberResolver:
             return self._chain(path, same, depth + 1)
         if "^" in written:  # `a if c else b`: what each branch gives, every one of them typed
             branches = [self._typed(path, w, depth + 1) for w in written.split("^")]
-            if any(b is None or b[0] not in ("instance", "union") for b in branches):
+            typed = [b for b in branches if b is not None and b[0] in ("instance", "union")]
+            if len(typed) < len(branches):
                 return None
-            members = sorted({m for b in branches for m in (b[2].split("|") if b[0] == "union" else [f"{b[1]}::{b[2]}"])})
+            members = sorted({m for b in typed for m in (b[2].split("|") if b[0] == "union" else [f"{b[1]}::{b[2]}"])})
             return ("instance", *members[0].split("::", 1)) if len(members) == 1 else ("union", "", "|".join(members))
         if ">" in written:  # `with Client() as c`: what `Client().__enter__()` returns
             made, _, method = written.partition(">")
