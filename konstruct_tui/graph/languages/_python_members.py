@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..facts import FileFacts, ProjectView
 from ._python_member_facts import FIXTURE, SELF, UNTYPED
+from ._python_member_walks import chain_type, fixture_value, walk_calls
 from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ class MemberResolver:
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
         if rest and head in _SELF:  # `self.make_config()`: the file's class declaring the member
-            return self._chain(path, written, depth + 1, members=True)
+            return chain_type(self, path, written, depth + 1, to_member=True)
         if rest and self._unbound(path, head):
             return None
         # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
@@ -293,7 +294,7 @@ class MemberResolver:
             return base if agree else None
         found: set[_Thing] = set()
         for written in written_types:
-            thing = self._fixture(path, name.partition("@")[0], depth + 1) if written == FIXTURE else \
+            thing = fixture_value(self, path, name.partition("@")[0], depth + 1) if written == FIXTURE else \
                 self._typed(path, written, depth + 1)
             if thing is None:
                 return None
@@ -318,7 +319,7 @@ class MemberResolver:
                     return found or (None if self._unbound(path, same) else self._alias(path, same, depth))
                 if same.count(".") == 1:
                     return None  # `self.x` with no stated type
-            return self._chain(path, same, depth + 1)
+            return chain_type(self, path, same, depth + 1)
         if "^" in written:  # `a if c else b`: what each branch gives, every one of them typed
             branches = [self._typed(path, w, depth + 1) for w in written.split("^")]
             typed = [b for b in branches if b is not None and b[0] in ("instance", "union")]
@@ -360,55 +361,6 @@ class MemberResolver:
             return thing
         if called and thing[0] in ("function", "member"):
             return self.returned(thing, depth)
-        return None
-
-    def _chain(self, path: str, written: str, depth: int, members: bool = False) -> _Thing | None:
-        """What a dotted path (`self.app.session_interface`, `mod.Cls`) holds: each name looked up
-        on the previous one, a member typed by its declaration (`session_interface:
-        SessionInterface`) or its annotated return (a property). A class or an instance, else None."""
-        if depth > _DEPTH:
-            return None
-        head, *rest = written.split(".")
-        if head in _SELF:
-            thing = self._head(path, head, rest, [n for n, k in self.symbols(path).items() if k == "class"])
-        elif self._unbound(path, head):
-            return None
-        else:
-            thing = self._instance(path, head, depth + 1) or self.locate(path, head, depth + 1)
-        for index, name in enumerate(rest):
-            if thing is None or thing[0] not in ("module", "class", "instance"):
-                return None
-            found = self.attribute(thing, name, depth + 1)
-            if members and index == len(rest) - 1:
-                return found  # the member itself (a method to call), not what it holds
-            if found is not None and found[0] == "member":
-                found = None if thing[0] == "module" else \
-                    self._instance(found[1], f"self.{name}", depth + 1) or self.returned(found, depth + 1)
-            thing = found
-        return thing if thing is not None and thing[0] in ("class", "instance") else None
-
-    def _fixture(self, path: str, name: str, depth: int) -> _Thing | None:
-        """What pytest passes a test's parameter `name`: the value of the nearest fixture of that
-        name (the test's own file, then each `conftest.py` from its folder up), as its return
-        annotation, its returns or its yield state it. None when no project fixture has the name."""
-        if depth > _DEPTH:
-            return None
-        folder = parent_dir(path)
-        holders = [path]
-        while True:
-            holders.append(f"{folder}/conftest.py" if folder else "conftest.py")
-            if not folder:
-                break
-            folder = parent_dir(folder)
-        for holder in holders:
-            facts = self._facts(holder)
-            if facts is None or self.symbols(holder).get(name) != "function":
-                continue
-            decorators = [w for w in facts.extra.get("types", {}).get(name, ()) if w.startswith("@")]
-            if not any(w.rsplit(".", 1)[-1] == "fixture" for w in decorators):
-                continue  # a plain function of that name: not what pytest passes
-            written = facts.extra.get("returns", {}).get(name) or facts.extra.get("yields", {}).get(name)
-            return self._typed(holder, written, depth + 1) if written else None
         return None
 
     def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
@@ -486,44 +438,9 @@ class MemberResolver:
                 thing = self.returned(thing)
             self._walk(path, thing, [name], used, unknown)
         for chain in facts.extra.get("chains", ()):
-            self._walk_calls(path, chain, classes, used, unknown)
+            walk_calls(self, path, chain, classes, used, unknown)
         used.pop(path, None)
         return used, unknown
-
-    def _walk_calls(self, path: str, chain: str, classes: list[str], used: dict[str, set[str]],
-                    unknown: set[str]) -> None:
-        """A chain of names and calls (`App().runner().invoke`), walked from its head: each member
-        found is recorded, a call gives what the member returns, an attribute what it is declared
-        to hold. From a receiver nobody could type on, the names are by-name evidence."""
-        parts = chain.split(".")
-        names = [part.removesuffix("()") for part in parts]
-        thing = self._head(path, names[0], names[1:2], classes)
-        for index, part in enumerate(parts):
-            if index:
-                if thing is None:
-                    unknown.update(names[index:])
-                    return
-                if thing[0] == "external":
-                    return
-                found = self.attribute(thing, names[index])
-                if found is not None and found != _EXTERNAL:
-                    self._record(found, used)
-                    if found[0] == "member" and thing[0] in ("class", "instance"):
-                        self._record_overridden(found, used)
-                elif found is None and thing[0] != "module":
-                    unknown.add(names[index])
-                if not part.endswith("()") and found is not None and found[0] == "member":
-                    # an attribute (a property): what it is declared to hold
-                    found = self._instance(found[1], f"self.{names[index]}", 0) or self.returned(found) \
-                        if thing[0] in ("class", "instance") else None
-                thing = found
-            if part.endswith("()") and thing is not None:
-                if thing[0] == "class":
-                    thing = ("instance", thing[1], thing[2])
-                elif thing[0] in ("function", "member"):
-                    thing = self.returned(thing)
-                elif thing[0] != "union" and thing[0] != "external":
-                    thing = None  # calling an instance: what `__call__` returns is not followed
 
     def _head(self, path: str, head: str, rest: list[str], classes: list[str]) -> _Thing | None:
         if head in _SELF:
