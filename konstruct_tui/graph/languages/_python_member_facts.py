@@ -519,6 +519,8 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         distinct = set(chain_texts)
         used = {raw.partition(b".")[0].partition(b"(")[0] for raw in filter(methodcaller("startswith", prefixes), distinct)}
         used.update(heads.intersection(distinct))
+        # and names a function returns or yields (`app = App(); yield app` in the fixture `app`)
+        used.update(w[1:].partition(".")[0].encode() for _, _, w, _ in stated if w[0] == "=")
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
         types, oncall, extra["local"], chains, stated = _scoped(

@@ -98,7 +98,7 @@ def fixture_value(resolver: MemberResolver, path: str, name: str, depth: int) ->
         if facts is None or resolver.symbols(holder).get(name) != "function":
             continue
         decorators = [w for w in facts.extra.get("types", {}).get(name, ()) if w.startswith("@")]
-        if not any(w.rsplit(".", 1)[-1] == "fixture" for w in decorators):
+        if not any(w[1:].rsplit(".", 1)[-1] == "fixture" for w in decorators):
             continue  # a plain function of that name: not what pytest passes
         written = facts.extra.get("returns", {}).get(name) or facts.extra.get("yields", {}).get(name)
         return resolver._typed(holder, written, depth + 1) if written else None

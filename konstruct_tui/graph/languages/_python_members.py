@@ -166,6 +166,10 @@ class MemberResolver:
         found = self.local_classes(path).get(name)
         if not found:
             return None
+        facts = self._facts(path)
+        extra = facts.extra if facts is not None else {}
+        if name in extra.get("types", {}) or name in extra.get("local", {}).get("heads", ()):
+            return None  # also bound otherwise (a parameter, a fixture): which one is not proven
         if len(found) == 1:
             return ("class", path, found[0])
         return ("union", "", "|".join(f"{path}::{qualified}" for qualified in found))

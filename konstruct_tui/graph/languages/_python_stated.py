@@ -31,6 +31,8 @@ def caught(name: ts.Node) -> str | None:
     target = name.parent
     pattern = target.parent if target is not None else None
     value = pattern.named_children[0] if pattern is not None and pattern.type == "as_pattern" else None
+    if value is not None and value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]  # `except (Invalid) as err`
     written = dotted(value)
     return None if not written or written.partition(".")[0] in BUILTINS else written
 

@@ -261,3 +261,31 @@ def test_a_chained_assignment_binds_every_name_and_a_function_alias_calls_the_fu
     assert "make_app" not in used["app/core.py"]  # the file calls `create`, as find-references sees it
     assert "create" in used["app/api.py"]
     assert not {"runner", "invoke"} & unknown
+
+
+def test_fixture_spellings_pytest_accepts_are_fixtures_and_a_renamed_one_is_not_guessed() -> None:
+    conftest = """\
+        from pytest import fixture
+        import pytest
+        from app.core import App, Runner
+        @fixture
+        def runner():
+            return Runner()
+        @pytest.fixture(scope="module")
+        def app():
+            app = App()
+            yield app
+        @pytest.fixture(name="cfg")
+        def make_config():
+            return App().make_config()
+        """
+    used, unknown = uses("""\
+        class TestCli:
+            def test_invoke(self, runner, app, cfg):
+                runner.invoke([])
+                app.runner()
+                cfg.from_file("x")
+        """, "tests/unit/test_cli.py", {"tests/conftest.py": conftest})
+    assert {"Runner.invoke", "App.runner"} <= used["app/core.py"]
+    assert "Config.from_file" not in used["app/core.py"]  # `name=` renames: not guessed
+    assert "from_file" in unknown

@@ -203,3 +203,35 @@ def test_a_member_the_typed_class_does_not_declare_stays_by_name_evidence() -> N
         """)
     assert "Schema.load" in used["lib/schema.py"]
     assert "multi_items" in unknown  # maybe a library base's, or the type was read too narrowly
+
+
+def test_except_spellings() -> None:
+    used, unknown = uses("""\
+        import lib.errors
+        from lib import Invalid
+        def run(check):
+            try:
+                check()
+            except (Invalid) as err:
+                err.messages()
+            except lib.errors.Invalid as other:
+                other.messages()
+            except Exception as broad:
+                broad.messages()
+        """)
+    assert "Invalid.messages" in used["lib/errors.py"]
+    assert "messages" in unknown  # `broad` is any exception: by-name evidence
+
+
+def test_a_name_bound_otherwise_is_not_taken_for_a_local_class_of_that_name() -> None:
+    used, unknown = uses("""\
+        from lib.schema import Schema
+        def test_one():
+            class Loader(Schema):
+                pass
+            Loader().load({})
+        def test_two(Loader):
+            Loader.dump({})
+        """)
+    assert "Schema.dump" not in used.get("lib/schema.py", set())
+    assert "dump" in unknown
