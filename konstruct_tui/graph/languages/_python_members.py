@@ -5,10 +5,13 @@ a call's result (`Console().print`) is walked one name at a time. The head is ty
 file states (`_python_member_facts`): an import binding, followed through re-exports
 (`pkg/__init__.py` importing the name from where it is defined) to the defining file; a class; a
 module-level instance (`console = Console()` in another file); an annotation or a constructor call;
-`self`/`cls` (the file's classes). Each further name is looked up on what the previous one was: a
-module's attribute, a class's member (its bases too), the annotated return type of a method one
-level deep. A use whose head cannot be typed at all is kept by name only: by-name evidence, not a
-reference. A head proven to be something outside the project (`os.path.join`) is neither.
+`self`/`cls` (the file's classes); a class a function of the file defines; for a test's parameter,
+the nearest pytest fixture of its name (`_python_member_walks`). Each further name is looked up on
+what the previous one was: a module's attribute, a class's member (its bases too, or an attribute
+its methods assign), what a method returns (its annotation, else what all its `return`s state),
+call after call along a chain. A use whose head cannot be typed at all is kept by name only: by-name
+evidence, not a reference; so is a member a typed class does not declare. A head proven to be
+something outside the project (`os.path.join`) is neither.
 """
 
 from __future__ import annotations
