@@ -1,7 +1,7 @@
 """Python `callers` against Jedi on a real checkout: functions, classes and methods mixed.
 
     python bench/accuracy_python_methods.py CHECKOUT PACKAGE_DIR [--kind all|method|function|class]
-        [--sample 150] [--confirm] [--jedi-limits] [--no-cache]
+        [--sample 150] [--confirm] [--jedi-limits] [--no-cache] [--jedi-env VENV]
 
 Konstruct indexes the whole checkout (`accuracy_methods.our_index`) and answers `callers` for a
 deterministic sample of public symbols under PACKAGE_DIR (`--kind all`: top-level functions and
@@ -13,7 +13,10 @@ temp folder (`--no-cache` asks again). Jedi stops after the first 30 files conta
 (`_PARSED_FILE_LIMIT`), which loses most references of a popular name (click's `command`): the
 limit is lifted unless `--jedi-limits` keeps Jedi's defaults. With `--confirm`, every resolved
 caller Jedi's references leave out is put to Jedi's own `goto` at our call-site lines: when it lands
-on the definition, the caller is real (Jedi's references miss properties, for one).
+on the definition (or on the same module and name in an installed copy of the package), the
+caller is real (Jedi's references miss properties, for one). `--jedi-env VENV` runs Jedi on that
+interpreter's path (a bare venv): where the benchmark's own environment has the checked-out
+package installed (attrs), Jedi would otherwise resolve the checkout's imports to the installed copy.
 
 Printed per question: status, reference size, resolved hits, candidates; then micro precision,
 recall and F1 of the files of `resolved` callers per kind and overall, how many answers were
@@ -52,7 +55,7 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
             if symbol.kind not in kinds or short.startswith("_") or symbol.name.count(".") > (symbol.kind == "method"):
                 continue
             candidates.append((path, symbol))
-    stored = _jedi_cache(root, jedi_limits) if cache else None
+    stored = _jedi_cache(root, jedi_limits, package_dir.startswith("src/")) if cache else None
     known = json.loads(stored.read_text()) if cache and stored.exists() else {}
     questions = []
     for path, symbol in sample(candidates, size):
@@ -66,26 +69,34 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
     return questions
 
 
-def _jedi_cache(root: Path, jedi_limits: bool) -> Path:
+def _jedi_cache(root: Path, jedi_limits: bool, source_first: bool) -> Path:
     """A cache file named after the checkout's Python sources (paths and sizes): a new snapshot
     of the repository asks Jedi again."""
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         digest.update(f"{path.relative_to(root)}:{path.stat().st_size}\n".encode())
-    limited = "-limited" if jedi_limits else ""
+    limited = ("-limited" if jedi_limits else "") + ("-env-" + Path(_JEDI_ENV[0]).name if _JEDI_ENV else "")
+    limited += "-srcfirst" if source_first else ""
     return Path(tempfile.gettempdir(), f"konstruct-jedi-{root.name}-{digest.hexdigest()[:12]}{limited}.json")
 
 
 _PROJECTS: dict[str, object] = {}
+_JEDI_ENV: list[str] = []  # --jedi-env: the interpreter folder Jedi infers against
 
 
 def _jedi_project(root: Path, package_dir: str):
     import jedi
 
     if str(root) not in _PROJECTS:
-        # A `src/` layout must come first on the path, or `import pkg` finds an installed copy instead.
-        roots = [str(root / package_dir.split("/")[0])] if package_dir.startswith("src/") else []
-        _PROJECTS[str(root)] = jedi.Project(str(root), added_sys_path=roots, smart_sys_path=True)
+        # A `src/` layout must come first on the path, or `import pkg` finds an installed copy
+        # instead (Jedi puts `added_sys_path` after site-packages: click's tests then resolved to
+        # the installed click, and their references to the checkout's code went missing).
+        environment = jedi.create_environment(_JEDI_ENV[0]) if _JEDI_ENV else jedi.get_default_environment()
+        path = [p for p in environment.get_sys_path() if p]
+        if package_dir.startswith("src/"):
+            path = [str(root / "src"), *path]
+        _PROJECTS[str(root)] = jedi.Project(str(root), sys_path=path, smart_sys_path=True,
+                                            environment_path=_JEDI_ENV[0] if _JEDI_ENV else None)
     return _PROJECTS[str(root)]
 
 
@@ -121,6 +132,10 @@ def goto_confirms(root: Path, package_dir: str, path: str, spans: list[tuple[int
     text = (root / caller).read_text("utf-8", "replace").splitlines()
     script = jedi.Script(path=str(root / caller), project=_jedi_project(root, package_dir))
     target = str((root / path).resolve())
+    # Jedi may land on an installed copy of the same package (site-packages/attr/validators.py for
+    # the checkout's src/attr/validators.py, found first through a stub): the same definition,
+    # matched by module path and name since the installed version's lines differ.
+    installed = "/" + path[len(package_dir.rsplit("/", 1)[0]) + 1:] if "/" in package_dir else "/" + path
     for line in lines[:12]:
         for match in re.finditer(rf"(?<![\w]){re.escape(short)}(?!\w)", text[line - 1] if line <= len(text) else ""):
             try:
@@ -129,6 +144,9 @@ def goto_confirms(root: Path, package_dir: str, path: str, spans: list[tuple[int
                 continue
             if any(d.module_path and str(Path(d.module_path).resolve()) == target and d.line is not None
                    and any(a <= d.line <= b for a, b in spans) for d in found):
+                return True
+            if any(d.module_path and not str(Path(d.module_path).resolve()).startswith(str(root.resolve()) + "/")
+                   and str(d.module_path).endswith(installed) and d.name == short for d in found):
                 return True
     return False
 
@@ -142,10 +160,13 @@ def main() -> None:
     parser.add_argument("--no-cache", action="store_true", help="Python: ask Jedi again")
     parser.add_argument("--jedi-limits", action="store_true", help="Python: keep Jedi's 30-file search limit")
     parser.add_argument("--show", type=int, default=60)
+    parser.add_argument("--jedi-env", help="Python: a venv whose interpreter Jedi infers against")
     parser.add_argument("--confirm", action="store_true",
                         help="Python: ask Jedi's goto at our call sites whether an extra caller is real")
     args = parser.parse_args()
     root = args.checkout.resolve()
+    if args.jedi_env:
+        _JEDI_ENV.append(args.jedi_env)
     query, snapshot = our_index(root)
     questions = python_questions(root, args.source_dir, snapshot, args.sample, args.kind, not args.no_cache,
                                  args.jedi_limits)

@@ -10,9 +10,14 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 - "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"], "self.c": ["=c"]}
              (call results end in "()"; "?" is a binding that states no type: the name is not proven;
              "=c": bound to what the name `c` (or `self.c`) holds)
-- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self"}
+- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self",
+             "make": "Console()"}  (an annotation; else what every `return` of a non-generator states:
+             `return Console()`, `return self`, `return app` as "=app")
+- "yields":  {"app": "=app"}   (what every `yield` of a generator states: a pytest fixture's value)
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
+- "chains":  ["App().runner().invoke", "make_app().config.from_file"]  (members used along a chain of
+             calls, arguments left out: each walked from the head, the last name included)
 - "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
 """
 
@@ -23,21 +28,27 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import compress, count, repeat
-from operator import attrgetter, itemgetter, methodcaller, neg
+from operator import attrgetter, contains, itemgetter, methodcaller, neg
 from typing import Any
 
 from .. import treesitter as ts
+from ._python_stated import DOTTED as _DOTTED
+from ._python_stated import FIXTURE, SELF, UNTYPED
+from ._python_stated import call_chain as _call_chain
+from ._python_stated import caught as _caught
+from ._python_stated import dotted as _dotted
+from ._python_stated import either as _either
+from ._python_stated import may_type as _may_type
+from ._python_stated import requests_fixtures as _requests_fixtures
+from ._python_stated import stated as _stated
 
 _TEXT = attrgetter("text")
 _START = attrgetter("start_byte")
 _END = attrgetter("end_byte")
 _ROW_ORDER = itemgetter(0, 1, 2)
 _DOTTED_BYTES = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 _SCOPES = ("class_definition", "function_definition")
-SELF = "Self"  # a method's return: the instance it was called on
-UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
 
 
 def written_type(text: str) -> str | None:
@@ -76,13 +87,6 @@ def _alternatives(text: str, separator: str = "|") -> list[str]:
             current.append(char)
     parts.append("".join(current).strip())
     return [p for p in parts if p]
-
-
-def _dotted(node: ts.Node | None) -> str | None:
-    if node is None or node.type not in ("identifier", "attribute"):
-        return None
-    text = "".join(node.text.decode("utf-8", "replace").split())  # parsed from bytes: never None
-    return text if _DOTTED.fullmatch(text) else None
 
 
 def _enclosing(node: ts.Node) -> tuple[str | None, list[str]]:
@@ -131,6 +135,11 @@ class ScopeTable:
     def enclosing(self, node: ts.Node) -> tuple[str | None, list[str]]:
         at = self._around(node)
         return (self.kinds[at], self.names[at].split(".")) if at >= 0 else (None, [])
+
+    def function_of(self, node: ts.Node) -> str | None:
+        """The qualified name of the innermost function around `node`, if that is a function."""
+        at = self._around(node)
+        return self.names[at] if at >= 0 and self.kinds[at] == "function_definition" else None
 
 
 def scope_table(groups: dict[str, list[ts.Node]]) -> ScopeTable:
@@ -229,8 +238,10 @@ def _super_class(call: ts.Node) -> str | None:
 
 
 def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
-            calls: list[tuple[str, str, ts.Node]], texts: list[bytes],
-            table: ScopeTable | None = None) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]]]:
+            calls: list[tuple[str, str, ts.Node]], texts: list[bytes], walked: list[tuple[str, ts.Node]],
+            stated: list[tuple[str, str, str, ts.Node]], table: ScopeTable | None = None
+            ) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]], list[tuple[str, ts.Node]],
+                       list[tuple[str, str, str, ts.Node]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
     such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
@@ -298,13 +309,23 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
     picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
     uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
     oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
-    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}
+    walked = [(rename(chain, node.start_byte), node) for chain, node in walked]
+    renamed = []
+    for kind, qualified, written, node in stated:
+        prefix = "=" if written[0] == "=" else ""
+        body = written[len(prefix):]
+        if body.partition(".")[0].partition("(")[0] in conflicts:
+            written = prefix + rename(body, node.start_byte)
+        renamed.append((kind, qualified, written, node))
+    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}, walked, renamed
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
-                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> dict[str, Any]:
+                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None,
+                 tests: bool = False) -> dict[str, Any]:
     """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given);
-    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors)."""
+    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors);
+    `tests`: a pytest module (a test file or a conftest.py), whose tests' parameters are fixtures."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
     table = None
@@ -349,11 +370,25 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     for node in groups.get("entered", ()):
         bound.append((ts.text(node), _entered(node) or UNTYPED, node))
     untyped_assigned: list[tuple[str, ts.Node]] = []
+    for node in groups.get("caught", ()):
+        caught = _caught(node)
+        if caught:
+            bound.append((ts.text(node), caught, node))
+        else:  # like any binding that states no type: kept only where the name matters
+            untyped_assigned.append((ts.text(node), node))
     for node in groups.get("assign", ()):
         right = node.child_by_field_name("right")
         if node.child_by_field_name("type") is not None:
             continue  # annotated: typed above
         left = node.child_by_field_name("left")
+        while right.type == "assignment" and right.child_by_field_name("right") is not None:
+            right = right.child_by_field_name("right")  # `ib = attr = attrib`: each name holds the value
+        called = _dotted(right.child_by_field_name("function")) if right.type == "call" else None
+        if called:
+            name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
+            if name:
+                bound.append((name, called + "()", node))
+            continue
         awaited = right.named_children[0] if right.type == "await" and right.named_child_count else None
         callee = _dotted(awaited.child_by_field_name("function")) if awaited is not None and awaited.type == "call" else None
         if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns
@@ -361,27 +396,17 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             continue
         name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
         if name:
-            # `self.console = console`, `_Segment = Segment`: the same thing as another name
-            same = _target_name(right, kind_of) if right.type == "attribute" else ts.text(right) if right.type == "identifier" else None
+            # `self.console = console`, `_Segment = Segment`, `si = self.app.session_interface`: the
+            # same thing as another name or a dotted path (typed as far as its members are declared)
+            same = (_target_name(right, kind_of) or _dotted(right)) if right.type == "attribute" else \
+                ts.text(right) if right.type == "identifier" else None
+            either = _either(right) if right.type in ("conditional_expression", "parenthesized_expression") else None
             if same:
                 bound.append((name, f"={same}", node))
+            elif either:
+                bound.append((name, either, node))
             else:
                 untyped_assigned.append((name, node))
-    # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
-    # told apart) or bound by an import (a bare parameter shadows it): most are neither.
-    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
-    relevant = imported.union(name for name, _, _ in bound)
-    wanted = {name.encode() for name in relevant}
-    unbound = groups.get("unbound", ())
-    texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
-    for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
-        bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
-    bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
-    # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
-    bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
-    types: dict[str, set[str]] = defaultdict(set)
-    for name, written, _ in bound:
-        types[name].add(written)
     returns: dict[str, str] = {}
     # In document order: `captures` promises no order within a name (it varied from run to run).
     for node in ts.in_order(groups.get("returns", ())):
@@ -393,6 +418,51 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                 written = SELF
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
             returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = written
+    # What each `return`/`yield` states (kind, function, written, node); the names in it are told
+    # apart per function like a binding's (`return app` -> "=app@<f>", see `_scoped`).
+    if table is not None:
+        function_of = table.function_of
+    else:
+        def function_of(node: ts.Node) -> str | None:
+            kind, names = _enclosing(node)
+            return ".".join(names) if kind == "function_definition" else None
+    generators: set[str] = set()
+    stated: list[tuple[str, str, str, ts.Node]] = []
+    for node in groups.get("yielded", ()):
+        qualified = function_of(node)
+        if qualified is not None:
+            generators.add(qualified)
+            value = node.named_children[0] if node.named_child_count and node.children[1].type != "from" else None
+            written = _stated(value, in_function=False)
+            if written:
+                stated.append(("yield", qualified, written, node))
+    for node in groups.get("returned", ()):
+        written = _stated(node.named_child(0)) if node.named_child_count else None
+        qualified = function_of(node) if written else None
+        if qualified is not None and qualified not in returns:  # an annotation wins
+            stated.append(("return", qualified, written, node))
+    unbound = groups.get("unbound", ())
+    fixtures: set[int] = set()
+    if tests:  # a test's bare parameter holds the fixture of its name (pytest passes it)
+        for node in unbound:
+            if node.parent is not None and node.parent.type == "parameters" and _requests_fixtures(node):
+                fixtures.add(id(node))
+                bound.append((ts.text(node), FIXTURE, node))
+    # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
+    # told apart) or bound by an import (a bare parameter shadows it): most are neither.
+    imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
+    relevant = imported.union(name for name, _, _ in bound)
+    wanted = {name.encode() for name in relevant}
+    texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
+    for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
+        if not fixtures or id(node) not in fixtures:
+            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+    bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
+    # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
+    bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
+    types: dict[str, set[str]] = defaultdict(set)
+    for name, written, _ in bound:
+        types[name].add(written)
     bases: dict[str, list[str]] = {}
     for node in ts.in_order(groups.get("bases", ())):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
@@ -403,17 +473,44 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             _, outer = enclosing(cls)
             bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = written
     calls: list[tuple[str, str, ts.Node]] = []
+    chained: list[ts.Node] = []
+    untyped_add = chained.append
+    chains: list[tuple[str, ts.Node]] = []
+    # `make_app().config.from_file`: members of an attribute of a call's result (the outermost
+    # attribute of each such chain; its text holds a "(")
+    with_calls = compress(groups.get("chain", ()), map(contains, chain_texts, repeat(b"(")))
+    for node in with_calls:
+        if node.parent.type != "attribute":
+            receiver = node.child_by_field_name("object")
+            if receiver is not None and receiver.type == "attribute":  # its text holds the "("
+                chain = _call_chain(node)
+                if chain:
+                    chains.append((chain, node))
+                else:
+                    untyped_add(node.child_by_field_name("attribute"))
     for node in groups.get("oncall", ()):
         call = node.parent.child_by_field_name("object")
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
+        if callee is None and call is not None:
+            # `b.add_eq().add_order()`: a call on a call's result, walked as a chain; a receiver no
+            # name can type leaves the member as by-name evidence, never lost
+            chain = _call_chain(node.parent)
+            if chain:
+                chains.append((chain, node))
+            else:
+                untyped_add(node)
+            continue
         if callee == "super":
             callee = _super_class(call)
         if callee:
             calls.append((callee, ts.text(node), node))
     oncall = {f"{callee}>{name}" for callee, name, _ in calls}
-    untyped = {ts.text(n) for n in groups.get("untyped", ())}
+    untyped = {ts.text(n) for n in (*groups.get("untyped", ()), *chained)}
     extra: dict[str, Any] = {}
-    conflicts = {n for n, found in types.items() if len(found) > 1 and "." not in n}
+    # A name bound in several ways is told apart per function; so is an imported name that a
+    # function rebinds (`import attr` beside `def test(self, attr)`): the parameter shadows the
+    # module only inside that function.
+    conflicts = {n for n, found in types.items() if (len(found) > 1 or n in imported) and "." not in n}
     if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
         # A chain's receiver is its text up to the first "." or "(": only chains that start with
         # one of the names (picked out in C) can have one of them as receiver.
@@ -422,21 +519,40 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         distinct = set(chain_texts)
         used = {raw.partition(b".")[0].partition(b"(")[0] for raw in filter(methodcaller("startswith", prefixes), distinct)}
         used.update(heads.intersection(distinct))
+        # and names a function returns or yields (`app = App(); yield app` in the fixture `app`)
+        used.update(w[1:].partition(".")[0].encode() for _, _, w, _ in stated if w[0] == "=")
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"] = _scoped(groups, bound, conflicts, calls, chain_texts, table)
+        types, oncall, extra["local"], chains, stated = _scoped(
+            groups, bound, conflicts, calls, chain_texts, chains, stated, table)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`).
     for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
         del types[name]
+    yields: dict[str, str] = {}
+    agreed: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for kind, qualified, written, _ in stated:
+        agreed[(kind, qualified)].add(written)
+    for (kind, qualified), found in agreed.items():
+        written = next(iter(found))
+        if len(found) != 1 or not _may_type(written, types, imported):
+            continue  # returns that disagree, or what states nothing resolution could type
+        if kind == "yield":
+            yields[qualified] = written
+        elif qualified not in generators:
+            returns[qualified] = written
     if untyped:
         extra["untyped"] = sorted(untyped)
     if types:
         extra["types"] = {name: sorted(found) for name, found in sorted(types.items())}
     if returns:
         extra["returns"] = returns
+    if yields:
+        extra["yields"] = yields
     if bases:
         extra["bases"] = bases
     if oncall:
         extra["oncall"] = sorted(oncall)
+    if chains:
+        extra["chains"] = sorted({chain for chain, _ in chains})
     return extra

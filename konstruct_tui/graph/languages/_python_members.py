@@ -5,10 +5,13 @@ a call's result (`Console().print`) is walked one name at a time. The head is ty
 file states (`_python_member_facts`): an import binding, followed through re-exports
 (`pkg/__init__.py` importing the name from where it is defined) to the defining file; a class; a
 module-level instance (`console = Console()` in another file); an annotation or a constructor call;
-`self`/`cls` (the file's classes). Each further name is looked up on what the previous one was: a
-module's attribute, a class's member (its bases too), the annotated return type of a method one
-level deep. A use whose head cannot be typed at all is kept by name only: by-name evidence, not a
-reference. A head proven to be something outside the project (`os.path.join`) is neither.
+`self`/`cls` (the file's classes); a class a function of the file defines; for a test's parameter,
+the nearest pytest fixture of its name (`_python_member_walks`). Each further name is looked up on
+what the previous one was: a module's attribute, a class's member (its bases too, or an attribute
+its methods assign), what a method returns (its annotation, else what all its `return`s state),
+call after call along a chain. A use whose head cannot be typed at all is kept by name only: by-name
+evidence, not a reference; so is a member a typed class does not declare. A head proven to be
+something outside the project (`os.path.join`) is neither.
 """
 
 from __future__ import annotations
@@ -17,16 +20,22 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ..facts import FileFacts, ProjectView
-from ._python_member_facts import SELF, UNTYPED
+from ._python_member_facts import FIXTURE, SELF, UNTYPED
+from ._python_member_walks import chain_type, fixture_value, walk_calls
 from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
     from ._python_resolve import PythonResolver
 
-_DEPTH = 6  # re-export chains and base classes followed at most this far
+_DEPTH = 12  # re-export chains, base classes and typing steps (member after member) followed this far
 _Thing = tuple[str, str, str]  # (kind: module|class|instance|function|member|external, path, name)
 _EXTERNAL: _Thing = ("external", "", "")
 _SELF = ("self", "cls")
+
+
+def _head_of(written: str) -> str:
+    """The name a written type starts from: `u` in "u.replace()" and "=u.host"."""
+    return written.lstrip("=@").partition(".")[0].partition("(")[0].partition(">")[0]
 
 
 class MemberResolver:
@@ -37,7 +46,13 @@ class MemberResolver:
         # edits (reusable_resolver), and a file's new facts are a new object.
         self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
         self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
+        self._local_classes: dict[str, tuple[FileFacts | None, dict[str, list[str]]]] = {}
         self._located: dict[tuple[str, str], _Thing | None] = {}
+        # names being typed right now: `node = node.parent` types `node` from itself, a cycle
+        self._typing: set[tuple[str, str]] = set()
+        # what such a name is assumed to hold while its own rebindings are checked (`u = URL()`,
+        # then `u = u.replace()`: still a URL when `replace` returns one)
+        self._assumed: dict[tuple[str, str], _Thing] = {}
         # `thing.name` as `_walk` asks it, per file like `_located` (`os.path` in every `os.path.*`)
         self._attributes: dict[tuple[_Thing, str], _Thing | None] = {}
         # Facts read during one `resolve` call: the view does not change within it, and a file's
@@ -62,6 +77,22 @@ class MemberResolver:
             return cached[1]
         found = {s.name: s.kind for s in facts.symbols} if facts else {}
         self._symbols[path] = (facts, found)
+        return found
+
+    def local_classes(self, path: str) -> dict[str, list[str]]:
+        """Classes a function of `path` defines (`def test(): class MySchema(Schema): ...`), by
+        their own name: what a name used in that function and bound nowhere else is."""
+        facts = self._facts(path)
+        cached = self._local_classes.get(path)
+        if cached is not None and cached[0] is facts:
+            return cached[1]
+        symbols = self.symbols(path)
+        found: dict[str, list[str]] = defaultdict(list)
+        for name, kind in symbols.items():
+            owner, dot, short = name.rpartition(".")
+            if dot and kind == "class" and symbols.get(owner) in ("function", "method"):
+                found[short].append(name)
+        self._local_classes[path] = (facts, found)
         return found
 
     def bindings(self, path: str) -> dict[str, tuple[str, str | None]]:
@@ -104,6 +135,8 @@ class MemberResolver:
             return None
         self._located[key] = None  # a re-export cycle ends here
         found = self._located[key] = self._locate(path, name, depth)
+        if found is None and depth:
+            del self._located[key]  # maybe only cut short by the depth: asked nearer the top, it may be found
         return found
 
     def _locate(self, path: str, name: str, depth: int) -> _Thing | None:
@@ -119,13 +152,30 @@ class MemberResolver:
         if bound is None:
             facts = self._facts(path)
             wildcard = self._from_wildcards(facts, name, depth) if facts else None
-            return wildcard
+            return wildcard or self._local_class(path, name)
         target, symbol = bound
         if not target:
             return _EXTERNAL
         if symbol is None:
             return ("module", target, "")
         return self.attribute(("module", target, ""), symbol, depth + 1)
+
+    def _local_class(self, path: str, name: str) -> _Thing | None:
+        """A name bound nowhere in the module (no definition, import or typed variable) that a
+        function of the file defines as a class: that class, or when several functions define a
+        class of that name, one of them (a union: what is used on it is a member of each)."""
+        if "@" in name:
+            return None  # a name a function binds otherwise (`name@<function>`): not a class
+        found = self.local_classes(path).get(name)
+        if not found:
+            return None
+        facts = self._facts(path)
+        extra = facts.extra if facts is not None else {}
+        if name in extra.get("types", {}) or name in extra.get("local", {}).get("heads", ()):
+            return None  # also bound otherwise (a parameter, a fixture): which one is not proven
+        if len(found) == 1:
+            return ("class", path, found[0])
+        return ("union", "", "|".join(f"{path}::{qualified}" for qualified in found))
 
     def _from_wildcards(self, facts: FileFacts, name: str, depth: int) -> _Thing | None:
         for ref in facts.imports:
@@ -171,9 +221,16 @@ class MemberResolver:
             return None
         qualified = f"{cls}.{name}"
         kind = self.symbols(path).get(qualified)
-        if kind is not None:
-            return ("member", path, qualified)
-        return self._inherited(path, cls, name, depth)
+        if kind is not None:  # a nested class (`self.Inner()`) is a class, not a method
+            return ("class" if kind == "class" else "member", path, qualified)
+        found = self._inherited(path, cls, name, depth)
+        if found is None and not name.startswith("__"):
+            # an attribute a method assigns (`self.config = self.make_config()`): typed by what
+            # the file states for `self.config` when the walk goes on from it
+            facts = self._facts(path)
+            if facts is not None and f"self.{name}" in facts.extra.get("types", {}):
+                return ("member", path, qualified)
+        return found
 
     def _inherited(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
         """`name` as `cls`'s project base classes define it (what `super().name` reaches)."""
@@ -190,6 +247,8 @@ class MemberResolver:
 
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
+        if rest and head in _SELF:  # `self.make_config()`: the file's class declaring the member
+            return chain_type(self, path, written, depth + 1, to_member=True)
         if rest and self._unbound(path, head):
             return None
         # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
@@ -212,14 +271,38 @@ class MemberResolver:
         written_types = facts.extra.get("types", {}).get(name) if facts else None
         if not written_types:
             return None
+        key = (path, name)
+        if key in self._typing:
+            return self._assumed.get(key)  # typed from itself (`node = node.parent`): nothing states it
+        self._typing.add(key)
+        try:
+            return self._agreed(path, name, written_types, depth)
+        finally:
+            self._typing.discard(key)
+
+    def _agreed(self, path: str, name: str, written_types: list[str], depth: int) -> _Thing | None:
         if len(written_types) > 1 and name.startswith("self."):
             # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`,
             # `self.x = make()` in a subclass): a type checker holds every assignment to it
             declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and w[0] not in "@="]
             written_types = declared or written_types
+        own = [w for w in written_types if _head_of(w) == name] if len(written_types) > 1 else None
+        if own and len(own) < len(written_types):
+            # `u = URL(...)` and `u = u.include_query_params(...)`: what the other bindings state,
+            # if each rebinding from itself gives the same again
+            base = self._agreed(path, name, [w for w in written_types if w not in own], depth)
+            if base is None:
+                return None
+            self._assumed[(path, name)] = base
+            try:
+                agree = all(self._typed(path, w, depth + 1) == base for w in own)
+            finally:
+                del self._assumed[(path, name)]
+            return base if agree else None
         found: set[_Thing] = set()
         for written in written_types:
-            thing = self._typed(path, written, depth + 1)
+            thing = fixture_value(self, path, name.partition("@")[0], depth + 1) if written == FIXTURE else \
+                self._typed(path, written, depth + 1)
             if thing is None:
                 return None
             found.add(thing)
@@ -238,18 +321,35 @@ class MemberResolver:
         if written.startswith("="):  # what another name holds: a typed variable, or a class itself
             same = written[1:]
             if same.startswith("self.") or "." not in same:
-                return self._instance(path, same, depth + 1) or (
-                    None if same.startswith("self.") or self._unbound(path, same) else self._alias(path, same, depth))
-            return None
+                found = self._instance(path, same, depth + 1)
+                if found is not None or "." not in same:
+                    return found or (None if self._unbound(path, same) else self._alias(path, same, depth))
+                if same.count(".") == 1:
+                    return None  # `self.x` with no stated type
+            return chain_type(self, path, same, depth + 1)
+        if "^" in written:  # `a if c else b`: what each branch gives, every one of them typed
+            branches = [self._typed(path, w, depth + 1) for w in written.split("^")]
+            typed = [b for b in branches if b is not None and b[0] in ("instance", "union")]
+            if len(typed) < len(branches):
+                return None
+            members = sorted({m for b in typed for m in (b[2].split("|") if b[0] == "union" else [f"{b[1]}::{b[2]}"])})
+            return ("instance", *members[0].split("::", 1)) if len(members) == 1 else ("union", "", "|".join(members))
         if ">" in written:  # `with Client() as c`: what `Client().__enter__()` returns
             made, _, method = written.partition(">")
             instance = self._typed(path, made, depth + 1)
             entered = self._member(instance[1], instance[2], method, depth + 1) \
                 if instance is not None and instance[0] == "instance" else None
             return self.returned(entered, depth + 1) if entered is not None and entered[0] == "member" else None
-        if "|" in written:  # alternatives: the one project class among them, if exactly one
-            found = {t for t in (self._typed(path, w, depth + 1) for w in written.split("|")) if t and t[0] == "instance"}
-            return found.pop() if len(found) == 1 else None
+        if "|" in written:  # alternatives: the project classes among them (several: a union)
+            classes: set[str] = set()  # "path::Class"
+            for thing in (self._typed(path, w, depth + 1) for w in written.split("|")):
+                if thing is not None and thing[0] == "instance":
+                    classes.add(f"{thing[1]}::{thing[2]}")
+                elif thing is not None and thing[0] == "union":
+                    classes.update(thing[2].split("|"))
+            if len(classes) == 1:
+                return ("instance", *classes.pop().split("::", 1))
+            return ("union", "", "|".join(sorted(classes))) if classes else None
         if written.startswith("@"):
             thing = self.dotted(path, written[1:], depth)
             if thing is None or thing == _EXTERNAL:
@@ -264,13 +364,15 @@ class MemberResolver:
             return thing
         if thing[0] == "class":
             return ("instance", thing[1], thing[2])
+        if thing[0] == "union" and called:  # `MySchema()`, a class one of several functions define
+            return thing
         if called and thing[0] in ("function", "member"):
             return self.returned(thing, depth)
         return None
 
     def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
         thing = self.locate(path, name, depth + 1)
-        return thing if thing is not None and thing[0] in ("class", "instance") else None
+        return thing if thing is not None and thing[0] in ("class", "instance", "function") else None
 
     def returned(self, thing: _Thing, depth: int = 0) -> _Thing | None:
         """The instance a function or method returns, when annotated."""
@@ -342,6 +444,8 @@ class MemberResolver:
             elif thing is not None and thing[0] in ("function", "member"):
                 thing = self.returned(thing)
             self._walk(path, thing, [name], used, unknown)
+        for chain in facts.extra.get("chains", ()):
+            walk_calls(self, path, chain, classes, used, unknown)
         used.pop(path, None)
         return used, unknown
 
@@ -422,9 +526,16 @@ class MemberResolver:
             else:
                 found = self._attributes[key] = self.attribute(thing, name)
             if found is not None and found != _EXTERNAL:
-                self._record(found, used)
+                if thing[0] == "module" and found[0] in ("class", "function") and found[2].rpartition(".")[2] != name:
+                    # `fields.Str()` with `Str = String` in fields.py: the file names the alias, as
+                    # find-references sees it; what is used on it is still String's
+                    self._record(self._defined(thing[1], name), used)
+                else:
+                    self._record(found, used)
                 if found[0] == "member" and thing[0] in ("class", "instance"):
                     self._record_overridden(found, used)
-            elif found is None and thing[0] in ("function", "member"):
-                unknown.add(name)  # a value of unknown type: a module variable, a wrapped function
+            elif found is None and thing[0] != "module":
+                # a value of unknown type (a module variable, a wrapped function), or a member the
+                # typed class does not declare (a library base's, or the type read too narrowly)
+                unknown.add(name)
         return found

@@ -40,9 +40,10 @@
   object: [(subscript) (parenthesized_expression) (conditional_expression) (boolean_operator)
            (list_comprehension) (call function: [(subscript) (call) (parenthesized_expression)])]
   attribute: (identifier) @untyped)
-; `@unbound`: a name bound where nothing states its type (an unannotated parameter, a loop or
-; `except ... as` target, `x = a or b`): a name written elsewhere as `x = Console()` is then not
-; proven a Console here. `@entered`: a `with ... as` target (what `__enter__` returns).
+; `@unbound`: a name bound where nothing states its type (an unannotated parameter, a loop
+; target, `x = a or b`): a name written elsewhere as `x = Console()` is then not
+; proven a Console here. `@entered`: a `with ... as` target (what `__enter__` returns); `@caught`:
+; an `except T as e` target (an instance of T).
 ; `@assign`: assignments whose value is a name or an expression no call types (a literal value
 ; holds no project member and is left out).
 ((parameters (identifier) @unbound) (#not-any-of? @unbound "self" "cls"))
@@ -50,11 +51,17 @@
 (parameters (default_parameter name: (identifier) @unbound))
 (for_statement left: [(identifier) @unbound (pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
 (for_in_clause left: [(identifier) @unbound (pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
-(except_clause (as_pattern alias: (as_pattern_target (identifier) @unbound)))
+(except_clause (as_pattern alias: (as_pattern_target (identifier) @caught)))
 (with_item value: (as_pattern alias: (as_pattern_target (identifier) @entered)))
 (named_expression name: (identifier) @unbound)
 (assignment left: [(pattern_list (identifier) @unbound) (tuple_pattern (identifier) @unbound)])
 (assignment
   left: [(identifier) (attribute)]
-  right: [(identifier) (attribute) (conditional_expression) (boolean_operator) (subscript) (await)
-          (parenthesized_expression) (named_expression) (call function: [(subscript) (call) (parenthesized_expression)])]) @assign
+  right: [(identifier) (attribute) (conditional_expression) (boolean_operator) (subscript) (await) (yield)
+          (parenthesized_expression) (named_expression) (assignment)
+          (call function: [(subscript) (call) (parenthesized_expression)])]) @assign
+; `@returned`: the value of a `return` (what a function without a return annotation returns, when
+; all its returns agree); `@yielded`: a `yield` (a generator returns none of its `return` values;
+; a pytest fixture's value is what it yields).
+(return_statement) @returned
+(yield) @yielded

@@ -1,0 +1,105 @@
+"""Python member resolution, the steps that follow more than one name (`_python_members.py` has
+the rest): a chain of calls walked call after call (`App().runner().invoke`), a dotted path typed
+member by member (`self.app.session_interface`), and the value pytest passes a test's parameter
+(the nearest fixture of that name)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._python_modules import parent_dir
+
+if TYPE_CHECKING:
+    from ._python_members import MemberResolver, _Thing
+
+_DEPTH = 12  # as `_python_members._DEPTH`
+_SELF = ("self", "cls")
+_EXTERNAL = ("external", "", "")
+
+
+def walk_calls(resolver: MemberResolver, path: str, chain: str, classes: list[str], used: dict[str, set[str]],
+                unknown: set[str]) -> None:
+    """A chain of names and calls (`App().runner().invoke`), walked from its head: each member
+    found is recorded, a call gives what the member returns, an attribute what it is declared
+    to hold. From a receiver nobody could type on, the names are by-name evidence."""
+    parts = chain.split(".")
+    names = [part.removesuffix("()") for part in parts]
+    thing = resolver._head(path, names[0], names[1:2], classes)
+    for index, part in enumerate(parts):
+        if index:
+            if thing is None:
+                unknown.update(names[index:])
+                return
+            if thing[0] == "external":
+                return
+            found = resolver.attribute(thing, names[index])
+            if found is not None and found != _EXTERNAL:
+                resolver._record(found, used)
+                if found[0] == "member" and thing[0] in ("class", "instance"):
+                    resolver._record_overridden(found, used)
+            elif found is None and thing[0] != "module":
+                unknown.add(names[index])
+            if not part.endswith("()") and found is not None and found[0] == "member":
+                # an attribute (a property): what it is declared to hold
+                found = resolver._instance(found[1], f"self.{names[index]}", 0) or resolver.returned(found) \
+                    if thing[0] in ("class", "instance") else None
+            thing = found
+        if part.endswith("()") and thing is not None:
+            if thing[0] == "class":
+                thing = ("instance", thing[1], thing[2])
+            elif thing[0] in ("function", "member"):
+                thing = resolver.returned(thing)
+            elif thing[0] != "union" and thing[0] != "external":
+                thing = None  # calling an instance: what `__call__` returns is not followed
+
+
+def chain_type(resolver: MemberResolver, path: str, written: str, depth: int,
+               to_member: bool = False) -> _Thing | None:
+    """What a dotted path (`self.app.session_interface`, `mod.Cls`) holds: each name looked up
+    on the previous one, a member typed by its declaration (`session_interface:
+    SessionInterface`) or its annotated return (a property). A class or an instance, else None."""
+    if depth > _DEPTH:
+        return None
+    head, *rest = written.split(".")
+    if head in _SELF:
+        thing = resolver._head(path, head, rest, [n for n, k in resolver.symbols(path).items() if k == "class"])
+    elif resolver._unbound(path, head):
+        return None
+    else:
+        thing = resolver._instance(path, head, depth + 1) or resolver.locate(path, head, depth + 1)
+    for index, name in enumerate(rest):
+        if thing is None or thing[0] not in ("module", "class", "instance"):
+            return None
+        found = resolver.attribute(thing, name, depth + 1)
+        if to_member and index == len(rest) - 1:
+            return found  # the member itself (a method to call), not what it holds
+        if found is not None and found[0] == "member":
+            found = None if thing[0] == "module" else \
+                resolver._instance(found[1], f"self.{name}", depth + 1) or resolver.returned(found, depth + 1)
+        thing = found
+    return thing if thing is not None and thing[0] in ("class", "instance") else None
+
+
+def fixture_value(resolver: MemberResolver, path: str, name: str, depth: int) -> _Thing | None:
+    """What pytest passes a test's parameter `name`: the value of the nearest fixture of that
+    name (the test's own file, then each `conftest.py` from its folder up), as its return
+    annotation, its returns or its yield state it. None when no project fixture has the name."""
+    if depth > _DEPTH:
+        return None
+    folder = parent_dir(path)
+    holders = [path]
+    while True:
+        holders.append(f"{folder}/conftest.py" if folder else "conftest.py")
+        if not folder:
+            break
+        folder = parent_dir(folder)
+    for holder in holders:
+        facts = resolver._facts(holder)
+        if facts is None or resolver.symbols(holder).get(name) != "function":
+            continue
+        decorators = [w for w in facts.extra.get("types", {}).get(name, ()) if w.startswith("@")]
+        if not any(w[1:].rsplit(".", 1)[-1] == "fixture" for w in decorators):
+            continue  # a plain function of that name: not what pytest passes
+        written = facts.extra.get("returns", {}).get(name) or facts.extra.get("yields", {}).get(name)
+        return resolver._typed(holder, written, depth + 1) if written else None
+    return None
