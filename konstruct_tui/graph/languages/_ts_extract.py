@@ -98,6 +98,7 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
             if match:
                 imports.append(ImportRef(target=match.group(1), line=node.start_point[0] + 1))
 
+    links = _doc_links(source)
     return FileFacts(
         path=path,
         language=language,
@@ -106,8 +107,21 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
         uses=_uses(found, source, sorted(skip_ranges)),
         extra={"bindings": bindings, "exports": exports, "default_export": default_export,
                **({"default_name": default_name} if default_name else {}),
-               **({"default_value": default_value} if default_value else {}), **type_facts(found, qualifier)},
+               **({"default_value": default_value} if default_value else {}), **type_facts(found, qualifier),
+               **({"doclinks": links} if links else {})},
     )
+
+
+_DOC_LINK = re.compile(rb"\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)")
+
+
+def _doc_links(source: bytes) -> list[list[str]]:
+    """The members a JSDoc `{@link Server.fetchSockets()}` names, as `[Server, fetchSockets]`:
+    the language server's find-references lists them (and renames them)."""
+    if b"@link" not in source:
+        return []
+    found = {m.group(1).decode("utf-8", "replace") for m in _DOC_LINK.finditer(source)}
+    return [name.split(".") for name in sorted(found)]
 
 
 _GENERIC_SIGNATURE = re.compile(rb"(?m)([\w$>\])}])([ \t]*\n(?:[ \t]*(?://[^\n]*)?\n)*[ \t]*<\s*[A-Za-z_$])")

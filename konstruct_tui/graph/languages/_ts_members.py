@@ -92,6 +92,11 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)
+    for head, *linked in facts.extra.get("doclinks", ()):  # `{@link Server.fetchSockets()}`
+        value = receivers.evaluate(path, [head, *("." + m for m in linked[:-1])])
+        if value is not None and value[0] in ("instance", "static"):
+            for where_, qualified in receivers.declaring(value[1:3], linked[-1])[:1]:
+                used[where_].add(qualified)  # a link that names nothing is no evidence either way
     extra = facts.extra
     fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
     owners = {qualified.rpartition(".")[0] for qualified in fields}

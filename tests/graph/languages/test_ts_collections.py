@@ -107,3 +107,16 @@ def test_a_map_or_set_constructed_with_type_arguments_holds_that_type() -> None:
         """)
     assert used["src/server.ts"] == {"Server", "Namespace", "Server.close", "Namespace.emit", "Namespace.to"}
     assert unknown == {"close", "get"}  # an untyped `new Map()` holds anything
+
+
+def test_a_jsdoc_link_names_the_member_it_links_to() -> None:
+    used, unknown = uses("""\
+        import type {Server} from '../src/server.js';
+        /**
+         * Like {@link Server.close()}, see also {@linkcode Server.to} and {@link Missing.thing}.
+         */
+        export function shutdown(): void {}
+        // {@link Server.nothing} names no member: no evidence either way
+        """)
+    assert used["src/server.ts"] == {"Server", "Server.close", "Server.to"}
+    assert not unknown
