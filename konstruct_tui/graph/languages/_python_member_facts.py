@@ -13,7 +13,6 @@ The facts go into `FileFacts.extra` (compact, JSON-ready):
 - "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self",
              "make": "Console()"}  (an annotation; else what every `return` of a non-generator states:
              `return Console()`, `return self`, `return app` as "=app")
-- "yields":  {"app": "=app"}   (what every `yield` of a generator states: a pytest fixture's value)
 - "bases":   {"Theme": ["Base", "mod.Mixin"]}
 - "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
 - "chains":  ["App().runner().invoke", "make_app().config.from_file"]  (members used along a chain of
@@ -33,13 +32,12 @@ from typing import Any
 
 from .. import treesitter as ts
 from ._python_stated import DOTTED as _DOTTED
-from ._python_stated import FIXTURE, SELF, UNTYPED
+from ._python_stated import SELF, UNTYPED
 from ._python_stated import call_chain as _call_chain
 from ._python_stated import caught as _caught
 from ._python_stated import dotted as _dotted
 from ._python_stated import either as _either
 from ._python_stated import may_type as _may_type
-from ._python_stated import requests_fixtures as _requests_fixtures
 from ._python_stated import stated as _stated
 
 _TEXT = attrgetter("text")
@@ -321,11 +319,11 @@ def _scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Nod
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
-                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None,
-                 tests: bool = False) -> dict[str, Any]:
+                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> dict[str, Any]:
     """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given);
-    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors);
-    `tests`: a pytest module (a test file or a conftest.py), whose tests' parameters are fixtures."""
+    `scopes`: the tree's scope table (built here when not given; not used for a tree with errors).
+    A test's parameters are not typed from the fixtures of their names: pytest's injection is a
+    convention of a tool, not something the source states, so what is used on them is by-name."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
     table = None
@@ -418,7 +416,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                 written = SELF
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
             returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = written
-    # What each `return`/`yield` states (kind, function, written, node); the names in it are told
+    # What each `return` states (kind, function, written, node); the names in it are told
     # apart per function like a binding's (`return app` -> "=app@<f>", see `_scoped`).
     if table is not None:
         function_of = table.function_of
@@ -428,35 +426,29 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             return ".".join(names) if kind == "function_definition" else None
     generators: set[str] = set()
     stated: list[tuple[str, str, str, ts.Node]] = []
-    for node in groups.get("yielded", ()):
+    for node in groups.get("yielded", ()):  # a generator returns none of its `return` values
         qualified = function_of(node)
         if qualified is not None:
             generators.add(qualified)
-            value = node.named_children[0] if node.named_child_count and node.children[1].type != "from" else None
-            written = _stated(value, in_function=False)
-            if written:
-                stated.append(("yield", qualified, written, node))
     for node in groups.get("returned", ()):
         written = _stated(node.named_child(0)) if node.named_child_count else None
         qualified = function_of(node) if written else None
         if qualified is not None and qualified not in returns:  # an annotation wins
             stated.append(("return", qualified, written, node))
     unbound = groups.get("unbound", ())
-    fixtures: set[int] = set()
-    if tests:  # a test's bare parameter holds the fixture of its name (pytest passes it)
-        for node in unbound:
-            if node.parent is not None and node.parent.type == "parameters" and _requests_fixtures(node):
-                fixtures.add(id(node))
-                bound.append((ts.text(node), FIXTURE, node))
     # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
     # told apart) or bound by an import (a bare parameter shadows it): most are neither.
     imported = {raw.decode("utf-8", "replace") for raw in set(map(_TEXT, groups.get("imported", ())))}
     relevant = imported.union(name for name, _, _ in bound)
+    # and names a function defines as a class (`class Loader` in one test, a `Loader` parameter
+    # in another): resolution takes such a class only where nothing else binds the name
+    local_classes = {ts.text(node.child_by_field_name("name")) for node in groups.get("definition.class", ())
+                     if kind_of(node) == "function_definition"}
+    relevant |= local_classes
     wanted = {name.encode() for name in relevant}
     texts = list(map(_TEXT, unbound))  # many; picked out in C, in capture order
     for name, node in compress(zip(texts, unbound), map(wanted.__contains__, texts)):
-        if not fixtures or id(node) not in fixtures:
-            bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
+        bound.append((name.decode("utf-8", "replace"), UNTYPED, node))
     bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
     # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
     bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
@@ -519,17 +511,18 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         distinct = set(chain_texts)
         used = {raw.partition(b".")[0].partition(b"(")[0] for raw in filter(methodcaller("startswith", prefixes), distinct)}
         used.update(heads.intersection(distinct))
-        # and names a function returns or yields (`app = App(); yield app` in the fixture `app`)
+        # and names a function returns (`app = App(); return app`)
         used.update(w[1:].partition(".")[0].encode() for _, _, w, _ in stated if w[0] == "=")
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
         types, oncall, extra["local"], chains, stated = _scoped(
             groups, bound, conflicts, calls, chain_texts, chains, stated, table)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
-    # same name (`def f(console): console.print()` beside `from .console import console`).
-    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in imported)]:
+    # same name (`def f(console): console.print()` beside `from .console import console`) or a
+    # class a function defines.
+    shadowing = imported | local_classes
+    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in shadowing)]:
         del types[name]
-    yields: dict[str, str] = {}
     agreed: dict[tuple[str, str], set[str]] = defaultdict(set)
     for kind, qualified, written, _ in stated:
         agreed[(kind, qualified)].add(written)
@@ -537,9 +530,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         written = next(iter(found))
         if len(found) != 1 or not _may_type(written, types, imported):
             continue  # returns that disagree, or what states nothing resolution could type
-        if kind == "yield":
-            yields[qualified] = written
-        elif qualified not in generators:
+        if qualified not in generators:
             returns[qualified] = written
     if untyped:
         extra["untyped"] = sorted(untyped)
@@ -547,8 +538,6 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         extra["types"] = {name: sorted(found) for name, found in sorted(types.items())}
     if returns:
         extra["returns"] = returns
-    if yields:
-        extra["yields"] = yields
     if bases:
         extra["bases"] = bases
     if oncall:

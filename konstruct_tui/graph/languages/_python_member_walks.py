@@ -1,13 +1,10 @@
 """Python member resolution, the steps that follow more than one name (`_python_members.py` has
 the rest): a chain of calls walked call after call (`App().runner().invoke`), a dotted path typed
-member by member (`self.app.session_interface`), and the value pytest passes a test's parameter
-(the nearest fixture of that name)."""
+member by member (`self.app.session_interface`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-
-from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
     from ._python_members import MemberResolver, _Thing
@@ -78,28 +75,3 @@ def chain_type(resolver: MemberResolver, path: str, written: str, depth: int,
                 resolver._instance(found[1], f"self.{name}", depth + 1) or resolver.returned(found, depth + 1)
         thing = found
     return thing if thing is not None and thing[0] in ("class", "instance") else None
-
-
-def fixture_value(resolver: MemberResolver, path: str, name: str, depth: int) -> _Thing | None:
-    """What pytest passes a test's parameter `name`: the value of the nearest fixture of that
-    name (the test's own file, then each `conftest.py` from its folder up), as its return
-    annotation, its returns or its yield state it. None when no project fixture has the name."""
-    if depth > _DEPTH:
-        return None
-    folder = parent_dir(path)
-    holders = [path]
-    while True:
-        holders.append(f"{folder}/conftest.py" if folder else "conftest.py")
-        if not folder:
-            break
-        folder = parent_dir(folder)
-    for holder in holders:
-        facts = resolver._facts(holder)
-        if facts is None or resolver.symbols(holder).get(name) != "function":
-            continue
-        decorators = [w for w in facts.extra.get("types", {}).get(name, ()) if w.startswith("@")]
-        if not any(w[1:].rsplit(".", 1)[-1] == "fixture" for w in decorators):
-            continue  # a plain function of that name: not what pytest passes
-        written = facts.extra.get("returns", {}).get(name) or facts.extra.get("yields", {}).get(name)
-        return resolver._typed(holder, written, depth + 1) if written else None
-    return None

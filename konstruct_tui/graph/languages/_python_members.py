@@ -5,8 +5,9 @@ a call's result (`Console().print`) is walked one name at a time. The head is ty
 file states (`_python_member_facts`): an import binding, followed through re-exports
 (`pkg/__init__.py` importing the name from where it is defined) to the defining file; a class; a
 module-level instance (`console = Console()` in another file); an annotation or a constructor call;
-`self`/`cls` (the file's classes); a class a function of the file defines; for a test's parameter,
-the nearest pytest fixture of its name (`_python_member_walks`). Each further name is looked up on
+`self`/`cls` (the file's classes); a class a function of the file defines. (What pytest passes a
+test's parameter is not typed: fixture injection is the tool's convention, not what the source
+states, so what is used on it is by-name evidence.) Each further name is looked up on
 what the previous one was: a module's attribute, a class's member (its bases too, or an attribute
 its methods assign), what a method returns (its annotation, else what all its `return`s state),
 call after call along a chain. A use whose head cannot be typed at all is kept by name only: by-name
@@ -20,8 +21,8 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from ..facts import FileFacts, ProjectView
-from ._python_member_facts import FIXTURE, SELF, UNTYPED
-from ._python_member_walks import chain_type, fixture_value, walk_calls
+from ._python_member_facts import SELF, UNTYPED
+from ._python_member_walks import chain_type, walk_calls
 from ._python_modules import parent_dir
 
 if TYPE_CHECKING:
@@ -301,8 +302,7 @@ class MemberResolver:
             return base if agree else None
         found: set[_Thing] = set()
         for written in written_types:
-            thing = fixture_value(self, path, name.partition("@")[0], depth + 1) if written == FIXTURE else \
-                self._typed(path, written, depth + 1)
+            thing = self._typed(path, written, depth + 1)
             if thing is None:
                 return None
             found.add(thing)

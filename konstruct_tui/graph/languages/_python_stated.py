@@ -1,7 +1,6 @@
 """What a Python statement states about a value, read from its syntax tree at extraction time
-(`_python_member_facts.py` files the results): what a `return`, `yield`, `except ... as` target or
-conditional value is written as, a chain of calls spelled without its arguments, and whether a
-bare parameter is one pytest fills with a fixture. The written forms are those of the member facts:
+(`_python_member_facts.py` files the results): what a `return`, `except ... as` target or
+conditional value is written as, and a chain of calls spelled without its arguments. The written forms are those of the member facts:
 "Console()" (what a call gives), "=name" (what another name holds), SELF, UNTYPED."""
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from .. import treesitter as ts
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 SELF = "Self"  # a method's return: the instance it was called on
 UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
-FIXTURE = "?fixture"  # a bare parameter of a test or a pytest fixture: pytest passes the fixture of that name
 BUILTINS = frozenset(dir(builtins))  # `except ValueError as e`: no project class, nothing to type
 
 
@@ -130,21 +128,3 @@ def function_of(node: ts.Node) -> ts.Node | None:
     while parent is not None and parent.type != "function_definition":
         parent = parent.parent
     return parent
-
-
-def requests_fixtures(parameter: ts.Node) -> bool:
-    """Whether a bare parameter is one pytest fills with the fixture of its name: a parameter of a
-    `test*` function or of a fixture, not named by the test's own `parametrize`."""
-    parameters = parameter.parent
-    function = parameters.parent if parameters is not None else None
-    if function is None or function.type != "function_definition":
-        return False
-    decorated = function.parent
-    decorators = [ts.text(d) for d in decorated.named_children if d.type == "decorator"] \
-        if decorated is not None and decorated.type == "decorated_definition" else []
-    name = ts.text(parameter)
-    if any("parametrize" in d and re.search(rf"\b{re.escape(name)}\b", d) for d in decorators):
-        return False
-    if ts.text(function.child_by_field_name("name")).startswith("test"):
-        return True
-    return any(d.partition("(")[0].rstrip().rsplit(".", 1)[-1] == "fixture" for d in decorators)

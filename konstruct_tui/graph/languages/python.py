@@ -170,12 +170,6 @@ def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[b
     return tuple(sorted(used))
 
 
-def _is_pytest_module(path: str) -> bool:
-    """A file pytest collects or reads fixtures from: `test_*.py`, `*_test.py`, `conftest.py`."""
-    name = path.rpartition("/")[2]
-    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
-
-
 @dataclass(frozen=True)
 class PythonSupport:
     name: str = "python"
@@ -184,9 +178,9 @@ class PythonSupport:
     # files' facts through the view on each call, so an edit to a file's imports or symbols does
     # not outdate it (the index rebuilds resolvers anyway when a path or config file changes).
     reusable_resolver: bool = True
-    # 5: except-as, dotted aliases, imports rebound per function, inferred returns and yields,
-    # fixtures; 4: names per function, super(), with/await; 3: packed member rows; 2: member facts
-    version: str = "5"
+    # 6: no fixture parameters or yields; 5: except-as, dotted aliases, imports rebound per
+    # function, inferred returns and yields, fixtures; 4: names per function, super(), with/await; 3: packed member rows; 2: member facts
+    version: str = "6"
 
     def extract(self, path: str, source: bytes) -> FileFacts:
         root = ts.parse("python", source).root_node
@@ -201,7 +195,7 @@ class PythonSupport:
             symbols=symbols,
             imports=_imports(groups),
             uses=_uses(groups, root.has_error, chain_texts),
-            extra=member_facts(groups, root.has_error, chain_texts, scopes, _is_pytest_module(path)),
+            extra=member_facts(groups, root.has_error, chain_texts, scopes),
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:

@@ -1,5 +1,5 @@
-"""Python receivers typed by what functions state they return and by what pytest passes a test:
-a function's `return` values when they all agree, a fixture's return or yield, an annotation
+"""Python receivers typed by what functions state they return:
+a function's `return` values when they all agree (never what pytest passes a test), an annotation
 naming several project classes, a name rebound from itself, an attribute a method assigns."""
 
 from __future__ import annotations
@@ -108,10 +108,13 @@ def test_an_attribute_a_method_assigns_is_typed_by_what_it_is_assigned() -> None
     assert "from_file" not in unknown
 
 
-def test_a_test_parameter_holds_the_nearest_fixture_of_its_name() -> None:
+def test_what_pytest_passes_a_test_is_by_name_evidence_not_a_proven_type() -> None:
+    """Fixture injection is pytest's convention, not something the source states: a member used
+    on a test's parameter is by-name evidence (a candidate), as a language server that follows
+    the language (pyright) leaves it untyped, whatever fixture of that name a conftest defines."""
     conftest = """\
         import pytest
-        from app.core import App
+        from app.core import App, Runner
         @pytest.fixture
         def app():
             app = App()
@@ -119,73 +122,26 @@ def test_a_test_parameter_holds_the_nearest_fixture_of_its_name() -> None:
         @pytest.fixture()
         def runner(app):
             return app.runner()
+        @pytest.fixture(name="cfg")
+        def make_config():
+            return App().make_config()
         """
     used, unknown = uses("""\
-        def test_invoke(runner, app):
+        def test_invoke(runner, app, cfg):
             runner.invoke([])
             app.config.from_file("x")
-        """, "tests/test_cli.py", {"tests/conftest.py": conftest})
-    assert {"Runner.invoke", "Config.from_file"} <= used["app/core.py"]
-    assert not {"invoke", "from_file"} & unknown
-
-
-def test_a_fixture_in_the_test_file_wins_over_the_conftest_one() -> None:
-    conftest = """\
-        import pytest
-        from app.core import Runner
-        @pytest.fixture
-        def thing():
-            return Runner()
-        """
-    used, _ = uses("""\
-        import pytest
-        from app.core import Config
-        @pytest.fixture
-        def thing():
-            return Config()
-        def test_it(thing):
-            thing.from_file("x")
-        """, "tests/test_local.py", {"tests/conftest.py": conftest})
-    assert "Config.from_file" in used["app/core.py"]
-
-
-def test_parameters_pytest_does_not_fill_are_not_fixtures() -> None:
-    conftest = """\
-        import pytest
-        from app.core import Runner
-        @pytest.fixture
-        def runner():
-            return Runner()
-        """
-    used, unknown = uses("""\
-        import pytest
-        def helper(runner):
-            runner.invoke([])
-        @pytest.mark.parametrize("runner", [None])
-        def test_param(runner):
-            runner.invoke([])
-        def test_loop(items):
-            for runner in items:
+            cfg.from_file("y")
+        class TestCli:
+            def test_more(self, runner):
                 runner.invoke([])
-        """, "tests/test_helpers.py", {"tests/conftest.py": conftest})
-    assert "Runner.invoke" not in used.get("app/core.py", set())
-    assert "invoke" in unknown
-
-
-def test_a_parameter_outside_test_files_is_no_fixture() -> None:
-    conftest = """\
-        import pytest
-        from app.core import Runner
-        @pytest.fixture
-        def runner():
-            return Runner()
-        """
-    used, unknown = uses("""\
-        def test_invoke(runner):
-            runner.invoke([])
-        """, "tools/check.py", {"conftest.py": conftest})
-    assert "Runner.invoke" not in used.get("app/core.py", set())
-    assert "invoke" in unknown
+        """, "tests/test_cli.py", {"tests/conftest.py": conftest})
+    assert not {"Runner.invoke", "Config.from_file"} & used.get("app/core.py", set())
+    assert {"invoke", "config", "from_file"} <= unknown
+    # what a fixture's own body states is proven as anywhere else (`App().make_config()`), and
+    # its parameters are fixtures too (`app.runner()` in `runner(app)`: by name)
+    proven, by_name = uses(conftest, "tests/conftest.py")
+    assert "App.make_config" in proven["app/core.py"]
+    assert "App.runner" not in proven["app/core.py"] and "runner" in by_name
 
 
 def test_an_annotation_naming_several_project_classes_resolves_to_each() -> None:
@@ -261,31 +217,3 @@ def test_a_chained_assignment_binds_every_name_and_a_function_alias_calls_the_fu
     assert "make_app" not in used["app/core.py"]  # the file calls `create`, as find-references sees it
     assert "create" in used["app/api.py"]
     assert not {"runner", "invoke"} & unknown
-
-
-def test_fixture_spellings_pytest_accepts_are_fixtures_and_a_renamed_one_is_not_guessed() -> None:
-    conftest = """\
-        from pytest import fixture
-        import pytest
-        from app.core import App, Runner
-        @fixture
-        def runner():
-            return Runner()
-        @pytest.fixture(scope="module")
-        def app():
-            app = App()
-            yield app
-        @pytest.fixture(name="cfg")
-        def make_config():
-            return App().make_config()
-        """
-    used, unknown = uses("""\
-        class TestCli:
-            def test_invoke(self, runner, app, cfg):
-                runner.invoke([])
-                app.runner()
-                cfg.from_file("x")
-        """, "tests/unit/test_cli.py", {"tests/conftest.py": conftest})
-    assert {"Runner.invoke", "App.runner"} <= used["app/core.py"]
-    assert "Config.from_file" not in used["app/core.py"]  # `name=` renames: not guessed
-    assert "from_file" in unknown
