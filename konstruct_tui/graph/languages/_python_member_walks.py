@@ -1,10 +1,11 @@
-"""Python member resolution, the steps that follow more than one name (`_python_members.py` has
-the rest): a chain of calls walked call after call (`App().runner().invoke`), a dotted path typed
-member by member (`self.app.session_interface`)."""
+"""Python member resolution: what a dotted path holds (`self.app.session_interface`), typed member
+by member (`_python_members.py` has the rest; a file's uses are walked in `_python_member_uses.py`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from ._python_member_uses import head_of
 
 if TYPE_CHECKING:
     from ._python_members import MemberResolver, _Thing
@@ -12,42 +13,6 @@ if TYPE_CHECKING:
 _DEPTH = 12  # as `_python_members._DEPTH`
 _SELF = ("self", "cls")
 _EXTERNAL = ("external", "", "")
-
-
-def walk_calls(resolver: MemberResolver, path: str, chain: str, classes: list[str], used: dict[str, set[str]],
-                unknown: set[str]) -> None:
-    """A chain of names and calls (`App().runner().invoke`), walked from its head: each member
-    found is recorded, a call gives what the member returns, an attribute what it is declared
-    to hold. From a receiver nobody could type on, the names are by-name evidence."""
-    parts = chain.split(".")
-    names = [part.removesuffix("()") for part in parts]
-    thing = resolver._head(path, names[0], names[1:2], classes)
-    for index, part in enumerate(parts):
-        if index:
-            if thing is None:
-                unknown.update(names[index:])
-                return
-            if thing[0] == "external":
-                return
-            found = resolver.attribute(thing, names[index])
-            if found is not None and found != _EXTERNAL:
-                resolver._record(found, used)
-                if found[0] == "member" and thing[0] in ("class", "instance"):
-                    resolver._record_overridden(found, used)
-            elif found is None and thing[0] != "module":
-                unknown.add(names[index])
-            if not part.endswith("()") and found is not None and found[0] == "member":
-                # an attribute (a property): what it is declared to hold
-                found = resolver._instance(found[1], f"self.{names[index]}", 0) or resolver.returned(found) \
-                    if thing[0] in ("class", "instance") else None
-            thing = found
-        if part.endswith("()") and thing is not None:
-            if thing[0] == "class":
-                thing = ("instance", thing[1], thing[2])
-            elif thing[0] in ("function", "member"):
-                thing = resolver.returned(thing)
-            elif thing[0] != "union" and thing[0] != "external":
-                thing = None  # calling an instance: what `__call__` returns is not followed
 
 
 def chain_type(resolver: MemberResolver, path: str, written: str, depth: int,
@@ -59,7 +24,7 @@ def chain_type(resolver: MemberResolver, path: str, written: str, depth: int,
         return None
     head, *rest = written.split(".")
     if head in _SELF:
-        thing = resolver._head(path, head, rest, [n for n, k in resolver.symbols(path).items() if k == "class"])
+        thing = head_of(resolver, path, head, rest, [n for n, k in resolver.symbols(path).items() if k == "class"])
     elif resolver._unbound(path, head):
         return None
     else:

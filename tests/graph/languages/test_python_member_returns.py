@@ -217,3 +217,41 @@ def test_a_chained_assignment_binds_every_name_and_a_function_alias_calls_the_fu
     assert "make_app" not in used["app/core.py"]  # the file calls `create`, as find-references sees it
     assert "create" in used["app/api.py"]
     assert not {"runner", "invoke"} & unknown
+
+
+def test_a_fixture_fetched_by_name_at_run_time_is_by_name_too() -> None:
+    used, unknown = uses("""\
+        def test_dynamic(request):
+            request.getfixturevalue("runner").invoke([])
+        """, "tests/test_dynamic.py", {"tests/conftest.py": """\
+        import pytest
+        from app.core import Runner
+        @pytest.fixture
+        def runner():
+            return Runner()
+        """})
+    assert "Runner.invoke" not in used.get("app/core.py", set())
+    assert "invoke" in unknown
+
+
+def test_a_test_parameter_named_like_an_imported_class_shadows_it() -> None:
+    used, unknown = uses("""\
+        from app.core import Runner
+        def test_shadow(Runner):
+            Runner.invoke([])
+        def helper():
+            Runner().invoke([])
+        """, "tests/test_shadow.py")
+    assert "Runner.invoke" in used["app/core.py"]  # from `helper`, where the import is the name
+    assert "invoke" in unknown  # from the test, whose parameter is not proven a Runner
+
+
+def test_a_module_alias_called_in_a_chain_is_a_use_of_the_alias() -> None:
+    used, unknown = uses("""\
+        from app import fields
+        fields.Run().invoke([])
+        """, extra={"app/fields.py": "from app.core import Runner\nRun = Runner\n"})
+    assert "Run" in used["app/fields.py"]
+    assert "Runner" not in used.get("app/core.py", set())
+    assert "Runner.invoke" in used["app/core.py"]
+    assert "invoke" not in unknown
