@@ -158,7 +158,9 @@ async def test_the_demo_answers_a_follow_up_honestly_instead_of_replaying(tmp_pa
     app = Workbench(setup)
     async with app.run_test(size=(80, 24)) as pilot:
         app.submit("do the demo thing")
-        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done")
+        # The pane says "done" when the loop's last event arrives; the run's worker ends just after,
+        # and a request typed in between is refused ("a run is in progress"): wait for both.
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         first_session = app.runs.session_id
         app.submit("and now something else")
         await wait_for(pilot, lambda: "/model" in _text_of(app).split("and now something else", 1)[-1] and not app.runs.running)
