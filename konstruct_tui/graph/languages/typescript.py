@@ -165,9 +165,10 @@ class TypeScriptResolver:
 
     def _target(self, facts: FileFacts, index: int) -> str | None:
         """Where import `index` of `facts` leads, for member evidence: as the file graph resolves
-        it, else as tsc would without an install: the importing file's own package by name
-        (a test importing `zod/v4` inside zod), its sources first (custom export conditions such
-        as `@zod/source`, build output mapped back to `src/`). Other workspace packages need an
+        it for a relative specifier; a bare one as tsc would without an install: the importing
+        file's own package by name (a test importing `zod/v4` inside zod) through its `exports` as
+        tsc reads them (custom export conditions such as `@zod/source`, build output mapped back
+        to `src/`). Other workspace packages need an
         install to resolve and stay as the file graph has them (see `workspace_packages`)."""
         if not 0 <= index < len(facts.imports):
             return None
@@ -178,7 +179,14 @@ class TypeScriptResolver:
 
     def _find_target(self, facts: FileFacts, index: int) -> str | None:
         specifier = facts.imports[index].target
-        found = self._specifiers.resolve(facts.path, specifier)
+        if specifier.startswith((".", "/", "node:")):
+            found = self._specifiers.resolve(facts.path, specifier)
+        else:  # a bare name (`paths`, `#imports`, the package itself): as tsc reads the package's exports
+            if self._typed_specifiers is None:
+                self._typed_specifiers = SpecifierResolver(
+                    self._project, self._project.paths(), self._specifiers_workspace,
+                    custom_conditions(self._project), own_sources=True)
+            found = self._typed_specifiers.resolve(facts.path, specifier)
         if found is not None and found.endswith(_JS):
             # tsc types `./x.js` by the `x.d.ts` beside it, when there is one: that is where the
             # names a TypeScript user sees are declared (the file graph keeps the JavaScript file).
@@ -186,12 +194,6 @@ class TypeScriptResolver:
                 self._declarations = frozenset(p for p in self._project.paths() if p.endswith(_DECLARATIONS))
             stem = posixpath.splitext(found)[0]
             found = next((stem + d for d in _DECLARATIONS if stem + d in self._declarations), found)
-        if found is None and not specifier.startswith((".", "/", "node:")):
-            if self._typed_specifiers is None:
-                self._typed_specifiers = SpecifierResolver(
-                    self._project, self._project.paths(), self._specifiers_workspace,
-                    custom_conditions(self._project), own_sources=True)
-            found = self._typed_specifiers.resolve(facts.path, specifier)
         return found
 
 
