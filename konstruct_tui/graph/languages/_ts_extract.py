@@ -54,9 +54,13 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     root = ts.parse(grammar, source).root_node
     if root.has_error and grammar == "typescript":
         source, root = _repaired(source, root)
-    found = ts.captures(ts.query(grammar, "typescript"), root)
-    # Sorted once here; `_uses` and `type_facts` both pair them up in document order.
-    found["qualifier"], found["member"] = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))
+    # Every capture list in document order, once: tree-sitter's order within a capture name varies
+    # from one process to the next (it was seen to reorder `callsigs` keys, and a first-one-wins
+    # fact such as an overload's return type could change with it), and the facts must be the same
+    # bytes for the same source. `_uses` and `type_facts` pair `qualifier` and `member` up by it.
+    found = {name: ts.in_order(nodes) for name, nodes in ts.captures(ts.query(grammar, "typescript"), root).items()}
+    found.setdefault("qualifier", [])
+    found.setdefault("member", [])
     qualifier = _qualifier_cache()
     imports: list[ImportRef] = []
     bindings: list[list[Any]] = []
