@@ -14,6 +14,7 @@ from ._ts_written import (
     TYPE_NAME,
     TYPEOF,
     Wrapped,
+    bounded,
     constructed,
     written_or_array,
     written_type,
@@ -113,7 +114,10 @@ def member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str 
 
 
 def field_type(node: Any) -> str | None:
-    written = written_or_array(node.child_by_field_name("type"))  # `T`, `T[]`, `Map<K, T>`...
+    annotation = node.child_by_field_name("type")
+    # `T`, `T[]`, `Map<K, T>`...; a class's type parameter by its bound (`backend: B` under
+    # `class Queue<B extends Backend>`), nothing without one
+    written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
     value = node.child_by_field_name("value")
     if written is None and value is not None and value.type == "new_expression":
         constructor = value.child_by_field_name("constructor")

@@ -27,6 +27,7 @@ from .. import treesitter as ts
 from ._ts_chains import (
     MAX_SEGMENTS,
     OBJECT,
+    RETURNING,
     Lookup,
     chain,
     enclosing_class,
@@ -155,6 +156,12 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
     if written is not None:
         return None if written == "this" else [f"as {written}"]
     value = node.child_by_field_name("value")
+    if value is not None and value.type in ("arrow_function", "function_expression") \
+            and node.type == "variable_declarator":
+        # `const make = (): Backend => create(...)` in a test: `make()` is a Backend
+        returned = value.child_by_field_name("return_type")
+        written = bounded(returned, written_or_array(returned)) if returned is not None else None
+        return [RETURNING + written] if written and written != "this" and not written.startswith(TYPEOF) else None
     return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None
 
 
@@ -187,7 +194,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
                                                       for c in node.children):
             owner = enclosing_class(node)  # `constructor(private options: Options)`: a field too
-            written = written_or_array(node.child_by_field_name("type"))
+            annotation = node.child_by_field_name("type")
+            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
         scope = _scope(node, blocks)

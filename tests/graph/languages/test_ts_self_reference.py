@@ -99,7 +99,7 @@ def test_the_nearest_package_json_decides_and_null_excludes_a_subpath() -> None:
         "test/package.json": '{"type": "module"}',
         "test/a.test.ts": USE.format(spec="lib"),
     }
-    used, unknown = uses(files, "src/use.ts")
+    used, _ = uses(files, "src/use.ts")
     assert used == {"src/extra.ts": {"string", "Str.min"}}  # nothing of src/internal/hidden.ts
     assert uses(files, "test/a.test.ts")[0] == {}
 
