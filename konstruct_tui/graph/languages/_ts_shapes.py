@@ -159,3 +159,16 @@ def literal_keys(node: Any) -> list[str] | None:
     if node.type == "literal_type" and node.named_child_count and node.named_children[0].type == "string":
         return ["".join(ts.text(c) for c in node.named_children[0].named_children if c.type == "string_fragment")]
     return None
+
+
+def local_members(declaration: Any) -> list[str]:
+    """The names of the methods, accessors and fields a class declaration's body declares."""
+    body = declaration.child_by_field_name("body")
+    found: list[str] = []
+    for member in body.named_children if body is not None else ():
+        if member.type in ("method_definition", "public_field_definition", "method_signature",
+                           "abstract_method_signature"):
+            name = member.child_by_field_name("name")
+            if name is not None and name.type == "property_identifier" and ts.text(name) not in found:
+                found.append(ts.text(name))
+    return found

@@ -37,6 +37,7 @@ from ._ts_shapes import (
     field_type,
     intersected,
     literal_type,
+    local_members,
     member_name,
     narrowing,
     narrowings,
@@ -259,18 +260,20 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         prefix = qualifier(owner) if name is not None else None
         if prefix is not None:
             returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup, memo))
+    local_classes: list[list[list[str]]] = []
     for node in found.get("heritage", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None:
-            continue
         clauses = node.named_children if node.type == "class_heritage" else [node]
-        for clause in clauses:
-            for part in clause.named_children:
-                written = written_type(Wrapped(part))
-                if written and written != "this":
-                    bases[".".join([*prefix, ts.text(name)])].append(written)
+        parents = [w for clause in clauses for w in (written_type(Wrapped(part)) for part in clause.named_children)
+                   if w and w != "this"]
+        if prefix is not None:
+            bases[".".join([*prefix, ts.text(name)])] += parents
+        elif parents and name is not None and owner.type != "interface_declaration":
+            # a class inside a function (a test's `class MockMeter implements Meter {...}`): no symbol,
+            # but the members it declares implement (override) the bases' ones
+            local_classes.append([parents, local_members(owner)])
     # `type Got = {extend(): Got} & Record<...> & Callable`: an object type whose members are its
     # own and those of the types it intersects (as an interface's and its bases')
     objects: list[str] = []
@@ -393,6 +396,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["records"] = dict(sorted(records.items()))
     if bases:
         extra["bases"] = dict(sorted(bases.items()))
+    if local_classes:
+        extra["local_classes"] = local_classes
     if untyped:
         extra["untyped"] = sorted(untyped)
     if fields:
