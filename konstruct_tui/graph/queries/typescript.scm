@@ -85,6 +85,10 @@
 (type_annotation [(object_type) (intersection_type)] @shape)
 ;; `t: {tracer: Tracer} | undefined` (the union `written_type` reads as its one non-nullish part)
 (type_annotation (union_type [(object_type) (intersection_type)] @shape))
+(type_annotation (union_type (union_type [(object_type) (intersection_type)] @shape)))  ; `| {...} | undefined`, `{...} | null | undefined`
+((type_annotation (generic_type name: (type_identifier) @_promise
+                                type_arguments: (type_arguments . [(object_type) (intersection_type)] @shape .)))
+ (#eq? @_promise "Promise"))  ; `async function f(): Promise<{client: Client}>`
 (type_annotation (union_type (parenthesized_type [(object_type) (intersection_type)] @shape)))
 (subscript_expression index: (string (string_fragment) @keyed))
 (binary_expression left: (identifier) operator: "instanceof" right: [(identifier) (member_expression)]) @narrow

@@ -92,8 +92,8 @@ def test_a_getter_declared_in_an_interface_is_read_like_a_field() -> None:
     assert not {"close", "obliterate"} & unknown
 
 
-def test_an_inline_object_type_in_a_union_with_undefined_types_its_properties() -> None:
-    used, _ = uses({"src/trace.ts": """\
+def test_an_inline_object_type_with_undefined_or_in_a_promise_types_its_properties() -> None:
+    used, unknown = uses({"src/trace.ts": """\
         import { Backend } from './backend';
         export function trace(t: {backend: Backend; name: string} | undefined) {
           if (!t) { return; }
@@ -101,8 +101,20 @@ def test_an_inline_object_type_in_a_union_with_undefined_types_its_properties() 
           backend.close();
         }
         export function maybe(t: ({backend: Backend}) | null) { t.backend.obliterate(); }
+        export function led(
+          t:
+            | {spare: Backend}
+            | undefined,
+          u: {other: Backend} | null | undefined,
+        ) { t.spare.close(); u.other.close(); }
+        async function connected(): Promise<{raw: string; backend: Backend}> { return null as any; }
+        export async function reconnect() {
+          const { backend: again } = await connected();
+          again.obliterate();
+        }
         """}, "src/trace.ts")
     assert {"Backend.close", "Backend.obliterate"} <= used["src/backend.ts"]
+    assert not {"close", "obliterate"} & unknown
 
 
 def test_a_class_declared_in_a_test_function_implements_the_interface_members() -> None:
