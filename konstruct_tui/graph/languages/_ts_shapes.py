@@ -116,8 +116,10 @@ def member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str 
 def field_type(node: Any) -> str | None:
     annotation = node.child_by_field_name("type")
     # `T`, `T[]`, `Map<K, T>`...; a class's type parameter by its bound (`backend: B` under
-    # `class Queue<B extends Backend>`), nothing without one
-    written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+    # `class Queue<B extends Backend>`). An unbounded one stays as written: the field is declared
+    # (a use of it is resolved), its type names nothing.
+    written = written_or_array(annotation)
+    written = (bounded(annotation, written) or written) if annotation is not None else written
     value = node.child_by_field_name("value")
     if written is None and value is not None and value.type == "new_expression":
         constructor = value.child_by_field_name("constructor")

@@ -196,7 +196,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
                                                       for c in node.children):
             owner = enclosing_class(node)  # `constructor(private options: Options)`: a field too
             annotation = node.child_by_field_name("type")
-            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+            written = written_or_array(annotation)
+            written = (bounded(annotation, written) or written) if annotation is not None else written
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
         scope = _scope(node, blocks)
