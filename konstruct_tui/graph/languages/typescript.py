@@ -209,7 +209,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "9"  # 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
+    version: str = "10"  # 10: captures in document order (the same fact bytes in every process), local classes' implemented members, local functions' written returns, bounded class type parameters; 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:
