@@ -37,6 +37,7 @@ from .named_in_text import (
 )
 from .records import TEXT
 from .snapshot import GraphSnapshot
+from .supertypes import registered_on_definition
 
 _TEST_FILE = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
@@ -192,6 +193,9 @@ class DeadCode:
                 elif decorator:
                     out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
                                                             f"to be called by name"})
+                elif s.kind == "class" and entry.language == "python" and (
+                        registered := registered_on_definition(self.snap, path, s.name, self.read)):
+                    out.uncertain.append({**item, "reason": registered})
                 elif lookups := lookup_sites(s.name, [path, *sorted({e.source for e in inbound})], {path}, self.read, 1):
                     where, line, what = lookups[0]  # `globals()["cmd_" + name]`, `getattr(mod, "helper")`
                     out.uncertain.append({**item, "reason": f"may be looked up at run time at {where}:{line} ({what})"})

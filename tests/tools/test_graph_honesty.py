@@ -77,6 +77,35 @@ def test_decorated_definitions_may_be_registered_and_are_not_called_dead(ask) ->
     assert ("ts/mailer.ts", "Unused") in symbols and ("ts/mailer.ts", "Mailer") not in symbols
 
 
+def test_classes_registered_when_defined_are_not_called_dead(ask) -> None:
+    # A registry filled by `__init_subclass__` (two levels down), by a metaclass (inherited from a
+    # base), and by a class factory's base (SQLAlchemy's declarative_base()): the program reaches
+    # these classes without writing their names. ABCMeta, plain bases and a hook that only sets
+    # attributes register nothing.
+    run = ask({"base.py": "import abc\n\n\nclass Plugin:\n    registry = {}\n\n"
+                          "    def __init_subclass__(cls, **kw):\n        Plugin.registry[cls.__name__] = cls\n\n\n"
+                          "class Meta(type):\n    def __new__(mcs, name, bases, ns):\n"
+                          "        return super().__new__(mcs, name, bases, ns)\n\n\n"
+                          "class Model(metaclass=Meta):\n    pass\n\n\n"
+                          "class Shape(metaclass=abc.ABCMeta):\n    pass\n\n\n"
+                          "class Tagged:\n    def __init_subclass__(cls):\n        cls.tag = cls.__name__.lower()\n",
+               "models.py": "from sqlalchemy.orm import declarative_base\n\nBase = declarative_base()\n",
+               "plugins.py": "from base import Plugin, Model, Shape, Tagged\nfrom models import Base\n\n\n"
+                             "class Middle(Plugin):\n    pass\n\n\nclass Hello(Middle):\n    pass\n\n\n"
+                             "class User(Model):\n    pass\n\n\nclass Row(Base):\n    pass\n\n\n"
+                             "class Square(Shape):\n    pass\n\n\nclass Plain:\n    pass\n\n\nclass Tag(Tagged):\n    pass\n",
+               "main.py": "import plugins\nfrom base import Plugin\n\n"
+                          "if __name__ == '__main__':\n    for cls in Plugin.registry.values():\n        cls()\n"})
+    answer = run(mode="unreferenced", target="plugins.py")
+    dead = {r.get("symbol") for r in answer["results"]}
+    # a hook that only sets the class's attributes keeps it nowhere
+    assert answer["status"] == "ok" and dead == {"Square", "Plain", "Tag"}
+    reasons = {u["symbol"]: u["reason"] for u in answer["undeterminable"]}
+    assert "Plugin.__init_subclass__" in reasons["Hello"]  # Middle is used: Hello names it
+    assert "metaclass Meta" in reasons["User"]
+    assert "its base Base is made at run time" in reasons["Row"]
+
+
 def test_a_package_init_runs_whenever_a_module_beneath_it_does(ask) -> None:
     run = ask({"pyproject.toml": "[project]\nname = 'x'\n[project.scripts]\nx = 'tool.cli:main'\n",
                "tool/__init__.py": "VERSION = '1'\n", "tool/cli.py": "def main():\n    pass\n",
