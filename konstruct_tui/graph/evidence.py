@@ -60,6 +60,8 @@ _BY_CONVENTION = (
      "a migration, run by its framework from its folder"),
     (re.compile(r"(^|/)management/commands/[^/]+\.py$|(^|/)templatetags/[^/]+\.py$"),
      "a Django command or template tag library, found by its folder"),
+    (re.compile(r"(^|/)\.storybook/[^/]+\.[cm]?[jt]sx?$"), "Storybook's configuration, loaded by Storybook by name"),
+    (re.compile(r"\.stories\.[cm]?[jt]sx?$"), "a story, loaded by Storybook through its stories patterns"),
     (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.[\w-]+rc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
      "a tool's configuration file, loaded by its tool by name"),
 )
@@ -148,6 +150,11 @@ _PREFIXED = {
     "python": re.compile(r"""(?P<site>\bimport_module|\b__import__)\(\s*f?['"](?P<prefix>\.*[\w.]*?)\.?(?:\{|%|['"]\s*\+)"""),
     "typescript": re.compile(r"""(?P<site>\bimport|\brequire)\(\s*[`'"](?P<prefix>\.{1,2}/[^`'"$]*)(?:\$\{|[`'"]\s*\+)"""),
 }
+# Loaders that take every file a pattern matches: Vite's `import.meta.glob('./pages/*.ts')` (also
+# a list, and root-relative `/src/...`), webpack's `require.context('./ctx', true, /\.ts$/)`.
+# The folder is the pattern's written part, up to its first wildcard (all of it for a context).
+_PATTERNED = re.compile(r"""(?P<site>\bimport\.meta\.glob(?:Eager)?|\brequire(?:\s+as\s+\w+\s*\))?\.context)\(\s*\[?\s*[`'"]"""
+                        r"""(?P<prefix>\.{0,2}/[^`'"*?{\[]*)""")
 
 
 def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str, str]]:
@@ -158,10 +165,17 @@ def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str
     if pattern is None or text is None:
         return []
     found = []
-    for match in pattern.finditer(text):
-        prefix = match.group("prefix")
+    matches = [*pattern.finditer(text), *(_PATTERNED.finditer(text) if language == "typescript" else ())]
+    for match in matches:
+        prefix, site = match.group("prefix"), match.group("site").strip()
+        site = "require.context" if site.endswith(".context") else site  # `(require as any).context` too
         if language == "typescript":
-            folder = posixpath.normpath(posixpath.join(posixpath.dirname(path), prefix if prefix.endswith("/")
+            base = posixpath.dirname(path)
+            if prefix.startswith("/"):  # Vite reads `/src/...` from the project's root
+                base, prefix = "", "./" + prefix.lstrip("/")
+            if site.endswith(".context") and not prefix.endswith("/"):
+                prefix += "/"  # a context's argument is the folder itself
+            folder = posixpath.normpath(posixpath.join(base, prefix if prefix.endswith("/")
                                                        else posixpath.dirname(prefix)))
         else:
             dots = len(prefix) - len(prefix.lstrip("."))
@@ -175,7 +189,7 @@ def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str
         if folder in ("", ".") or folder.startswith(".."):
             continue
         line = text.count("\n", 0, match.start()) + 1
-        found.append((f"{path}:{line} ({match.group('site').strip()})", folder))
+        found.append((f"{path}:{line} ({site})", folder))
     return found
 
 

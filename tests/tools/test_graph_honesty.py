@@ -106,6 +106,18 @@ def test_classes_registered_when_defined_are_not_called_dead(ask) -> None:
     assert "its base Base is made at run time" in reasons["Row"]
 
 
+def test_storybook_loads_its_config_and_stories_by_name(ask) -> None:
+    run = ask({"package.json": '{"name": "ui", "main": "src/index.ts"}', "src/index.ts": "export const a = 1;\n",
+               ".storybook/main.ts": "export default { stories: ['../src/**/*.stories.tsx'] };\n",
+               ".storybook/preview.tsx": "export const parameters = {};\n",
+               "src/Button.stories.tsx": "export default { title: 'Button' };\nexport const Primary = {};\n",
+               "src/orphan.ts": "export const lonely = 1;\n"})
+    answer = run(mode="unreferenced")
+    assert dead_files(answer) == {"src/orphan.ts"}
+    roots = {e["path"]: e["reason"] for e in answer["entry_points"]}
+    assert "Storybook" in roots[".storybook/main.ts"] and "Storybook" in roots["src/Button.stories.tsx"]
+
+
 def test_a_package_init_runs_whenever_a_module_beneath_it_does(ask) -> None:
     run = ask({"pyproject.toml": "[project]\nname = 'x'\n[project.scripts]\nx = 'tool.cli:main'\n",
                "tool/__init__.py": "VERSION = '1'\n", "tool/cli.py": "def main():\n    pass\n",

@@ -264,6 +264,14 @@ def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
     ("pkg/loaders/__init__.py", "import importlib\n\ndef handler(n):\n"
                                 "    return importlib.import_module('pkg.handlers.{}'.format(n))\n", "pkg/handlers/mail.py"),
     ("src/core/loader.ts", "export const load = (n: string) => import(`../../plugins/plugin-` + n);\n", "plugins/alpha.ts"),
+    # loaders of every file a pattern matches: Vite's glob imports (relative, a list, root-relative)
+    # and webpack's require.context (the folder itself, in any cast)
+    ("src/core/loader.ts", "export const all = import.meta.glob('../../plugins/*.ts');\n", "plugins/alpha.ts"),
+    ("src/core/loader.ts", "export const all = import.meta.glob(['../../plugins/**/*.ts', '!**/x.ts'], {eager: true});\n",
+     "plugins/alpha.ts"),
+    ("src/core/loader.ts", "export const all = import.meta.globEager('/plugins/al*.ts');\n", "plugins/alpha.ts"),
+    ("src/core/loader.js", "const ctx = require.context('../../plugins', true, /\\.ts$/);\n", "plugins/alpha.ts"),
+    ("src/core/loader.ts", "const ctx = (require as any).context(\n  '../../plugins', false);\n", "plugins/alpha.ts"),
 ])
 def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_is(
         ask, loader_path: str, loader: str, loaded: str) -> None:
