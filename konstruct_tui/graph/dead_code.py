@@ -41,9 +41,9 @@ from .snapshot import GraphSnapshot
 from .supertypes import registered_on_definition
 
 _TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
-    r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
-    r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
+    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|(^|/)tests\.py$"
+    r"|\.(test|spec|cy)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
+    r"|(^|/)conftest\.py$|(Tests?|IT|TestCase)\.java$|(^|/)src/(test|it|integrationTest)/"
 )
 _FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")

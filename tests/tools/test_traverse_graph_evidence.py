@@ -146,6 +146,13 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"shop/management/commands/import_prices.py": "class Command:\n    pass\n"},
      "shop/management/commands/import_prices.py"),
     ({"shop/templatetags/money.py": "def fmt(v):\n    return v\n"}, "shop/templatetags/money.py"),
+    # test files by their runners' conventions: Django's and unittest's tests.py, Cypress specs,
+    # Maven failsafe's *IT and JUnit 3's *TestCase classes
+    ({"shop/tests.py": "class PriceTests:\n    pass\n"}, "shop/tests.py"),
+    ({"cypress/e2e/login.cy.ts": "describe('login', () => {});\n"}, "cypress/e2e/login.cy.ts"),
+    ({"src/main/java/a/CheckoutIT.java": "package a;\npublic class CheckoutIT {}\n"}, "src/main/java/a/CheckoutIT.java"),
+    ({"src/main/java/a/PriceTestCase.java": "package a;\npublic class PriceTestCase {}\n"},
+     "src/main/java/a/PriceTestCase.java"),
     ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
       "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
     ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
