@@ -292,6 +292,25 @@ def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_i
     assert "other/orphan.py" in dead_files(answer)  # a loader names its folder, not the whole project
 
 
+@pytest.mark.parametrize("config, routes, ordinary", [
+    ("remix.config.js", ["app/routes/_index.tsx", "app/routes/posts.$id.tsx", "app/root.tsx", "app/entry.server.tsx"],
+     "app/lib/helpers.ts"),
+    ("svelte.config.js", ["src/routes/+page.ts", "src/routes/blog/[slug]/+page.server.ts", "src/hooks.server.ts"],
+     "src/lib/helpers.ts"),
+    ("nuxt.config.ts", ["pages/index.ts", "plugins/auth.ts", "composables/useCart.ts", "server/api/cart.ts"],
+     "lib/helpers.ts"),
+    ("astro.config.mjs", ["src/pages/index.ts", "src/pages/api/cart.ts", "src/middleware.ts"], "src/lib/helpers.ts"),
+])
+def test_other_frameworks_routes_are_loaded_by_their_path_never_dead(ask, config: str, routes: list[str],
+                                                                      ordinary: str) -> None:
+    run = ask({f"web/{config}": "export default {};\n",
+               **{f"web/{r}": "export default function X() { return null; }\n" for r in routes},
+               f"web/{ordinary}": "export const lonely = 1;\n"})
+    answer = run(mode="unreferenced")
+    assert not dead_files(answer) & {f"web/{r}" for r in routes}
+    assert f"web/{ordinary}" in dead_files(answer)  # only the framework's own folders
+
+
 def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:
     """vercel/commerce: `app/**/page.tsx`, `layout.tsx`, `route.ts`, `pages/**` and `middleware.ts`
     are imported by nobody; Next.js loads them by where they are."""
