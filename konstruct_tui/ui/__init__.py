@@ -2,7 +2,6 @@
 and forwards what the person asks for to the application layer (`konstruct_tui.app`); only the CLI
 imports it, inside its handlers, so no other command loads Textual."""
 
-from .app import Workbench
-from .launch import run_workbench
+from .app import Workbench, run_workbench
 
 __all__ = ["Workbench", "run_workbench"]

@@ -39,6 +39,7 @@ from ..app import (
     literal_request,
     parse_slash,
     project_files,
+    start_resource_tracker,
 )
 from .messages import (
     CompactionDone,
@@ -486,3 +487,7 @@ class Workbench(App[None]):
     def on_unmount(self) -> None:
         self.runs.close()
 
+
+def run_workbench(setup: WorkbenchSetup) -> None:
+    start_resource_tracker()  # while stderr is still the real one (see its docstring)
+    Workbench(setup).run()
