@@ -123,3 +123,25 @@ def test_a_namespace_reexported_by_name_through_the_package_is_followed() -> Non
     }
     used, unknown = uses(files, "src/v4/tests/codec.test.ts")
     assert used == {"src/v4/core/util.ts": {"uint8ArrayToHex"}} and not unknown
+
+
+def test_other_spellings_of_exports_resolve_as_tsc_reads_them() -> None:
+    # each checked with tsc 5.9 (`--traceResolution`): nested conditions, an array of targets (the
+    # first that names a file), the string sugar for `"."`; a subpath the package does not export
+    # and a name that only starts with the package's are not the package
+    files = {
+        "package.json": '{"name": "lib", "exports": {".": {"import": {"types": "./src/index.ts", '
+                        '"default": "./dist/index.js"}}, "./arr": ["./missing/arr.ts", "./src/arr.ts"]}}',
+        "src/index.ts": SCHEMAS,
+        "src/arr.ts": SCHEMAS,
+        "src/hidden.ts": SCHEMAS,
+        "test/a.test.ts": "import * as a from 'lib';\nimport * as b from 'lib/arr';\n"
+                          "import * as c from 'lib/src/hidden';\nimport * as d from 'libx';\n"
+                          "a.string().min(1);\nb.string();\nc.string();\nd.string();\n",
+        "sugar/package.json": '{"name": "sugar", "exports": "./src/index.ts"}',
+        "sugar/src/index.ts": SCHEMAS,
+        "sugar/test/s.test.ts": USE.format(spec="sugar"),
+    }
+    used, _ = uses(files, "test/a.test.ts")
+    assert used == {"src/index.ts": {"string", "Str.min"}, "src/arr.ts": {"string"}}
+    assert uses(files, "sugar/test/s.test.ts") == ({"sugar/src/index.ts": {"string", "Str.min"}}, set())
