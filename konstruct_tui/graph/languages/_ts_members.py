@@ -101,8 +101,10 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
     for parents, names in extra.get("local_classes", ()):  # a class in a function implementing a base's members
         for written in parents:
             base = receivers.written(path, written)
-            for member in names if base is not None and base[0] == "instance" else ():
-                for where_, overridden in receivers.declaring(base[1:3], member, props=True):
+            if base is None or base[0] != "instance":
+                continue
+            for member in names:
+                for where_, overridden in receivers.declaring((base[1], base[2]), member, props=True):
                     if where_ != path:
                         used[where_].add(overridden)
     fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
