@@ -20,7 +20,7 @@ from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
 from ._ts_chains import chain
 from ._ts_types import type_facts
-from ._ts_written import alias_of
+from ._ts_written import alias_of, property_key
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -304,7 +304,7 @@ def _symbols(found: dict[str, list[Any]], qualifier: Any) -> list[Symbol]:
             if name_node.type in ("object_pattern", "array_pattern"):
                 names = _pattern_names(name_node)
             else:
-                names = [_string_value(name_node) or ts.text(name_node)]
+                names = [property_key(name_node)]
             value = node.child_by_field_name("value") if node.type == "variable_declarator" else None
             if value is not None and value.type in ("arrow_function", "function_expression", "function"):
                 kind = "function"

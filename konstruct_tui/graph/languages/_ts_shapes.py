@@ -16,6 +16,7 @@ from ._ts_written import (
     Wrapped,
     bounded,
     constructed,
+    property_key,
     written_or_array,
     written_type,
 )
@@ -110,7 +111,7 @@ def literal_type(declarator: Any) -> str | None:
 def member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:
     name = node.child_by_field_name("name")
     prefix = qualifier(node) if name is not None else None
-    return ".".join([*prefix, ts.text(name)]) if prefix else None
+    return ".".join([*prefix, property_key(name)]) if prefix else None
 
 
 def field_type(node: Any) -> str | None:

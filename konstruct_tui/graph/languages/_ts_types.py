@@ -50,6 +50,7 @@ from ._ts_written import (
     TYPEOF,
     Wrapped,
     bounded,
+    property_key,
     written_or_array,
     written_type,
 )
@@ -242,7 +243,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         prefix = qualifier(owner) if name is not None else None
         if prefix is None:
             continue
-        key = ".".join([*prefix, ts.text(name)])
+        key = ".".join([*prefix, property_key(name)])
         if key in overloaded:
             continue
         overloaded.add(key)
@@ -260,7 +261,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         name = owner.child_by_field_name("name")
         prefix = qualifier(owner) if name is not None else None
         if prefix is not None:
-            returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup, memo))
+            returned[".".join([*prefix, property_key(name)])].append(chain(node, scopes.lookup, memo))
     local_classes: list[list[list[str]]] = []
     for node in found.get("heritage", ()):
         owner = node.parent

@@ -55,7 +55,7 @@
 (catch_clause parameter: (identifier) @param)
 (public_field_definition name: [(property_identifier) (private_property_identifier) (string)] type: (type_annotation)) @typed
 (public_field_definition name: [(property_identifier) (private_property_identifier)] value: (new_expression)) @typed
-(property_signature name: (property_identifier) type: (type_annotation)) @typed
+(property_signature name: [(property_identifier) (string)] type: (type_annotation)) @typed
 (function_declaration return_type: (type_annotation) @returns)
 (function_signature return_type: (type_annotation) @returns)
 (method_definition return_type: (type_annotation) @returns)

@@ -5,7 +5,7 @@ inside a function (a test's mocks) implementing an interface's members."""
 
 from __future__ import annotations
 
-from memory_project import member_uses
+from memory_project import MemoryProject, member_uses
 
 from konstruct_tui.graph.languages.typescript import SUPPORT as TYPESCRIPT
 
@@ -132,3 +132,34 @@ def test_a_class_declared_in_a_test_function_implements_the_interface_members() 
         """}, "test/mock.test.ts")
     assert used["src/backend.ts"] == {"Backend", "RedisBackend", "Backend.obliterate", "Backend.close",
                                       "RedisBackend.close"}
+
+
+def test_a_member_named_by_a_string_is_the_name_its_uses_spell() -> None:
+    # yup: `get ['~standard']() {...}` implementing `readonly '~standard': Props` is what
+    # `schema['~standard']` uses (it was named `Schema.['~standard']`, which nothing spelled)
+    files = {
+        "src/standard.ts": "export interface Props { validate(v: unknown): boolean }\n"
+                           "export interface StandardSchema { readonly '~standard': Props }\n",
+        "src/schema.ts": """\
+            import { Props, StandardSchema } from './standard';
+            export class Schema implements StandardSchema {
+              get ['~standard'](): Props { return null as any; }
+              '~other'() { return 1; }
+              [Symbol.iterator]() {}
+            }
+            """,
+        "test/s.test.ts": """\
+            import { Schema } from '../src/schema';
+            const schema = new Schema();
+            schema['~standard'].validate(1);
+            schema['~other']();
+            """,
+    }
+    project = MemoryProject(TYPESCRIPT, {**BACKEND, **files})
+    assert [s.name for s in project.facts["src/schema.ts"].symbols] == [
+        "Schema", "Schema.~standard", "Schema.~other", "Schema.[Symbol.iterator]"]
+    used, unknown = uses(files, "test/s.test.ts")
+    assert used["src/schema.ts"] == {"Schema", "Schema.~standard", "Schema.~other"}
+    assert used["src/standard.ts"] == {"StandardSchema.~standard", "Props.validate"} and not unknown
+    # the class's getter implements the interface's property: find-references lists it there
+    assert "Schema.~standard>StandardSchema.~standard" in uses(files, "src/schema.ts")[0]["src/standard.ts"]
