@@ -175,3 +175,27 @@ def local_members(declaration: Any) -> list[str]:
             if name is not None and name.type == "property_identifier" and ts.text(name) not in found:
                 found.append(ts.text(name))
     return found
+
+
+def inline_shapes(shapes: Any, bases: dict[str, list[str]], returns: dict[str, str], callables: set[Any]) -> None:
+    """The facts of inline object types (`opts: {ctx: Context}`): `@offset.key` -> its written type
+    in `returns`, the named parts of an intersection in `bases`, method signatures in `callables`."""
+    for shape in shapes:
+        parts = intersected(shape)  # an intersection: the members of its object types, and its named parts
+        for part in parts if shape.type == "intersection_type" else ():
+            written = written_type(Wrapped(part)) if part.type != "object_type" else None
+            if written and written != "this" and not written.startswith(TYPEOF):
+                bases[f"{SHAPE}{shape.start_byte}"].append(written)
+        members = [m for part in parts if part.type == "object_type" for m in part.named_children]
+        for member in members:
+            name = member.child_by_field_name("name")
+            if name is None or name.type != "property_identifier" \
+                    or member.type not in ("property_signature", "method_signature"):
+                continue
+            key = f"{SHAPE}{shape.start_byte}.{ts.text(name)}"
+            annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
+            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+            if written and written != "this":
+                returns.setdefault(key, written)
+            if member.type == "method_signature":
+                callables.add(key)

@@ -35,6 +35,7 @@ from ._ts_chains import (
 from ._ts_heads import context_head, key_uses
 from ._ts_shapes import (
     field_type,
+    inline_shapes,
     intersected,
     literal_type,
     local_members,
@@ -46,7 +47,6 @@ from ._ts_shapes import (
 )
 from ._ts_signatures import signature_facts
 from ._ts_written import (
-    SHAPE,
     TYPEOF,
     Wrapped,
     bounded,
@@ -322,25 +322,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
     callables = {member_name(n.parent, qualifier) for n in found.get("callable", ())}
-    for shape in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
-        parts = intersected(shape)  # an intersection: the members of its object types, and its named parts
-        for part in parts if shape.type == "intersection_type" else ():
-            written = written_type(Wrapped(part)) if part.type != "object_type" else None
-            if written and written != "this" and not written.startswith(TYPEOF):
-                bases[f"{SHAPE}{shape.start_byte}"].append(written)
-        members = [m for part in parts if part.type == "object_type" for m in part.named_children]
-        for member in members:
-            name = member.child_by_field_name("name")
-            if name is None or name.type != "property_identifier" \
-                    or member.type not in ("property_signature", "method_signature"):
-                continue
-            key = f"{SHAPE}{shape.start_byte}.{ts.text(name)}"
-            annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
-            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
-            if written and written != "this":
-                returns.setdefault(key, written)
-            if member.type == "method_signature":
-                callables.add(key)
+    inline_shapes(found.get("shape", ()), bases, returns, callables)  # inline object types: `@offset.key`
     accessors = {member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
