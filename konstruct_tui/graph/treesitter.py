@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from operator import attrgetter
 from typing import Any
 
 import tree_sitter
@@ -54,13 +55,26 @@ def matches(compiled: tree_sitter.Query, node: tree_sitter.Node) -> list[tuple[i
     return tree_sitter.QueryCursor(compiled).matches(node)
 
 
+_START, _END = attrgetter("start_byte"), attrgetter("end_byte")
+
+
 def captures(compiled: tree_sitter.Query, node: tree_sitter.Node) -> dict[str, list[Any]]:
     return tree_sitter.QueryCursor(compiled).captures(node)
 
 
 def in_order(nodes: Any) -> list[Any]:
-    """Captured nodes in document order: `captures` does not promise that order per capture name."""
-    return sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
+    """Captured nodes in document order (start, the outer of two nodes starting together first):
+    `captures` does not promise that order per capture name. Two stable sorts keyed in C."""
+    return sorted(sorted(nodes, key=_END, reverse=True), key=_START)
+
+
+def captures_in_order(compiled: tree_sitter.Query, node: tree_sitter.Node,
+                      unordered: frozenset[str] = frozenset()) -> dict[str, list[Any]]:
+    """`captures` with every list in document order, so the facts read from them are the same bytes
+    in every process: tree-sitter's order within a capture name follows memory layout (the same
+    file gave Go and Java facts in different orders from one process to the next). `unordered`:
+    names only ever read into a set, left as they come."""
+    return {name: nodes if name in unordered else in_order(nodes) for name, nodes in captures(compiled, node).items()}
 
 
 def text(node: tree_sitter.Node) -> str:
