@@ -50,6 +50,11 @@ FIXED_OVERRIDES: Mapping[str, str] = {
     "maintenance.auto": "false",
     "fetch.recurseSubmodules": "false",
     "submodule.recurse": "false",
+    # A submodule's `.git` is a project file naming any git folder (one the agent made, with its own
+    # config and filters); `status` would run git inside it to see if it is dirty, under that config,
+    # which no override here can name. `dirty` still reports a submodule moved to another commit.
+    "diff.ignoreSubmodules": "dirty",
+    "status.submoduleSummary": "false",
     "protocol.allow": "never",
     "core.untrackedCache": "false",
 }
