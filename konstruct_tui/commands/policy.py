@@ -46,7 +46,7 @@ from .chain import CONNECTORS, ChainStep
 from .deny import DENY, Finding
 from .expansion import unreadable
 from .judge import hard_line, judge_argv, judge_shell_code
-from .readonly import read_only_rule
+from .readonly import read_only_argv, read_only_rule
 from .scripts import ProjectScript
 from .shellwords import Operator, ShellSyntaxError, Word, describe_operator, tokenize
 from .wrappers import SHELLS, is_assignment, program_name, unwrap
@@ -202,6 +202,8 @@ def _decide_chain(tokens: list[Word | Operator], config: PolicyConfig) -> Policy
     reason = f"a chain of {len(steps)} commands (chains are allowed); " + (
         "it runs only with the user's 'commands' grant" if asks else "every step is allowed on its own")
     confinement = decisions[0].confinement if not asks else None
+    if confinement is not None:  # each step runs what its own decision says (a read-only git, hardened)
+        steps = [ChainStep(step.connector, d.argv or step.argv) for step, d in zip(steps, decisions, strict=True)]
     return PolicyDecision(verdict, "needs_grant" if asks else "chain", reason, (), capability, steps=tuple(steps),
                           confinement=confinement)
 
@@ -244,7 +246,7 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
             return PolicyDecision(
                 "allow", "read_only",
                 f"{rule!r} only reads: it runs without a grant, confined by the kernel sandbox to read-only with no network",
-                argv, None, confinement="read-only",
+                read_only_argv(argv, config.root), None, confinement="read-only",
             )
     via = " (through a shell)" if _shell_run(run.argv) else ""
     return PolicyDecision(

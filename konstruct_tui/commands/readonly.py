@@ -11,8 +11,11 @@ or an environment assignment. The hard deny list and the secrets rule have alrea
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
+from ..workspace.safe_git import git_argv
 from .allowlist import LISTING_ONLY, creates_branch
 from .unsafe_options import first_unsafe, unsafe_for
 
@@ -40,3 +43,25 @@ def read_only_rule(argv: Sequence[str]) -> str | None:
             return None  # follows forever: not a look around
         return " ".join(words)
     return None
+
+
+def read_only_argv(argv: Sequence[str], root: Path | None) -> tuple[str, ...]:
+    """What runs for a command the read-only list admitted. git reads configuration the agent may
+    have reached (a `.git` a command made in a project that had none, a submodule's `.git` file naming
+    a git folder in the project) and that configuration can name programs (`core.fsmonitor`,
+    `diff.external`, filters, textconv, `gpg.program`): so a read-only git runs as our own git does,
+    with every such key overridden, and a program no rule admitted never starts without a grant."""
+    if not argv or argv[0] != "git":
+        return tuple(argv)
+    args = list(argv[1:])
+    if args[:1] == ["diff"]:
+        args.insert(1, "--no-ext-diff")  # the one read-only subcommand that runs diff.external by default
+    hardened = git_argv(root if root is not None else Path.cwd(), *args)
+    prefix = hardened[: len(hardened) - len(args)]
+    # An empty override makes git stop where it would use the key ("cannot run"); a textconv of `cat`
+    # is the identity, so diffs still show as git makes them.
+    prefix = [f"{w}cat" if _TEXTCONV.match(w) else w for w in prefix]
+    return (*prefix, *args)
+
+
+_TEXTCONV = re.compile(r"^diff\..+\.textconv=$", re.IGNORECASE)
