@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .shellwords import ShellSyntaxError, split_words
-from .unsafe_options import first_unsafe, unsafe_for
+from .unsafe_options import first_unsafe, own_exact, unsafe_for
 from .wrappers import is_assignment, unwrap
 
 Prefix = tuple[str, ...]
@@ -140,7 +140,7 @@ _BENIGN = frozenset({"timeout", "nice", "time", "stdbuf", "nohup", "ionice", "ch
 def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner_allowed: Callable[[Sequence[str]], bool]) -> str | None:
     rest = argv[len(rule.words):]
     unsafe = unsafe_for(argv)
-    bad = first_unsafe(rest, unsafe, rule.listed)
+    bad = first_unsafe(rest, unsafe, rule.listed, own_exact(argv))
     if bad is not None:
         return (f"{bad!r} makes {' '.join(argv[:2])} execute, write or redirect; the allowlist entry "
                 f"{rule.text!r} admits it only if the entry lists that option")

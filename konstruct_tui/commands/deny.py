@@ -103,7 +103,34 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
         variable = next((w for w in args if is_secret_name(w)), None)
     if variable is not None:
         return Finding("secrets", f"{variable} names a credential; commands never see the providers' keys")
-    return _destructive(name, args, root)
+    return _destructive(name, args, root) or _device_named(name, args)
+
+
+# Programs that inspect a disk they name, or whose forms that write one are judged by their own rules
+# above (`hdparm --security-erase`, `cryptsetup luksFormat`, `fdisk` without `-l`): any other program
+# naming a disk may write to it.
+_DEVICE_READERS = frozenset({
+    "ls", "stat", "file", "lsblk", "blkid", "smartctl", "udevadm", "findmnt", "df", "du", "realpath", "readlink",
+    "which", "echo", "find", "tree", "lsof", "fuser", "mount", "findfs", "hdparm", "fdisk", "parted", "sfdisk", "gdisk",
+    "sgdisk", "partprobe", "cryptsetup", "e2fsck", "fsck", "tune2fs", "dumpe2fs", "resize2fs", "nvme", "mdadm",
+})
+_PATHS_IN_WORD = re.compile(r"(?:^|[=:,@])(/[^=:,@]*)")
+
+
+def _device_named(name: str, args: list[str]) -> Finding | None:
+    """A raw disk named anywhere in the argv of a program not known to only inspect it (`pv -o
+    /dev/sda`, `socat - OPEN:/dev/sda`, `ddrescue src /dev/sda`, `--output=/dev/nvme0n1`) is judged
+    as a write to it: the deny list need not know every tool's output option to hold."""
+    if name in _DEVICE_READERS:
+        return None
+    for word in args:
+        body = word[2:] if re.match(r"^-[A-Za-z]/", word) else word  # `-o/dev/sda`: a value attached to a letter
+        for path in _PATHS_IN_WORD.findall(body):
+            plain = posixpath.normpath(re.sub(r"/+", "/", path))
+            if is_device(plain):
+                return Finding(DENY, f"{name} names the disk device {path!r}; only a program that inspects disks may "
+                               "name one, anything else could overwrite it")
+    return None
 
 
 def _changes_own_trust(name: str, args: list[str]) -> bool:

@@ -241,7 +241,7 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
         why = matched.refusal or f"{shown!r} matches no allowlist entry (allowlist mode is on)"
         return PolicyDecision("refuse", "allowlist", why)
     if not run.wrappers and not run.assignments and config.read_only_sandbox:
-        rule = read_only_rule(argv)
+        rule = read_only_rule(argv, config.root)
         if rule is not None:
             return PolicyDecision(
                 "allow", "read_only",

@@ -11,13 +11,15 @@ or an environment assignment. The hard deny list and the secrets rule have alrea
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..workspace.safe_git import git_argv
 from .allowlist import LISTING_ONLY, creates_branch
-from .unsafe_options import first_unsafe, unsafe_for
+from .unsafe_options import first_unsafe, own_exact, unsafe_for
 
 READ_ONLY: tuple[tuple[str, ...], ...] = tuple(tuple(entry.split()) for entry in (
     "ls", "cat", "head", "tail", "wc", "file", "stat", "pwd", "tree", "rg", "grep", "egrep", "fgrep", "find", "du",
@@ -28,21 +30,57 @@ READ_ONLY: tuple[tuple[str, ...], ...] = tuple(tuple(entry.split()) for entry in
 ))
 
 
-def read_only_rule(argv: Sequence[str]) -> str | None:
+# Options that make a look around never end (`tail -f`, `-qf`, `--fol`): matched like unsafe options.
+_ENDLESS: dict[str, frozenset[str]] = {"tail": frozenset({"-f", "-F", "--follow", "--retry"})}
+
+
+def read_only_rule(argv: Sequence[str], root: Path | None = None) -> str | None:
     """The read-only rule that admits `argv` as written (no wrapper peeled), or None."""
     for words in sorted(READ_ONLY, key=len, reverse=True):
         if tuple(argv[: len(words)]) != words:
             continue
         rest = argv[len(words):]
-        if first_unsafe(rest, unsafe_for(argv)) is not None:
+        if first_unsafe(rest, unsafe_for(argv), exact=own_exact(argv)) is not None:
             return None
         listing = LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
         if listing is not None and creates_branch(rest, listing):
             return None
-        if words == ("tail",) and any(w.startswith(("-f", "-F", "--follow")) for w in rest):
+        endless = _ENDLESS.get(words[0])
+        if endless is not None and first_unsafe(rest, endless) is not None:
             return None  # follows forever: not a look around
+        if any(_reads_a_device(word, root) for word in rest):
+            return None
         return " ".join(words)
     return None
+
+
+def _reads_a_device(word: str, root: Path | None) -> bool:
+    """Whether a word (a path, `--opt=path`, `-fpath`) names a device or a pipe other than /dev/null,
+    judged on the real file (a link in the project to /dev/zero counts): `tail /dev/zero` keeps every
+    byte while it waits for a newline and fills the machine's memory, a pipe waits forever. A look
+    around reads files."""
+    candidates = [word]
+    if word.startswith("-"):
+        candidates += [word.split("=", 1)[1]] if "=" in word else []
+        candidates += [word[2:]] if len(word) > 2 and word[1] != "-" else []
+    for text in candidates:
+        if not text:
+            continue
+        path = os.path.join(str(root) if root is not None else os.getcwd(), text)
+        try:
+            found = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if (stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode) or stat.S_ISFIFO(found.st_mode)) \
+                and found.st_rdev != _NULL_DEVICE:
+            return True
+    return False
+
+
+try:
+    _NULL_DEVICE = os.stat(os.devnull).st_rdev
+except OSError:  # pragma: no cover - every Unix has one
+    _NULL_DEVICE = -1
 
 
 def read_only_argv(argv: Sequence[str], root: Path | None) -> tuple[str, ...]:

@@ -1,0 +1,91 @@
+"""Red team, round two: attacks on the command policy that were tried as an agent that wants out.
+Each hole found is closed by design (a disk named anywhere is a write to it; a look around reads
+files, never devices or pipes; option tables read clusters and abbreviations) and tested here with a
+sibling spelling; each attack that held and was not yet tested is pinned here too."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from konstruct_tui.commands import PolicyConfig, decide
+
+
+def _answer(command: str, root: Path, **config: object) -> tuple[str, str]:
+    decision = decide(command, PolicyConfig.build(root=root, read_only_sandbox=True, **config))  # type: ignore[arg-type]
+    return decision.decision, decision.rule
+
+
+# Broke before: a disk device written by a tool the deny list had no table for (asked instead).
+@pytest.mark.parametrize("command", [
+    "pv /dev/zero -o /dev/sda", "pv -o/dev/sda /dev/zero", "socat -u /dev/zero OPEN:/dev/sda",
+    "ddrescue -f /dev/zero /dev/sda", "ddrescue /dev/zero /dev//nvme0n1", "badblocks -w /dev/sda",
+    "cat a.txt --output=/dev/sda", "some-new-tool --target=/dev/./vda", "env pv /dev/zero -o /dev/mmcblk0",
+])
+def test_any_program_naming_a_disk_device_is_on_the_hard_deny_list(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["lsblk /dev/sda", "smartctl -a /dev/sda", "pv a.txt -o /dev/null"])
+def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+# Broke before: `tail` clusters and abbreviations that follow forever passed as a look around.
+@pytest.mark.parametrize("command", ["tail -qf a.txt", "tail --fol a.txt", "tail -n1 -F a.txt", "tail --follow=name a.txt",
+                                     "tail --retry a.txt"])
+def test_a_tail_that_never_ends_is_not_a_look_around(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+def test_a_tail_that_ends_is_still_a_look_around(tmp_path: Path) -> None:
+    assert _answer("tail -n 5 a.txt", tmp_path) == ("allow", "read_only")
+
+
+# Broke before: `tail /dev/zero` (no grant) keeps every byte waiting for a newline: 1.7 GB in 3 s.
+@pytest.mark.parametrize("command", ["tail /dev/zero", "tail zero-link", "grep -f /dev/zero a.txt", "grep -f/dev/zero a.txt",
+                                     "grep --file=/dev/urandom a.txt", "cat pipe", "wc /dev/./zero"])
+def test_a_look_around_that_reads_a_device_or_a_pipe_asks(command: str, tmp_path: Path) -> None:
+    (tmp_path / "zero-link").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "pipe")
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+def test_dev_null_is_still_read_freely(tmp_path: Path) -> None:
+    assert _answer("cat /dev/null", tmp_path) == ("allow", "read_only")
+    assert _answer("diff /dev/null a.txt", tmp_path) == ("allow", "read_only")
+
+
+# Broke before (the other way): grep's own `--include=GLOB` was read as an abbreviation of `--include-dir`.
+def test_grep_include_is_grep_s_own_option_not_an_abbreviation(tmp_path: Path) -> None:
+    assert _answer("grep -rn --include=*.py needle .", tmp_path) == ("allow", "read_only")
+    assert _answer("grep -rn --include=*.py needle .", tmp_path, presets=["python"]) == ("allow", "allowlist")
+    # make's `--include` still abbreviates its unsafe `--include-dir`
+    assert _answer("make --include=/tmp/x all", tmp_path, allow=["make"]) == ("refuse", "allowlist")
+
+
+# Held, not yet tested.
+@pytest.mark.parametrize("command", [
+    "rm -rf /proc/self/cwd/..", "rm -rf /dev/fd/../../", "find /. -delete", "kill -s 9 -- -1", "setpriv rm -rf /",
+    "tini rm -rf /", "catchsegv rm -rf /", "systemd-inhibit rm -rf /", "torsocks rm -rf /",
+    "python3 -c \"__import__('shutil').rmtree('/')\"", "node -e \"require('child_process').execSync('rm -rf '+'/')\"",
+    "lua -e 'os.execute(\"rm -rf /\")'", "mawk 'BEGIN{system(\"rm -rf /\")}'", "tee /dev/block/8:0",
+    "cp /dev/zero /dev/sg0", "echo o > /proc/sysrq-trigger",
+])
+def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["git log --ou=x", "find . -fprin /tmp/x", "git show -o /tmp/x HEAD"])
+def test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds(command: str, tmp_path: Path) -> None:
+    """git's revision options take no abbreviations and find's primaries none: these fail in the tool
+    (`unrecognized argument`), so allowing them writes nothing. Pinned so a change is noticed."""
+    assert _answer(command, tmp_path) == ("allow", "read_only")
+
+
+@pytest.mark.parametrize("command", ["git -c core.pager=x log", "git --no-pager log", "git log --outp=x",
+                                     "git grep --textconv x", "git log --exec=x", "git branch --edit-description"])
+def test_git_options_that_run_or_write_are_not_look_arounds(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
