@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .environment import is_secret_name
+from .options import Table, parse
 from .sweeping import (
     DENY,
     Finding,
@@ -133,15 +134,32 @@ def _device_named(name: str, args: list[str]) -> Finding | None:
     return None
 
 
+# konstruct's own top-level options, with their arities (cli/workbench.py): what a value is, so a
+# value can never be mistaken for the command (`konstruct --model policy policy set`).
+_KONSTRUCT_OPTIONS = Table(long=("root=", "provider=", "model=", "base-url=", "script=", "theme=", "blueprint=",
+                                 "max-turns=", "version", "help"), short="h")
+# What the agent may run of konstruct itself: looking only. Everything else acts as the person (trust,
+# policy and sandbox settings, `tool` with no grant, nested runs with --yes, undo).
+_KONSTRUCT_LOOKING = frozenset({("policy", "check"), ("policy", "show"), ("trust", "list"), ("sandbox", "check"),
+                                ("tools",), ("graph", "export"), ("blueprint", "status"), ("blueprint", "report")})
+
+
 def _changes_own_trust(name: str, args: list[str]) -> bool:
-    """`konstruct trust grant|revoke`, `konstruct policy set|clear` (also as `python -m konstruct_tui`)."""
+    """konstruct run by the agent for anything but looking: `konstruct trust grant`, `policy set`,
+    `sandbox set --mode full`, `tool ...` (your own action, no grant) ... also as `python -m konstruct_tui`.
+    Read with konstruct's own option table; an option it does not know counts as a change."""
     if name != "konstruct":
         if not (re.match(r"^python(\d+(\.\d+)*)?$", name) and args[:1] == ["-m"] and args[1:2]
-                and args[1].startswith("konstruct_tui")):
+                and args[1].split(".", 1)[0] == "konstruct_tui"):
             return False
         args = args[2:]
-    words = [w for w in args if not w.startswith("-")]
-    return words[:1] == ["trust"] and words[1:2] != ["list"] or words[:1] == ["policy"] and words[1:2] in (["set"], ["clear"])
+    parsed = parse(args, 0, _KONSTRUCT_OPTIONS, operands=None)
+    if parsed.unknown is not None and not parsed.operands:
+        return True
+    words = parsed.operands
+    if not words:
+        return not parsed.has("--version", "--help", "-h")  # bare `konstruct`: the workbench, as the person
+    return tuple(words[:1]) not in _KONSTRUCT_LOOKING and tuple(words[:2]) not in _KONSTRUCT_LOOKING
 
 
 def judge_assignments(assignments: Sequence[str]) -> Finding | None:

@@ -89,3 +89,23 @@ def test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds(comman
                                      "git grep --textconv x", "git log --exec=x", "git branch --edit-description"])
 def test_git_options_that_run_or_write_are_not_look_arounds(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+# Broke before: `konstruct sandbox set --mode full` only asked, and an option value that spells a
+# command (`--model policy`) hid `policy set`. konstruct is now read with its own option table and
+# the agent may run it only to look.
+@pytest.mark.parametrize("command", [
+    "konstruct sandbox set --mode full", "konstruct sandbox clear", "konstruct --model policy policy set --preset python",
+    "konstruct --root=. policy set", "konstruct --root . trust grant commands", "python -m konstruct_tui.__main__ sandbox set --mode full",
+    "konstruct tool run_command --json '{\"command\": \"id\"}'", "konstruct run --yes 'do it'", "konstruct mcp", "konstruct undo",
+    "konstruct", "konstruct --weird trust grant edit", "uv run konstruct sandbox set --unsandboxed run",
+])
+def test_the_agent_never_drives_konstruct_s_own_controls(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "self_grant")
+
+
+@pytest.mark.parametrize("command", ["konstruct trust list", "konstruct policy check -- trust grant edit",
+                                     "konstruct --root . policy show", "konstruct sandbox check", "konstruct tools",
+                                     "konstruct graph export --format json", "konstruct --version"])
+def test_looking_with_konstruct_is_an_ordinary_command(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
