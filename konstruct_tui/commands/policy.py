@@ -34,7 +34,6 @@ read-only list. The judging itself lives in judge.py; this module turns its find
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,7 +52,21 @@ from .wrappers import SHELLS, is_assignment, program_name, unwrap
 
 Decision = Literal["allow", "ask", "refuse"]
 _SLASHES = str.maketrans({"\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571": "/", "\u0338": "/"})
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Characters that can hide or reorder text for the person asked, by Unicode category rather than by
+# a list: controls (but tab, newline and CR, which the tokenizer reads as such), format characters (bidi marks
+# and overrides, zero-width ones, tags, soft hyphen), line and paragraph separators, private-use,
+# surrogates and unassigned code points; and the fillers that render as nothing.
+_HIDING = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e\u034f")
+
+
+def _hidden_character(command: str) -> str | None:
+    for char in command:
+        if char in "\t\n\r" or (char.isascii() and char.isprintable()):
+            continue
+        if unicodedata.category(char) in _HIDING or char in _FILLERS:
+            return char
+    return None
 
 
 @dataclass(frozen=True)
@@ -107,9 +120,9 @@ def decide(command: str, config: PolicyConfig | None = None) -> PolicyDecision:
     command = command.strip()  # a trailing newline ends the line; it chains nothing
     if not command:
         return PolicyDecision("refuse", "empty", "the command is empty")
-    hidden = _CONTROL.search(command)
+    hidden = _hidden_character(command)
     if hidden is not None:  # an escape sequence or a bidi override can hide text from the person asked
-        return PolicyDecision("refuse", "parse_error", f"the command holds the control character U+{ord(hidden.group()):04X}, "
+        return PolicyDecision("refuse", "parse_error", f"the command holds the control character U+{ord(hidden):04X}, "
                               "which can hide what it does from the person reading it")
     try:
         tokens = tokenize(command)

@@ -109,3 +109,18 @@ def test_the_agent_never_drives_konstruct_s_own_controls(command: str, tmp_path:
                                      "konstruct graph export --format json", "konstruct --version"])
 def test_looking_with_konstruct_is_an_ordinary_command(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+# Broke before: characters that hide or reorder text for the person asked, missing from a list of
+# them (the Arabic letter mark, line separators, tag characters, private use, fillers); now judged
+# by Unicode category.
+@pytest.mark.parametrize("command", ["echo \u061cx", "echo a\u2028b", "echo a\u2029b", "echo a\u0085b",
+                                     "git commit -m \U000E0072\U000E006D", "echo \ue000", "echo \u3164", "echo \u034fx",
+                                     "echo \x1b[2J", "ls \U0010fffd"])
+def test_characters_that_hide_text_are_refused_by_category(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "parse_error")
+
+
+@pytest.mark.parametrize("command", ["echo héllo wörld", "echo 日本語", "echo ✨️", "echo \t x"])
+def test_ordinary_text_in_other_scripts_is_not_refused(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("allow", "read_only")
