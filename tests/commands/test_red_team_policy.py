@@ -124,3 +124,21 @@ def test_characters_that_hide_text_are_refused_by_category(command: str, tmp_pat
 @pytest.mark.parametrize("command", ["echo héllo wörld", "echo 日本語", "echo ✨️", "echo \t x"])
 def test_ordinary_text_in_other_scripts_is_not_refused(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("allow", "read_only")
+
+
+# Broke before: credentials under names the pattern missed (`PGPASSWORD`, `MYSQL_PWD`, `SENTRY_DSN`)
+# or in a URL whatever the name (`DATABASE_URL=postgres://u:pw@db`) reached every command.
+def test_commands_never_see_credentials_by_name_or_in_a_url() -> None:
+    from konstruct_tui.commands.environment import scrubbed_environment
+
+    env = scrubbed_environment({
+        "PGPASSWORD": "x", "MYSQL_PWD": "x", "SENTRY_DSN": "https://k@sentry.io/1", "NPM_AUTH": "x", "PASSWORD": "x",
+        "DATABASE_URL": "postgres://u:pw@db/x", "PIP_INDEX_URL": "https://user:tok@pypi.example/simple",
+        "HTTP_PROXY": "http://u:p@proxy:3128", "PWD": "/p", "OLDPWD": "/o", "HOME": "/h", "GIT_URL": "https://github.com/a/b",
+    }, extra={"REDIS_URL": "redis://:pw@cache:6379", "CI": "1"})
+    assert sorted(env) == ["CI", "GIT_URL", "HOME", "OLDPWD", "PWD"]
+
+
+def test_printing_such_a_variable_is_refused_as_a_secret(tmp_path: Path) -> None:
+    assert _answer("echo $PGPASSWORD", tmp_path) == ("refuse", "secrets")
+    assert _answer("printenv MYSQL_PWD", tmp_path) == ("refuse", "secrets")
