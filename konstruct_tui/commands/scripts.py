@@ -9,6 +9,7 @@ Makefile recipe) is kept so the policy can hold it to the hard deny list too.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import tomllib
@@ -82,10 +83,19 @@ def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
                 return False
             k += 2 if safe[name] and "=" not in word else 1
             continue
-        if word.startswith(("/", "~", "..")) or "/../" in word or "$" in word:
+        if _outside(word):
             return False  # a test file elsewhere would run code of the caller's choosing
         k += 1
     return True
+
+
+def _outside(word: str) -> bool:
+    """A path argument that may leave the project, judged on its normal form (`./..`, `.//..`,
+    `tests/..//..` are all the parent): absolute, home-relative, a variable, or above the root."""
+    if word.startswith(("/", "~")) or "$" in word:
+        return True
+    plain = posixpath.normpath(word.split("::", 1)[0])
+    return plain == ".." or plain.startswith("../")
 
 
 _BUILD_FLAG = re.compile(

@@ -142,3 +142,29 @@ def test_commands_never_see_credentials_by_name_or_in_a_url() -> None:
 def test_printing_such_a_variable_is_refused_as_a_secret(tmp_path: Path) -> None:
     assert _answer("echo $PGPASSWORD", tmp_path) == ("refuse", "secrets")
     assert _answer("printenv MYSQL_PWD", tmp_path) == ("refuse", "secrets")
+
+
+def _pytest_project(tmp_path: Path) -> PolicyConfig:
+    from konstruct_tui.commands import discover_scripts
+    from konstruct_tui.workspace import Workspace
+
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nversion = "0"\n[tool.pytest.ini_options]\n')
+    with Workspace(tmp_path) as workspace:
+        scripts = discover_scripts(workspace)
+    return PolicyConfig(scripts=tuple(scripts), root=tmp_path)
+
+
+# Broke before: `pytest ./..` passed as the project's own test script and collected the parent
+# folder (its conftest.py included); paths are now judged on their normal form.
+@pytest.mark.parametrize("command", ["pytest ./..", "pytest .//..", "pytest tests/..//..", "pytest -q ./../other/tests"])
+def test_a_test_path_above_the_project_is_not_the_project_s_script(command: str, tmp_path: Path) -> None:
+    decision = decide(command, _pytest_project(tmp_path))
+    assert (decision.decision, decision.rule) == ("ask", "needs_grant")
+
+
+@pytest.mark.parametrize("command", ["pytest -q tests", "pytest tests/../tests", "pytest tests/test_a.py::test_a"])
+def test_test_paths_inside_the_project_stay_the_project_s_script(command: str, tmp_path: Path) -> None:
+    decision = decide(command, _pytest_project(tmp_path))
+    assert (decision.decision, decision.rule) == ("allow", "project_script")
