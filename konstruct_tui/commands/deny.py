@@ -114,8 +114,13 @@ _DEVICE_READERS = frozenset({
     "ls", "stat", "file", "lsblk", "blkid", "smartctl", "udevadm", "findmnt", "df", "du", "realpath", "readlink",
     "which", "echo", "find", "tree", "lsof", "fuser", "mount", "findfs", "hdparm", "fdisk", "parted", "sfdisk", "gdisk",
     "sgdisk", "partprobe", "cryptsetup", "e2fsck", "fsck", "tune2fs", "dumpe2fs", "resize2fs", "nvme", "mdadm",
+    # readers, and git, whose one way to write a named file (`--output`) has its own rule
+    "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "diff", "cmp", "md5sum", "sha1sum", "sha256sum",
+    "basename", "dirname", "git",
 })
-_PATHS_IN_WORD = re.compile(r"(?:^|[=:,@])(/[^=:,@]*)")
+# A path starting a word, after `=`, `:`, `,`, `@`, a quote or a space inside the word (`of=/dev/sda`,
+# `OPEN:/dev/sda`, sed's `1w /dev/sda`, awk's `print > "/dev/sda"`).
+_PATHS_IN_WORD = re.compile(r"""(?:^|[=:,@\s"'])(/[^=:,@\s"';]*)""")
 
 
 def _device_named(name: str, args: list[str]) -> Finding | None:

@@ -22,15 +22,22 @@ def _answer(command: str, root: Path, **config: object) -> tuple[str, str]:
 @pytest.mark.parametrize("command", [
     "pv /dev/zero -o /dev/sda", "pv -o/dev/sda /dev/zero", "socat -u /dev/zero OPEN:/dev/sda",
     "ddrescue -f /dev/zero /dev/sda", "ddrescue /dev/zero /dev//nvme0n1", "badblocks -w /dev/sda",
-    "cat a.txt --output=/dev/sda", "some-new-tool --target=/dev/./vda", "env pv /dev/zero -o /dev/mmcblk0",
+    "ffmpeg -i a.mp4 -f rawvideo /dev/sda", "sed -n '1w /dev/sda' a.txt", "awk '{print > \"/dev/sda\"}' a.txt", "some-new-tool --target=/dev/./vda", "env pv /dev/zero -o /dev/mmcblk0",
 ])
 def test_any_program_naming_a_disk_device_is_on_the_hard_deny_list(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("refuse", "deny")
 
 
-@pytest.mark.parametrize("command", ["lsblk /dev/sda", "smartctl -a /dev/sda", "pv a.txt -o /dev/null"])
+@pytest.mark.parametrize("command", ["lsblk /dev/sda", "smartctl -a /dev/sda", "pv a.txt -o /dev/null",
+                                     "git commit -m 'handle /dev/sda'"])
 def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+def test_searching_for_a_disk_s_name_is_a_look_around(tmp_path: Path) -> None:
+    """The look-around rule judges the real file (a pattern naming a disk reads no disk); the deny list
+    leaves readers alone."""
+    assert _answer("grep -rn /dev/sda docs", tmp_path) == ("allow", "read_only")
 
 
 # Broke before: `tail` clusters and abbreviations that follow forever passed as a look around.
