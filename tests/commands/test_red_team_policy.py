@@ -175,3 +175,21 @@ def test_a_test_path_above_the_project_is_not_the_project_s_script(command: str,
 def test_test_paths_inside_the_project_stay_the_project_s_script(command: str, tmp_path: Path) -> None:
     decision = decide(command, _pytest_project(tmp_path))
     assert (decision.decision, decision.rule) == ("allow", "project_script")
+
+
+# Broke before: budgets that ran out were read as "nothing more to find". 33 wrappers left `env` as
+# the program; four decoys used up the probes of an unknown wrapper. Now a spent budget refuses.
+@pytest.mark.parametrize("command", ["env " * 33 + "rm -rf /", "timeout 1 " * 40 + "rm -rf /", "nice " * 300 + "ls",
+                                     "valgrind " + "python " * 20 + "rm -rf /"])
+def test_a_line_past_the_policy_s_budgets_is_refused(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "shell_wrapper")
+
+
+@pytest.mark.parametrize("command", ["valgrind python python python python rm -rf /", "valgrind perl ruby node python3 rm -rf /"])
+def test_decoys_in_front_do_not_hide_a_denied_command(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "deny")
+
+
+def test_wrappers_within_the_budget_are_still_read(tmp_path: Path) -> None:
+    assert _answer("env " * 31 + "ls", tmp_path) == ("ask", "needs_grant")
+    assert _answer("env " * 32 + "ls", tmp_path) == ("ask", "needs_grant")
