@@ -61,9 +61,25 @@ FIXED_OVERRIDES: Mapping[str, str] = {
 # Per-driver keys (`filter.NAME.clean`): overridden for every NAME any config mentions.
 _DRIVER_KEY = re.compile(
     r"^(?:filter\.(.+)\.(?:clean|smudge|process)|diff\.(.+)\.(?:textconv|command)|merge\.(.+)\.driver"
-    r"|pager\.(.+)|credential\.(.+)\.helper|remote\.(.+)\.(?:uploadpack|receivepack|vcs)|gpg\.(.+)\.program)$",
+    r"|pager\.(.+)|credential\.(.+)\.helper|remote\.(.+)\.(?:uploadpack|receivepack|vcs)|gpg\.(.+)\.program"
+    r"|(?:mergetool|difftool|browser|man)\.(.+)\.(?:cmd|path))$",
     re.IGNORECASE,
 )
+# Fixed keys whose value is a program or a shell string git runs (the rest of FIXED_OVERRIDES
+# switches things off). With _DRIVER_KEY, the one list the command policy judges `git -c KEY=VALUE`
+# and `git config KEY VALUE` by: what our git overrides is what the agent may not set to a command.
+_PROGRAM_KEYS = frozenset({
+    "core.fsmonitor", "core.pager", "core.editor", "sequence.editor", "core.sshcommand", "core.askpass",
+    "core.gitproxy", "core.alternaterefscommand", "credential.helper", "diff.external", "gpg.program",
+    "gpg.ssh.program", "gpg.x509.program", "uploadpack.packobjectshook", "sendemail.sendmailcmd",
+    "sendemail.smtpserver", "instaweb.httpd", "gpg.ssh.defaultkeycommand",
+})
+
+
+def names_program(key: str) -> bool:
+    """Whether git runs the value of the setting `key` (`core.pager`, `filter.x.clean`, `alias.x` is
+    the caller's: only a `!` value runs)."""
+    return key.lower() in _PROGRAM_KEYS or bool(_DRIVER_KEY.match(key))
 TIMEOUT_S = 30
 _cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
 _cache_lock = threading.Lock()

@@ -193,3 +193,38 @@ def test_decoys_in_front_do_not_hide_a_denied_command(command: str, tmp_path: Pa
 def test_wrappers_within_the_budget_are_still_read(tmp_path: Path) -> None:
     assert _answer("env " * 31 + "ls", tmp_path) == ("ask", "needs_grant")
     assert _answer("env " * 32 + "ls", tmp_path) == ("ask", "needs_grant")
+
+
+# Broke before: git settings whose value git runs were a short list of their own (per-driver keys,
+# `remote.*.uploadpack`, `core.alternateRefsCommand` only asked), `git config KEY VALUE` was not read
+# at all, and `ext::sh -c rm% -rf% /` was split as a shell would split it, not as git does. Now one
+# list serves both our hardened git and the policy (workspace/safe_git.py `names_program`).
+@pytest.mark.parametrize("command", [
+    "git -c remote.origin.uploadpack='rm -rf /' fetch", "git -c diff.x.textconv='rm -rf /' log",
+    "git -c filter.x.clean='rm -rf /' add .", "git -c merge.x.driver='rm -rf /' merge y",
+    "git -c core.alternateRefsCommand='rm -rf /' fetch", "git -c mergetool.x.cmd='rm -rf /' mergetool",
+    "git clone 'ext::sh -c rm% -rf% /' x", "git config core.fsmonitor 'rm -rf /'",
+    "git config --global core.pager 'rm -rf /'", "git config --file x.cfg filter.y.clean 'rm -rf /'",
+    "git config alias.x '!rm -rf /'", "git submodule foreach 'rm -rf /'", "git submodule foreach --recursive rm -rf /",
+    "git bisect run rm -rf /", "git filter-branch --tree-filter 'rm -rf /' HEAD",
+    "git filter-branch --index-filter='rm -rf /' HEAD",
+])
+def test_every_git_setting_or_subcommand_that_runs_a_command_is_judged(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["git config user.name 'rm -rf /'", "git config core.pager less",
+                                     "git submodule foreach git status", "git bisect run pytest -x",
+                                     "git commit -m 'rm -rf /'"])
+def test_git_settings_and_subcommands_that_run_nothing_denied_still_ask(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+def test_the_policy_and_our_git_share_one_list_of_program_settings() -> None:
+    from konstruct_tui.workspace.safe_git import FIXED_OVERRIDES, names_program
+
+    assert names_program("filter.anything.clean") and names_program("remote.x.uploadpack") and names_program("core.pager")
+    assert not names_program("user.name") and not names_program("core.autocrlf")
+    # every fixed key our git overrides because it names a program is one the policy judges
+    for key in ("core.fsmonitor", "core.pager", "core.sshCommand", "diff.external", "gpg.program", "credential.helper"):
+        assert key in FIXED_OVERRIDES and names_program(key)
