@@ -169,7 +169,7 @@ def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Fin
         keep(judge_argv(probe, root, depth + 1, hard_only=True))
     if run.chdir is not None and run.argv:
         moved = [run.argv[0]] + [w if w.startswith(("-", "/", "~", "$")) else posixpath.join(run.chdir, w) for w in run.argv[1:]]
-        keep(judge_argv(moved, root, depth + 1, hard_only=True))
+        keep(judge_argv(moved, root, depth + 1, hard_only))  # all of it: `env -C /etc cat shadow` reads a secret
     for target in run.writes:
         if target not in _SINKS and place_of(target, root).fatal:
             keep(Finding(DENY, f"{run.wrappers[-1]} would write its output over {target!r} ({place_of(target, root).value})"))

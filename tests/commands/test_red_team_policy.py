@@ -228,3 +228,28 @@ def test_the_policy_and_our_git_share_one_list_of_program_settings() -> None:
     # every fixed key our git overrides because it names a program is one the policy judges
     for key in ("core.fsmonitor", "core.pager", "core.sshCommand", "diff.external", "gpg.program", "credential.helper"):
         assert key in FIXED_OVERRIDES and names_program(key)
+
+
+# Broke before: git's global options were read one at a time, so a second `-C` (or a `-c` in front)
+# hid where a wiping command works; a command a wrapper runs in another folder was held to the hard
+# deny list only there (`env -C /etc cat shadow` asked).
+@pytest.mark.parametrize("command", ["git -C src -C / clean -fdx", "git -c x=y -C / clean -fdx",
+                                     "git --work-tree=src --work-tree=/ clean -fdx", "git -C ~ stash"])
+def test_git_wipes_are_judged_where_every_C_leads(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["git -C .. clean -fdx", "git -C src -C .. -C .. clean -fdx"])
+def test_git_wipes_above_the_project_are_outside_the_workspace(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "outside_workspace")
+
+
+def test_git_wipes_inside_the_project_still_ask(tmp_path: Path) -> None:
+    assert _answer("git -C src clean -fdx", tmp_path) == ("ask", "needs_grant")
+    assert _answer("git -C sub/.. reset --hard", tmp_path) == ("ask", "needs_grant")
+
+
+@pytest.mark.parametrize(("command", "rule"), [("env -C /etc cat shadow", "secrets"), ("unshare -w /etc cat shadow", "secrets"),
+                                               ("env -C .. rm -rf project", "outside_workspace")])
+def test_a_command_run_in_another_folder_is_judged_fully_from_there(command: str, rule: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", rule)
