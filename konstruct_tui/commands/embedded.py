@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..workspace.safe_git import names_program
+from .sweeping import git_places
 from .wrappers import program_name
 
 # Programs whose arguments are text, patterns or data, never run.
@@ -184,20 +185,12 @@ def _git_settings(args: list[str]) -> list[EmbeddedCode]:
     return found
 
 
-# git's own options that take a value (before the subcommand), and `git config`'s.
-_GIT_VALUED = frozenset({"-c", "-C", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env",
-                         "--super-prefix", "--attr-source", "--list-cmds"})
+# `git config`'s options that take a value.
 _CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
 
 
 def _git_subcommand(args: Sequence[str]) -> int | None:
-    k = 0
-    while k < len(args):
-        word = args[k]
-        if not word.startswith("-"):
-            return k
-        k += 2 if word in _GIT_VALUED else 1
-    return None
+    return git_places(args)[1]  # git's own options read with their arities (sweeping.py)
 
 
 def _config_operands(words: Sequence[str]) -> list[str]:
