@@ -253,3 +253,16 @@ def test_git_wipes_inside_the_project_still_ask(tmp_path: Path) -> None:
                                                ("env -C .. rm -rf project", "outside_workspace")])
 def test_a_command_run_in_another_folder_is_judged_fully_from_there(command: str, rule: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("refuse", rule)
+
+
+# Held, pinned: a file the agent wrote (or named like a look-around program) is never a look around,
+# nor admitted by a preset; it runs only under the commands grant, in the sandbox.
+@pytest.mark.parametrize("command", ["./x.sh", "sh x.sh", "bash ./x.sh", "exec ./x.sh", "./ls", "./cat a.txt",
+                                     "src/../cat a.txt", "/usr/bin/cat a.txt"])
+def test_a_program_from_the_project_is_never_a_look_around(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+@pytest.mark.parametrize("command", ["./x.sh", "sh x.sh", "./pytest", "bin/pytest -q", "./cat a.txt"])
+def test_a_program_from_the_project_is_never_admitted_by_a_preset(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")
