@@ -61,7 +61,11 @@ def python_questions(root: Path, package_dir: str, snapshot, size: int, kind: st
     for path, symbol in sample(candidates, size):
         key = f"{path}::{symbol.name}::{symbol.start_line}"
         if key not in known:
-            known[key] = _jedi_references(root, package_dir, path, symbol)
+            try:
+                known[key] = _jedi_references(root, package_dir, path, symbol)
+            except (RecursionError, KeyError, AttributeError) as error:  # Jedi's own failures on some code
+                print(f"reference failed (Jedi {type(error).__name__}), question left out: {key}", file=sys.stderr)
+                known[key] = None
         if known[key] is not None:
             questions.append((path, symbol.name, set(known[key])))
     if cache:

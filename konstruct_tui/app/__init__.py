@@ -40,7 +40,7 @@ from .session_list import Replayed, SessionSummary
 from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
 from .trust import DENY, TrustAnswer
 from .trust_preview import TrustPreview, build_preview
-from .workbench import NoModel, SessionRuns, WorkbenchSetup
+from .workbench import NoModel, SessionRuns, WorkbenchSetup, start_resource_tracker
 from .mentions import Attachment, attach_mentions, fuzzy_files, mention_at, project_files
 from .model_servers import (
     REMOTE_CHOICES,
@@ -81,6 +81,7 @@ __all__ = [
     "TrustAnswer",
     "TrustPreview",
     "WorkbenchSetup",
+    "start_resource_tracker",
     "agent_loop",
     "attach_mentions",
     "batch_rows",

@@ -203,3 +203,18 @@ class _Noting:
         if type(event) is SessionStarted:  # a blueprint's RunStarted is not a session to follow up
             self._session_began(event.session_id)
         self._inner.report(event)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker while stderr is still the real one.
+
+    A running Textual app replaces sys.stderr with a capture whose fileno() is -1; the resource
+    tracker passes sys.stderr.fileno() to its child process, so starting it later fails with
+    "bad value(s) in fds_to_keep", and with it the indexer's process pool (forkserver) and every
+    graph answer in the workbench. Started here, it is reused for the rest of the process."""
+    try:
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except Exception:  # no multiprocessing support here: the indexer then runs inline anyway
+        pass

@@ -48,6 +48,21 @@ class Callers:
     searched: int = 0  # files that can reach a definition (where candidates were looked for)
     overrides: dict[str, set[str]] = field(default_factory=dict)  # path -> targets, calls of an override
     through_base: dict[str, str] = field(default_factory=dict)  # path -> the supertype method it calls
+    # path -> (build constraint, the declaration the default build binds its calls to): Go callers
+    # of a declaration only another build compiles (see build_constraints.py)
+    other_build: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def set_apart(self, builds: tuple[dict[str, tuple[str, str]], set[str]]) -> None:
+        """Proven callers that call the declaration only under a build constraint: candidates;
+        callers whose build compiles another declaration of the name: not callers of this one."""
+        apart, elsewhere = builds
+        for path in elsewhere:
+            self.resolved.pop(path, None)
+        for path, why in apart.items():
+            slot = self.resolved.pop(path, None)
+            if slot is not None:
+                self.candidates[path] = (1, set(slot["targets"]))
+                self.other_build[path] = why
 
     def add_base_callers(self, base: Callers, name: str, defining: set[str]) -> None:
         """Callers of a supertype method this one overrides: candidates (the call may run it)."""
@@ -201,11 +216,15 @@ def shaped(snap: GraphSnapshot, found: list[tuple[str, Symbol]], callers: Caller
             entry["calls_override"] = True  # the receiver is typed, as a subclass that overrides it
         if path in callers.through_base:
             entry["calls_base"] = callers.through_base[path]  # a call of the method it overrides
+        if path in callers.other_build:  # calls it only when built with the constraint
+            entry["built_with"], twin = callers.other_build[path]
+            if twin:
+                entry["binds_by_default"] = twin  # where the default build's calls go
         results.append(entry)
     for entry in results[:lines_for]:
         text = read(entry["path"])
         lines = member_lines(text, short) if member or entry["evidence"] == BY_NAME else None
-        if not lines and entry["evidence"] == RESOLVED:
+        if not lines and (entry["evidence"] == RESOLVED or "built_with" in entry):
             lines = name_lines(text, short)
         entry["lines"] = lines
     return results

@@ -30,6 +30,7 @@ from .evidence import (
 )
 from .named_in_text import (
     anchor,
+    app_package_spelling,
     file_spellings,
     find_named,
     registering_decorator,
@@ -37,11 +38,12 @@ from .named_in_text import (
 )
 from .records import TEXT
 from .snapshot import GraphSnapshot
+from .supertypes import registered_on_definition
 
 _TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
-    r"|\.(test|spec)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
-    r"|(^|/)conftest\.py$|Tests?\.java$|(^|/)src/test/"
+    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|(^|/)tests\.py$"
+    r"|\.(test|spec|cy)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
+    r"|(^|/)conftest\.py$|(Tests?|IT|TestCase)\.java$|(^|/)src/(test|it|integrationTest)/"
 )
 _FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
 _CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
@@ -192,6 +194,9 @@ class DeadCode:
                 elif decorator:
                     out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
                                                             f"to be called by name"})
+                elif s.kind == "class" and entry.language == "python" and (
+                        registered := registered_on_definition(self.snap, path, s.name, self.read)):
+                    out.uncertain.append({**item, "reason": registered})
                 elif lookups := lookup_sites(s.name, [path, *sorted({e.source for e in inbound})], {path}, self.read, 1):
                     where, line, what = lookups[0]  # `globals()["cmd_" + name]`, `getattr(mod, "helper")`
                     out.uncertain.append({**item, "reason": f"may be looked up at run time at {where}:{line} ({what})"})
@@ -203,20 +208,57 @@ class DeadCode:
     def _drop_named_in_text(self, out: Findings) -> None:
         """Move to `undeterminable` what the project's text names outside its own file (a module in
         `pytest_plugins`, a Procfile's `app.main:app`, a bundler's `entry`, Spring XML's class).
-        Read from at most `_PREFIXED_SCAN` files; a bigger tree keeps the import-only rule."""
+        What loads a module by its name reads its attributes by name too (Django reads a settings
+        module's `INSTALLED_APPS`, a URL conf's `urlpatterns`): the symbols of a file named so go
+        with it. A framework imports an app's conventional modules (`admin.py`, `apps.py`) when the
+        app's package is named. Read from at most `_PREFIXED_SCAN` files; a bigger tree keeps the
+        import-only rule."""
         if not out.dead or len(self.snap.files) > _PREFIXED_SCAN:
             return
-        wanted: dict[int, tuple[str, list[str]]] = {}
+        wanted: dict[object, tuple[str, list[str]]] = {}
         for i, item in enumerate(out.dead):
             path, symbol = item["path"], item.get("symbol")
             language = self.snap.files[path].language
             wanted[i] = (anchor(path, symbol), symbol_spellings(path, language, symbol) if symbol
                          else file_spellings(path, language, self.read(path)))
-        named = find_named(wanted, sorted(self.snap.files), self.read, lambda i: out.dead[i]["path"])
-        for i in sorted(named):
-            out.uncertain.append({**out.dead[i], "reason": f"named as text at {named[i]}: a tool or framework "
-                                                           f"may load it by that name"})
-        out.dead = [item for i, item in enumerate(out.dead) if i not in named]
+            if not symbol and language == "python":
+                package = app_package_spelling(path)
+                if package is not None:
+                    wanted[(i, "app")] = package
+        named = find_named(wanted, sorted(self.snap.files), self.read,
+                           lambda key: out.dead[key if isinstance(key, int) else key[0]]["path"])
+        files: dict[str, str] = {}  # file named as text -> where
+        apps: dict[str, str] = {}  # a module a framework imports from a named app package -> where
+        moved: dict[int, str] = {}
+        for key in sorted(named, key=str):
+            i = key if isinstance(key, int) else key[0]
+            if isinstance(key, tuple):
+                module = posixpath.splitext(posixpath.basename(out.dead[i]["path"]))[0]
+                moved.setdefault(i, f"its package is named as text at {named[key]}: a framework imports its "
+                                    f"{module} module by convention (Django, Celery autodiscovery)")
+                apps.setdefault(out.dead[i]["path"], named[key])
+            else:
+                moved[i] = f"named as text at {named[key]}: a tool or framework may load it by that name"
+                if "symbol" not in out.dead[i]:
+                    files.setdefault(out.dead[i]["path"], named[key])
+        files = {**self._loaded_as_modules(files), **apps}
+        for i, item in enumerate(out.dead):
+            if i not in moved and item.get("symbol") and item["path"] in files:
+                moved[i] = (f"its module is loaded by name (named at {files[item['path']]}), and what loads it "
+                            f"may read {item['symbol']} by name")
+        for i in sorted(moved):
+            out.uncertain.append({**out.dead[i], "reason": moved[i]})
+        out.dead = [item for i, item in enumerate(out.dead) if i not in moved]
+
+    def _loaded_as_modules(self, files: dict[str, str]) -> dict[str, str]:
+        """Of the Python files named as text, those named as modules (`'site.settings'`), not only
+        by their path (`python tools/gen.py`, a type checker's list of files): a script's unused
+        functions are still dead; a module's attributes may be read by name by what loads it."""
+        python = {path for path in files if self.snap.files[path].language == "python"}
+        wanted: dict[object, tuple[str, list[str]]] = {
+            path: (anchor(path), file_spellings(path, "python", None)[1:]) for path in python}  # [0]: its path
+        named = find_named(wanted, sorted(self.snap.files), self.read, lambda path: str(path))
+        return {str(path): where for path, where in named.items()}
 
     def _package_runs(self, path: str) -> str:
         """For a package's `__init__.py`: a module of the package that is imported or run (Python

@@ -60,6 +60,8 @@ _BY_CONVENTION = (
      "a migration, run by its framework from its folder"),
     (re.compile(r"(^|/)management/commands/[^/]+\.py$|(^|/)templatetags/[^/]+\.py$"),
      "a Django command or template tag library, found by its folder"),
+    (re.compile(r"(^|/)\.storybook/[^/]+\.[cm]?[jt]sx?$"), "Storybook's configuration, loaded by Storybook by name"),
+    (re.compile(r"\.stories\.[cm]?[jt]sx?$"), "a story, loaded by Storybook through its stories patterns"),
     (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.[\w-]+rc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
      "a tool's configuration file, loaded by its tool by name"),
 )
@@ -148,6 +150,11 @@ _PREFIXED = {
     "python": re.compile(r"""(?P<site>\bimport_module|\b__import__)\(\s*f?['"](?P<prefix>\.*[\w.]*?)\.?(?:\{|%|['"]\s*\+)"""),
     "typescript": re.compile(r"""(?P<site>\bimport|\brequire)\(\s*[`'"](?P<prefix>\.{1,2}/[^`'"$]*)(?:\$\{|[`'"]\s*\+)"""),
 }
+# Loaders that take every file a pattern matches: Vite's `import.meta.glob('./pages/*.ts')` (also
+# a list, and root-relative `/src/...`), webpack's `require.context('./ctx', true, /\.ts$/)`.
+# The folder is the pattern's written part, up to its first wildcard (all of it for a context).
+_PATTERNED = re.compile(r"""(?P<site>\bimport\.meta\.glob(?:Eager)?|\brequire(?:\s+as\s+\w+\s*\))?\.context)\(\s*\[?\s*[`'"]"""
+                        r"""(?P<prefix>\.{0,2}/[^`'"*?{\[]*)""")
 
 
 def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str, str]]:
@@ -158,10 +165,17 @@ def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str
     if pattern is None or text is None:
         return []
     found = []
-    for match in pattern.finditer(text):
-        prefix = match.group("prefix")
+    matches = [*pattern.finditer(text), *(_PATTERNED.finditer(text) if language == "typescript" else ())]
+    for match in matches:
+        prefix, site = match.group("prefix"), match.group("site").strip()
+        site = "require.context" if site.endswith(".context") else site  # `(require as any).context` too
         if language == "typescript":
-            folder = posixpath.normpath(posixpath.join(posixpath.dirname(path), prefix if prefix.endswith("/")
+            base = posixpath.dirname(path)
+            if prefix.startswith("/"):  # Vite reads `/src/...` from the project's root
+                base, prefix = "", "./" + prefix.lstrip("/")
+            if site.endswith(".context") and not prefix.endswith("/"):
+                prefix += "/"  # a context's argument is the folder itself
+            folder = posixpath.normpath(posixpath.join(base, prefix if prefix.endswith("/")
                                                        else posixpath.dirname(prefix)))
         else:
             dots = len(prefix) - len(prefix.lstrip("."))
@@ -175,7 +189,7 @@ def loaded_folders(language: str, path: str, text: str | None) -> list[tuple[str
         if folder in ("", ".") or folder.startswith(".."):
             continue
         line = text.count("\n", 0, match.start()) + 1
-        found.append((f"{path}:{line} ({match.group('site').strip()})", folder))
+        found.append((f"{path}:{line} ({site})", folder))
     return found
 
 
@@ -257,24 +271,41 @@ def declared_entry_points(config_paths: list[str], read: Reader, python_files: s
     return files, symbols
 
 
-_NEXT_CONFIG = re.compile(r"(^|/)next\.config\.[cm]?[jt]s$")
-_NEXT_APP_FILE = re.compile(r"^(src/)?app/(.+/)?(page|layout|route|loading|error|global-error|not-found|template|default"
-                            r"|opengraph-image|twitter-image|icon|apple-icon|sitemap|robots|manifest)\.[cm]?[jt]sx?$")
-_NEXT_ROOT_FILE = re.compile(r"^(src/)?(pages/.+|middleware|instrumentation)\.[cm]?[jt]sx?$")
+_JS = r"\.[cm]?[jt]sx?$"
+# Frameworks that load files by where they are, beside their configuration file:
+# (name, configuration file, files under the configuration's folder).
+_ROUTED = (
+    ("Next.js", re.compile(r"(^|/)next\.config\.[cm]?[jt]s$"), re.compile(
+        r"^(src/)?app/(.+/)?(page|layout|route|loading|error|global-error|not-found|template|default"
+        r"|opengraph-image|twitter-image|icon|apple-icon|sitemap|robots|manifest)" + _JS
+        + r"|^(src/)?(pages/.+|middleware|instrumentation)" + _JS)),
+    ("Remix / React Router", re.compile(r"(^|/)(remix|react-router)\.config\.[cm]?[jt]s$"), re.compile(
+        r"^app/(routes/.+|root|routes|entry\.client|entry\.server)" + _JS)),
+    ("SvelteKit", re.compile(r"(^|/)svelte\.config\.[cm]?js$"), re.compile(
+        r"^src/(routes/(.+/)?\+(page|layout|server|error)(\.server)?|hooks(\.server|\.client)?|params/[^/]+)" + _JS)),
+    ("Nuxt", re.compile(r"(^|/)nuxt\.config\.[cm]?[jt]s$"), re.compile(
+        r"^(app/)?(pages|layouts|middleware|plugins|server|composables|utils|components|modules)/.+" + _JS
+        + r"|^(app/)?(app|error)\.config" + _JS)),
+    ("Astro", re.compile(r"(^|/)astro\.config\.[cm]?[jt]s$"), re.compile(
+        r"^src/(pages/.+|middleware|content/config|content\.config|actions/index)" + _JS)),
+    ("Gatsby", re.compile(r"(^|/)gatsby-config\.[cm]?[jt]s$"), re.compile(
+        r"^(gatsby-(node|browser|ssr)|src/pages/.+|src/api/.+)" + _JS)),
+)
 
 
 def framework_routes(all_files: set[str]) -> dict[str, str]:
-    """{file: why} for files a framework loads by their path: Next.js `app/**/page.tsx`, `layout`,
-    `route`, ... and `pages/**`, `middleware.ts`, beside a `next.config.*`."""
+    """{file: why} for files a framework loads by their path, beside its configuration: Next.js
+    `app/**/page.tsx`, `pages/**`, `middleware.ts`; Remix's `app/routes/**`; SvelteKit's
+    `+page.ts`; Nuxt's `pages/`, `plugins/`, auto-imported `composables/`; Astro's and Gatsby's
+    `src/pages/**`."""
     found: dict[str, str] = {}
-    for config in sorted(f for f in all_files if _NEXT_CONFIG.search(f)):
-        base = posixpath.dirname(config)
-        prefix = base + "/" if base else ""
-        for path in all_files:
-            if path.startswith(prefix):
-                inner = path[len(prefix):]
-                if _NEXT_APP_FILE.match(inner) or _NEXT_ROOT_FILE.match(inner):
-                    found[path] = f"loaded by Next.js by its path (beside {config})"
+    for framework, config_name, loaded in _ROUTED:
+        for config in sorted(f for f in all_files if config_name.search(f)):
+            base = posixpath.dirname(config)
+            prefix = base + "/" if base else ""
+            for path in all_files:
+                if path.startswith(prefix) and loaded.match(path[len(prefix):]) and path not in found:
+                    found[path] = f"loaded by {framework} by its path (beside {config})"
     return found
 
 

@@ -73,6 +73,22 @@ def file_spellings(path: str, language: str | None, text: str | None) -> list[st
     return []
 
 
+# Modules a framework imports from every app package it is given by name: Django's `admin.py`,
+# `apps.py`, `models.py` (INSTALLED_APPS), Celery's `tasks.py` (autodiscover_tasks).
+_AUTODISCOVERED = frozenset({"admin", "apps", "models", "tasks"})
+
+
+def app_package_spelling(path: str) -> tuple[str, list[str]] | None:
+    """For a module a framework autodiscovers (`shop/payments/admin.py`): (anchor, spellings) of
+    its package's dotted name written as a whole string (`"shop.payments"`); None for others."""
+    stem = posixpath.splitext(path)[0]
+    if posixpath.basename(stem) not in _AUTODISCOVERED or "/" not in stem:
+        return None
+    package = posixpath.dirname(stem)
+    return posixpath.basename(package), [r"(?<=['\"])" + re.escape(dotted) + r"(?=['\"])" for dotted in _dotted(package)
+                                         if dotted]
+
+
 def symbol_spellings(path: str, language: str | None, name: str) -> list[str]:
     """A Python symbol named with its module: `pkg.mod:func`, `pkg.mod.func`, `main:app`."""
     if language != "python":
@@ -148,4 +164,4 @@ def registering_decorator(text: str | None, start_line: int, name: str) -> str:
     return ""
 
 
-__all__ = ["anchor", "file_spellings", "find_named", "registering_decorator", "symbol_spellings"]
+__all__ = ["anchor", "app_package_spelling", "file_spellings", "find_named", "registering_decorator", "symbol_spellings"]

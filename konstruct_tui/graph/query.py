@@ -23,6 +23,7 @@ from .answers import (
     GraphAnswer,
     answer,
 )
+from .build_constraints import other_build_callers
 from .callers import BY_NAME, find_callers, is_member, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
@@ -108,6 +109,9 @@ class GraphQuery:
         callers = find_callers(snap, found)
         for base_path, base in supertype_methods(snap, found, self._text):
             callers.add_base_callers(find_callers(snap, [(base_path, base)]), base.name, set(defining))
+        callers.set_apart(other_build_callers(
+            snap.files, found, sorted(callers.resolved),
+            lambda path, name: any(s.name == name for s in snap.files[path].symbols()), self._text))
         passing = self._pass_throughs(snap, callers, short) if uses_only else []
         for path in passing:
             callers.resolved.pop(path)
@@ -121,8 +125,7 @@ class GraphQuery:
             return self._finish(
                 snap, UNDETERMINABLE, shown, files, truncated=len(results) > limit,
                 reason=f"{symbol} is defined in {', '.join(defining)}; no file was proven to use it, but "
-                       f"{len(callers.candidates)} file(s) that can reach it use .{short} on receivers whose "
-                       f"types could not be proven{_overrides_note(callers)} (evidence by_name); draw no conclusion",
+                       f"{_candidates_note(callers, short)} (evidence by_name); draw no conclusion",
                 extra=extra)
         loaded = self._loaded_by_name(snap, short, defining)
         if loaded:
@@ -361,10 +364,22 @@ def _shown(target: str | None) -> str:
     return _normal(target or "") or "."
 
 
-def _overrides_note(callers: Any) -> str:
-    """Said when some candidates call a subclass's override or the supertype method this one
-    overrides: typed receivers, not untyped ones."""
-    count = sum(1 for path in callers.candidates if path in callers.overrides)
-    base = sum(1 for path in callers.candidates if path in callers.through_base)
-    note = f" or call an override of it in a subclass ({count} file(s))" if count else ""
-    return note + (f" or call the supertype method it overrides ({base} file(s))" if base else "")
+def _candidates_note(callers: Any, short: str) -> str:
+    """What the candidates of an `undeterminable` answer do: use the name on untyped receivers,
+    call an override in a subclass or the supertype method this one overrides, or call it only
+    in another build (Go build constraints)."""
+    marked = {**{p: "override" for p in callers.overrides}, **{p: "base" for p in callers.through_base},
+              **{p: "build" for p in callers.other_build}}
+    plain = sum(1 for path in callers.candidates if path not in marked)
+    count = sum(1 for path in callers.candidates if marked.get(path) == "override")
+    base = sum(1 for path in callers.candidates if marked.get(path) == "base")
+    builds = sorted({(why, twin) for path, (why, twin) in callers.other_build.items() if path in callers.candidates})
+    built = sum(1 for path in callers.candidates if marked.get(path) == "build")
+    notes = [f"{plain} file(s) that can reach it use .{short} on receivers whose types could not be proven"] if plain else []
+    notes += [f"{count} file(s) call an override of it in a subclass"] if count else []
+    notes += [f"{base} file(s) call the supertype method it overrides"] if base else []
+    if built:
+        where = "; ".join(f"{why}" + (f" (the default build binds their calls to {twin})" if twin else "")
+                          for why, twin in builds)
+        notes.append(f"{built} file(s) call it only when built with {where}")
+    return ", ".join(notes)

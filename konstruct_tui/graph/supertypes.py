@@ -52,6 +52,61 @@ def supertype_methods(snap: GraphSnapshot, found: list[tuple[str, Symbol]], read
     return family
 
 
+# Metaclasses that make a class without keeping it anywhere: every other one may register the
+# classes it makes (`registry[name] = cls` in `__new__`), as Django's models and plugin systems do.
+_INERT_METACLASSES = frozenset({"type", "ABCMeta", "EnumMeta", "EnumType", "_ProtocolMeta"})
+_METACLASS = re.compile(r"\bmetaclass\s*=\s*([\w.]+)")
+
+
+def registered_on_definition(snap: GraphSnapshot, path: str, cls: str, read: Reader) -> str:
+    """Why defining the Python class `cls` (in `path`) may already put it where code finds it
+    without writing its name: an in-project ancestor's `__init_subclass__` runs for it, or its
+    metaclass (its own or an ancestor's) is not known to be inert. "" when neither."""
+    frontier, seen = [(path, cls)], set()
+    for _ in range(_DEPTH + 1):
+        following = []
+        for where, name in frontier:
+            if (where, name) in seen:
+                continue
+            seen.add((where, name))
+            header = next((m.group("bases") for m in _PYTHON_CLASS.finditer(read(where) or "")
+                           if m.group("name") == name), "")
+            meta = _METACLASS.search(header)
+            if meta and meta.group(1).rsplit(".", 1)[-1] not in _INERT_METACLASSES:
+                return f"made by the metaclass {meta.group(1)}, which may register it when it is defined"
+            hook = next((s for s in snap.files[where].symbols() if s.name == f"{name}.__init_subclass__"), None)
+            if name != cls and hook is not None and _keeps_the_class(read(where) or "", hook):
+                return f"{name}.__init_subclass__ runs when it is defined and may register it"
+            made = _computed_base(snap, where, header)
+            if made:
+                return f"its base {made} is made at run time (a class factory such as declarative_base()), which may register it"
+            following += _bases(snap, where, name, "python", read)
+        frontier = following
+    return ""
+
+
+def _keeps_the_class(text: str, hook: Symbol) -> bool:
+    """Whether an `__init_subclass__` hands the class itself on (`registry[n] = cls`,
+    `register(cls)`), rather than only setting its attributes (`cls.identifier = ...`)."""
+    lines = text.splitlines()[hook.start_line - 1:hook.end_line]
+    head = re.search(r"\(\s*(\w+)", lines[0]) if lines else None
+    if head is None:
+        return True  # unreadable: assume the worst
+    return re.search(rf"(?<![\w.]){head.group(1)}\b(?!\s*\.)", "\n".join(lines[1:])) is not None
+
+
+def _computed_base(snap: GraphSnapshot, path: str, header: str) -> str:
+    """A base the class header names that the project binds as a variable, not a class
+    (`Base = declarative_base()`): what it makes, and registers, is decided at run time."""
+    imported = {e.target for e in snap.out_edges.get(path, ())} | {path}
+    for written in header.split(","):
+        name = written.strip().rsplit(".", 1)[-1]
+        if name and "=" not in written and any(
+                p in imported and s.kind in ("variable", "constant") for p, s in snap.symbol_index.get(name, ())):
+            return name
+    return ""
+
+
 def _bases(snap: GraphSnapshot, path: str, cls: str, language: str | None, read: Reader) -> list[tuple[str, str]]:
     """The in-project classes and interfaces that `cls` (declared in `path`) names as supertypes."""
     text = read(path) or ""
@@ -81,4 +136,4 @@ def _bases(snap: GraphSnapshot, path: str, cls: str, language: str | None, read:
     return found
 
 
-__all__ = ["supertype_methods"]
+__all__ = ["registered_on_definition", "supertype_methods"]

@@ -183,7 +183,7 @@ def _symbol_impact(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
     seen = {r["path"] for r in results}
     results += [
         {"path": r["path"], "distance": 1, "via": (r["targets"] or [""])[0], "kinds": [], "names": [symbol],
-         "evidence": BY_NAME, "lines": r.get("lines")}
+         "evidence": BY_NAME, "lines": r.get("lines"), **_build_marks(r)}
         for r in candidates if r["path"] not in seen
     ]
     shown = results[: mode.limit]
@@ -240,7 +240,7 @@ def _rename_symbol(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
     for r in used.results:
         if r.get("evidence") == BY_NAME:  # may be a use: only the member spellings are listed
             results.append({"path": r["path"], "role": "candidate", "targets": r["targets"], "kinds": r["kinds"],
-                            "evidence": BY_NAME, "lines": r.get("lines")})
+                            "evidence": BY_NAME, "lines": r.get("lines"), **_build_marks(r)})
             continue
         results.append({"path": r["path"], "role": "reference", "targets": r["targets"], "kinds": r["kinds"],
                         "evidence": RESOLVED, "lines": _lines_naming(workspace, r["path"], word)})
@@ -254,6 +254,11 @@ def _rename_symbol(graph: GraphAccess, mode: Mode, symbol: str, file: str | None
     return GraphAnswer(OK, tuple(shown), tuple(sorted(set(defined.stale) | set(used.stale))),
                        tuple(sorted(set(defined.ahead_of_index) | set(used.ahead_of_index))),
                        len(results) > mode.limit or used.truncated, reason)
+
+
+def _build_marks(result: dict[str, Any]) -> dict[str, Any]:
+    """A Go candidate's build constraint (`built_with`) and where the default build binds it."""
+    return {key: result[key] for key in ("built_with", "binds_by_default") if key in result}
 
 
 def _lines_naming(workspace: Workspace, path: str, word: re.Pattern[str]) -> list[int] | None:

@@ -39,6 +39,7 @@ from ..app import (
     literal_request,
     parse_slash,
     project_files,
+    start_resource_tracker,
 )
 from .messages import (
     CompactionDone,
@@ -119,6 +120,10 @@ class Workbench(App[None]):
         self.runs = SessionRuns(setup, MessageReporter(self), self.broker.ask)
         self._calls_expanded = False
         self._after_blueprint: str | None = None
+        # Requests typed while a run is in flight, sent in order as each run ends (ctrl+k drops
+        # them): a run's last event ("done") reaches the screen a moment before its worker ends,
+        # and a request typed in that moment, or any time during a run, is kept, never refused.
+        self._queued: list[str] = []
         self.slash = SlashDispatch(self)
         self.costs = CostLedger()
 
@@ -253,10 +258,15 @@ class Workbench(App[None]):
             self.slash.run(command)
             return
         text = literal_request(text)
-        if self.runs.running:
-            self.notify("A run is in progress: wait for it, or kill it with ctrl+k.", severity="warning")
+        if self.runs.running or self._queued:
+            self._save_history(text)
+            self._queued.append(text)
+            self.transcript.add_note(f"[dim]⏳ queued: {escape(text[:60])} (sent when the run ends; ctrl+k drops it)[/dim]")
             return
         self._save_history(text)
+        self._start(text)
+
+    def _start(self, text: str) -> None:
         self.transcript.add_request(text)
         if self.runs.setup.settings is None:
             self.transcript.add_note(_no_model_line(self.setup.model_problem), classes="problem")
@@ -338,6 +348,21 @@ class Workbench(App[None]):
         queued, self._after_blueprint = self._after_blueprint, None
         if queued:
             self.call_later(self.submit, queued)
+        elif self._queued:
+            if message.failed:  # not sent into a run that failed: back in the input, to decide on
+                self._return_queued("the run failed")
+            else:
+                self.call_later(self._send_queued)
+
+    def _send_queued(self) -> None:
+        if self._queued and not self.runs.running:
+            self._start(self._queued.pop(0))
+
+    def _return_queued(self, why: str) -> None:
+        queued, self._queued = self._queued, []
+        field = self.query_one(RequestInput)
+        field.value = field.value or queued[0]
+        self.transcript.add_note(f"[dim]{len(queued)} queued request(s) not sent: {why} (the first is back in the input)[/dim]")
 
     @_unless_closing
     def on_graph_loaded(self, message: GraphLoaded) -> None:
@@ -384,8 +409,12 @@ class Workbench(App[None]):
         self.action_kill()
 
     def action_kill(self) -> None:
+        dropped, self._queued = self._queued, []
+        if dropped:
+            self.transcript.add_note(f"[dim]dropped {len(dropped)} queued request(s)[/dim]")
         if not self.runs.kill():
-            self.notify("Nothing is running.")
+            if not dropped:
+                self.notify("Nothing is running.")
             return
         self.budgets.set_killing()
         if isinstance(self.screen, TrustPrompt):
@@ -460,20 +489,5 @@ class Workbench(App[None]):
 
 
 def run_workbench(setup: WorkbenchSetup) -> None:
-    _start_resource_tracker()
+    start_resource_tracker()  # while stderr is still the real one (see its docstring)
     Workbench(setup).run()
-
-
-def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker while stderr is still the real one.
-
-    A running Textual app replaces sys.stderr with a capture whose fileno() is -1; the resource
-    tracker passes sys.stderr.fileno() to its child process, so starting it later fails with
-    "bad value(s) in fds_to_keep", and with it the indexer's process pool (forkserver) and every
-    graph answer in the workbench. Started here, it is reused for the rest of the process."""
-    try:
-        from multiprocessing import resource_tracker
-
-        resource_tracker.ensure_running()
-    except Exception:  # no multiprocessing support here: the indexer then runs inline anyway
-        pass

@@ -77,6 +77,82 @@ def test_decorated_definitions_may_be_registered_and_are_not_called_dead(ask) ->
     assert ("ts/mailer.ts", "Unused") in symbols and ("ts/mailer.ts", "Mailer") not in symbols
 
 
+def test_classes_registered_when_defined_are_not_called_dead(ask) -> None:
+    # A registry filled by `__init_subclass__` (two levels down), by a metaclass (inherited from a
+    # base), and by a class factory's base (SQLAlchemy's declarative_base()): the program reaches
+    # these classes without writing their names. ABCMeta, plain bases and a hook that only sets
+    # attributes register nothing.
+    run = ask({"base.py": "import abc\n\n\nclass Plugin:\n    registry = {}\n\n"
+                          "    def __init_subclass__(cls, **kw):\n        Plugin.registry[cls.__name__] = cls\n\n\n"
+                          "class Meta(type):\n    def __new__(mcs, name, bases, ns):\n"
+                          "        return super().__new__(mcs, name, bases, ns)\n\n\n"
+                          "class Model(metaclass=Meta):\n    pass\n\n\n"
+                          "class Shape(metaclass=abc.ABCMeta):\n    pass\n\n\n"
+                          "class Tagged:\n    def __init_subclass__(cls):\n        cls.tag = cls.__name__.lower()\n",
+               "models.py": "from sqlalchemy.orm import declarative_base\n\nBase = declarative_base()\n",
+               "plugins.py": "from base import Plugin, Model, Shape, Tagged\nfrom models import Base\n\n\n"
+                             "class Middle(Plugin):\n    pass\n\n\nclass Hello(Middle):\n    pass\n\n\n"
+                             "class User(Model):\n    pass\n\n\nclass Row(Base):\n    pass\n\n\n"
+                             "class Square(Shape):\n    pass\n\n\nclass Plain:\n    pass\n\n\nclass Tag(Tagged):\n    pass\n",
+               "main.py": "import plugins\nfrom base import Plugin\n\n"
+                          "if __name__ == '__main__':\n    for cls in Plugin.registry.values():\n        cls()\n"})
+    answer = run(mode="unreferenced", target="plugins.py")
+    dead = {r.get("symbol") for r in answer["results"]}
+    # a hook that only sets the class's attributes keeps it nowhere
+    assert answer["status"] == "ok" and dead == {"Square", "Plain", "Tag"}
+    reasons = {u["symbol"]: u["reason"] for u in answer["undeterminable"]}
+    assert "Plugin.__init_subclass__" in reasons["Hello"]  # Middle is used: Hello names it
+    assert "metaclass Meta" in reasons["User"]
+    assert "its base Base is made at run time" in reasons["Row"]
+
+
+def test_storybook_loads_its_config_and_stories_by_name(ask) -> None:
+    run = ask({"package.json": '{"name": "ui", "main": "src/index.ts"}', "src/index.ts": "export const a = 1;\n",
+               ".storybook/main.ts": "export default { stories: ['../src/**/*.stories.tsx'] };\n",
+               ".storybook/preview.tsx": "export const parameters = {};\n",
+               "src/Button.stories.tsx": "export default { title: 'Button' };\nexport const Primary = {};\n",
+               "src/orphan.ts": "export const lonely = 1;\n"})
+    answer = run(mode="unreferenced")
+    assert dead_files(answer) == {"src/orphan.ts"}
+    roots = {e["path"]: e["reason"] for e in answer["entry_points"]}
+    assert "Storybook" in roots[".storybook/main.ts"] and "Storybook" in roots["src/Button.stories.tsx"]
+
+
+def test_a_django_project_is_read_as_django_reads_it(ask) -> None:
+    # Django loads the settings module by name and reads its constants by name, loads the URL conf
+    # named in them and reads `urlpatterns`, and imports each installed app's admin/apps/models.
+    run = ask({"manage.py": "import os\n\nif __name__ == '__main__':\n"
+                            "    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'site.settings')\n",
+               "site/__init__.py": "", "site/settings.py": "INSTALLED_APPS = ['shop.payments']\nROOT_URLCONF = 'site.urls'\n",
+               "site/urls.py": "urlpatterns = []\n", "shop/__init__.py": "", "shop/payments/__init__.py": "",
+               "shop/payments/admin.py": "from django.contrib import admin\n\nadmin.site.site_header = 'Shop'\n",
+               "shop/payments/apps.py": "from django.apps import AppConfig\n\n\nclass PaymentsConfig(AppConfig):\n    pass\n",
+               "shop/payments/views.py": "def orphan_view(request):\n    return None\n",
+               "lonely/admin.py": "X = 1\n"})
+    answer = run(mode="unreferenced")
+    dead = {(r["path"], r.get("symbol")) for r in answer["results"]}
+    assert dead == {("shop/payments/views.py", None), ("shop/payments/views.py", "orphan_view"),
+                    ("lonely/admin.py", None), ("lonely/admin.py", "X")}  # no app names `lonely`
+    reasons = {(u["path"], u.get("symbol")): u["reason"] for u in answer["undeterminable"]}
+    assert "site/settings.py:1" in reasons[("shop/payments/admin.py", None)]
+    assert "by convention" in reasons[("shop/payments/apps.py", None)]
+    assert "may read INSTALLED_APPS by name" in reasons[("site/settings.py", "INSTALLED_APPS")]
+    assert "may read urlpatterns by name" in reasons[("site/urls.py", "urlpatterns")]
+
+
+def test_a_script_named_by_its_path_keeps_its_unused_functions_dead(ask) -> None:
+    # `python tools/gen.py` runs the file: what it does not call itself nobody calls. A module named
+    # by its dotted name is imported by something that may read its attributes by name.
+    run = ask({"Makefile": "gen:\n\tpython tools/gen.py\n", "tools/gen.py": "def unused():\n    pass\n\n\nprint(1)\n",
+               "tests/conftest.py": "pytest_plugins = ['pkg.fixtures']\n", "pkg/__init__.py": "",
+               "pkg/fixtures.py": "def helper():\n    pass\n"})
+    answer = run(mode="unreferenced")
+    dead = {(r["path"], r.get("symbol")) for r in answer["results"]}
+    undeterminable = {(u["path"], u.get("symbol")) for u in answer["undeterminable"]}
+    assert ("tools/gen.py", "unused") in dead and ("tools/gen.py", None) in undeterminable
+    assert ("pkg/fixtures.py", "helper") in undeterminable and ("pkg/fixtures.py", None) in undeterminable
+
+
 def test_a_package_init_runs_whenever_a_module_beneath_it_does(ask) -> None:
     run = ask({"pyproject.toml": "[project]\nname = 'x'\n[project.scripts]\nx = 'tool.cli:main'\n",
                "tool/__init__.py": "VERSION = '1'\n", "tool/cli.py": "def main():\n    pass\n",

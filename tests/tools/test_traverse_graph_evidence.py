@@ -146,6 +146,13 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     ({"shop/management/commands/import_prices.py": "class Command:\n    pass\n"},
      "shop/management/commands/import_prices.py"),
     ({"shop/templatetags/money.py": "def fmt(v):\n    return v\n"}, "shop/templatetags/money.py"),
+    # test files by their runners' conventions: Django's and unittest's tests.py, Cypress specs,
+    # Maven failsafe's *IT and JUnit 3's *TestCase classes
+    ({"shop/tests.py": "class PriceTests:\n    pass\n"}, "shop/tests.py"),
+    ({"cypress/e2e/login.cy.ts": "describe('login', () => {});\n"}, "cypress/e2e/login.cy.ts"),
+    ({"src/main/java/a/CheckoutIT.java": "package a;\npublic class CheckoutIT {}\n"}, "src/main/java/a/CheckoutIT.java"),
+    ({"src/main/java/a/PriceTestCase.java": "package a;\npublic class PriceTestCase {}\n"},
+     "src/main/java/a/PriceTestCase.java"),
     ({"setup.py": "from setuptools import setup\nsetup(entry_points={'console_scripts': ['t = tool.cli:main']})\n",
       "tool/__init__.py": "", "tool/cli.py": "def main():\n    pass\n"}, "tool/cli.py"),
     ({"package.json": json.dumps({"name": "x", "scripts": {"gen": "node scripts/gen.mjs && tsx ./tools/check.ts"}}),
@@ -264,6 +271,14 @@ def test_tests_of_a_symbol_list_the_test_files_that_call_it_first(ask) -> None:
     ("pkg/loaders/__init__.py", "import importlib\n\ndef handler(n):\n"
                                 "    return importlib.import_module('pkg.handlers.{}'.format(n))\n", "pkg/handlers/mail.py"),
     ("src/core/loader.ts", "export const load = (n: string) => import(`../../plugins/plugin-` + n);\n", "plugins/alpha.ts"),
+    # loaders of every file a pattern matches: Vite's glob imports (relative, a list, root-relative)
+    # and webpack's require.context (the folder itself, in any cast)
+    ("src/core/loader.ts", "export const all = import.meta.glob('../../plugins/*.ts');\n", "plugins/alpha.ts"),
+    ("src/core/loader.ts", "export const all = import.meta.glob(['../../plugins/**/*.ts', '!**/x.ts'], {eager: true});\n",
+     "plugins/alpha.ts"),
+    ("src/core/loader.ts", "export const all = import.meta.globEager('/plugins/al*.ts');\n", "plugins/alpha.ts"),
+    ("src/core/loader.js", "const ctx = require.context('../../plugins', true, /\\.ts$/);\n", "plugins/alpha.ts"),
+    ("src/core/loader.ts", "const ctx = (require as any).context(\n  '../../plugins', false);\n", "plugins/alpha.ts"),
 ])
 def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_is(
         ask, loader_path: str, loader: str, loaded: str) -> None:
@@ -275,6 +290,25 @@ def test_a_loader_with_a_written_folder_prefix_reaches_that_folder_wherever_it_i
     assert loaded not in dead_files(answer)
     assert any(u["path"] == loaded and loader_path in u["reason"] for u in answer["undeterminable"])
     assert "other/orphan.py" in dead_files(answer)  # a loader names its folder, not the whole project
+
+
+@pytest.mark.parametrize("config, routes, ordinary", [
+    ("remix.config.js", ["app/routes/_index.tsx", "app/routes/posts.$id.tsx", "app/root.tsx", "app/entry.server.tsx"],
+     "app/lib/helpers.ts"),
+    ("svelte.config.js", ["src/routes/+page.ts", "src/routes/blog/[slug]/+page.server.ts", "src/hooks.server.ts"],
+     "src/lib/helpers.ts"),
+    ("nuxt.config.ts", ["pages/index.ts", "plugins/auth.ts", "composables/useCart.ts", "server/api/cart.ts"],
+     "lib/helpers.ts"),
+    ("astro.config.mjs", ["src/pages/index.ts", "src/pages/api/cart.ts", "src/middleware.ts"], "src/lib/helpers.ts"),
+])
+def test_other_frameworks_routes_are_loaded_by_their_path_never_dead(ask, config: str, routes: list[str],
+                                                                      ordinary: str) -> None:
+    run = ask({f"web/{config}": "export default {};\n",
+               **{f"web/{r}": "export default function X() { return null; }\n" for r in routes},
+               f"web/{ordinary}": "export const lonely = 1;\n"})
+    answer = run(mode="unreferenced")
+    assert not dead_files(answer) & {f"web/{r}" for r in routes}
+    assert f"web/{ordinary}" in dead_files(answer)  # only the framework's own folders
 
 
 def test_next_js_routes_are_loaded_by_their_path_never_dead(ask) -> None:

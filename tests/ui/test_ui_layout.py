@@ -158,8 +158,8 @@ async def test_the_demo_answers_a_follow_up_honestly_instead_of_replaying(tmp_pa
     app = Workbench(setup)
     async with app.run_test(size=(80, 24)) as pilot:
         app.submit("do the demo thing")
-        # The pane says "done" when the loop's last event arrives; the run's worker ends just after,
-        # and a request typed in between is refused ("a run is in progress"): wait for both.
+        # The pane says "done" when the loop's last event arrives; the run's worker ends just after
+        # (a request typed in between is queued behind it): wait for both, to type into an idle app.
         await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "done" and not app.runs.running)
         first_session = app.runs.session_id
         app.submit("and now something else")

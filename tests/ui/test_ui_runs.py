@@ -11,6 +11,7 @@ from textual.widgets import OptionList
 from ui_harness import make_project, wait_for, workbench, write_script
 
 from konstruct_tui.agent.events import Finished
+from konstruct_tui.agent.killswitch import KillSwitch
 from konstruct_tui.ui.messages import Reported, RequestSubmitted
 from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.request_input import RequestInput
@@ -126,3 +127,55 @@ async def test_request_history_survives_a_restart(tmp_path: Path) -> None:
         request.focus()
         await pilot.press("up")
         assert request.value == "first request"
+
+
+async def test_requests_typed_during_a_run_are_queued_and_sent_in_order_when_it_ends(tmp_path: Path) -> None:
+    # Each text piece of the first answer waits 0.2 s: the two requests below arrive mid-run.
+    script = write_script(tmp_path / "three.json", [{"text": "First answer, slowly.", "delay_s": 0.2},
+                                                    {"text": "Second answer."}, {"text": "Third answer."}])
+    app = workbench(make_project(tmp_path), script)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.submit("one")
+        await wait_for(pilot, lambda: app.runs.running)
+        app.submit("two")
+        app.submit("three")
+        assert _text_of(app).count("⏳ queued") == 2  # said on screen, not refused
+        await wait_for(pilot, lambda: "Third answer." in _text_of(app) and not app.runs.running)
+        text = _text_of(app)
+        assert text.index("First answer") < text.index("Second answer.") < text.index("Third answer.")
+        assert text.rindex("two") < text.index("Second answer.") and text.rindex("three") < text.index("Third answer.")
+
+
+async def test_ctrl_k_drops_the_queued_requests_with_the_run(tmp_path: Path) -> None:
+    script = write_script(tmp_path / "hang.json", [{"text": "Working", "hang": True}, {"text": "must never be sent"}])
+    app = workbench(make_project(tmp_path), script)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.submit("work")
+        await wait_for(pilot, lambda: "Working" in _text_of(app))
+        app.submit("and then this")
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: app.query_one(BudgetsPane).state == "killed" and not app.runs.running)
+        await pilot.pause(0.3)
+        assert "dropped 1 queued request(s)" in _text_of(app)
+        assert "must never be sent" not in _text_of(app)
+
+
+async def test_a_request_queued_behind_a_run_that_fails_is_put_back_in_the_input(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path), write_script(tmp_path / "one.json", [{"text": "never reached"}]))
+
+    def failing_run(request: str) -> Finished:
+        app.runs.switch = KillSwitch()  # in flight, as a real run is
+        try:
+            time.sleep(0.5)
+            raise RuntimeError("provider fell over")
+        finally:
+            app.runs.switch = None
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.runs.run = failing_run  # type: ignore[method-assign]
+        app.submit("first")
+        await wait_for(pilot, lambda: app.runs.running or "fell over" in _text_of(app))
+        app.submit("second, after it")
+        # the failure's own line comes from the worker's state change, after the run's end
+        await wait_for(pilot, lambda: "not sent: the run failed" in _text_of(app) and "fell over" in _text_of(app))
+        assert app.query_one(RequestInput).value == "second, after it"

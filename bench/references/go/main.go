@@ -2,7 +2,9 @@
 //
 //	go run ./bench/references/go CHECKOUT OUT.tsv
 //
-// Every package directory of the checkout is type-checked from source: its non-test files (what
+// Every package directory of the checkout is type-checked from source, with the files the default
+// build context compiles (build constraints and GOOS/GOARCH file names honoured, as go list and
+// gopls read a package): its non-test files (what
 // importers get), then with its in-package tests, then its external `_test` package. Imports
 // inside the checkout (through its go.mod files) are checked from source too; the standard
 // library comes from the toolchain's importer; anything else is an empty package (its types are
@@ -21,6 +23,7 @@ import (
 	"bufio"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -196,7 +199,9 @@ func main() {
 				}
 			}
 		}
-		if !fi.IsDir() && strings.HasSuffix(base, ".go") {
+		// Only the files the default build compiles, as go list and gopls see a package: a file
+		// under another build constraint (`//go:build nomsgpack`, `_windows.go`) is no part of it.
+		if match, _ := build.Default.MatchFile(filepath.Dir(path), base); !fi.IsDir() && strings.HasSuffix(base, ".go") && match {
 			file, err := parser.ParseFile(c.fset, path, nil, parser.SkipObjectResolution)
 			if file != nil {
 				dir := filepath.Dir(path)
