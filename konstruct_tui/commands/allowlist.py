@@ -53,11 +53,12 @@ PRESETS: dict[str, tuple[str, ...]] = {
         "mvn", "./mvnw", "gradle", "./gradlew", "java", "javac", "jar", "ant", "kotlinc", "kotlin", "sbt test", "sbt compile",
     ),
 }
-# `git branch NAME` creates a branch: the look-around rule admits listing only.
-LISTING_ONLY = {("git", "branch"): ("-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains",
-                                     "--merged", "--no-merged", "--points-at", "--show-current", "-v", "-vv", "--verbose")}
-_VALUE_TAKING = frozenset({"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort",
-                           "--color", "--column"})
+# `git branch NAME` creates a branch: the look-around rule admits listing only. With a name, git
+# lists only under an option that puts it in list mode (`--list`, or a filter: `--merged X`,
+# `--contains X`, `--points-at X`); `-v NAME`, `--color NAME`, `--column NAME`, `--sort=k NAME` all
+# create NAME (checked against git 2.39), so a name with any other option is a creation.
+LISTING_ONLY = {("git", "branch"): ("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")}
+_VALUE_TAKING = frozenset({"--points-at", "--format", "--sort"})  # a separate word is their value
 
 
 class BadPrefix(ValueError):

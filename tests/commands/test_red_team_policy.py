@@ -266,3 +266,32 @@ def test_a_program_from_the_project_is_never_a_look_around(command: str, tmp_pat
 @pytest.mark.parametrize("command", ["./x.sh", "sh x.sh", "./pytest", "bin/pytest -q", "./cat a.txt"])
 def test_a_program_from_the_project_is_never_admitted_by_a_preset(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")
+
+
+# Broke before: options guessed to mean "list" with a name after them created the branch in git
+# (`git branch -v NAME`, `--color NAME`, `--column NAME`: checked against git), and the look-around
+# rule admitted them. Now a name is a listing only under an option git reads as list mode.
+@pytest.mark.parametrize("command", ["git branch -v newb", "git branch -vv newb", "git branch --color newb",
+                                     "git branch --column newb", "git branch -r newb", "git branch --sort=refname newb"])
+def test_git_branch_with_a_name_is_a_listing_only_in_list_mode(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
+    assert _answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")
+
+
+def test_git_branch_with_a_name_really_creates_it_with_those_options(tmp_path: Path) -> None:
+    import subprocess
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-q", "--allow-empty",
+                    "-m", "x"], check=True)
+    for option in ("-v", "--color", "--column"):
+        subprocess.run(["git", "-C", str(tmp_path), "branch", option, f"made{option.strip('-')}"], capture_output=True)
+    made = subprocess.run(["git", "-C", str(tmp_path), "branch", "--list", "made*"], capture_output=True, text=True).stdout
+    assert made.split() == ["madecolor", "madecolumn", "madev"]  # what the rule above guards against
+
+
+@pytest.mark.parametrize("command", ["git branch", "git branch -a", "git branch -vv", "git branch --list 'feat*'",
+                                     "git branch --merged main", "git branch --contains HEAD", "git branch --format x",
+                                     "git branch --sort refname", "git branch --show-current"])
+def test_git_branch_listings_stay_look_arounds(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("allow", "read_only")
