@@ -255,11 +255,12 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
         return PolicyDecision("refuse", "allowlist", why)
     if not run.wrappers and not run.assignments and config.read_only_sandbox:
         rule = read_only_rule(argv, config.root)
-        if rule is not None:
+        runs = read_only_argv(argv, config.root) if rule is not None else None
+        if rule is not None and runs is not None:
             return PolicyDecision(
                 "allow", "read_only",
                 f"{rule!r} only reads: it runs without a grant, confined by the kernel sandbox to read-only with no network",
-                read_only_argv(argv, config.root), None, confinement="read-only",
+                runs, None, confinement="read-only",
             )
     via = " (through a shell)" if _shell_run(run.argv) else ""
     return PolicyDecision(

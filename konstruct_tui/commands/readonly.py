@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..workspace.outside_programs import program_outside
 from ..workspace.safe_git import git_argv
 from .allowlist import LISTING_ONLY, creates_branch
 from .unsafe_options import first_unsafe, own_exact, unsafe_for
@@ -83,22 +85,33 @@ except OSError:  # pragma: no cover - every Unix has one
     _NULL_DEVICE = -1
 
 
-def read_only_argv(argv: Sequence[str], root: Path | None) -> tuple[str, ...]:
+def read_only_argv(argv: Sequence[str], root: Path | None) -> tuple[str, ...] | None:
     """What runs for a command the read-only list admitted. git reads configuration the agent may
     have reached (a `.git` a command made in a project that had none, a submodule's `.git` file naming
     a git folder in the project) and that configuration can name programs (`core.fsmonitor`,
     `diff.external`, filters, textconv, `gpg.program`): so a read-only git runs as our own git does,
     with every such key overridden, and a program no rule admitted never starts without a grant."""
-    if not argv or argv[0] != "git":
-        return tuple(argv)
+    if not argv:
+        return ()
+    base = root if root is not None else Path.cwd()
+    if argv[0] != "git":
+        # Found outside the workspace: an activated `.venv/bin` in the project on PATH must not make a
+        # `cat` a command planted there the one that runs without a grant. None: ask instead.
+        found = program_outside(argv[0], base)
+        if found is None:  # found only in the workspace: ask; found nowhere: it will not be found when run either
+            return None if shutil.which(argv[0]) else tuple(argv)
+        return (found, *argv[1:])
+    if program_outside("git", base) is None:
+        return None
     args = list(argv[1:])
     if args[:1] == ["diff"]:
         args.insert(1, "--no-ext-diff")  # the one read-only subcommand that runs diff.external by default
-    hardened = git_argv(root if root is not None else Path.cwd(), *args)
+    hardened = git_argv(base, *args)
     prefix = hardened[: len(hardened) - len(args)]
     # An empty override makes git stop where it would use the key ("cannot run"); a textconv of `cat`
     # is the identity, so diffs still show as git makes them.
-    prefix = [f"{w}cat" if _TEXTCONV.match(w) else w for w in prefix]
+    identity = program_outside("cat", base) or "/nonexistent/cat"
+    prefix = [f"{w}{identity}" if _TEXTCONV.match(w) else w for w in prefix]
     return (*prefix, *args)
 
 

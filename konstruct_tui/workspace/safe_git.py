@@ -28,6 +28,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .outside_programs import program_outside
+
 # Keys that name a program to run, or switch on something that runs one, and their safe values.
 FIXED_OVERRIDES: Mapping[str, str] = {
     "core.fsmonitor": "false",
@@ -81,6 +83,7 @@ def names_program(key: str) -> bool:
     the caller's: only a `!` value runs)."""
     return key.lower() in _PROGRAM_KEYS or bool(_DRIVER_KEY.match(key))
 TIMEOUT_S = 30
+_NO_GIT = "git-found-only-inside-the-workspace"  # running it fails like a missing git (OSError)
 _cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
 _cache_lock = threading.Lock()
 
@@ -93,9 +96,13 @@ def git_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def _fixed_argv() -> list[str]:
-    out = ["git", "--no-pager", "--no-optional-locks"]
+def _fixed_argv(root: Path) -> list[str]:
+    # git found outside the workspace: an activated `.venv/bin` in the project on PATH must not make
+    # a `git` a command planted there the one we run unconfined (outside_programs.py).
+    out = [program_outside("git", root) or _NO_GIT, "--no-pager", "--no-optional-locks"]
     for key, value in FIXED_OVERRIDES.items():
+        if value in ("false", "cat") and key != "core.fsmonitor" and names_program(key):  # a program, found like git
+            value = program_outside(value, root) or f"/nonexistent/{value}"
         out += ["-c", f"{key}={value}"]
     return out
 
@@ -119,7 +126,7 @@ def _driver_overrides(root: Path) -> tuple[str, ...]:
     if cached is not None and _stat_key([p for p, *_ in cached[0]]) == cached[0]:
         return cached[1]
     try:
-        done = subprocess.run([*_fixed_argv(), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
+        done = subprocess.run([*_fixed_argv(root), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
                               capture_output=True, timeout=TIMEOUT_S, check=False, env=git_environment(),
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
@@ -147,7 +154,7 @@ def _driver_overrides(root: Path) -> tuple[str, ...]:
 def git_argv(root: str | os.PathLike[str], *args: str) -> list[str]:
     """The full argv of a hardened `git -C root ARGS...`."""
     path = Path(root)
-    return [*_fixed_argv(), *_driver_overrides(path), "-C", str(path), *args]
+    return [*_fixed_argv(path), *_driver_overrides(path), "-C", str(path), *args]
 
 
 def run_git(root: str | os.PathLike[str], *args: str, timeout: float = TIMEOUT_S) -> subprocess.CompletedProcess[bytes]:
