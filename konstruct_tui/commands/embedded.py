@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..workspace.safe_git import names_program
+from ..workspace import names_program
 from .sweeping import git_places
 from .wrappers import program_name
 

@@ -18,8 +18,7 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..workspace.outside_programs import program_outside
-from ..workspace.safe_git import git_argv
+from ..workspace import git_argv, program_outside
 from .allowlist import LISTING_ONLY, creates_branch
 from .unsafe_options import first_unsafe, own_exact, unsafe_for
 
