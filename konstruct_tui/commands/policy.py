@@ -34,6 +34,7 @@ read-only list. The judging itself lives in judge.py; this module turns its find
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -227,8 +228,8 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
     if plain:
         for script in config.scripts:
             if script.matches(argv):
-                if script.body:
-                    found = judge_shell_code(script.body, f"the {script.qualified} script", config.root, 1, hard_only=True)
+                for part in _runs_with(script, config.scripts):
+                    found = judge_shell_code(part.body or "", f"the {part.qualified} script", config.root, 1, hard_only=True)
                     if found:
                         return PolicyDecision("refuse", found.rule, found.reason)
                 return PolicyDecision(
@@ -266,6 +267,26 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
     return PolicyDecision(
         "ask", "needs_grant", f"an arbitrary command{via}: it runs only with the user's 'commands' grant", argv, "commands"
     )
+
+
+def _runs_with(script: ProjectScript, scripts: Sequence[ProjectScript]) -> list[ProjectScript]:
+    """What running `script` runs with it, transitively: the scripts its runner adds (make's
+    prerequisites, npm's `preNAME`/`postNAME`) and any script of the same file its body names as a
+    word (`npm run wipe`, `$(MAKE) clean`). `"pretest": "rm -rf /"` refuses `npm test`."""
+    same_file = {s.name: s for s in scripts if s.source == script.source and s.kind == script.kind}
+    seen: dict[str, ProjectScript] = {}
+    queue = [script]
+    while queue:
+        current = queue.pop()
+        if current.name in seen:
+            continue
+        seen[current.name] = current
+        if any("$" in need for need in current.needs) or "$(" in (current.body or "") or "${" in (current.body or ""):
+            queue += [s for s in same_file.values() if s.name not in seen]  # a variable may name any of them
+            continue
+        named = set(current.needs) | set(re.split(r"[\s;&|()`$'\"{}]+", current.body or ""))
+        queue += [same_file[name] for name in named if name in same_file and name not in seen]
+    return [s for s in seen.values() if s.body]
 
 
 def _allowlisted(argv: Sequence[str], config: PolicyConfig) -> bool:

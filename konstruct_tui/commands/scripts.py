@@ -30,6 +30,9 @@ class ProjectScript:
     argv: tuple[str, ...]
     spellings: tuple[tuple[str, ...], ...] = ()
     body: str | None = None
+    # Other scripts of the same file the runner runs with this one: make's prerequisites, npm's
+    # `preNAME`/`postNAME`. The policy holds them (and any script a body names) to the deny list too.
+    needs: tuple[str, ...] = ()
 
     @property
     def qualified(self) -> str:
@@ -173,7 +176,7 @@ def _npm(workspace: Workspace) -> list[ProjectScript]:
         if manager in ("yarn", "pnpm", "bun") and name not in ("install", "add", "remove"):
             spellings.append((manager, name))
         argv = (manager, "test") if name == "test" else (manager, "run", name)
-        found.append(ProjectScript(name, "npm", "package.json", argv, tuple(spellings), body))
+        found.append(ProjectScript(name, "npm", "package.json", argv, tuple(spellings), body, (f"pre{name}", f"post{name}")))
     return found
 
 
@@ -190,7 +193,8 @@ def _make(workspace: Workspace) -> list[ProjectScript]:
         match = _MAKE_TARGET.match(line)
         if not match:
             continue
-        recipe = []
+        prerequisites, _, inline = line[match.end():].partition(";")  # `test: setup ; pytest`
+        recipe = [inline.strip()] if inline.strip() else []
         for following in lines[k + 1:]:
             if not following.startswith("\t"):
                 break
@@ -198,7 +202,8 @@ def _make(workspace: Workspace) -> list[ProjectScript]:
         for target in match.group(1).split():
             if target.startswith(".") or "%" in target or target in found:
                 continue
-            found[target] = ProjectScript(target, "make", filename, ("make", target), (), "\n".join(recipe))
+            found[target] = ProjectScript(target, "make", filename, ("make", target), (), "\n".join(recipe),
+                                          tuple(prerequisites.split()))
     return list(found.values())
 
 

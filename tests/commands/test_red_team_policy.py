@@ -295,3 +295,45 @@ def test_git_branch_with_a_name_really_creates_it_with_those_options(tmp_path: P
                                      "git branch --sort refname", "git branch --show-current"])
 def test_git_branch_listings_stay_look_arounds(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("allow", "read_only")
+
+
+def _scripts_project(tmp_path: Path, files: dict[str, str]) -> PolicyConfig:
+    from konstruct_tui.commands import discover_scripts
+    from konstruct_tui.workspace import Workspace
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with Workspace(tmp_path) as workspace:
+        scripts = discover_scripts(workspace)
+    return PolicyConfig(scripts=tuple(scripts), root=tmp_path)
+
+
+# Broke before: only the named script's body was held to the hard deny list, while npm runs
+# `preNAME`/`postNAME` around it, a body may call another script, and make runs prerequisites first.
+@pytest.mark.parametrize(("files", "command"), [
+    ({"package.json": '{"scripts": {"test": "jest", "pretest": "rm -rf /"}}'}, "npm test"),
+    ({"package.json": '{"scripts": {"build": "tsc", "postbuild": "rm -rf ~"}}'}, "npm run build"),
+    ({"package.json": '{"scripts": {"test": "npm run wipe", "wipe": "rm -rf /"}}'}, "npm t"),
+    ({"Makefile": "test: setup\n\tpytest\n\nsetup:\n\trm -rf /\n"}, "make test"),
+    ({"Makefile": "all:\n\t$(MAKE) clean\n\nclean:\n\trm -rf ~\n"}, "make all"),
+])
+def test_a_project_script_is_judged_with_everything_its_runner_may_run(files: dict[str, str], command: str,
+                                                                       tmp_path: Path) -> None:
+    decision = decide(command, _scripts_project(tmp_path, files))
+    assert (decision.decision, decision.rule) == ("refuse", "deny")
+
+
+def test_a_script_file_with_nothing_denied_still_runs_as_written(tmp_path: Path) -> None:
+    config = _scripts_project(tmp_path, {"package.json": '{"scripts": {"test": "jest", "pretest": "rm -rf dist"}}'})
+    decision = decide("npm test", config)
+    assert (decision.decision, decision.rule) == ("allow", "project_script")
+
+
+@pytest.mark.parametrize(("files", "command"), [
+    ({"Makefile": "lint: $(CHECK)\n\truff .\n\nCHECK = clean\nclean:\n\trm -rf ~\n"}, "make lint"),
+    ({"Makefile": "test: ; rm -rf /\n"}, "make test"),
+    ({"Makefile": "all:\n\t$(MAKE) $(WHAT)\n\nwipe:\n\trm -rf /\n"}, "make all"),
+])
+def test_make_variables_and_inline_recipes_are_judged_too(files: dict[str, str], command: str, tmp_path: Path) -> None:
+    decision = decide(command, _scripts_project(tmp_path, files))
+    assert (decision.decision, decision.rule) == ("refuse", "deny")
