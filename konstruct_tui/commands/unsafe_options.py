@@ -42,9 +42,10 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     ("git", "clone"): frozenset({"-u", "--upload-pack", "--template", "-c", "--config"}),
     ("git", "fetch"): frozenset({"--upload-pack"}), ("git", "pull"): frozenset({"--upload-pack"}),
     ("git", "push"): frozenset({"--receive-pack", "--exec"}), ("git", "archive"): frozenset({"--exec", "--remote", "-o"}),
-    "rg": frozenset({"--pre", "--pre-glob", "--hostname-bin"}),
+    # `-z`: rg starts gzip, xz, zstd ... found on PATH (which may name a folder in the project)
+    "rg": frozenset({"--pre", "--pre-glob", "--hostname-bin", "-z", "--search-zip"}),
     "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}),
-    "tree": frozenset({"-o", "-R"}), "date": frozenset({"-s", "--set"}), "file": frozenset({"-C", "--compile"}),
+    "tree": frozenset({"-o", "-R"}), "date": frozenset({"-s", "--set"}), "file": frozenset({"-C", "--compile", "-z", "-Z", "--uncompress", "--uncompress-noreport"}),
     "tar": frozenset({"-I", "-F", "--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command",
                       "--info-script", "--new-volume-script", "--rmt-command"}),
     "zip": frozenset({"-TT", "--unzip-command"}),

@@ -337,3 +337,11 @@ def test_a_script_file_with_nothing_denied_still_runs_as_written(tmp_path: Path)
 def test_make_variables_and_inline_recipes_are_judged_too(files: dict[str, str], command: str, tmp_path: Path) -> None:
     decision = decide(command, _scripts_project(tmp_path, files))
     assert (decision.decision, decision.rule) == ("refuse", "deny")
+
+
+# Broke before: look-arounds that start other programs found on PATH (which may name a folder in the
+# project): rg's decompressors, file's.
+@pytest.mark.parametrize("command", ["rg -z needle", "rg --search-zip needle", "rg -nz needle", "file -z a.gz",
+                                     "file --uncompress a.gz"])
+def test_a_look_around_that_starts_decompressors_asks(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("ask", "needs_grant")
