@@ -19,7 +19,9 @@ import platform
 import posixpath
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+
+from .facts import Symbol
 
 _GOOS = frozenset({"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux",
                    "nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos"})
@@ -128,10 +130,11 @@ def _written(text: str) -> str:
     return " && ".join(legacy)
 
 
-def other_build_callers(files: dict[str, object], found: list[tuple[str, object]], callers: list[str],
+def other_build_callers(under: Callable[[str], Iterable[str]], found: Sequence[tuple[str, Symbol]], callers: list[str],
                         defines: Callable[[str, str], bool], read: Callable[[str], str | None],
                         ) -> tuple[dict[str, tuple[str, str]], set[str]]:
-    """({caller: (constraint, declaration the default build binds it to, or "")}, {caller}): the
+    """`under(folder)`: the files beneath a folder. ({caller: (constraint, declaration the
+    default build binds it to, or "")}, {caller}): the
     proven Go callers that call the asked-for declaration only in another build (a caller the
     default build leaves out, `file_windows.go`; any caller of a declaration the default build
     leaves out when another file of its package declares the name for the default build), and
@@ -147,9 +150,9 @@ def other_build_callers(files: dict[str, object], found: list[tuple[str, object]
     variants: dict[str, str] = {}
     for path, symbol in go:
         folder = posixpath.dirname(path)
-        for other in sorted(files):
+        for other in sorted(under(folder)):
             if (other not in asked and other.endswith(".go") and posixpath.dirname(other) == folder
-                    and defines(other, symbol.name)):  # type: ignore[attr-defined]
+                    and defines(other, symbol.name)):
                 variants.setdefault(constraint(other, read(other)), other)
     default_twin = next((other for c, other in variants.items() if compiled_by_default(c)), "")
     if any(compiled_by_default(c) for c in constraints.values()):

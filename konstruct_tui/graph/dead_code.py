@@ -262,7 +262,14 @@ class DeadCode:
 
     def _package_runs(self, path: str) -> str:
         """For a package's `__init__.py`: a module of the package that is imported or run (Python
-        runs `__init__.py` before any module beneath it), or ""."""
+        runs `__init__.py` before any module beneath it); for a Go file with an `init` function
+        (it runs when its package loads: `context_appengine.go` setting a default), a file of its
+        package that is imported or run; else ""."""
+        if path.endswith(".go") and any(s.name == "init" for s in self.snap.files[path].symbols()):
+            folder = posixpath.dirname(path)
+            return next((other for other in self._folder_files(folder) if other != path and other.endswith(".go") and (
+                self.snap.predecessors(other) or is_test_file(other) or other in self.entry_files
+                or is_entry_file(other, "go", self.read(other)))), "")
         if posixpath.basename(path) != "__init__.py" or not _has_statements(self.read(path)):
             return ""  # an empty `__init__.py` can go without changing what runs
         for other in self.snap.files_under(posixpath.dirname(path)):

@@ -46,6 +46,9 @@ _MAIN_GUARD = re.compile(r"""^\s*if\s*\(?\s*(?:__name__\s*==\s*['"]__main__['"]|
                          re.MULTILINE)
 _JAVA_MAIN = re.compile(r"\b(?:public\s+static|static\s+public)\s+void\s+main\s*\(")
 _GO_MAIN = re.compile(r"^\s*package\s+main\b", re.MULTILINE)
+_GO_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+# a package clause and nothing but blank imports (`import _ "golang.org/x/tools/cmd/stringer"`)
+_GO_PINS = re.compile(r"""\s*package\s+\w+\s*(?:import\s*(?:_\s*"[^"]+"|\(\s*(?:_\s*"[^"]+"\s*)+\))\s*)+""")
 # Files a tool runs or reads by their name, never imported by the project's own code.
 _BY_CONVENTION = (
     (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
@@ -229,6 +232,8 @@ def is_entry_file(path: str, language: str, text: str | None) -> str:
         return "declares public static void main"
     if language == "go" and _GO_MAIN.search(text):
         return "package main"
+    if language == "go" and _GO_PINS.fullmatch(_GO_COMMENTS.sub("", text)):
+        return "holds only blank imports: it pins its module's dependencies (the tools.go convention)"
     return ""
 
 

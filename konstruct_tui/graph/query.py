@@ -110,7 +110,7 @@ class GraphQuery:
         for base_path, base in supertype_methods(snap, found, self._text):
             callers.add_base_callers(find_callers(snap, [(base_path, base)]), base.name, set(defining))
         callers.set_apart(other_build_callers(
-            snap.files, found, sorted(callers.resolved),
+            snap.files_under, found, sorted(callers.resolved),
             lambda path, name: any(s.name == name for s in snap.files[path].symbols()), self._text))
         passing = self._pass_throughs(snap, callers, short) if uses_only else []
         for path in passing:

@@ -83,3 +83,15 @@ def test_a_rename_lists_the_other_builds_callers_with_their_constraint(ask) -> N
     assert rows["app/context.go"]["role"] == "reference"
     assert rows["binding/helper_windows.go"]["role"] == "candidate"
     assert rows["binding/helper_windows.go"]["built_with"] == "windows" and rows["binding/helper_windows.go"]["lines"] == [3]
+
+
+def test_a_go_file_with_an_init_runs_with_its_package_and_is_never_dead(ask) -> None:
+    files = {"go.mod": "module example.com/m\n\ngo 1.21\n",
+             "gin/gin.go": "package gin\n\nvar defaultPlatform = \"\"\n\nfunc New() string { return defaultPlatform }\n",
+             "gin/context_appengine.go": "//go:build appengine\n\npackage gin\n\nfunc init() {\n\tdefaultPlatform = \"gae\"\n}\n",
+             "main.go": "package main\n\nimport \"example.com/m/gin\"\n\nfunc main() { _ = gin.New() }\n",
+             "lone/lone.go": "package lone\n\nfunc init() {}\n",
+             "lone/other.go": "package lone\n\nfunc helper() {}\n"}
+    dead = {r["path"] for r in ask(files)(mode="unreferenced")["results"] if r.get("kind") == "file"}
+    assert "gin/context_appengine.go" not in dead
+    assert {"lone/lone.go", "lone/other.go"} <= dead  # nothing loads that package: its init never runs

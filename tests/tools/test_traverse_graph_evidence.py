@@ -149,6 +149,10 @@ def test_a_loader_of_one_literal_name_does_not_hide_other_dead_files(ask) -> Non
     # test files by their runners' conventions: Django's and unittest's tests.py, Cypress specs,
     # Maven failsafe's *IT and JUnit 3's *TestCase classes
     ({"shop/tests.py": "class PriceTests:\n    pass\n"}, "shop/tests.py"),
+    # Go's tools.go convention: a file of blank imports pins its module's dependencies
+    ({"go.mod": "module example.com/m\n\ngo 1.21\n",
+      "tools/tools.go": "//go:build tools\n\npackage tools\n\nimport (\n\t_ \"golang.org/x/tools/cmd/stringer\"\n)\n"},
+     "tools/tools.go"),
     ({"cypress/e2e/login.cy.ts": "describe('login', () => {});\n"}, "cypress/e2e/login.cy.ts"),
     ({"src/main/java/a/CheckoutIT.java": "package a;\npublic class CheckoutIT {}\n"}, "src/main/java/a/CheckoutIT.java"),
     ({"src/main/java/a/PriceTestCase.java": "package a;\npublic class PriceTestCase {}\n"},
