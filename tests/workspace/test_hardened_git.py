@@ -234,3 +234,27 @@ def test_only_the_hardened_module_starts_git() -> None:
                 if first and isinstance(first[0], ast.Constant) and first[0].value == "git":
                     offenders.append(f"{module.relative_to(package)}:{node.lineno}")
     assert offenders == []
+
+
+def test_a_planted_work_tree_above_the_project_shows_nothing_outside_it(tmp_path: Path) -> None:
+    """Red team (held): a `.git` a command made in a project that had none, with `core.worktree`
+    naming a folder above the project and a commit of a file there. Our git still answers for the
+    project only: nothing of the outside file reaches git_diff or the listing."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("TOP-SECRET\n")
+    project = outside / "project"
+    project.mkdir()
+    (project / "a.txt").write_text("x\n")
+    _git(project, "init", "-q")
+    blob = subprocess.run(["git", "-C", str(project), "hash-object", "-w", "--stdin"], input=b"old\n",
+                          capture_output=True, check=True).stdout.decode().strip()
+    _git(project, "update-index", "--add", "--cacheinfo", f"100644,{blob},secret.txt")
+    _git(project, "config", "core.worktree", str(outside))
+    _git(project, "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "x")
+    plain = subprocess.run(["git", "-C", str(project), "diff", "HEAD"], capture_output=True, text=True, check=False)
+    assert "TOP-SECRET" in plain.stdout  # control: the plant is live for plain git
+    with Workspace(project) as workspace:
+        answer = call("git_diff", {}, ToolContext(workspace)).to_json()
+    assert "TOP-SECRET" not in str(answer)
+    assert all("secret" not in name for name in list_files(project))
