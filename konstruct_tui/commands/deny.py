@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .environment import is_secret_name
-from .options import Table, parse
+from .own_controls import changes_own_trust
 from .sweeping import (
     DENY,
     Finding,
@@ -82,7 +82,7 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
         found = check(name, list(argv) if check is _deny_words else args, root)
         if found:
             return found
-    if _changes_own_trust(name, args):
+    if changes_own_trust(name, args):
         return Finding("self_grant", "the agent may not grant itself trust or loosen the command policy")
     if name == "git":
         hidden = next((w for w in args if w.startswith("--config-env")), None)
@@ -137,34 +137,6 @@ def _device_named(name: str, args: list[str]) -> Finding | None:
                 return Finding(DENY, f"{name} names the disk device {path!r}; only a program that inspects disks may "
                                "name one, anything else could overwrite it")
     return None
-
-
-# konstruct's own top-level options, with their arities (cli/workbench.py): what a value is, so a
-# value can never be mistaken for the command (`konstruct --model policy policy set`).
-_KONSTRUCT_OPTIONS = Table(long=("root=", "provider=", "model=", "base-url=", "script=", "theme=", "blueprint=",
-                                 "max-turns=", "version", "help"), short="h")
-# What the agent may run of konstruct itself: looking only. Everything else acts as the person (trust,
-# policy and sandbox settings, `tool` with no grant, nested runs with --yes, undo).
-_KONSTRUCT_LOOKING = frozenset({("policy", "check"), ("policy", "show"), ("trust", "list"), ("sandbox", "check"),
-                                ("tools",), ("graph", "export"), ("blueprint", "status"), ("blueprint", "report")})
-
-
-def _changes_own_trust(name: str, args: list[str]) -> bool:
-    """konstruct run by the agent for anything but looking: `konstruct trust grant`, `policy set`,
-    `sandbox set --mode full`, `tool ...` (your own action, no grant) ... also as `python -m konstruct_tui`.
-    Read with konstruct's own option table; an option it does not know counts as a change."""
-    if name != "konstruct":
-        if not (re.match(r"^python(\d+(\.\d+)*)?$", name) and args[:1] == ["-m"] and args[1:2]
-                and args[1].split(".", 1)[0] == "konstruct_tui"):
-            return False
-        args = args[2:]
-    parsed = parse(args, 0, _KONSTRUCT_OPTIONS, operands=None)
-    if parsed.unknown is not None and not parsed.operands:
-        return True
-    words = parsed.operands
-    if not words:
-        return not parsed.has("--version", "--help", "-h")  # bare `konstruct`: the workbench, as the person
-    return tuple(words[:1]) not in _KONSTRUCT_LOOKING and tuple(words[:2]) not in _KONSTRUCT_LOOKING
 
 
 def judge_assignments(assignments: Sequence[str]) -> Finding | None:
