@@ -56,10 +56,11 @@ def read_only_rule(argv: Sequence[str], root: Path | None = None) -> str | None:
 
 
 def _reads_a_device(word: str, root: Path | None) -> bool:
-    """Whether a word (a path, `--opt=path`, `-fpath`) names a device or a pipe other than /dev/null,
-    judged on the real file (a link in the project to /dev/zero counts): `tail /dev/zero` keeps every
-    byte while it waits for a newline and fills the machine's memory, a pipe waits forever. A look
-    around reads files."""
+    """Whether a word (a path, `--opt=path`, `-fpath`) names something other than a plain file:
+    a device or a pipe other than /dev/null, or a kernel pseudo-file under /proc or /sys, judged on the
+    real file (a link in the project to /dev/zero counts). Such a source has no size the kernel
+    states and may never end: `tail /dev/zero` and `tail /proc/self/pagemap` keep every byte while
+    they wait for a newline (1.3 GB in 3 s), a pipe waits forever. A look around reads files."""
     candidates = [word]
     if word.startswith("-"):
         candidates += [word.split("=", 1)[1]] if "=" in word else []
@@ -74,6 +75,8 @@ def _reads_a_device(word: str, root: Path | None) -> bool:
             continue
         if (stat.S_ISCHR(found.st_mode) or stat.S_ISBLK(found.st_mode) or stat.S_ISFIFO(found.st_mode)) \
                 and found.st_rdev != _NULL_DEVICE:
+            return True
+        if stat.S_ISREG(found.st_mode) and os.path.realpath(path).startswith(("/proc/", "/sys/")):
             return True
     return False
 
