@@ -86,8 +86,8 @@ def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
                 return False
             k += 2 if safe[name] and "=" not in word else 1
             continue
-        if _outside(word):
-            return False  # a test file elsewhere would run code of the caller's choosing
+        if _outside(word) or word.startswith("@"):
+            return False  # a test file elsewhere runs code of the caller's choosing; `@FILE` reads more options
         k += 1
     return True
 

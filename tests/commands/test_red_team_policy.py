@@ -349,3 +349,11 @@ def test_make_variables_and_inline_recipes_are_judged_too(files: dict[str, str],
                                      "file --uncompress a.gz"])
 def test_a_look_around_that_starts_decompressors_asks(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+# Broke before: pytest reads more options from `@FILE` (one per line: `-p`, `evil_plugin`), past the
+# test runner's list of safe options.
+@pytest.mark.parametrize("command", ["pytest @args.txt", "pytest -q @tests/args", "python -m pytest @a"])
+def test_a_test_runner_s_argument_file_is_not_the_project_s_script(command: str, tmp_path: Path) -> None:
+    decision = decide(command, _pytest_project(tmp_path))
+    assert (decision.decision, decision.rule) == ("ask", "needs_grant")
