@@ -357,3 +357,10 @@ def test_a_look_around_that_starts_decompressors_asks(command: str, tmp_path: Pa
 def test_a_test_runner_s_argument_file_is_not_the_project_s_script(command: str, tmp_path: Path) -> None:
     decision = decide(command, _pytest_project(tmp_path))
     assert (decision.decision, decision.rule) == ("ask", "needs_grant")
+
+
+# Held, pinned: separators and look-alikes a person would read as the same line.
+@pytest.mark.parametrize("command", ["rm\t-rf\t/", "rm\u2003-rf\u2003/", "rm\u3000-rf\u3000/", "rm\u00a0-rf /",
+                                     "\u02b3m -rf /", "rm -rf /\ufe0f"])
+def test_other_whitespace_and_look_alikes_are_read_as_the_line_they_imitate(command: str, tmp_path: Path) -> None:
+    assert _answer(command, tmp_path) == ("refuse", "deny")
