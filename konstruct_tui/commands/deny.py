@@ -116,7 +116,7 @@ _DEVICE_READERS = frozenset({
     "sgdisk", "partprobe", "cryptsetup", "e2fsck", "fsck", "tune2fs", "dumpe2fs", "resize2fs", "nvme", "mdadm",
     # readers, and git, whose one way to write a named file (`--output`) has its own rule
     "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "diff", "cmp", "md5sum", "sha1sum", "sha256sum",
-    "basename", "dirname", "git",
+    "basename", "dirname", "git", "printf", "logger", "test", "[", "expr", "jq",
 })
 # A path starting a word, after `=`, `:`, `,`, `@`, a quote or a space inside the word (`of=/dev/sda`,
 # `OPEN:/dev/sda`, sed's `1w /dev/sda`, awk's `print > "/dev/sda"`).
