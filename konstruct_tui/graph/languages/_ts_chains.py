@@ -1,7 +1,7 @@
 """TypeScript receiver chains: what an expression a member is used on stands for, as the source
 writes it (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`, `a ?? b`, `{k: v}`), for `_ts_types.py`
 and `_ts_receivers.py`. A chain is a list of segments: a head (`name`, `this:Class`, `super:Class`,
-`new T`, `as T`, `either:`, `array:`, `object:`), then `.name` and `()` (a call; arguments are dropped).
+`new T`, `as T`, `=> T`, `either:`, `array:`, `object:`), then `.name` and `()` (a call; arguments are dropped).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ _MAX_KEYS = 16
 NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
 EITHER = "either:"  # a head `either:[[...], [...]]`: the two sides of `a ?? b` / `a || b`
 ARRAY = "array:"  # a head `array:[[...], ...]`: an array literal, by the chains of its elements
+RETURNING = "=> "  # a head `=> T`: a local function whose written return type is T (`f()` is a T)
 _MAX_ELEMENTS = 8
 
 

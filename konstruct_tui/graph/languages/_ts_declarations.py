@@ -51,8 +51,14 @@ class Declarations:
                 continue
             if index >= 0 and local == "*":
                 return self.target_of(facts, index)
+            if index >= 0:  # `export {util} from '../core'`: whatever `util` is there (zod's `z.util.x`)
+                target = self.target_of(facts, index)
+                return self.namespace(target, local, depth + 1) if target else None
             bound = self.bound(path).get(local)
-            return bound[0] or None if bound is not None and bound[1] == "*" else None
+            if bound is None or not bound[0]:
+                return None
+            # `import * as util from './util'; export {util}`, or `import {util} from '../core'; export {util}`
+            return bound[0] if bound[1] == "*" else self.namespace(bound[0], bound[1], depth + 1)
         for index, ref in enumerate(facts.imports):
             if ref.kind == "reexport" and ref.names == ("*",) and ref.alias is None:
                 target = self.target_of(facts, index)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from operator import attrgetter
 from typing import Any
 
 from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, Symbol
 from ._ts_chains import chain
 from ._ts_types import type_facts
-from ._ts_written import alias_of
+from ._ts_written import alias_of, property_key
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -54,9 +55,15 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     root = ts.parse(grammar, source).root_node
     if root.has_error and grammar == "typescript":
         source, root = _repaired(source, root)
-    found = ts.captures(ts.query(grammar, "typescript"), root)
-    # Sorted once here; `_uses` and `type_facts` both pair them up in document order.
-    found["qualifier"], found["member"] = ts.in_order(found.get("qualifier", ())), ts.in_order(found.get("member", ()))
+    # Every capture list in document order, once: tree-sitter's order within a capture name varies
+    # from one process to the next (it was seen to reorder `callsigs` keys, and a first-one-wins
+    # fact such as an overload's return type could change with it), and the facts must be the same
+    # bytes for the same source. `_uses` and `type_facts` pair `qualifier` and `member` up by it.
+    # `use` (half of all captures) is only ever read into a set: its order is never seen.
+    found = {name: nodes if name == "use" else _in_order(nodes)
+             for name, nodes in ts.captures(ts.query(grammar, "typescript"), root).items()}
+    found.setdefault("qualifier", [])
+    found.setdefault("member", [])
     qualifier = _qualifier_cache()
     imports: list[ImportRef] = []
     bindings: list[list[Any]] = []
@@ -297,7 +304,7 @@ def _symbols(found: dict[str, list[Any]], qualifier: Any) -> list[Symbol]:
             if name_node.type in ("object_pattern", "array_pattern"):
                 names = _pattern_names(name_node)
             else:
-                names = [_string_value(name_node) or ts.text(name_node)]
+                names = [property_key(name_node)]
             value = node.child_by_field_name("value") if node.type == "variable_declarator" else None
             if value is not None and value.type in ("arrow_function", "function_expression", "function"):
                 kind = "function"
@@ -308,6 +315,15 @@ def _symbols(found: dict[str, list[Any]], qualifier: Any) -> list[Symbol]:
                 symbols.append(Symbol(qualified, kind, node.start_point[0] + 1, node.end_point[0] + 1))
     symbols.sort(key=lambda symbol: (symbol.start_line, symbol.end_line, symbol.name))
     return symbols
+
+
+_END, _START = attrgetter("end_byte"), attrgetter("start_byte")
+
+
+def _in_order(nodes: list[Any]) -> list[Any]:
+    """`ts.in_order` (start, the outer of two nodes starting together first) in two stable sorts
+    keyed in C: a key function in Python cost a call per captured node."""
+    return sorted(sorted(nodes, key=_END, reverse=True), key=_START)
 
 
 def _qualifier_cache() -> Any:

@@ -98,6 +98,15 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             for where_, qualified in receivers.declaring(value[1:3], linked[-1])[:1]:
                 used[where_].add(qualified)  # a link that names nothing is no evidence either way
     extra = facts.extra
+    for parents, names in extra.get("local_classes", ()):  # a class in a function implementing a base's members
+        for written in parents:
+            base = receivers.written(path, written)
+            if base is None or base[0] != "instance":
+                continue
+            for member in names:
+                for where_, overridden in receivers.declaring((base[1], base[2]), member, props=True):
+                    if where_ != path:
+                        used[where_].add(overridden)
     fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
     owners = {qualified.rpartition(".")[0] for qualified in fields}
     objects = set(extra.get("objects", ()))

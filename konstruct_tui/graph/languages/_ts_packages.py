@@ -7,7 +7,11 @@
 - workspace packages (opt-in): a bare specifier naming another package.json in the project.
 
 Targets are read in object order with Node's runtime conditions first (the implementation, what
-Node and dependency-cruiser load), then `types`/`source`. Entry points often name build output
+Node and dependency-cruiser load), then `types`/`source`. The typed view (`typed`: what tsc reads,
+for member evidence) takes the conditions tsc matches instead, in object order as tsc does (the
+first whose target exists wins): the tsconfig's `customConditions`, `types`, `import`, `require`,
+`node`, `default`. Only the best-matching `exports`/`imports` key counts (a `null` target excludes a
+subpath, as in Node). Entry points often name build output
 that is not in the repository (`dist/index.js`); where `source_variants` allows, each target is
 also tried with the output folder mapped back to `src/` or dropped (`dist/index.js` ->
 `src/index.js` -> `src/index.ts` by the usual extension probing).
@@ -24,16 +28,18 @@ _OUTPUT_DIRS = ("dist/", "lib/", "build/", "out/", "esm/", "cjs/")
 _RUNTIME_CONDITIONS = frozenset({"import", "require", "node", "default", "module"})
 _LATER_CONDITIONS = ("types", "source")
 _ENTRY_FIELDS = ("module", "main", "types", "typings", "source")
+_TSC_CONDITIONS = frozenset({"types", "import", "require", "node", "default"})
 
 
 class WorkspacePackages:
     """`conditions`: custom export conditions (tsconfig `customConditions`, e.g. `@zod/source`
-    pointing at the sources), tried before the runtime ones, as tsc does."""
+    pointing at the sources). `typed`: exports are read the way tsc reads them (see above)."""
 
     def __init__(self, files: Iterable[str], read_text: Callable[[str], str | None],
-                 conditions: tuple[str, ...] = ()) -> None:
+                 conditions: tuple[str, ...] = (), typed: bool = False) -> None:
         self._read_text = read_text
         self._conditions = conditions
+        self._typed = typed
         self._manifests: dict[str, dict[str, Any]] = {}
         self._by_name: dict[str, str] = {}
         self._manifest_dirs: set[str] = set()
@@ -81,7 +87,7 @@ class WorkspacePackages:
         if here is None or not isinstance(imports, dict):
             return []
         found: list[str] = []
-        for value, star in _matching(imports, specifier):
+        for value, star in _matching(imports, specifier)[:1]:
             for target in _condition_targets(value):
                 if target.startswith("./"):
                     found += [_join(here, variant.replace("*", star)) for variant in _source_variants(target)]
@@ -107,8 +113,9 @@ class WorkspacePackages:
         if not isinstance(exports, dict):
             return []
         found: list[str] = []
-        for value, star in _matching(exports, subpath):
-            for target in _condition_targets(value, self._conditions):
+        for value, star in _matching(exports, subpath)[:1]:
+            targets = _tsc_targets(value, self._conditions) if self._typed else _condition_targets(value)
+            for target in targets:
                 for variant in _source_variants(target) if variants else [target]:
                     path = _join(directory, variant.replace("*", star))
                     if path not in found:
@@ -151,18 +158,30 @@ def _matching(mapping: dict[str, Any], key: str) -> list[tuple[Any, str]]:
     return [(value, star) for _, value, star in sorted(found, key=lambda item: -item[0])]
 
 
-def _condition_targets(value: Any, custom: tuple[str, ...] = ()) -> list[str]:
-    """Targets of an exports/imports value: custom conditions, runtime conditions in object order,
-    then types/source."""
+def _condition_targets(value: Any) -> list[str]:
+    """Targets of an exports/imports value: runtime conditions in object order, then types/source."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, list):
-        return [t for item in value for t in _condition_targets(item, custom)]
+        return [t for item in value for t in _condition_targets(item)]
     if isinstance(value, dict):
-        keys = [key for key in value if key in custom]
-        keys += [key for key in value if key in _RUNTIME_CONDITIONS]
+        keys = [key for key in value if key in _RUNTIME_CONDITIONS]
         keys += [key for key in _LATER_CONDITIONS if key in value]
-        return [t for key in keys for t in _condition_targets(value[key], custom)]
+        return [t for key in keys for t in _condition_targets(value[key])]
+    return []
+
+
+def _tsc_targets(value: Any, custom: tuple[str, ...]) -> list[str]:
+    """Targets of an exports value as tsc tries them: every condition it matches (its own and the
+    tsconfig's `customConditions`), in object order; a target that names no file passes to the next
+    (`{"types": "./dist/x.d.ts", "@x/source": "./src/x.ts"}` without a build is the source)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [t for item in value for t in _tsc_targets(item, custom)]
+    if isinstance(value, dict):
+        return [t for key, item in value.items() if key in _TSC_CONDITIONS or key in custom
+                for t in _tsc_targets(item, custom)]
     return []
 
 

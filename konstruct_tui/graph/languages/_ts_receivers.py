@@ -16,13 +16,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ._ts_chains import ARRAY, EITHER, NEW, OBJECT
+from ._ts_chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
 from ._ts_contexts import CONTEXT, Contexts
 from ._ts_declarations import Declarations
 from ._ts_written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
-# ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`.
+# ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`,
+# ("returns", path, T) a local function whose written return type is T.
 Value = tuple[Any, ...]
 _CLASS_KINDS = frozenset({"class", "interface"})
 _RANK = {"class": 3, "interface": 2, "type": 1}
@@ -242,6 +243,8 @@ class Receivers(Declarations):
             value = self.written(path, head[4:])
         elif head.startswith("as "):
             value = self.written(path, head[3:])
+        elif head.startswith(RETURNING):  # a local function with a written return type: called, a T
+            value = ("returns", path, head[len(RETURNING):])
         else:
             value = self.named(path, head, depth)
         return self._walk(value, segments[1:], depth)
@@ -284,6 +287,8 @@ class Receivers(Declarations):
 
     def _called(self, value: Value, depth: int) -> Value | None:
         kind, path, name = value[:3]
+        if kind == "returns":
+            return self.written(path, name)
         if kind not in ("function", "member") or depth >= _DEPTH:
             return None
         receiver = value[3] if len(value) > 3 else None

@@ -48,7 +48,7 @@ class SpecifierResolver:
         self._dirs = frozenset(_all_dirs(self._files))
         self._configs: dict[str, tuple[PathMapping, ...]] = {}
         self._resolved: dict[tuple[str, str], str | None] = {}
-        self._packages = WorkspacePackages(self._files, project.read_text, conditions)
+        self._packages = WorkspacePackages(self._files, project.read_text, conditions, typed=own_sources)
 
     def resolve(self, importer: str, specifier: str) -> str | None:
         # Cached per instance (not functools.lru_cache on the method, which would keep every

@@ -14,7 +14,9 @@ from ._ts_written import (
     TYPE_NAME,
     TYPEOF,
     Wrapped,
+    bounded,
     constructed,
+    property_key,
     written_or_array,
     written_type,
 )
@@ -109,11 +111,16 @@ def literal_type(declarator: Any) -> str | None:
 def member_name(node: Any, qualifier: Callable[[Any], list[str] | None]) -> str | None:
     name = node.child_by_field_name("name")
     prefix = qualifier(node) if name is not None else None
-    return ".".join([*prefix, ts.text(name)]) if prefix else None
+    return ".".join([*prefix, property_key(name)]) if prefix else None
 
 
 def field_type(node: Any) -> str | None:
-    written = written_or_array(node.child_by_field_name("type"))  # `T`, `T[]`, `Map<K, T>`...
+    annotation = node.child_by_field_name("type")
+    # `T`, `T[]`, `Map<K, T>`...; a class's type parameter by its bound (`backend: B` under
+    # `class Queue<B extends Backend>`). An unbounded one stays as written: the field is declared
+    # (a use of it is resolved), its type names nothing.
+    written = written_or_array(annotation)
+    written = (bounded(annotation, written) or written) if annotation is not None else written
     value = node.child_by_field_name("value")
     if written is None and value is not None and value.type == "new_expression":
         constructor = value.child_by_field_name("constructor")
@@ -155,3 +162,40 @@ def literal_keys(node: Any) -> list[str] | None:
     if node.type == "literal_type" and node.named_child_count and node.named_children[0].type == "string":
         return ["".join(ts.text(c) for c in node.named_children[0].named_children if c.type == "string_fragment")]
     return None
+
+
+def local_members(declaration: Any) -> list[str]:
+    """The names of the methods, accessors and fields a class declaration's body declares."""
+    body = declaration.child_by_field_name("body")
+    found: list[str] = []
+    for member in body.named_children if body is not None else ():
+        if member.type in ("method_definition", "public_field_definition", "method_signature",
+                           "abstract_method_signature"):
+            name = member.child_by_field_name("name")
+            if name is not None and name.type == "property_identifier" and ts.text(name) not in found:
+                found.append(ts.text(name))
+    return found
+
+
+def inline_shapes(shapes: Any, bases: dict[str, list[str]], returns: dict[str, str], callables: set[Any]) -> None:
+    """The facts of inline object types (`opts: {ctx: Context}`): `@offset.key` -> its written type
+    in `returns`, the named parts of an intersection in `bases`, method signatures in `callables`."""
+    for shape in shapes:
+        parts = intersected(shape)  # an intersection: the members of its object types, and its named parts
+        for part in parts if shape.type == "intersection_type" else ():
+            written = written_type(Wrapped(part)) if part.type != "object_type" else None
+            if written and written != "this" and not written.startswith(TYPEOF):
+                bases[f"{SHAPE}{shape.start_byte}"].append(written)
+        members = [m for part in parts if part.type == "object_type" for m in part.named_children]
+        for member in members:
+            name = member.child_by_field_name("name")
+            if name is None or name.type != "property_identifier" \
+                    or member.type not in ("property_signature", "method_signature"):
+                continue
+            key = f"{SHAPE}{shape.start_byte}.{ts.text(name)}"
+            annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
+            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
+            if written and written != "this":
+                returns.setdefault(key, written)
+            if member.type == "method_signature":
+                callables.add(key)

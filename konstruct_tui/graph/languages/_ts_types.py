@@ -27,6 +27,7 @@ from .. import treesitter as ts
 from ._ts_chains import (
     MAX_SEGMENTS,
     OBJECT,
+    RETURNING,
     Lookup,
     chain,
     enclosing_class,
@@ -34,8 +35,10 @@ from ._ts_chains import (
 from ._ts_heads import context_head, key_uses
 from ._ts_shapes import (
     field_type,
+    inline_shapes,
     intersected,
     literal_type,
+    local_members,
     member_name,
     narrowing,
     narrowings,
@@ -44,10 +47,10 @@ from ._ts_shapes import (
 )
 from ._ts_signatures import signature_facts
 from ._ts_written import (
-    SHAPE,
     TYPEOF,
     Wrapped,
     bounded,
+    property_key,
     written_or_array,
     written_type,
 )
@@ -155,6 +158,12 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
     if written is not None:
         return None if written == "this" else [f"as {written}"]
     value = node.child_by_field_name("value")
+    if value is not None and value.type in ("arrow_function", "function_expression") \
+            and node.type == "variable_declarator":
+        # `const make = (): Backend => create(...)` in a test: `make()` is a Backend
+        returned = value.child_by_field_name("return_type")
+        written = bounded(returned, written_or_array(returned)) if returned is not None else None
+        return [RETURNING + written] if written and written != "this" and not written.startswith(TYPEOF) else None
     return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None
 
 
@@ -187,7 +196,9 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if node.type == "required_parameter" and any(c.type in ("accessibility_modifier", "readonly")
                                                       for c in node.children):
             owner = enclosing_class(node)  # `constructor(private options: Options)`: a field too
-            written = written_or_array(node.child_by_field_name("type"))
+            annotation = node.child_by_field_name("type")
+            written = written_or_array(annotation)
+            written = (bounded(annotation, written) or written) if annotation is not None else written
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
         scope = _scope(node, blocks)
@@ -232,7 +243,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         prefix = qualifier(owner) if name is not None else None
         if prefix is None:
             continue
-        key = ".".join([*prefix, ts.text(name)])
+        key = ".".join([*prefix, property_key(name)])
         if key in overloaded:
             continue
         overloaded.add(key)
@@ -250,19 +261,21 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         name = owner.child_by_field_name("name")
         prefix = qualifier(owner) if name is not None else None
         if prefix is not None:
-            returned[".".join([*prefix, ts.text(name)])].append(chain(node, scopes.lookup, memo))
+            returned[".".join([*prefix, property_key(name)])].append(chain(node, scopes.lookup, memo))
+    local_classes: list[list[list[str]]] = []
     for node in found.get("heritage", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None:
-            continue
         clauses = node.named_children if node.type == "class_heritage" else [node]
-        for clause in clauses:
-            for part in clause.named_children:
-                written = written_type(Wrapped(part))
-                if written and written != "this":
-                    bases[".".join([*prefix, ts.text(name)])].append(written)
+        parents = [w for clause in clauses for w in (written_type(Wrapped(part)) for part in clause.named_children)
+                   if w and w != "this"]
+        if prefix is not None:
+            bases[".".join([*prefix, ts.text(name)])] += parents
+        elif parents and name is not None and owner.type != "interface_declaration":
+            # a class inside a function (a test's `class MockMeter implements Meter {...}`): no symbol,
+            # but the members it declares implement (override) the bases' ones
+            local_classes.append([parents, local_members(owner)])
     # `type Got = {extend(): Got} & Record<...> & Callable`: an object type whose members are its
     # own and those of the types it intersects (as an interface's and its bases')
     objects: list[str] = []
@@ -309,25 +322,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     # Class members whose value is a function (`static create = (): T => ...`) are called like methods;
     # getters (`get url(): URL`) are read like fields.
     callables = {member_name(n.parent, qualifier) for n in found.get("callable", ())}
-    for shape in found.get("shape", ()):  # inline object types: `@offset.key` -> its written type
-        parts = intersected(shape)  # an intersection: the members of its object types, and its named parts
-        for part in parts if shape.type == "intersection_type" else ():
-            written = written_type(Wrapped(part)) if part.type != "object_type" else None
-            if written and written != "this" and not written.startswith(TYPEOF):
-                bases[f"{SHAPE}{shape.start_byte}"].append(written)
-        members = [m for part in parts if part.type == "object_type" for m in part.named_children]
-        for member in members:
-            name = member.child_by_field_name("name")
-            if name is None or name.type != "property_identifier" \
-                    or member.type not in ("property_signature", "method_signature"):
-                continue
-            key = f"{SHAPE}{shape.start_byte}.{ts.text(name)}"
-            annotation = member.child_by_field_name("type" if member.type == "property_signature" else "return_type")
-            written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
-            if written and written != "this":
-                returns.setdefault(key, written)
-            if member.type == "method_signature":
-                callables.add(key)
+    inline_shapes(found.get("shape", ()), bases, returns, callables)  # inline object types: `@offset.key`
     accessors = {member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
     chains: set[tuple[tuple[str, ...], str]] = set()
@@ -385,6 +380,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["records"] = dict(sorted(records.items()))
     if bases:
         extra["bases"] = dict(sorted(bases.items()))
+    if local_classes:
+        extra["local_classes"] = local_classes
     if untyped:
         extra["untyped"] = sorted(untyped)
     if fields:

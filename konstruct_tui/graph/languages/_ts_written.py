@@ -201,6 +201,18 @@ def _last_identifier(node: Any) -> str | None:
     return names[-1] if names else None
 
 
+def property_key(name: Any) -> str:
+    """A member's name as a use spells it: `'~standard'() {}` and `get ['~standard']() {}` declare
+    `~standard` (`schema['~standard']`); any other computed name stays as written."""
+    literal = name.named_children[0] if name.type == "computed_property_name" and name.named_child_count == 1 \
+        else name
+    if literal.type == "string":
+        fragments = [ts.text(child) for child in literal.named_children if child.type == "string_fragment"]
+        if fragments:
+            return "".join(fragments)
+    return ts.text(name)
+
+
 def alias_of(object_type: Any) -> Any:
     """The type alias an object type is the body of, or a part of the intersection that is
     (`type A = {...}`, `type A = B & {...}`), else None."""

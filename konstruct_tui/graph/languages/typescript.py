@@ -165,9 +165,10 @@ class TypeScriptResolver:
 
     def _target(self, facts: FileFacts, index: int) -> str | None:
         """Where import `index` of `facts` leads, for member evidence: as the file graph resolves
-        it, else as tsc would without an install: the importing file's own package by name
-        (a test importing `zod/v4` inside zod), its sources first (custom export conditions such
-        as `@zod/source`, build output mapped back to `src/`). Other workspace packages need an
+        it for a relative specifier; a bare one as tsc would without an install: the importing
+        file's own package by name (a test importing `zod/v4` inside zod) through its `exports` as
+        tsc reads them (custom export conditions such as `@zod/source`, build output mapped back
+        to `src/`). Other workspace packages need an
         install to resolve and stay as the file graph has them (see `workspace_packages`)."""
         if not 0 <= index < len(facts.imports):
             return None
@@ -178,7 +179,14 @@ class TypeScriptResolver:
 
     def _find_target(self, facts: FileFacts, index: int) -> str | None:
         specifier = facts.imports[index].target
-        found = self._specifiers.resolve(facts.path, specifier)
+        if specifier.startswith((".", "/", "node:")):
+            found = self._specifiers.resolve(facts.path, specifier)
+        else:  # a bare name (`paths`, `#imports`, the package itself): as tsc reads the package's exports
+            if self._typed_specifiers is None:
+                self._typed_specifiers = SpecifierResolver(
+                    self._project, self._project.paths(), self._specifiers_workspace,
+                    custom_conditions(self._project), own_sources=True)
+            found = self._typed_specifiers.resolve(facts.path, specifier)
         if found is not None and found.endswith(_JS):
             # tsc types `./x.js` by the `x.d.ts` beside it, when there is one: that is where the
             # names a TypeScript user sees are declared (the file graph keeps the JavaScript file).
@@ -186,12 +194,6 @@ class TypeScriptResolver:
                 self._declarations = frozenset(p for p in self._project.paths() if p.endswith(_DECLARATIONS))
             stem = posixpath.splitext(found)[0]
             found = next((stem + d for d in _DECLARATIONS if stem + d in self._declarations), found)
-        if found is None and not specifier.startswith((".", "/", "node:")):
-            if self._typed_specifiers is None:
-                self._typed_specifiers = SpecifierResolver(
-                    self._project, self._project.paths(), self._specifiers_workspace,
-                    custom_conditions(self._project), own_sources=True)
-            found = self._typed_specifiers.resolve(facts.path, specifier)
         return found
 
 
@@ -207,7 +209,7 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "9"  # 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
+    version: str = "10"  # 10: captures in document order (the same fact bytes in every process), local classes' implemented members, local functions' written returns, bounded class type parameters; 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 
     def extract(self, path: str, source: bytes) -> FileFacts:

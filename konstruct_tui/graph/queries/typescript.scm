@@ -55,7 +55,7 @@
 (catch_clause parameter: (identifier) @param)
 (public_field_definition name: [(property_identifier) (private_property_identifier) (string)] type: (type_annotation)) @typed
 (public_field_definition name: [(property_identifier) (private_property_identifier)] value: (new_expression)) @typed
-(property_signature name: (property_identifier) type: (type_annotation)) @typed
+(property_signature name: [(property_identifier) (string)] type: (type_annotation)) @typed
 (function_declaration return_type: (type_annotation) @returns)
 (function_signature return_type: (type_annotation) @returns)
 (method_definition return_type: (type_annotation) @returns)
@@ -65,6 +65,9 @@
 (public_field_definition value: (arrow_function return_type: (type_annotation) @returns))
 (public_field_definition value: [(arrow_function) (function_expression)] @callable)
 (method_definition "get" name: (_) @accessor)
+;; `get client(): Promise<C>;` in an interface (or abstract in a class): read like a field, not called
+(method_signature "get" name: (_) @accessor)
+(abstract_method_signature "get" name: (_) @accessor)
 (return_statement [(new_expression) (call_expression) (member_expression) (this) (identifier) (await_expression)
                    (as_expression) (parenthesized_expression) (non_null_expression) (object)] @returned)
 ([(variable_declarator) (public_field_definition)]
@@ -80,6 +83,13 @@
   value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression)] @field.init)
 (type_annotation [(object_type) (intersection_type)] @shape)
+;; `t: {tracer: Tracer} | undefined` (the union `written_type` reads as its one non-nullish part)
+(type_annotation (union_type [(object_type) (intersection_type)] @shape))
+(type_annotation (union_type (union_type [(object_type) (intersection_type)] @shape)))  ; `| {...} | undefined`, `{...} | null | undefined`
+((type_annotation (generic_type name: (type_identifier) @_promise
+                                type_arguments: (type_arguments . [(object_type) (intersection_type)] @shape .)))
+ (#eq? @_promise "Promise"))  ; `async function f(): Promise<{client: Client}>`
+(type_annotation (union_type (parenthesized_type [(object_type) (intersection_type)] @shape)))
 (subscript_expression index: (string (string_fragment) @keyed))
 (binary_expression left: (identifier) operator: "instanceof" right: [(identifier) (member_expression)]) @narrow
 (lookup_type . (_) (literal_type (string (string_fragment)))) @lookup
