@@ -82,6 +82,8 @@ class JsonFile:
             return self._parse(json.loads(text))
         except ValueError as problem:  # a JSONDecodeError is one too
             raise FileDamaged(str(problem)) from None
+        except RecursionError:  # `[[[[...` nested past the parser's depth: damaged, not a crash of every run
+            raise FileDamaged("it is nested too deeply to be one of ours") from None
 
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:

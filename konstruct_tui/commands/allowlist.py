@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .shellwords import ShellSyntaxError, split_words
-from .unsafe_options import first_unsafe, unsafe_for
+from .unsafe_options import first_unsafe, own_exact, unsafe_for
 from .wrappers import is_assignment, unwrap
 
 Prefix = tuple[str, ...]
@@ -53,11 +53,12 @@ PRESETS: dict[str, tuple[str, ...]] = {
         "mvn", "./mvnw", "gradle", "./gradlew", "java", "javac", "jar", "ant", "kotlinc", "kotlin", "sbt test", "sbt compile",
     ),
 }
-# `git branch NAME` creates a branch: the look-around rule admits listing only.
-LISTING_ONLY = {("git", "branch"): ("-l", "--list", "-a", "--all", "-r", "--remotes", "--contains", "--no-contains",
-                                     "--merged", "--no-merged", "--points-at", "--show-current", "-v", "-vv", "--verbose")}
-_VALUE_TAKING = frozenset({"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "--sort",
-                           "--color", "--column"})
+# `git branch NAME` creates a branch: the look-around rule admits listing only. With a name, git
+# lists only under an option that puts it in list mode (`--list`, or a filter: `--merged X`,
+# `--contains X`, `--points-at X`); `-v NAME`, `--color NAME`, `--column NAME`, `--sort=k NAME` all
+# create NAME (checked against git 2.39), so a name with any other option is a creation.
+LISTING_ONLY = {("git", "branch"): ("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")}
+_VALUE_TAKING = frozenset({"--points-at", "--format", "--sort"})  # a separate word is their value
 
 
 class BadPrefix(ValueError):
@@ -140,7 +141,7 @@ _BENIGN = frozenset({"timeout", "nice", "time", "stdbuf", "nohup", "ionice", "ch
 def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner_allowed: Callable[[Sequence[str]], bool]) -> str | None:
     rest = argv[len(rule.words):]
     unsafe = unsafe_for(argv)
-    bad = first_unsafe(rest, unsafe, rule.listed)
+    bad = first_unsafe(rest, unsafe, rule.listed, own_exact(argv))
     if bad is not None:
         return (f"{bad!r} makes {' '.join(argv[:2])} execute, write or redirect; the allowlist entry "
                 f"{rule.text!r} admits it only if the entry lists that option")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .environment import is_secret_name
+from .own_controls import changes_own_trust
 from .sweeping import (
     DENY,
     Finding,
@@ -81,7 +82,7 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
         found = check(name, list(argv) if check is _deny_words else args, root)
         if found:
             return found
-    if _changes_own_trust(name, args):
+    if changes_own_trust(name, args):
         return Finding("self_grant", "the agent may not grant itself trust or loosen the command policy")
     if name == "git":
         hidden = next((w for w in args if w.startswith("--config-env")), None)
@@ -103,18 +104,39 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
         variable = next((w for w in args if is_secret_name(w)), None)
     if variable is not None:
         return Finding("secrets", f"{variable} names a credential; commands never see the providers' keys")
-    return _destructive(name, args, root)
+    return _destructive(name, args, root) or _device_named(name, args)
 
 
-def _changes_own_trust(name: str, args: list[str]) -> bool:
-    """`konstruct trust grant|revoke`, `konstruct policy set|clear` (also as `python -m konstruct_tui`)."""
-    if name != "konstruct":
-        if not (re.match(r"^python(\d+(\.\d+)*)?$", name) and args[:1] == ["-m"] and args[1:2]
-                and args[1].startswith("konstruct_tui")):
-            return False
-        args = args[2:]
-    words = [w for w in args if not w.startswith("-")]
-    return words[:1] == ["trust"] and words[1:2] != ["list"] or words[:1] == ["policy"] and words[1:2] in (["set"], ["clear"])
+# Programs that inspect a disk they name, or whose forms that write one are judged by their own rules
+# above (`hdparm --security-erase`, `cryptsetup luksFormat`, `fdisk` without `-l`): any other program
+# naming a disk may write to it.
+_DEVICE_READERS = frozenset({
+    "ls", "stat", "file", "lsblk", "blkid", "smartctl", "udevadm", "findmnt", "df", "du", "realpath", "readlink",
+    "which", "echo", "find", "tree", "lsof", "fuser", "mount", "findfs", "hdparm", "fdisk", "parted", "sfdisk", "gdisk",
+    "sgdisk", "partprobe", "cryptsetup", "e2fsck", "fsck", "tune2fs", "dumpe2fs", "resize2fs", "nvme", "mdadm",
+    # readers, and git, whose one way to write a named file (`--output`) has its own rule
+    "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "diff", "cmp", "md5sum", "sha1sum", "sha256sum",
+    "basename", "dirname", "git", "printf", "logger", "test", "[", "expr", "jq",
+})
+# A path starting a word, after `=`, `:`, `,`, `@`, a quote or a space inside the word (`of=/dev/sda`,
+# `OPEN:/dev/sda`, sed's `1w /dev/sda`, awk's `print > "/dev/sda"`).
+_PATHS_IN_WORD = re.compile(r"""(?:^|[=:,@\s"'])(/[^=:,@\s"';]*)""")
+
+
+def _device_named(name: str, args: list[str]) -> Finding | None:
+    """A raw disk named anywhere in the argv of a program not known to only inspect it (`pv -o
+    /dev/sda`, `socat - OPEN:/dev/sda`, `ddrescue src /dev/sda`, `--output=/dev/nvme0n1`) is judged
+    as a write to it: the deny list need not know every tool's output option to hold."""
+    if name in _DEVICE_READERS:
+        return None
+    for word in args:
+        body = word[2:] if re.match(r"^-[A-Za-z]/", word) else word  # `-o/dev/sda`: a value attached to a letter
+        for path in _PATHS_IN_WORD.findall(body):
+            plain = posixpath.normpath(re.sub(r"/+", "/", path))
+            if is_device(plain):
+                return Finding(DENY, f"{name} names the disk device {path!r}; only a program that inspects disks may "
+                               "name one, anything else could overwrite it")
+    return None
 
 
 def judge_assignments(assignments: Sequence[str]) -> Finding | None:

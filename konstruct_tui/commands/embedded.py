@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..workspace import names_program
+from .sweeping import git_places
 from .wrappers import program_name
 
 # Programs whose arguments are text, patterns or data, never run.
@@ -23,14 +25,6 @@ TEXT_PROGRAMS = frozenset({
     "wc", "logger", "test", "[", "expr", "git", "gh", "glab", "hg", "svn", "cowsay", "figlet", "banner",
     "awk", "gawk", "mawk", "nawk",  # awk programs get their own scan (inline_code)
 })
-# git settings whose value git runs as a command.
-_GIT_EXECUTED = frozenset({
-    "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "sequence.editor",
-    "diff.external", "pager.log", "pager.diff", "pager.show", "gpg.program", "credential.helper",
-    "core.hookspath", "uploadpack.packobjectshook",
-})
-
-
 @dataclass(frozen=True)
 class EmbeddedCode:
     code: str
@@ -58,6 +52,8 @@ _EXEC_OPTIONS: dict[tuple[str, str | None], dict[str, str]] = {
     ("rsync", None): {"-e": "shell", "--rsh": "shell", "--rsync-path": "shell"},
     ("scp", None): {"-S": "program"}, ("sort", None): {"--compress-program": "program"},
     ("make", None): {"--eval": "shell", "-E": "shell"},
+    ("git", "filter-branch"): {f"--{what}-filter": "shell" for what in ("tree", "index", "env", "parent", "msg", "commit",
+                                                                       "tag-name")},
 }
 
 
@@ -72,10 +68,13 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
     elif name == "trap" and args:
         found.append(EmbeddedCode(args[0], "trap", True))
     elif name == "git":
-        found += _git_settings(args)
-        # `ext::CMD` remotes: git runs CMD through a shell to reach the "remote".
-        found += [EmbeddedCode(w.split("ext::", 1)[1].replace("%S", "x").replace("% ", " "), "git ext:: transport", True)
-                  for w in args if "ext::" in w]
+        found += _git_settings(args) + _git_runs(args)
+        # `ext::CMD ARG...` remotes: git runs CMD with ARGs (split on spaces, `% ` a space inside one);
+        # judged both as git splits it and as the shell line it looks like (`ext::sh -c 'rm -rf /'`).
+        for word in (w for w in args if "ext::" in w):
+            spec = word.split("ext::", 1)[1]
+            found.append(EmbeddedCode(spec, "git ext:: transport", True, _ext_argv(spec)))
+            found.append(EmbeddedCode(spec.replace("%S", "x").replace("% ", " "), "git ext:: transport", True))
     elif name == "parallel" and ":::" in args:
         at = args.index(":::")
         start = next((k for k, w in enumerate(args[:at]) if not w.startswith("-")), at)
@@ -164,16 +163,84 @@ def _sed_parts(text: str, delimiter: str) -> list[str]:
 
 
 def _git_settings(args: list[str]) -> list[EmbeddedCode]:
+    """`git -c KEY=VALUE` and `git config [options] KEY VALUE` of a key whose value git runs (the
+    hardened git's list, workspace/safe_git.py): the value is judged as the command it will be."""
     found = []
+    settings = []
     for k, word in enumerate(args):
         setting = args[k + 1] if word == "-c" and k + 1 < len(args) else (word[2:] if word.startswith("-c") and "=" in word else None)
-        if setting is None or "=" not in setting:
-            continue
-        key, value = setting.split("=", 1)
+        if setting is not None and "=" in setting:
+            settings.append(tuple(setting.split("=", 1)))
+    sub = _git_subcommand(args)
+    if sub is not None and args[sub] == "config":
+        operands = _config_operands(args[sub + 1:])
+        if operands[:1] == ["set"] or operands[:1] == ["add"]:
+            operands = operands[1:]
+        if len(operands) >= 2:
+            settings.append((operands[0], operands[1]))
+    for key, value in settings:
         key = key.lower()
-        if key in _GIT_EXECUTED or (key.startswith("alias.") and value.startswith("!")):
-            found.append(EmbeddedCode(value.removeprefix("!"), f"git -c {key}", True))
+        if names_program(key) or (key.startswith("alias.") and value.startswith("!")):
+            found.append(EmbeddedCode(value.removeprefix("!"), f"git setting {key}", True))
     return found
+
+
+# `git config`'s options that take a value.
+_CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
+
+
+def _git_subcommand(args: Sequence[str]) -> int | None:
+    return git_places(args)[1]  # git's own options read with their arities (sweeping.py)
+
+
+def _config_operands(words: Sequence[str]) -> list[str]:
+    out, k = [], 0
+    while k < len(words):
+        word = words[k]
+        if word.startswith("-"):
+            k += 2 if word in _CONFIG_VALUED else 1
+            continue
+        out.append(word)
+        k += 1
+    return out
+
+
+def _git_runs(args: list[str]) -> list[EmbeddedCode]:
+    """git subcommands that run what follows: `submodule foreach CMD` (a shell string), `bisect run
+    CMD ARG...` (a program with its arguments)."""
+    sub = _git_subcommand(args)
+    if sub is None:
+        return []
+    rest = args[sub + 1:]
+    if args[sub] == "submodule" and "foreach" in rest:
+        after = [w for w in rest[rest.index("foreach") + 1:] if w not in ("--recursive", "-q", "--quiet")]
+        return [EmbeddedCode(" ".join(after), "git submodule foreach", True)] if after else []
+    if args[sub] == "bisect" and rest[:1] == ["run"] and len(rest) > 1:
+        return [EmbeddedCode(" ".join(rest[1:]), "git bisect run", True, tuple(rest[1:]))]
+    return []
+
+
+def _ext_argv(spec: str) -> tuple[str, ...]:
+    """git-remote-ext's reading of `CMD ARG...`: unescaped spaces split, `% ` is a space, `%%` a %,
+    `%s`/`%S`/`%G`/`%V` stand for values git fills in."""
+    words, current, k = [], [], 0
+    while k < len(spec):
+        char = spec[k]
+        if char == "%" and k + 1 < len(spec):
+            nxt = spec[k + 1]
+            current.append({" ": " ", "%": "%"}.get(nxt, "x"))
+            k += 2
+            continue
+        if char == " ":
+            if current:
+                words.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+        k += 1
+    if current:
+        words.append("".join(current))
+    return tuple(words) or ("sh",)
 
 
 def _candidates(word: str) -> list[str]:

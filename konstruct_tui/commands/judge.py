@@ -34,7 +34,7 @@ from .shellwords import (
     tokenize,
 )
 from .targets import place_of
-from .wrappers import program_name, shell_code_of, unwrap
+from .wrappers import PEEL_BUDGET, program_name, shell_code_of, unwrap
 
 MAX_DEPTH = 6
 _DENY_STARTS = frozenset({
@@ -43,6 +43,7 @@ _DENY_STARTS = frozenset({
     "sh", "bash", "dash", "zsh", "ksh", "busybox", "env", "sudo", "doas", "nice", "timeout", "python", "python3",
     "perl", "ruby", "node", "fdisk", "parted", "mkswap", "mke2fs", "crontab", "systemctl", "init", "telinit",
 })
+_MAX_PROBES = 16
 _MKFS_NAME = re.compile(r"^mkfs(\.|$)")
 _REDIRECT_OUT = frozenset({">", ">>", ">|", "&>", ">&", "<>"})
 _SINKS = frozenset({"/dev/null", "/dev/stderr", "/dev/stdout", "/dev/tty"})
@@ -159,13 +160,16 @@ def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Fin
         if found is not None:
             findings.append(found)
 
+    if run.too_deep:
+        keep(Finding("shell_wrapper", f"more than {PEEL_BUDGET} wrappers in front of one command: the policy cannot "
+                     "tell what runs"))
     for code, via in run.codes:
         keep(judge_shell_code(code, via, root, depth + 1, hard_only))
     for probe in run.probes:  # behind an unknown wrapper option: the command may start here too
         keep(judge_argv(probe, root, depth + 1, hard_only=True))
     if run.chdir is not None and run.argv:
         moved = [run.argv[0]] + [w if w.startswith(("-", "/", "~", "$")) else posixpath.join(run.chdir, w) for w in run.argv[1:]]
-        keep(judge_argv(moved, root, depth + 1, hard_only=True))
+        keep(judge_argv(moved, root, depth + 1, hard_only))  # all of it: `env -C /etc cat shadow` reads a secret
     for target in run.writes:
         if target not in _SINKS and place_of(target, root).fatal:
             keep(Finding(DENY, f"{run.wrappers[-1]} would write its output over {target!r} ({place_of(target, root).value})"))
@@ -185,8 +189,13 @@ def _findings(argv: tuple[str, ...], root: Path | None, depth: int) -> tuple[Fin
     if name not in TEXT_PROGRAMS and name not in _DENY_STARTS and depth <= 1:  # probes do not probe again
         # A program that runs the rest of its words as a command, not in the wrapper tables
         # (`valgrind rm -rf /`, `firejail`, `numactl`, `cross-env`): probe where a denied program starts.
+        # Every start is probed (decoys in front, `valgrind python python python python rm -rf /`, must not
+        # use up a budget); a line naming more of them than any real one does is refused instead.
         starts = [k for k, w in enumerate(run.argv[1:], 1) if program_name(w) in _DENY_STARTS or _MKFS_NAME.match(program_name(w))]
-        for k in starts[:4]:
+        if len(starts) > _MAX_PROBES:
+            keep(Finding("shell_wrapper", f"{name} is followed by {len(starts)} words that name programs: the policy "
+                         "cannot tell which of them runs"))
+        for k in starts[:_MAX_PROBES]:
             keep(judge_argv(run.argv[k:], root, depth + 1, hard_only=True))
     if name == "find":
         filtered = find_is_filtered(run.argv[1:])

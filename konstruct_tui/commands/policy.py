@@ -46,14 +46,28 @@ from .chain import CONNECTORS, ChainStep
 from .deny import DENY, Finding
 from .expansion import unreadable
 from .judge import hard_line, judge_argv, judge_shell_code
-from .readonly import read_only_rule
+from .readonly import read_only_argv, read_only_rule
 from .scripts import ProjectScript
 from .shellwords import Operator, ShellSyntaxError, Word, describe_operator, tokenize
 from .wrappers import SHELLS, is_assignment, program_name, unwrap
 
 Decision = Literal["allow", "ask", "refuse"]
 _SLASHES = str.maketrans({"\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571": "/", "\u0338": "/"})
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Characters that can hide or reorder text for the person asked, by Unicode category rather than by
+# a list: controls (but tab, newline and CR, which the tokenizer reads as such), format characters (bidi marks
+# and overrides, zero-width ones, tags, soft hyphen), line and paragraph separators, private-use,
+# surrogates and unassigned code points; and the fillers that render as nothing.
+_HIDING = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e\u034f")
+
+
+def _hidden_character(command: str) -> str | None:
+    for char in command:
+        if char in "\t\n\r" or (char.isascii() and char.isprintable()):
+            continue
+        if unicodedata.category(char) in _HIDING or char in _FILLERS:
+            return char
+    return None
 
 
 @dataclass(frozen=True)
@@ -107,9 +121,9 @@ def decide(command: str, config: PolicyConfig | None = None) -> PolicyDecision:
     command = command.strip()  # a trailing newline ends the line; it chains nothing
     if not command:
         return PolicyDecision("refuse", "empty", "the command is empty")
-    hidden = _CONTROL.search(command)
+    hidden = _hidden_character(command)
     if hidden is not None:  # an escape sequence or a bidi override can hide text from the person asked
-        return PolicyDecision("refuse", "parse_error", f"the command holds the control character U+{ord(hidden.group()):04X}, "
+        return PolicyDecision("refuse", "parse_error", f"the command holds the control character U+{ord(hidden):04X}, "
                               "which can hide what it does from the person reading it")
     try:
         tokens = tokenize(command)
@@ -202,6 +216,8 @@ def _decide_chain(tokens: list[Word | Operator], config: PolicyConfig) -> Policy
     reason = f"a chain of {len(steps)} commands (chains are allowed); " + (
         "it runs only with the user's 'commands' grant" if asks else "every step is allowed on its own")
     confinement = decisions[0].confinement if not asks else None
+    if confinement is not None:  # each step runs what its own decision says (a read-only git, hardened)
+        steps = [ChainStep(step.connector, d.argv or step.argv) for step, d in zip(steps, decisions, strict=True)]
     return PolicyDecision(verdict, "needs_grant" if asks else "chain", reason, (), capability, steps=tuple(steps),
                           confinement=confinement)
 
@@ -212,8 +228,8 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
     if plain:
         for script in config.scripts:
             if script.matches(argv):
-                if script.body:
-                    found = judge_shell_code(script.body, f"the {script.qualified} script", config.root, 1, hard_only=True)
+                for part in _runs_with(script, config.scripts):
+                    found = judge_shell_code(part.body or "", f"the {part.qualified} script", config.root, 1, hard_only=True)
                     if found:
                         return PolicyDecision("refuse", found.rule, found.reason)
                 return PolicyDecision(
@@ -239,17 +255,38 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
         why = matched.refusal or f"{shown!r} matches no allowlist entry (allowlist mode is on)"
         return PolicyDecision("refuse", "allowlist", why)
     if not run.wrappers and not run.assignments and config.read_only_sandbox:
-        rule = read_only_rule(argv)
-        if rule is not None:
+        rule = read_only_rule(argv, config.root)
+        runs = read_only_argv(argv, config.root) if rule is not None else None
+        if rule is not None and runs is not None:
             return PolicyDecision(
                 "allow", "read_only",
                 f"{rule!r} only reads: it runs without a grant, confined by the kernel sandbox to read-only with no network",
-                argv, None, confinement="read-only",
+                runs, None, confinement="read-only",
             )
     via = " (through a shell)" if _shell_run(run.argv) else ""
     return PolicyDecision(
         "ask", "needs_grant", f"an arbitrary command{via}: it runs only with the user's 'commands' grant", argv, "commands"
     )
+
+
+def _runs_with(script: ProjectScript, scripts: Sequence[ProjectScript]) -> list[ProjectScript]:
+    """What running `script` runs with it, transitively: the scripts its runner adds (make's
+    prerequisites, npm's `preNAME`/`postNAME`) and any script of the same file its body names as a
+    word (`npm run wipe`, `$(MAKE) clean`). `"pretest": "rm -rf /"` refuses `npm test`."""
+    same_file = {s.name: s for s in scripts if s.source == script.source and s.kind == script.kind}
+    seen: dict[str, ProjectScript] = {}
+    queue = [script]
+    while queue:
+        current = queue.pop()
+        if current.name in seen:
+            continue
+        seen[current.name] = current
+        if any("$" in need for need in current.needs) or "$(" in (current.body or "") or "${" in (current.body or ""):
+            queue += [s for s in same_file.values() if s.name not in seen]  # a variable may name any of them
+            continue
+        named = set(current.needs) | set(re.split(r"[\s;&|()`$'\"{}]+", current.body or ""))
+        queue += [same_file[name] for name in named if name in same_file and name not in seen]
+    return [s for s in seen.values() if s.body]
 
 
 def _allowlisted(argv: Sequence[str], config: PolicyConfig) -> bool:

@@ -9,6 +9,7 @@ Makefile recipe) is kept so the policy can hold it to the hard deny list too.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import tomllib
@@ -29,6 +30,9 @@ class ProjectScript:
     argv: tuple[str, ...]
     spellings: tuple[tuple[str, ...], ...] = ()
     body: str | None = None
+    # Other scripts of the same file the runner runs with this one: make's prerequisites, npm's
+    # `preNAME`/`postNAME`. The policy holds them (and any script a body names) to the deny list too.
+    needs: tuple[str, ...] = ()
 
     @property
     def qualified(self) -> str:
@@ -82,10 +86,19 @@ def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
                 return False
             k += 2 if safe[name] and "=" not in word else 1
             continue
-        if word.startswith(("/", "~", "..")) or "/../" in word or "$" in word:
-            return False  # a test file elsewhere would run code of the caller's choosing
+        if _outside(word) or word.startswith("@"):
+            return False  # a test file elsewhere runs code of the caller's choosing; `@FILE` reads more options
         k += 1
     return True
+
+
+def _outside(word: str) -> bool:
+    """A path argument that may leave the project, judged on its normal form (`./..`, `.//..`,
+    `tests/..//..` are all the parent): absolute, home-relative, a variable, or above the root."""
+    if word.startswith(("/", "~")) or "$" in word:
+        return True
+    plain = posixpath.normpath(word.split("::", 1)[0])
+    return plain == ".." or plain.startswith("../")
 
 
 _BUILD_FLAG = re.compile(
@@ -163,7 +176,7 @@ def _npm(workspace: Workspace) -> list[ProjectScript]:
         if manager in ("yarn", "pnpm", "bun") and name not in ("install", "add", "remove"):
             spellings.append((manager, name))
         argv = (manager, "test") if name == "test" else (manager, "run", name)
-        found.append(ProjectScript(name, "npm", "package.json", argv, tuple(spellings), body))
+        found.append(ProjectScript(name, "npm", "package.json", argv, tuple(spellings), body, (f"pre{name}", f"post{name}")))
     return found
 
 
@@ -180,7 +193,8 @@ def _make(workspace: Workspace) -> list[ProjectScript]:
         match = _MAKE_TARGET.match(line)
         if not match:
             continue
-        recipe = []
+        prerequisites, _, inline = line[match.end():].partition(";")  # `test: setup ; pytest`
+        recipe = [inline.strip()] if inline.strip() else []
         for following in lines[k + 1:]:
             if not following.startswith("\t"):
                 break
@@ -188,7 +202,8 @@ def _make(workspace: Workspace) -> list[ProjectScript]:
         for target in match.group(1).split():
             if target.startswith(".") or "%" in target or target in found:
                 continue
-            found[target] = ProjectScript(target, "make", filename, ("make", target), (), "\n".join(recipe))
+            found[target] = ProjectScript(target, "make", filename, ("make", target), (), "\n".join(recipe),
+                                          tuple(prerequisites.split()))
     return list(found.values())
 
 

@@ -8,10 +8,12 @@ Arguments are normalised the way the program reads them before they are judged: 
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .targets import is_device, place_of
+from .targets import Place, is_device, place_of
 
 DENY = "deny"
 _HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -122,20 +124,41 @@ def deny_extract(name: str, args: list[str], root: Path | None) -> Finding | Non
 _GIT_WIPES = frozenset({"clean", "reset", "checkout", "restore", "rm", "stash", "switch", "read-tree", "update-index"})
 
 
-def deny_git(args: list[str], root: Path | None) -> Finding | None:
-    """`git -C / clean -fdx`, `git --work-tree=~ checkout .`: git's wiping commands aimed at a folder
-    the deny list protects."""
-    for k, word in enumerate(args):
+# git's own options that take a value, as git reads them (a separate word, or `--long=value`).
+GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix",
+                        "--attr-source", "--list-cmds"})
+
+
+def git_places(args: Sequence[str]) -> tuple[str, int | None]:
+    """Where a git command works (every `-C` applied in order, as git does, then the last
+    `--work-tree`/`--git-dir`), and the index of its subcommand."""
+    where, tree, k = ".", None, 0
+    while k < len(args):
+        word = args[k]
         if not word.startswith("-"):
-            if word not in _GIT_WIPES:
-                return None
-            break
-        value = args[k + 1] if word in ("-C", "--work-tree", "--git-dir") and k + 1 < len(args) else (
-            word.split("=", 1)[1] if word.startswith(("--work-tree=", "--git-dir=")) else None)
-        if value is not None and place_of(value, root).fatal:
-            sub = next((w for w in args[k + (1 if "=" in word else 2):] if not w.startswith("-")), "")
-            if sub in _GIT_WIPES:
-                return Finding(DENY, f"git {word} {value!r} {sub} would wipe {place_of(value, root).value}")
+            return (tree or where), k
+        name, eq, value = word.partition("=")
+        if name in GIT_VALUED and not eq:
+            value, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
+        if name == "-C" and value:
+            where = value if value.startswith(("/", "~", "$")) else posixpath.join(where, value)
+        elif name in ("--work-tree", "--git-dir") and value:
+            tree = value if value.startswith(("/", "~", "$")) else posixpath.join(where, value)
+        k += 1
+    return (tree or where), None
+
+
+def deny_git(args: list[str], root: Path | None) -> Finding | None:
+    """`git -C / clean -fdx`, `git -C src -C / clean`, `git --work-tree=~ checkout .`: git's wiping
+    commands aimed at a folder the deny list protects (or, refused as outside_workspace, elsewhere)."""
+    where, sub = git_places(args)
+    if sub is None or args[sub] not in _GIT_WIPES or where == ".":
+        return None
+    place = place_of(where, root)
+    if place.fatal:
+        return Finding(DENY, f"git {args[sub]} in {where!r} would wipe {place.value}")
+    if place in (Place.PARENT, Place.ELSEWHERE):
+        return Finding("outside_workspace", f"git {args[sub]} in {where!r} would change files outside the project")
     return None
 
 

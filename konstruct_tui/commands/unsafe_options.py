@@ -42,9 +42,10 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     ("git", "clone"): frozenset({"-u", "--upload-pack", "--template", "-c", "--config"}),
     ("git", "fetch"): frozenset({"--upload-pack"}), ("git", "pull"): frozenset({"--upload-pack"}),
     ("git", "push"): frozenset({"--receive-pack", "--exec"}), ("git", "archive"): frozenset({"--exec", "--remote", "-o"}),
-    "rg": frozenset({"--pre", "--pre-glob", "--hostname-bin"}),
+    # `-z`: rg starts gzip, xz, zstd ... found on PATH (which may name a folder in the project)
+    "rg": frozenset({"--pre", "--pre-glob", "--hostname-bin", "-z", "--search-zip"}),
     "find": frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}),
-    "tree": frozenset({"-o", "-R"}), "date": frozenset({"-s", "--set"}), "file": frozenset({"-C", "--compile"}),
+    "tree": frozenset({"-o", "-R"}), "date": frozenset({"-s", "--set"}), "file": frozenset({"-C", "--compile", "-z", "-Z", "--uncompress", "--uncompress-noreport"}),
     "tar": frozenset({"-I", "-F", "--to-command", "--checkpoint-action", "--use-compress-program", "--rsh-command",
                       "--info-script", "--new-volume-script", "--rmt-command"}),
     "zip": frozenset({"-TT", "--unzip-command"}),
@@ -65,6 +66,9 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     "rsync": frozenset({"-e", "--rsh", "--rsync-path"}), "scp": frozenset({"-S", "-o", "-F"}),
     "ssh": frozenset({"-o", "-F"}),
 }
+# Long options a program has under exactly that name: never read as an abbreviation of an unsafe one
+# (grep's `--include=GLOB` is not make's `--include-dir`), as getopt_long prefers an exact match.
+OWN_EXACT: dict[str, frozenset[str]] = {name: frozenset({"--include"}) for name in ("grep", "egrep", "fgrep", "zgrep")}
 _ALIASES = {"./gradlew": "gradle", "./mvnw": "mvn", "py.test": "pytest", "pnpx": "npm", "npx": "npm"}
 
 
@@ -88,12 +92,19 @@ def unsafe_for(words: Sequence[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def first_unsafe(args: Iterable[str], unsafe: frozenset[str], listed: frozenset[str] = frozenset()) -> str | None:
-    """The first word of `args` that spells an unsafe option not in `listed`."""
+def own_exact(words: Sequence[str]) -> frozenset[str]:
+    """The long options of the program `words` starts with that it has under exactly that name."""
+    return OWN_EXACT.get(words[0].rsplit("/", 1)[-1], frozenset()) if words else frozenset()
+
+
+def first_unsafe(args: Iterable[str], unsafe: frozenset[str], listed: frozenset[str] = frozenset(),
+                 exact: frozenset[str] = frozenset()) -> str | None:
+    """The first word of `args` that spells an unsafe option not in `listed` (`exact`: the
+    program's own long options, never read as abbreviations)."""
     for word in args:
         if word == "--":
             return None
-        if not word.startswith("-") or word == "-":
+        if not word.startswith("-") or word == "-" or word.split("=", 1)[0] in exact:
             continue
         for option in _spellings(word, unsafe):
             if option not in listed:

@@ -45,6 +45,7 @@ class Unwrapped:
     probes: tuple[tuple[str, ...], ...] = ()  # other readings of the command behind an unknown option
     chdir: str | None = None  # a wrapper ran the command in another folder (`env -C`, `unshare -w`)
     writes: tuple[str, ...] = ()  # files a wrapper writes (`strace -o`, `time -o`)
+    too_deep: bool = False  # wrappers were still being peeled when the budget ran out: what runs is unknown
 
     @property
     def privileged(self) -> bool:
@@ -342,10 +343,24 @@ def _peel_runner(s: _State, name: str, table: Table) -> None:
         s.stop = True
 
 
+def _peelable(words: Sequence[str]) -> bool:
+    """Whether unwrap would peel the first of `words` (after any assignments)."""
+    lead = next((k for k, w in enumerate(words) if not is_assignment(w)), None)
+    if lead is None:
+        return False
+    name = program_name(words[lead])
+    runner = len(words) > lead + 1 and (name, words[lead + 1]) in _SUBCOMMAND_RUNNERS
+    return bool(name in _PRIVILEGED_PEELERS or name in _WRAPPERS or name in _ARCH_ALIASES or runner)
+
+
+PEEL_BUDGET = 32  # wrappers peeled off one command; more is refused, never judged as the wrapper itself
+
+
 def unwrap(argv: Sequence[str]) -> Unwrapped:
     """Peel wrappers off `argv` until the real program is first."""
     s = _State(list(argv))
-    for _ in range(32):  # `env env env ...`: bounded, never a loop forever
+    too_deep = False
+    for _ in range(PEEL_BUDGET):  # `env env env ...`: bounded, never a loop forever
         lead = 0
         while lead < len(s.words) and is_assignment(s.words[lead]):
             lead += 1
@@ -374,10 +389,12 @@ def unwrap(argv: Sequence[str]) -> Unwrapped:
             break
         if s.words is before:
             break
+    else:  # `env env env ... rm -rf /` past the budget: never judge the rest as if `env` were the program
+        too_deep = _peelable(s.words)
     if s.stop and s.codes and s.words == []:
         s.words = ["sh"]
     return Unwrapped(tuple(s.words), tuple(s.wrappers), tuple(s.assignments), tuple(s.codes), s.unknown,
-                     tuple(s.probes), s.chdir, tuple(s.writes))
+                     tuple(s.probes), s.chdir, tuple(s.writes), too_deep)
 
 
 _PRIVILEGED_PEELERS: dict[str, Callable[[_State], None]] = {

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..workspace import SKIPPED_DIRS
+from ..workspace import SKIPPED_DIRS, is_outside, program_outside
 from .base import ToolError
 
 MAX_LINE_CHARS = 400  # a minified file's one-line hit would otherwise flood the result
@@ -100,6 +100,11 @@ def search_lines(
 
 
 def _run(argv: list[str], root: Path) -> bytes:
+    if not is_outside(argv[0], root):  # an rg inside the workspace may be one a command planted: never unconfined
+        found = program_outside("rg", root)
+        if found is None:
+            raise ToolError("ripgrep (rg) was found only inside the workspace, which commands can write; install it elsewhere")
+        argv = [found, *argv[1:]]
     try:
         done = subprocess.run(argv, cwd=root, capture_output=True, timeout=_TIMEOUT, check=False)
     except subprocess.TimeoutExpired:

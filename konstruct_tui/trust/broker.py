@@ -20,6 +20,7 @@ from .grants import (
     TrustRequest,
     check_capability,
     check_globs,
+    exact_glob,
     check_scope,
     now_utc,
     workspace_path,
@@ -96,7 +97,9 @@ class TrustSession:
         scope = check_scope(decision.scope or "once")
         if scope == "always" and request.capability in SESSION_ONLY:
             scope = "session"  # asked again next session, whatever was answered
-        paths = tuple(decision.paths) if request.capability == "edit" else ()
+        # The paths a request names are paths, not patterns: granted as asked, they cover exactly
+        # themselves (a file named `**` or `*` must not become a grant over every file).
+        paths = tuple(exact_glob(p) if p in request.paths else p for p in decision.paths) if request.capability == "edit" else ()
         if scope == "always":  # only stored grants must be clean globs; a session grant is matched as given
             return self.store.grant(self.root, request.capability, check_globs(paths, request.capability))
         grant = TrustGrant(request.capability, scope, paths, now_utc())

@@ -54,12 +54,18 @@ def check_globs(paths: tuple[str, ...], capability: str) -> tuple[str, ...]:
 def _glob_regex(glob: str) -> re.Pattern[str]:
     # A glob covers what is inside a folder it names only when it names one: `docs`, `docs/`,
     # `src/**`. A last component with a wildcard (`*.md`, `test_?.py`) matches a file, never a folder
-    # on the way: `*.md` must not cover `notes.md/test_x.py`.
-    names_folder = glob.endswith("/") or not any(c in glob.rstrip("/").rsplit("/", 1)[-1] for c in "*?[")
+    # on the way: `*.md` must not cover `notes.md/test_x.py`. A backslash makes the next character
+    # plain (`\*` is a star in a file name): see `exact_glob`.
+    glob = normal_glob(glob)
+    last = re.sub(r"\\.", "", glob.rstrip("/").rsplit("/", 1)[-1])
+    names_folder = glob.endswith("/") or not any(c in last for c in "*?")
     glob = glob.rstrip("/")
     out, i = [], 0
     while i < len(glob):
-        if glob.startswith("**/", i):
+        if glob[i] == "\\" and i + 1 < len(glob):
+            out.append(re.escape(glob[i + 1]))
+            i += 2
+        elif glob.startswith("**/", i):
             out.append("(?:.*/)?")
             i += 3
         elif glob.startswith("**", i):
@@ -74,13 +80,31 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
         else:
             out.append(re.escape(glob[i]))
             i += 1
-    return re.compile("".join(out) + ("(?:/.*)?$" if names_folder else "$"))
+    return re.compile("".join(out) + ("(?:/.*)?" if names_folder else ""), re.DOTALL)
+
+
+def normal_glob(glob: str) -> str:
+    """A glob as it is matched, spelled once: `./src//x/` is `src/x/` (a person's `./` or doubled
+    slash must not make a grant that silently never matches)."""
+    glob = re.sub(r"/{2,}", "/", glob)
+    while glob.startswith("./"):
+        glob = glob[2:]
+    glob = re.sub(r"(^|/)\.(?=/)", r"\1", glob).replace("//", "/")
+    return glob
+
+
+def exact_glob(path: str) -> str:
+    """A glob that matches `path` itself (and, for a folder, what is inside it), never other names:
+    the paths an agent's request names are paths, not patterns (a file named `**` must not become a
+    grant over the whole project)."""
+    return re.sub(r"([*?\\])", r"\\\1", path)
 
 
 def glob_matches(glob: str, path: str) -> bool:
     """`src/**` matches `src/a/b.py`; `*.md` matches `README.md` only at the top (and never a folder
-    on the way); `docs` covers `docs/x`. `path` must already be resolved (see `workspace_path`)."""
-    return bool(_glob_regex(glob).match(path.removeprefix("./")))
+    on the way); `docs` covers `docs/x`. `path` must already be resolved (see `workspace_path`).
+    The whole path must match (`$` would also accept a path one newline longer)."""
+    return bool(_glob_regex(glob).fullmatch(path.removeprefix("./")))
 
 
 def workspace_path(root: str | os.PathLike[str], path: str) -> str | None:

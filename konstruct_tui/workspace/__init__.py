@@ -22,6 +22,10 @@ _HOMES = {
     "preview_edits": "editing",
     "SKIPPED_DIRS": "listing",
     "run_git": "listing",
+    "git_argv": "safe_git",
+    "names_program": "safe_git",
+    "is_outside": "outside_programs",
+    "program_outside": "outside_programs",
     "stat_files": "listing",
     "apply_edits": "batch",
     "PathMissing": "containment",
@@ -71,3 +75,5 @@ if TYPE_CHECKING:
     from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
     from .revision import is_revision, revision_of
     from .undo import UndoRefused, undo_last
+    from .safe_git import git_argv, names_program
+    from .outside_programs import is_outside, program_outside

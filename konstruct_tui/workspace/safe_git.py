@@ -28,6 +28,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .outside_programs import program_outside
+
 # Keys that name a program to run, or switch on something that runs one, and their safe values.
 FIXED_OVERRIDES: Mapping[str, str] = {
     "core.fsmonitor": "false",
@@ -50,16 +52,38 @@ FIXED_OVERRIDES: Mapping[str, str] = {
     "maintenance.auto": "false",
     "fetch.recurseSubmodules": "false",
     "submodule.recurse": "false",
+    # A submodule's `.git` is a project file naming any git folder (one the agent made, with its own
+    # config and filters); `status` would run git inside it to see if it is dirty, under that config,
+    # which no override here can name. `dirty` still reports a submodule moved to another commit.
+    "diff.ignoreSubmodules": "dirty",
+    "status.submoduleSummary": "false",
     "protocol.allow": "never",
     "core.untrackedCache": "false",
 }
 # Per-driver keys (`filter.NAME.clean`): overridden for every NAME any config mentions.
 _DRIVER_KEY = re.compile(
     r"^(?:filter\.(.+)\.(?:clean|smudge|process)|diff\.(.+)\.(?:textconv|command)|merge\.(.+)\.driver"
-    r"|pager\.(.+)|credential\.(.+)\.helper|remote\.(.+)\.(?:uploadpack|receivepack|vcs)|gpg\.(.+)\.program)$",
+    r"|pager\.(.+)|credential\.(.+)\.helper|remote\.(.+)\.(?:uploadpack|receivepack|vcs)|gpg\.(.+)\.program"
+    r"|(?:mergetool|difftool|browser|man)\.(.+)\.(?:cmd|path))$",
     re.IGNORECASE,
 )
+# Fixed keys whose value is a program or a shell string git runs (the rest of FIXED_OVERRIDES
+# switches things off). With _DRIVER_KEY, the one list the command policy judges `git -c KEY=VALUE`
+# and `git config KEY VALUE` by: what our git overrides is what the agent may not set to a command.
+_PROGRAM_KEYS = frozenset({
+    "core.fsmonitor", "core.pager", "core.editor", "sequence.editor", "core.sshcommand", "core.askpass",
+    "core.gitproxy", "core.alternaterefscommand", "credential.helper", "diff.external", "gpg.program",
+    "gpg.ssh.program", "gpg.x509.program", "uploadpack.packobjectshook", "sendemail.sendmailcmd",
+    "sendemail.smtpserver", "instaweb.httpd", "gpg.ssh.defaultkeycommand",
+})
+
+
+def names_program(key: str) -> bool:
+    """Whether git runs the value of the setting `key` (`core.pager`, `filter.x.clean`, `alias.x` is
+    the caller's: only a `!` value runs)."""
+    return key.lower() in _PROGRAM_KEYS or bool(_DRIVER_KEY.match(key))
 TIMEOUT_S = 30
+_NO_GIT = "git-found-only-inside-the-workspace"  # running it fails like a missing git (OSError)
 _cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
 _cache_lock = threading.Lock()
 
@@ -72,9 +96,13 @@ def git_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def _fixed_argv() -> list[str]:
-    out = ["git", "--no-pager", "--no-optional-locks"]
+def _fixed_argv(root: Path) -> list[str]:
+    # git found outside the workspace: an activated `.venv/bin` in the project on PATH must not make
+    # a `git` a command planted there the one we run unconfined (outside_programs.py).
+    out = [program_outside("git", root) or _NO_GIT, "--no-pager", "--no-optional-locks"]
     for key, value in FIXED_OVERRIDES.items():
+        if value in ("false", "cat") and key != "core.fsmonitor" and names_program(key):  # a program, found like git
+            value = program_outside(value, root) or f"/nonexistent/{value}"
         out += ["-c", f"{key}={value}"]
     return out
 
@@ -98,7 +126,7 @@ def _driver_overrides(root: Path) -> tuple[str, ...]:
     if cached is not None and _stat_key([p for p, *_ in cached[0]]) == cached[0]:
         return cached[1]
     try:
-        done = subprocess.run([*_fixed_argv(), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
+        done = subprocess.run([*_fixed_argv(root), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
                               capture_output=True, timeout=TIMEOUT_S, check=False, env=git_environment(),
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
@@ -126,7 +154,7 @@ def _driver_overrides(root: Path) -> tuple[str, ...]:
 def git_argv(root: str | os.PathLike[str], *args: str) -> list[str]:
     """The full argv of a hardened `git -C root ARGS...`."""
     path = Path(root)
-    return [*_fixed_argv(), *_driver_overrides(path), "-C", str(path), *args]
+    return [*_fixed_argv(path), *_driver_overrides(path), "-C", str(path), *args]
 
 
 def run_git(root: str | os.PathLike[str], *args: str, timeout: float = TIMEOUT_S) -> subprocess.CompletedProcess[bytes]:

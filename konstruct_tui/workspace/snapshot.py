@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .listing import SKIPPED_DIRS
+from .safe_git import run_git
 
 _RACY_NS = 2_000_000_000  # coarse filesystem clocks and same-second mtimes: hash again if this recent
 _SKIPPED_SUFFIXES = (".pyc", ".pyo")
@@ -131,8 +132,8 @@ def _git_names(base: str) -> list[str] | None:
     """`git ls-files` (tracked and untracked, ignored left out); None when git cannot say. The same
     listing as listing.py, without its per-file checks: every name is lstat'ed here anyway."""
     try:
-        done = subprocess.run(["git", "-C", base, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                              capture_output=True, timeout=60, check=False)
+        # Our hardened git: a `.git` a command made in a project that had none may set core.fsmonitor.
+        done = run_git(base, "ls-files", "-z", "--cached", "--others", "--exclude-standard", timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if done.returncode != 0:

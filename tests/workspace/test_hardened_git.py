@@ -156,3 +156,105 @@ def test_a_dot_git_file_pointing_at_a_planted_git_dir_runs_nothing(tmp_path: Pat
     gitstate.changed_since(project, "HEAD")
     list_files(project)
     assert not (marks / "fsmonitor").exists()
+
+
+def _submodule_with_planted_git_dir(tmp_path: Path) -> tuple[Path, Path]:
+    """A project with a submodule whose `.git` file (a project file any edit may change) names a git
+    folder made inside the project, with a clean filter of its own; the file is touched, so a status
+    that looks inside the submodule must hash it through the filter. Returns (project, mark)."""
+    mark = tmp_path / "marks" / "submodule-filter"
+    mark.parent.mkdir()
+    lib, project = tmp_path / "lib", tmp_path / "project"
+    _git(tmp_path, "init", "-q", str(lib))
+    (lib / "f.txt").write_text("x\n")
+    _git(lib, "add", ".")
+    _git(lib, "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "lib")
+    _git(tmp_path, "init", "-q", str(project))
+    _git(project, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "lib")
+    _git(project, "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "with lib")
+    planted = project / "planted"
+    subprocess.run(["cp", "-r", str(project / ".git" / "modules" / "lib"), str(planted)], check=True)
+    for key, value in (("core.worktree", "../lib"), ("filter.evil.clean", f"touch {mark}; cat")):
+        subprocess.run(["git", "config", "--file", str(planted / "config"), key, value], check=True)
+    (project / "lib" / ".git").write_text("gitdir: ../planted\n")
+    (planted / "info").mkdir(exist_ok=True)
+    (planted / "info" / "attributes").write_text("* filter=evil\n")
+    os.utime(project / "lib" / "f.txt", (1, 1))  # stat differs from the index: git must hash it
+    return project, mark
+
+
+def test_a_submodule_pointed_at_a_planted_git_folder_runs_nothing(tmp_path: Path) -> None:
+    """Red team: `git status` looks inside each submodule with a git of its own, under the submodule's
+    config, which no override can name ahead. Ours never looks inside (`diff.ignoreSubmodules=dirty`)."""
+    project, mark = _submodule_with_planted_git_dir(tmp_path)
+    subprocess.run(["git", "-C", str(project), "--no-optional-locks", "-c", "core.fsmonitor=false", "status"],
+                   capture_output=True, check=False)  # control: git with the old overrides still runs it
+    assert mark.exists()
+    mark.unlink()
+    os.utime(project / "lib" / "f.txt", (2, 2))
+    done = subprocess.run(git_argv(project, "status", "--porcelain"), capture_output=True, env=git_environment(), check=False)
+    gitstate.changed_since(project, "HEAD")
+    list_files(project)
+    assert done.returncode == 0 and b"planted/" in done.stdout  # status still answers
+    assert not mark.exists()
+
+
+def test_blueprint_snapshots_list_files_with_our_hardened_git(tmp_path: Path) -> None:
+    """Red team: the blueprint's tree snapshot ran a bare `git ls-files`, which runs core.fsmonitor
+    from a `.git` a command made in a project that had none."""
+    from konstruct_tui.workspace.snapshot import take_snapshot
+
+    mark = tmp_path / "fsmonitor-ran"
+    project = tmp_path / "project"
+    _git(tmp_path, "init", "-q", str(project))
+    (project / "a.txt").write_text("x\n")
+    _git(project, "add", ".")
+    _git(project, "config", "core.fsmonitor", f"touch {mark}; echo")
+    subprocess.run(["git", "-C", str(project), "ls-files"], capture_output=True, check=False)  # control
+    assert mark.exists()
+    mark.unlink()
+    snapshot = take_snapshot(project)
+    assert "a.txt" in snapshot.files
+    assert not mark.exists()
+
+
+def test_only_the_hardened_module_starts_git() -> None:
+    """By construction: no module but safe_git.py starts a process whose argv begins with "git", so a
+    new git call cannot forget the hardening."""
+    import ast
+
+    package = Path(__file__).parents[2] / "konstruct_tui"
+    offenders = []
+    for module in package.rglob("*.py"):
+        if module.name == "safe_git.py":
+            continue
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+                first = node.args[0].elts[:1]
+                if first and isinstance(first[0], ast.Constant) and first[0].value == "git":
+                    offenders.append(f"{module.relative_to(package)}:{node.lineno}")
+    assert offenders == []
+
+
+def test_a_planted_work_tree_above_the_project_shows_nothing_outside_it(tmp_path: Path) -> None:
+    """Red team (held): a `.git` a command made in a project that had none, with `core.worktree`
+    naming a folder above the project and a commit of a file there. Our git still answers for the
+    project only: nothing of the outside file reaches git_diff or the listing."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("TOP-SECRET\n")
+    project = outside / "project"
+    project.mkdir()
+    (project / "a.txt").write_text("x\n")
+    _git(project, "init", "-q")
+    blob = subprocess.run(["git", "-C", str(project), "hash-object", "-w", "--stdin"], input=b"old\n",
+                          capture_output=True, check=True).stdout.decode().strip()
+    _git(project, "update-index", "--add", "--cacheinfo", f"100644,{blob},secret.txt")
+    _git(project, "config", "core.worktree", str(outside))
+    _git(project, "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-qm", "x")
+    plain = subprocess.run(["git", "-C", str(project), "diff", "HEAD"], capture_output=True, text=True, check=False)
+    assert "TOP-SECRET" in plain.stdout  # control: the plant is live for plain git
+    with Workspace(project) as workspace:
+        answer = call("git_diff", {}, ToolContext(workspace)).to_json()
+    assert "TOP-SECRET" not in str(answer)
+    assert all("secret" not in name for name in list_files(project))
