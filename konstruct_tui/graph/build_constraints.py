@@ -82,18 +82,20 @@ def _tag(name: str) -> bool:
 
 
 def _or(tokens: list[str]) -> tuple[bool, list[str]]:
-    value, tokens = _and(tokens)
-    while tokens and tokens[0] == "||":
-        right, tokens = _and(tokens[1:])
-        value = value or right
-    return value, tokens
+    return _joined(tokens, "||", _and)
 
 
 def _and(tokens: list[str]) -> tuple[bool, list[str]]:
-    value, tokens = _not(tokens)
-    while tokens and tokens[0] == "&&":
-        right, tokens = _not(tokens[1:])
-        value = value and right
+    return _joined(tokens, "&&", _not)
+
+
+def _joined(tokens: list[str], operator: str,
+            operand: Callable[[list[str]], tuple[bool, list[str]]]) -> tuple[bool, list[str]]:
+    """`operand (operator operand)*`, evaluated left to right."""
+    value, tokens = operand(tokens)
+    while tokens and tokens[0] == operator:
+        right, tokens = operand(tokens[1:])
+        value = (value or right) if operator == "||" else (value and right)
     return value, tokens
 
 
