@@ -6,11 +6,12 @@ Bad input anywhere: one line on stderr, exit 2, nothing on disk changed.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from importlib import import_module
@@ -82,8 +83,27 @@ def build_parser(argv: Sequence[str] = (), *, full: bool = False) -> argparse.Ar
     return parser
 
 
+def _one_line_warnings() -> None:
+    """Our own warnings (a damaged trust store or sandbox settings file) reach a person running a
+    command as one line each, `konstruct: warning: ...`, said once: never Python's two-line
+    `file:line: Category: ...` with a source line, whichever command met the damage."""
+    said: set[str] = set()
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        if not category.__module__.startswith("konstruct_tui"):
+            shown(message, category, filename, lineno, file, line)
+        elif str(message) not in said:
+            said.add(str(message))
+            print(f"konstruct: warning: {message}", file=sys.stderr)
+
+    warnings.showwarning = show
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _one_line_warnings()
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)

@@ -58,3 +58,25 @@ def test_bad_input_exits_2_and_changes_nothing(capsys: pytest.CaptureFixture[str
     assert code == 2 and payload is None
     assert err.startswith("konstruct: error:") and err.count("\n") == 1
     assert TrustStore().path.read_bytes() == before
+
+
+@pytest.mark.parametrize("argv", [["policy", "show"], ["trust", "list"]])
+def test_a_damaged_store_is_one_warning_line_whichever_command_meets_it(tmp_path: Path, argv: list[str]) -> None:
+    # Python's own warning format is two lines (`file:line: TrustStoreWarning: ...` and the source
+    # line); every command of the CLI says it as `konstruct: warning: ...`.
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "config"
+    (config / "konstruct").mkdir(parents=True)
+    (config / "konstruct" / "trust.json").write_text("{oops")
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**os.environ, "XDG_CONFIG_HOME": str(config), "PYTHONWARNINGS": "default"}
+    done = subprocess.run([sys.executable, "-m", "konstruct_tui", *argv, "--root", str(project)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    lines = done.stderr.splitlines()
+    assert lines and all(line.startswith("konstruct: warning: the trust store ") for line in lines), done.stderr
+    assert len(lines) == len(set(lines)) and "TrustStoreWarning" not in done.stderr
