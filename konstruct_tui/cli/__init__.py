@@ -6,13 +6,14 @@ Bad input anywhere: one line on stderr, exit 2, nothing on disk changed.
 
 from __future__ import annotations
 
-from typing import NoReturn, TextIO
+from typing import NoReturn
 
 import argparse
+import contextlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from importlib import import_module
 from types import ModuleType
@@ -83,27 +84,38 @@ def build_parser(argv: Sequence[str] = (), *, full: bool = False) -> argparse.Ar
     return parser
 
 
-def _one_line_warnings() -> None:
+@contextlib.contextmanager
+def _one_line_warnings() -> Iterator[None]:
     """Our own warnings (a damaged trust store or sandbox settings file) reach a person running a
     command as one line each, `konstruct: warning: ...`, said once: never Python's two-line
-    `file:line: Category: ...` with a source line, whichever command met the damage."""
+    `file:line: Category: ...` with a source line, whichever command met the damage. Only the
+    text is reformatted (`formatwarning`), so whoever records warnings still gets them."""
     said: set[str] = set()
-    shown = warnings.showwarning
+    formatted = warnings.formatwarning
 
-    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-             file: TextIO | None = None, line: str | None = None) -> None:
+    def format_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                       line: str | None = None) -> str:
         if not category.__module__.startswith("konstruct_tui"):
-            shown(message, category, filename, lineno, file, line)
-        elif str(message) not in said:
-            said.add(str(message))
-            print(f"konstruct: warning: {message}", file=sys.stderr)
+            return formatted(message, category, filename, lineno, line)
+        if str(message) in said:
+            return ""
+        said.add(str(message))
+        return f"konstruct: warning: {message}\n"
 
-    warnings.showwarning = show
+    warnings.formatwarning = format_warning
+    try:
+        yield
+    finally:
+        warnings.formatwarning = formatted
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    _one_line_warnings()
+    with _one_line_warnings():
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
