@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from operator import attrgetter
 from typing import Any
 
 from .. import treesitter as ts
@@ -60,8 +59,7 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     # fact such as an overload's return type could change with it), and the facts must be the same
     # bytes for the same source. `_uses` and `type_facts` pair `qualifier` and `member` up by it.
     # `use` (half of all captures) is only ever read into a set: its order is never seen.
-    found = {name: nodes if name == "use" else _in_order(nodes)
-             for name, nodes in ts.captures(ts.query(grammar, "typescript"), root).items()}
+    found = ts.captures_in_order(ts.query(grammar, "typescript"), root, unordered=_READ_INTO_SETS)
     found.setdefault("qualifier", [])
     found.setdefault("member", [])
     qualifier = _qualifier_cache()
@@ -317,13 +315,7 @@ def _symbols(found: dict[str, list[Any]], qualifier: Any) -> list[Symbol]:
     return symbols
 
 
-_END, _START = attrgetter("end_byte"), attrgetter("start_byte")
-
-
-def _in_order(nodes: list[Any]) -> list[Any]:
-    """`ts.in_order` (start, the outer of two nodes starting together first) in two stable sorts
-    keyed in C: a key function in Python cost a call per captured node."""
-    return sorted(sorted(nodes, key=_END, reverse=True), key=_START)
+_READ_INTO_SETS = frozenset({"use"})
 
 
 def _qualifier_cache() -> Any:
