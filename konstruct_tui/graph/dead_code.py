@@ -222,26 +222,27 @@ class DeadCode:
             wanted[i] = (anchor(path, symbol), symbol_spellings(path, language, symbol) if symbol
                          else file_spellings(path, language, self.read(path)))
             if not symbol and language == "python":
+                # named as a module (not only by its path, `python tools/gen.py`: a script, whose
+                # unused functions stay dead): what loads it may read its attributes by name
+                wanted[(i, "module")] = (wanted[i][0], wanted[i][1][1:])  # [0]: its path
                 package = app_package_spelling(path)
                 if package is not None:
                     wanted[(i, "app")] = package
         named = find_named(wanted, sorted(self.snap.files), self.read,
                            lambda key: out.dead[key if isinstance(key, int) else key[0]]["path"])
-        files: dict[str, str] = {}  # file named as text -> where
-        apps: dict[str, str] = {}  # a module a framework imports from a named app package -> where
+        files: dict[str, str] = {}  # a module loaded by its name (or by its app package's) -> where
         moved: dict[int, str] = {}
         for key in sorted(named, key=str):
             i = key if isinstance(key, int) else key[0]
-            if isinstance(key, tuple):
+            if key == (i, "module"):
+                files.setdefault(out.dead[i]["path"], named[key])
+            elif isinstance(key, tuple):
                 module = posixpath.splitext(posixpath.basename(out.dead[i]["path"]))[0]
                 moved.setdefault(i, f"its package is named as text at {named[key]}: a framework imports its "
                                     f"{module} module by convention (Django, Celery autodiscovery)")
-                apps.setdefault(out.dead[i]["path"], named[key])
+                files.setdefault(out.dead[i]["path"], named[key])
             else:
                 moved[i] = f"named as text at {named[key]}: a tool or framework may load it by that name"
-                if "symbol" not in out.dead[i]:
-                    files.setdefault(out.dead[i]["path"], named[key])
-        files = {**self._loaded_as_modules(files), **apps}
         for i, item in enumerate(out.dead):
             if i not in moved and item.get("symbol") and item["path"] in files:
                 moved[i] = (f"its module is loaded by name (named at {files[item['path']]}), and what loads it "
@@ -249,16 +250,6 @@ class DeadCode:
         for i in sorted(moved):
             out.uncertain.append({**out.dead[i], "reason": moved[i]})
         out.dead = [item for i, item in enumerate(out.dead) if i not in moved]
-
-    def _loaded_as_modules(self, files: dict[str, str]) -> dict[str, str]:
-        """Of the Python files named as text, those named as modules (`'site.settings'`), not only
-        by their path (`python tools/gen.py`, a type checker's list of files): a script's unused
-        functions are still dead; a module's attributes may be read by name by what loads it."""
-        python = {path for path in files if self.snap.files[path].language == "python"}
-        wanted: dict[object, tuple[str, list[str]]] = {
-            path: (anchor(path), file_spellings(path, "python", None)[1:]) for path in python}  # [0]: its path
-        named = find_named(wanted, sorted(self.snap.files), self.read, lambda path: str(path))
-        return {str(path): where for path, where in named.items()}
 
     def _package_runs(self, path: str) -> str:
         """For a package's `__init__.py`: a module of the package that is imported or run (Python
