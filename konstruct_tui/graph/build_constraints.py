@@ -128,8 +128,8 @@ def _written(text: str) -> str:
         if old:
             alternatives = [" && ".join(("!" + t[1:]) if t.startswith("!") else t for t in option.split(","))
                             for option in old.group(1).split()]
-            legacy.append("(" + " || ".join(f"({a})" for a in alternatives) + ")")
-    return " && ".join(legacy)
+            legacy.append(alternatives[0] if len(alternatives) == 1 else " || ".join(f"({a})" for a in alternatives))
+    return " && ".join(f"({line})" if len(legacy) > 1 else line for line in legacy)
 
 
 def other_build_callers(under: Callable[[str], Iterable[str]], found: Sequence[tuple[str, Symbol]], callers: list[str],

@@ -80,13 +80,15 @@ _AUTODISCOVERED = frozenset({"admin", "apps", "models", "tasks"})
 
 def app_package_spelling(path: str) -> tuple[str, list[str]] | None:
     """For a module a framework autodiscovers (`shop/payments/admin.py`): (anchor, spellings) of
-    its package's dotted name written as a whole string (`"shop.payments"`); None for others."""
+    its package's dotted name written as a whole string (`"shop.payments"`, or its AppConfig's
+    `"shop.payments.apps.PaymentsConfig"`); None for others."""
     stem = posixpath.splitext(path)[0]
     if posixpath.basename(stem) not in _AUTODISCOVERED or "/" not in stem:
         return None
     package = posixpath.dirname(stem)
-    return posixpath.basename(package), [r"(?<=['\"])" + re.escape(dotted) + r"(?=['\"])" for dotted in _dotted(package)
-                                         if dotted]
+    # the package itself, or its AppConfig (`"shop.payments.apps.PaymentsConfig"`): Django takes both
+    return posixpath.basename(package), [r"(?<=['\"])" + re.escape(dotted) + r"(?:\.apps\.\w+)?(?=['\"])"
+                                         for dotted in _dotted(package) if dotted]
 
 
 def symbol_spellings(path: str, language: str | None, name: str) -> list[str]:

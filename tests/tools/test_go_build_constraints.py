@@ -95,3 +95,21 @@ def test_a_go_file_with_an_init_runs_with_its_package_and_is_never_dead(ask) -> 
     dead = {r["path"] for r in ask(files)(mode="unreferenced")["results"] if r.get("kind") == "file"}
     assert "gin/context_appengine.go" not in dead
     assert {"lone/lone.go", "lone/other.go"} <= dead  # nothing loads that package: its init never runs
+
+
+@pytest.mark.skipif(GOOS != "linux", reason="the default build here is linux")
+def test_twins_told_apart_by_file_name_and_by_legacy_build_lines(ask) -> None:
+    # no //go:build line at all: one twin by its _GOOS name, one by the old `// +build` spelling
+    files = {"go.mod": "module example.com/m\n\ngo 1.21\n",
+             "fs/open_linux.go": "package fs\n\nfunc openFile() int { return 1 }\n",
+             "fs/open_windows.go": "package fs\n\nfunc openFile() int { return 2 }\n",
+             "fs/probe.go": "// +build !linux,!windows\n\npackage fs\n\nfunc openFile() int { return 3 }\n",
+             "fs/use.go": "package fs\n\nfunc Use() int { return openFile() }\n"}
+    run = ask(files)
+    linux = run(mode="callers", symbol="openFile", target="fs/open_linux.go")
+    assert linux["status"] == "ok" and [(r["path"], r["evidence"]) for r in linux["results"]] == [("fs/use.go", "resolved")]
+    for other, constraint in (("fs/open_windows.go", "windows"), ("fs/probe.go", "!linux && !windows")):
+        answer = run(mode="callers", symbol="openFile", target=other)
+        assert answer["status"] == "undeterminable", other
+        moved = {r["path"]: r for r in answer["results"]}["fs/use.go"]
+        assert moved["binds_by_default"] == "fs/open_linux.go" and moved["built_with"] == constraint

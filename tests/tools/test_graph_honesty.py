@@ -393,3 +393,20 @@ def test_dunder_import_then_getattr_is_a_load_by_name(ask) -> None:
                              "    return getattr(mod, 'Heavy')()\n"})
     answer = run(mode="callers", target="pkg/heavy.py", symbol="Heavy")
     assert answer["status"] == "undeterminable" and answer["results"][0]["path"] == "app/use.py"
+
+
+def test_registration_and_app_spellings_seen_from_other_angles(ask) -> None:
+    # a hook whose first parameter is not called `cls`; an app listed by its AppConfig's dotted path
+    run = ask({"base.py": "REGISTRY = []\n\n\nclass Plugin:\n    def __init_subclass__(klass, **kw):\n"
+                          "        super().__init_subclass__(**kw)\n        REGISTRY.append(klass)\n",
+               "plugins.py": "from base import Plugin\n\n\nclass Hello(Plugin):\n    pass\n",
+               "manage.py": "import plugins\n\nif __name__ == '__main__':\n    pass\n",
+               "site/settings.py": "INSTALLED_APPS = ['shop.payments.apps.PaymentsConfig']\n",
+               "run.py": "import os\n\nif __name__ == '__main__':\n    os.environ['DJANGO_SETTINGS_MODULE'] = 'site.settings'\n",
+               "shop/__init__.py": "", "shop/payments/__init__.py": "",
+               "shop/payments/apps.py": "class PaymentsConfig:\n    verbose_name = 'Payments'\n",
+               "shop/payments/admin.py": "HEADER = 'Shop'\n"})
+    answer = run(mode="unreferenced")
+    dead = {(r["path"], r.get("symbol")) for r in answer["results"]}
+    assert ("plugins.py", "Hello") not in dead
+    assert not {p for p, _ in dead} & {"shop/payments/admin.py", "shop/payments/apps.py"}
