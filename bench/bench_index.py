@@ -1,8 +1,12 @@
 """Index benchmark on the CPython standard library without its tests (a copy, so the change test can
 edit files), every figure a whole process as a person starts it, median of `--runs`, side by side:
 
-- raw: tree-sitter parse + the Python query over every file, 2 processes, nothing else (the baseline);
-- cold `konstruct index` (no index yet) and its ratio to raw (speed, goal >= 0.70);
+- raw: tree-sitter parse + the Python query `konstruct index` runs (`queries/python.scm`) over every
+  file, 2 processes, nothing else (the baseline);
+- cold `konstruct index` (no index yet: the file graph) and its ratio to raw (speed, goal >= 0.70);
+- the member tier, which `konstruct index` leaves to the first symbol question: that first question
+  (`konstruct tool traverse_graph` callers, whole process, right after the cold index), the next
+  one, and `konstruct index --members` cold (both tiers in one pass) with its ratio to raw;
 - warm `konstruct index`, nothing changed (goal <= 0.3 s);
 - `konstruct --help` through `python -m konstruct_tui` and the installed entry point (goal <= 0.2 s),
   beside `python -c pass` (the interpreter's own start);
@@ -236,17 +240,25 @@ def main() -> int:
               f"bytecode {'as the environment has it' if args.no_bytecode else 'cached'}")
         python = sys.executable
         index = [python, "-m", "konstruct_tui", "index", "--root", str(root)]
+        question = [python, "-m", "konstruct_tui", "tool", "traverse_graph", "--root", str(root), "--json",
+                    '{"mode": "callers", "symbol": "JSONDecoder.decode", "target": "json/decoder.py"}']
         raw_argv = [python, str(HERE / "bench_index.py"), "--raw", str(root)]
         if not args.no_bytecode:  # unmeasured: writes the bytecode every measured run then reads
             for argv in (raw_argv, index, [python, "-m", "konstruct_tui", "--help"]):
                 run(argv, env)
-        raws, colds, raw_cpu, cold_cpu = [], [], [], []
+        raws, colds, raw_cpu, cold_cpu, firsts, nexts = [], [], [], [], [], []
         for _ in range(args.runs):  # alternate, so a neighbour's load hits both alike
             shutil.rmtree(cache, ignore_errors=True)
             raws.append(run(raw_argv, env)[0])
             raw_cpu.append(run.cpu)  # type: ignore[attr-defined]
             colds.append(run(index, env)[0])
             cold_cpu.append(run.cpu)  # type: ignore[attr-defined]
+            firsts.append(run(question, env)[0])  # builds the member tier
+            nexts.append(run(question, env)[0])
+        eager = []
+        for _ in range(args.runs):
+            shutil.rmtree(cache, ignore_errors=True)
+            eager.append(run([*index, "--members"], env)[0])
         # The memory is sampled in runs of its own: the sampler reads /proc every 20 ms, and on two
         # cores it would take its share from the timed runs (and from them only, not from raw).
         peaks = []
@@ -278,6 +290,10 @@ def main() -> int:
           f"ratio {median(raw_cpu) / median(cold_cpu):.2f} (per pair: "
           f"{', '.join(f'{r / c:.2f}' for r, c in zip(raw_cpu, cold_cpu))})")
     print(f"konstruct index, warm (nothing changed):    {warm:6.3f} s   goal <= 0.3 s")
+    print(f"member tier: first symbol question after the cold index {median(firsts):.2f} s (builds it), "
+          f"the next {median(nexts):.2f} s")
+    print(f"konstruct index --members, cold (both tiers, one pass): {median(eager):.2f} s, "
+          f"speed / raw speed {raw / median(eager):.2f}")
     print(f"load average at the end: {os.getloadavg()[0]:.1f} (2-core machine: above ~1 the wall times include waiting)")
     for label, seconds in help_times.items():
         goal = "" if label.startswith("python -c") else "   goal <= 0.2 s"
@@ -289,7 +305,8 @@ def main() -> int:
     if aider is None:
         print(f"aider: not measured ({args.aider_python} not found; install aider-chat in a venv there)")
     else:
-        print(f"aider repo map: cold {aider[0]:.2f} s ({aider[0] / cold:.1f}x konstruct), "
+        print(f"aider repo map: cold {aider[0]:.2f} s ({aider[0] / cold:.1f}x konstruct, "
+              f"{aider[0] / median(eager):.1f}x konstruct --members), "
               f"warm {aider[1]:.2f} s ({aider[1] / warm:.1f}x konstruct)")
     return 0
 

@@ -23,7 +23,7 @@ def graph_overview(workspace: Workspace) -> GraphOverview:
     from ..graph import Freshness, build_index
 
     try:
-        snapshot, _report = build_index(workspace)
+        snapshot, _report = build_index(workspace, members=False)  # neighborhoods: the file graph
     except Exception as error:  # best effort: a broken index never stops the workbench
         return GraphOverview(f"graph: unavailable ({type(error).__name__}: {workspace.scrub(str(error))})")
     hoods = sorted(snapshot.neighborhoods.items, key=lambda h: (-len(h.members), h.id))[:MAX_SHOWN]

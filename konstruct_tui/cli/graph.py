@@ -33,7 +33,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     workspace = open_workspace(args.root)
     with workspace:
-        snapshot, _ = build_index(workspace)
+        snapshot, _ = build_index(workspace, members=False)  # the export is the file graph
         print_json(export_graph(snapshot, args.level))
     return 0
 

@@ -1,5 +1,10 @@
-"""`konstruct index [--root DIR]`: build or refresh the code graph's index, with a progress bar on
-stderr and a summary on stdout (files per language, edges, neighborhoods, seconds).
+"""`konstruct index [--root DIR] [--members]`: build or refresh the code graph's index, with a
+progress bar on stderr and a summary on stdout (files per language, edges, neighborhoods, member
+uses, seconds).
+
+A cold build makes the file graph (files, symbols, imports, references, neighborhoods) and leaves
+the member tier (who calls `recv.method()`, resolved from the receiver's stated type) to the first
+question that needs it: `--members` builds it now. An index that has it keeps it current.
 
 When nothing changed since the last run the summary comes from the store after one stat walk
 (`graph.warm_start`): no grammar, no indexer, no clustering is even imported. A person runs this a
@@ -23,11 +28,14 @@ if TYPE_CHECKING:
     from ..graph import Progress as ProgressCallback
 
 _PHASES = {"reading": "Reading and parsing", "resolving": "Resolving imports"}
+_MEMBERS_PENDING = "not indexed yet (built by the first symbol question; `konstruct index --members` builds them now)"
 
 
 def register(commands: Any) -> None:
     index = commands.add_parser("index", help="build or refresh the code graph index, with a progress bar")
     add_root(index)
+    index.add_argument("--members", action="store_true",
+                       help="also build the member tier now (method callers), instead of on the first symbol question")
     index.set_defaults(handler=run_index)
 
 
@@ -38,10 +46,11 @@ def run_index(args: argparse.Namespace) -> int:
         raise UsageError(f"--root {args.root!r} is not a directory")
     from ..graph import unchanged
 
+    members = bool(getattr(args, "members", False))
     warm = unchanged(root.resolve())
-    if warm is not None and warm.summary is not None:
+    if warm is not None and warm.summary is not None and (warm.members or not members):
         total = sum(warm.files.values())
-        summary: Mapping[str, Any] = {**warm.summary, "files": warm.files}
+        summary: Mapping[str, Any] = {**warm.summary, "files": warm.files, "members": warm.members}
         print(_summary(summary, time.perf_counter() - started, f"0 re-parsed, {total} unchanged"))
         return 0
     from ..graph import build_index
@@ -52,13 +61,16 @@ def run_index(args: argparse.Namespace) -> int:
     gc.disable()
     workspace = open_workspace(args.root)
     with workspace, progress_bar() as progress:
-        snapshot, report = build_index(workspace, progress=progress, neighborhoods=True)
+        snapshot, report = build_index(workspace, progress=progress, neighborhoods=True, members=members)
     summary = {
         "files": report.files,
         "edges": _edge_kinds(snapshot),
         "neighborhoods": len(snapshot.neighborhoods),
+        "members": snapshot.side.complete,
     }
     how = "cold build" if report.cold else f"{report.parsed} re-parsed, {len(snapshot.files) - report.parsed} unchanged"
+    if report.member_seconds:
+        how += f"; member uses indexed in {report.member_seconds:.2f} s"
     if report.replaced:
         how += "; the stored index was written by another version of Konstruct and was rebuilt"
     print(_summary(summary, time.perf_counter() - started, how))
@@ -89,6 +101,7 @@ def _summary(summary: Mapping[str, Any], seconds: float, how: str) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(edges.items())) or "none"
     lines.append(f"Edges: {sum(edges.values())} ({kinds})")
     lines.append(f"Neighborhoods: {summary['neighborhoods']}")
+    lines.append(f"Member uses: {'indexed' if summary.get('members', True) else _MEMBERS_PENDING}")
     return "\n".join(lines)
 
 

@@ -83,24 +83,27 @@ def build_index(
     workers: int = 2,
     supports: dict[str, LanguageSupport] | None = None,
     neighborhoods: bool = False,
+    members: bool = True,
 ) -> tuple[GraphSnapshot, IndexReport]:
     """Build or refresh the index in the foreground (cold, warm or anything in between).
 
     `neighborhoods`: also settle the snapshot's neighborhoods (stored ones when the file pairs did
-    not change) and store the summary a warm `konstruct index` prints."""
+    not change) and store the summary a warm `konstruct index` prints. `members`: the index must
+    have its member tier (member facts and evidence: what symbol questions read); False builds the
+    file graph alone when the index is cold, and keeps a member tier current when there is one."""
     if supports is None:
         started = time.perf_counter()
         warm = unchanged(workspace.root)
-        if warm is not None and not (neighborhoods and warm.summary is None):
+        if warm is not None and (warm.members or not members) and not (neighborhoods and warm.summary is None):
             snapshot = warm.snapshot()  # nothing moved: no grammar, no parse, no resolution
-            report = IndexReport(files=warm.files, edges=snapshot.edge_count())
+            report = IndexReport(files=warm.files, edges=snapshot.edge_count(), members=warm.members)
             report.seconds = time.perf_counter() - started
             return snapshot, report
     mark("cold")
     supports = supports if supports is not None else languages()
     store = IndexStore.for_root(workspace.root, supports)
     try:
-        indexer = Indexer(workspace, store, supports=supports, workers=workers, keep_facts=False)
+        indexer = Indexer(workspace, store, supports=supports, workers=workers, keep_facts=False, members=members)
         snapshot = indexer.refresh(None, progress)
         indexer.release()
         mark("built")
@@ -128,6 +131,7 @@ def stored_snapshot(
     try:
         if store.rebuilt or store.meta("complete") != "1":
             return None
-        return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"))
+        return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"),
+                                   members=store.meta("members") == "1")
     finally:
         store.close()

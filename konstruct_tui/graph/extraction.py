@@ -36,7 +36,9 @@ _SNIFF = 8192
 
 @dataclass(frozen=True)
 class Task:
-    """One file to (re)read. `known_hash`: the stored hash, so unchanged bytes skip the parse."""
+    """One file to (re)read. `known_hash`: the stored hash, so unchanged bytes skip the parse.
+    `members`: extract the member facts too (False only for a language that defers them, while
+    the index has no member tier)."""
 
     path: str
     language: str
@@ -44,6 +46,7 @@ class Task:
     mtime_ns: int
     inode: int = 0
     known_hash: str | None = None
+    members: bool = True
 
 
 def read_file(
@@ -72,7 +75,11 @@ def read_file(
     if b"\0" in data[:_SNIFF]:
         return FileRecord(_with_note(entry, BINARY))
     try:
-        facts = supports[task.language].extract(task.path, data)
+        support = supports[task.language]
+        if task.members or not getattr(support, "defers_members", False):
+            facts = support.extract(task.path, data)
+        else:
+            facts = support.extract(task.path, data, members=False)  # type: ignore[call-arg]  # defers_members
     except Exception:  # a grammar or query bug must not stop the whole index; the file says why
         return FileRecord(_with_note(entry, PARSE_FAILED))
     facts_json, symbols_json = encode_facts(facts)

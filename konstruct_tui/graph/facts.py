@@ -126,6 +126,9 @@ class LanguageSupport(Protocol):
     name: str
     extensions: tuple[str, ...]
 
+    # A support may also set `defers_members = True`: its `extract(path, source, members=False)`
+    # then leaves out the member facts (`extra`), which only member evidence reads, and the index
+    # builds them as its member tier (`Indexer.complete_members`).
     def extract(self, path: str, source: bytes) -> FileFacts: ...
 
     def resolver(self, project: ProjectView) -> Resolver: ...

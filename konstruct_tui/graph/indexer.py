@@ -63,6 +63,8 @@ class IndexReport:
     seconds: float = 0.0
     cold: bool = False
     replaced: bool = False  # the stored index was from another Konstruct version: rebuilt from scratch
+    members: bool = True  # the member tier is built (see `Indexer.complete_members`)
+    member_seconds: float = 0.0  # of `seconds`, what building the member tier took
 
 
 class Indexer:
@@ -80,6 +82,7 @@ class Indexer:
         low_priority: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
         keep_facts: bool = True,
+        members: bool = True,
     ) -> None:
         self.workspace = workspace
         self.store = store
@@ -93,6 +96,11 @@ class Indexer:
         # False for a one-shot build (the CLI): every file's facts are dropped as soon as the
         # resolution is done with them, before the snapshot is built (see `_apply`).
         self.keep_facts = keep_facts
+        # The member tier (member facts and the evidence resolved from them) is wanted: a refresh
+        # ends with it built. False (`konstruct index`): a cold build makes the file graph alone,
+        # and an index that has the tier keeps it current all the same.
+        self.members = members
+        self._with_members = members  # extract the member facts of the files read now
         self.parses = 0  # files handed to a language's extract, ever: tests count re-parses with it
         self.report = IndexReport()
         self._facts: dict[str, FileFacts | None] = {}
@@ -108,10 +116,11 @@ class Indexer:
     # --- entry points --------------------------------------------------------------------------
 
     def refresh(self, current: GraphSnapshot | None = None, progress: Progress | None = None, *,
-                summarize: bool = True) -> GraphSnapshot:
+                summarize: bool = True, interim: Callable[[GraphSnapshot], None] | None = None) -> GraphSnapshot:
         """A full sweep of the workspace: the cold build, the warm start, or a rescan. `summarize`:
         count files per language and edges into the report (a pass over the whole graph; the
-        reconciler's periodic rescans print nothing and skip it)."""
+        reconciler's periodic rescans print nothing and skip it). `interim`: when the member tier
+        is built after the sweep, it receives the file graph first (file questions need no more)."""
         started = time.perf_counter()
         self.report = IndexReport(replaced=self.store.replaced)
         self.store.replaced = False  # said once
@@ -119,16 +128,51 @@ class Indexer:
             self.store.clear()  # a cold build that never finished: its rows have no edges yet
         entries = current.files if current is not None else self.store.entries()  # read, never changed
         cold = not entries
+        if cold:
+            self._with_members = self.members
+        else:
+            self._with_members = current.side.complete if current is not None else self.store.meta("members") == "1"
         # A cold build will parse in workers: they start now, so their start overlaps the walk,
         # `git ls-files` and `git rev-parse` below instead of following them. Only where a fork
         # is safe (no other thread): a forkserver costs more to start than a small tree's parse.
         early = cold and self.workers > 1 and threading.active_count() == 1
         pool = self._start_pool() if early else None
         try:
-            return self._refresh(current, entries, cold, pool, progress, started, summarize)
+            snapshot = self._refresh(current, entries, cold, pool, progress, started, summarize)
         finally:
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=True)
+        if self.members and not snapshot.side.complete:
+            if interim is not None:
+                interim(snapshot)
+            report = self.report
+            snapshot = self.complete_members(snapshot, progress)
+            report.member_seconds = self.report.seconds
+            report.seconds = time.perf_counter() - started
+            self.report = report
+        self.report.members = snapshot.side.complete
+        return snapshot
+
+    def complete_members(self, current: GraphSnapshot, progress: Progress | None = None) -> GraphSnapshot:
+        """Build the member tier of an index that has the file graph alone: every file of a language
+        that defers its member facts is read and extracted again with them, and every file is
+        resolved again, member evidence included. The file graph comes out as it was (only member
+        rows are added), so the neighborhoods stay; a file that changed meanwhile is simply
+        re-indexed with the rest."""
+        started = time.perf_counter()
+        self.report = IndexReport()
+        deferring = {name for name, support in self.supports.items() if getattr(support, "defers_members", False)}
+        self._with_members = True
+        tasks = [Task(path, entry.language, entry.size, entry.mtime_ns, entry.inode)
+                 for path, entry in sorted(current.files.items()) if entry.parsed and entry.language in deferring]
+        if not tasks:
+            self.store.set_meta(members="1")
+            snapshot = current.replace({}, (), (), (), commit=current.commit, members=True)
+        else:
+            snapshot = self._apply(current, tasks, set(), commit=current.commit, cold=False, progress=progress,
+                                   everything=True)
+        self.report.seconds = time.perf_counter() - started
+        return snapshot
 
     def _refresh(
         self,
@@ -161,7 +205,8 @@ class Indexer:
         commit = gitstate.head(self.workspace.root)
         with _collector_paused(len(tasks) > self.inline_limit):
             if current is None and not cold:
-                current = GraphSnapshot.build(entries, self.store.edges(), commit=self.store.meta("commit"))
+                current = GraphSnapshot.build(entries, self.store.edges(), commit=self.store.meta("commit"),
+                                              members=self._with_members)
             if current is None:
                 current = GraphSnapshot.build({}, (), commit=commit)
             snapshot = self._apply(current, tasks, removed, commit=commit, cold=cold, progress=progress,
@@ -176,7 +221,8 @@ class Indexer:
         must be rebuilt first (slow), `interim` receives a snapshot with the changed files' own
         edges resolved by the current resolvers, so a query sees the edit before the rebuild ends."""
         started = time.perf_counter()
-        self.report = IndexReport()
+        self.report = IndexReport(members=current.side.complete)
+        self._with_members = current.side.complete
         tasks: list[Task] = []
         removed: set[str] = set()
         for path in sorted(filter(None, map(_relative, paths))):
@@ -251,7 +297,9 @@ class Indexer:
         summarize: bool = False,
         pool: ProcessPoolExecutor | None = None,
         submitted: list[Future[list[FileRecord | Task]]] | None = None,
+        everything: bool = False,
     ) -> GraphSnapshot:
+        """`everything`: re-resolve every file from scratch, as a cold build does (the member tier)."""
         report = self.report
         report.cold = cold
         # Counting every file and edge is O(project): a full sweep reports it (the CLI prints it),
@@ -267,10 +315,11 @@ class Indexer:
         if not cold and (tasks or removed):
             self.prepare_incremental()  # old facts must be known before new ones replace them
         if cold:
-            self.store.set_meta(complete="0")
+            self.store.set_meta(complete="0", members="0")
         old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
         mark("extract")
-        records, vanished = self._extract(tasks, progress, store_as_you_go=cold, pool=pool, submitted=submitted)
+        streamed = cold or everything  # stored as they come; the final write has the edges alone
+        records, vanished = self._extract(tasks, progress, store_as_you_go=streamed, pool=pool, submitted=submitted)
         if pool is not None:
             pool.shutdown(wait=True)  # before the resolution forks: the parse workers' cores are theirs
         mark("extract-end")
@@ -286,7 +335,7 @@ class Indexer:
         files = current.files.updated({r.entry.path: r.entry for r in records}, removed)
         config_moved = any(is_config(p) for p in [*changed, *removed])
         resolution = self._resolution
-        if (resolution.view is None or cold or config_moved or removed
+        if (resolution.view is None or cold or everything or config_moved or removed
                 or any(r.entry.path not in current.files for r in records)):
             if interim is not None and not config_moved:
                 # A file created or deleted: the resolvers' tables are rebuilt for the new set of
@@ -308,7 +357,7 @@ class Indexer:
                                           commit=commit)
                 interim(current)
             resolution.forget(outdated)
-        if cold or config_moved:
+        if cold or everything or config_moved:
             affected = {p for p, e in files.items() if e.parsed}
         else:
             moved = {p: (old_facts.get(p), r.facts) for p, r in changed.items()}
@@ -318,7 +367,7 @@ class Indexer:
         if progress:
             progress("resolving", 0, len(affected))
         mark("resolve")
-        if cold and threading.active_count() == 1 and len(affected) <= FORKED_RESOLUTION_LIMIT:
+        if (cold or everything) and threading.active_count() == 1 and len(affected) <= FORKED_RESOLUTION_LIMIT:
             edges = resolution.resolve_forked(sorted(affected), files, self.workers)
         else:
             edges = resolution.resolve(sorted(affected), files)
@@ -327,6 +376,10 @@ class Indexer:
         if progress:
             progress("resolving", len(affected), len(affected))
         meta = {"commit": commit, "complete": "1"} if commit else {"complete": "1"}
+        meta["members"] = "1" if self._with_members else "0"
+        # The member tier adds member rows and leaves the file graph as it was (unless a file
+        # changed meanwhile): what a warm start prints still holds.
+        same_files = everything and all(current.files[r.entry.path].hash == r.entry.hash for r in records)
         # A changed file that is no longer parsed (now binary, too large) keeps no edges either.
         sources = affected | removed | set(changed)
         if cold and not self.keep_facts:
@@ -336,7 +389,8 @@ class Indexer:
             del resolution  # its project view and resolver tables go with the facts
             self.release()
         self.store.write(
-            records=[] if cold else records, removed=removed, edge_sources=sources, edges=edges, **meta
+            records=[] if streamed else records, removed=removed, edge_sources=sources, edges=edges,
+            keep_summary=same_files, **meta
         )
         if self._usage is not None:
             for path in removed:
@@ -347,10 +401,11 @@ class Indexer:
         if summarize:
             report.files = Counter(e.language for e in files.values())
         if cold:
-            snapshot = GraphSnapshot.build(files, edges, commit=commit)
+            snapshot = GraphSnapshot.build(files, edges, commit=commit, members=self._with_members)
         else:
             snapshot = current.replace(
-                {r.entry.path: r.entry for r in records}, removed, sources, edges, commit=commit
+                {r.entry.path: r.entry for r in records}, removed, sources, edges, commit=commit,
+                members=self._with_members
             )
         if summarize:
             report.edges = snapshot.edge_count()
@@ -401,7 +456,9 @@ class Indexer:
                         self.report.parsed += 1
                         self.report.parsed_bytes += item.entry.size
             if store_as_you_go:
-                self.store.write(records=got)  # overlaps with the workers still parsing
+                # Overlaps with the workers still parsing; the last write of the build decides
+                # whether what a warm start prints still holds.
+                self.store.write(records=got, keep_summary=True)
                 # Stored: the JSON is not needed again (on 100,000 files it is 100 MB of strings).
                 got = [FileRecord(r.entry, r.facts, None, r.unchanged) if r.facts_json else r for r in got]
             records.extend(got)
@@ -430,7 +487,7 @@ class Indexer:
         if entry is not None and entry.same_stat(size, mtime_ns, inode) and entry.language == language:
             return None
         known = entry.hash if entry is not None and entry.language == language and entry.hash else None
-        return Task(path, language, size, mtime_ns, inode, known)
+        return Task(path, language, size, mtime_ns, inode, known, self._with_members)
 
     def _stat(self, path: str, *, trusted: bool) -> tuple[int, int, int] | str | None:
         """(size, mtime_ns, inode) of a regular file, "dir", or None. `trusted`: the path came from the

@@ -36,21 +36,28 @@ class Side:
     receivers of unknown type) are unpacked on the first question that needs them, and from then on
     carried into each next snapshot by re-unpacking only the rows that changed."""
 
-    def __init__(self, packed: Overlay[str, tuple[str, ...]], views: _Views | None = None) -> None:
+    def __init__(self, packed: Overlay[str, tuple[str, ...]], views: _Views | None = None, *,
+                 complete: bool = True) -> None:
         self.packed = packed
         self._views = views
         self._lock = threading.Lock()
+        # False while the member tier of the index is not built yet (`konstruct index` builds the
+        # file graph alone; the first question that needs member uses builds them): then no row
+        # here is evidence of absence, and symbol answers say `undeterminable`, never "nothing".
+        self.complete = complete
 
-    def replaced(self, files: Mapping[str, FileEntry], sources: Iterable[str], edges: Iterable[Edge]) -> Side:
+    def replaced(self, files: Mapping[str, FileEntry], sources: Iterable[str], edges: Iterable[Edge], *,
+                 complete: bool | None = None) -> Side:
         """A copy with the rows of `sources` replaced by `edges` (packed rows, one per file)."""
+        complete = self.complete if complete is None else complete
         rows = {edge.source: edge.names for edge in edges if edge.source in files and edge.kind == MEMBERS}
         sources = set(sources)
         gone = [source for source in sources if source not in rows and source in self.packed]
         packed = self.packed.updated(rows, gone)
         views = self._views
         if views is None or not (sources or rows):
-            return Side(packed, views)
-        return Side(packed, _views_updated(views, packed, sources | set(rows)))
+            return Side(packed, views, complete=complete)
+        return Side(packed, _views_updated(views, packed, sources | set(rows)), complete=complete)
 
     def _unpacked(self) -> _Views:
         views = self._views

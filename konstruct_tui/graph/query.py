@@ -37,6 +37,9 @@ from .supertypes import supertype_methods
 from .traversal import cycles_through, reach, shortest_paths
 
 _NAMES_SHOWN = 20
+# An index built by `konstruct index` alone has the file graph and not yet its member tier.
+MEMBERS_PENDING = ("member uses are not indexed yet (`konstruct index` builds the file graph alone; the first "
+                   "symbol question asked with `konstruct tool`, over MCP or in a session builds them)")
 _LOOKUP_SCAN = 5000  # files read for run-time lookups before an answer says "nothing"
 
 
@@ -106,6 +109,10 @@ class GraphQuery:
             return refusal
         short = symbol.rsplit(".", 1)[-1]
         defining = sorted({path for path, _ in found})
+        if not snap.side.complete:
+            return self._finish(snap, UNDETERMINABLE, [], defining,
+                                reason=f"{symbol} is defined in {', '.join(defining)}; {MEMBERS_PENDING}; "
+                                       f"draw no conclusion")
         callers = find_callers(snap, found)
         for base_path, base in supertype_methods(snap, found, self._text):
             callers.add_base_callers(find_callers(snap, [(base_path, base)]), base.name, set(defining))
@@ -284,6 +291,8 @@ class GraphQuery:
         snap, files, refusal = self._target(target)
         if refusal:
             return refusal
+        if not snap.side.complete:
+            return self._finish(snap, UNDETERMINABLE, [], [], reason=f"{MEMBERS_PENDING}; draw no conclusion")
         finder = DeadCode(snap, self._text, lambda path, found: self._used_in_own_file(path, found, snap))
         found = finder.find(files)
         results = found.dead

@@ -138,7 +138,9 @@ class Reconciler:
                 workers=self._workers, inline_limit=self._inline_limit, low_priority=True,
                 should_stop=lambda: self._stopping,
             )
-            self._publish(self.indexer.refresh(None, self._progress))
+            # An index `konstruct index` built has the file graph alone: it is published at once, and
+            # symbol answers say "not indexed yet" until the member tier follows.
+            self._publish(self.indexer.refresh(None, self._progress, interim=self._publish))
             self._idle_preparation()
             self.state = READY
             self._loop()

@@ -88,9 +88,11 @@ class GraphSnapshot:
         self.pairs_version = next(self._lineage.versions) if pairs_version is None else pairs_version
 
     @classmethod
-    def build(cls, files: Mapping[str, FileEntry], edges: Iterable[Edge], **kwargs: object) -> GraphSnapshot:
+    def build(cls, files: Mapping[str, FileEntry], edges: Iterable[Edge], *, members: bool = True,
+              **kwargs: object) -> GraphSnapshot:
         """A snapshot from scratch. `edges` must come in (source, target, kind) order (the store
-        and the resolver both give them so): every per-file tuple is then sorted without a sort."""
+        and the resolver both give them so): every per-file tuple is then sorted without a sort.
+        `members`: the edges hold the member tier (see `Side.complete`)."""
         files = dict(files)  # taken over by the snapshot; a plain dict also answers `in` in C
         out: dict[str, list[Edge]] = defaultdict(list)
         inbound: dict[str, list[Edge]] = defaultdict(list)
@@ -107,7 +109,8 @@ class GraphSnapshot:
                     inbound[target].append(edge)
             out_edges = {key: tuple(value) for key, value in out.items()}
             in_edges = {key: tuple(value) for key, value in inbound.items()}
-            kwargs["side"] = Side(Overlay({e.source: e.names for e in side if e.source in files and e.kind == MEMBERS}))
+            kwargs["side"] = Side(Overlay({e.source: e.names for e in side if e.source in files and e.kind == MEMBERS}),
+                                  complete=members)
         return cls(files, out_edges, in_edges, **kwargs)  # type: ignore[arg-type]
 
     def replace(
@@ -118,10 +121,12 @@ class GraphSnapshot:
         edges: Iterable[Edge],
         *,
         commit: str | None,
+        members: bool | None = None,
     ) -> GraphSnapshot:
         """A new snapshot: `changed` entries upserted, `removed` gone, every edge leaving
         `edge_sources` (and every edge touching a removed file) replaced by `edges`. Costs what the
-        change touches: this snapshot is shared, never copied, and stays as it was."""
+        change touches: this snapshot is shared, never copied, and stays as it was. `members`: the
+        member tier is now built (None: as it was)."""
         removed = set(removed)
         files = self.files.updated(changed, removed)
         sources = set(edge_sources) | removed
@@ -139,7 +144,7 @@ class GraphSnapshot:
         new_out: dict[str, list[Edge]] = defaultdict(list)
         new_in: dict[str, list[Edge]] = defaultdict(list)
         edges = list(edges)
-        side = self.side.replaced(files, sources, [e for e in edges if e.kind in SIDE_KINDS])
+        side = self.side.replaced(files, sources, [e for e in edges if e.kind in SIDE_KINDS], complete=members)
         for edge in edges:
             if edge.kind in SIDE_KINDS:
                 continue

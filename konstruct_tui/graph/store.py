@@ -207,10 +207,12 @@ class IndexStore:
         removed: Iterable[str] = (),
         edge_sources: Iterable[str] = (),
         edges: Iterable[Edge] = (),
+        keep_summary: bool = False,
         **meta: str,
     ) -> None:
         """One transaction: upsert `records`, drop `removed` files, replace every edge leaving
-        `edge_sources` with `edges`, set `meta`. A crash leaves the previous state whole."""
+        `edge_sources` with `edges`, set `meta`. A crash leaves the previous state whole.
+        `keep_summary`: the file graph did not move (only member rows did)."""
         with self._transaction():
             self.put_records(records)
             gone = [(p,) for p in removed]
@@ -224,8 +226,8 @@ class IndexStore:
                 ((e.source, e.target, e.kind, " ".join(e.names)) for e in edges),
             )
             self.set_meta(**meta)
-            # What a warm start would print no longer holds once files or edges moved.
-            self._db.execute("DELETE FROM meta WHERE key = 'summary'")
+            if not keep_summary:  # what a warm start would print no longer holds once files or edges moved
+                self._db.execute("DELETE FROM meta WHERE key = 'summary'")
 
     # --- what a warm start prints, and the neighborhoods -----------------------------------------
 

@@ -44,9 +44,11 @@ def parse(grammar: str, source: bytes) -> tree_sitter.Tree:
 
 
 @cache
-def query(grammar: str, scm_name: str) -> tree_sitter.Query:
-    """The query in `graph/queries/<scm_name>.scm`, compiled for `grammar`."""
-    text = resources.files(__package__).joinpath("queries", f"{scm_name}.scm").read_text()
+def query(grammar: str, scm_name: str, *more: str) -> tree_sitter.Query:
+    """The query in `graph/queries/<scm_name>.scm` (followed by each of `more`: one query, one walk
+    of the tree), compiled for `grammar`."""
+    folder = resources.files(__package__).joinpath("queries")
+    text = "\n".join(folder.joinpath(f"{name}.scm").read_text() for name in (scm_name, *more))
     return tree_sitter.Query(language(grammar), text)
 
 

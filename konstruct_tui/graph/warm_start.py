@@ -29,6 +29,7 @@ class WarmIndex:
     path: Path  # the SQLite file
     files: Counter[str]  # language -> files
     summary: dict[str, object] | None  # what the last `konstruct index` printed, while still true
+    members: bool = True  # the member tier is built (see `Indexer.complete_members`)
 
     def snapshot(self):  # -> GraphSnapshot (imported here: the summary alone needs none of it)
         from .snapshot import GraphSnapshot
@@ -36,7 +37,8 @@ class WarmIndex:
 
         store = IndexStore(self.path, extraction_fingerprint())
         try:
-            return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"))
+            return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"),
+                                       members=self.members)
         finally:
             store.close()
 
@@ -71,4 +73,4 @@ def unchanged(root: Path) -> WarmIndex | None:
     if gitstate.head(root) != meta.get("commit"):
         return None
     summary = meta.get("summary")
-    return WarmIndex(path, files, json.loads(summary) if summary else None)
+    return WarmIndex(path, files, json.loads(summary) if summary else None, meta.get("members") == "1")

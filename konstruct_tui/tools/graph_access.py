@@ -55,16 +55,19 @@ class ForegroundGraph:
     def snapshot(self) -> GraphSnapshot | None:
         return self._snapshot
 
-    def ensure(self, *, existing_only: bool = False) -> GraphSnapshot | None:
+    def ensure(self, *, existing_only: bool = False, members: bool = False) -> GraphSnapshot | None:
+        """`members`: the question reads member evidence (a symbol's callers, dead code), so the
+        index's member tier is built first when it is not yet (once per index)."""
         expired = self.max_age is not None and time.monotonic() - self._loaded_at > self.max_age
-        if self._snapshot is not None and not self._dirty and not expired:
+        current = self._snapshot is not None and not self._dirty and not expired
+        if current and (existing_only or not members or self._snapshot.side.complete):  # type: ignore[union-attr]
             return self._snapshot
         if existing_only and self._snapshot is None:
             self._snapshot = self._stored()
             self._loaded_at = time.monotonic()
             return self._snapshot
         try:
-            self._snapshot, _ = build_index(self.workspace)
+            self._snapshot, _ = build_index(self.workspace, members=members)
             self._dirty = False
             self._loaded_at = time.monotonic()
         except Exception as error:  # the graph is best-effort: a broken index never breaks a tool
@@ -89,7 +92,8 @@ class ForegroundGraph:
         try:
             if store.is_empty():
                 return None
-            return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"))
+            return GraphSnapshot.build(store.entries(), store.edges(), commit=store.meta("commit"),
+                                       members=store.meta("members") == "1")
         finally:
             store.close()
 
@@ -99,15 +103,16 @@ class ForegroundGraph:
         return NO_INDEX
 
 
-def graph_of(context: ToolContext, *, structural: bool) -> GraphAccess:
+def graph_of(context: ToolContext, *, structural: bool, members: bool = False) -> GraphAccess:
     """The context's graph; for a headless call, a foreground graph made ready as far as the caller
-    may wait (`structural`: a graph question may build the index; enrichment may not)."""
+    may wait (`structural`: a graph question may build the index; enrichment may not; `members`:
+    the question reads member evidence, so a headless call builds the index's member tier)."""
     graph = context.graph
     if graph is None:
         graph = context.graph = ForegroundGraph(context.workspace)
     ensure = getattr(graph, "ensure", None)  # foreground and served graphs load on demand; a session's never waits
     if callable(ensure):
-        ensure(existing_only=not structural)
+        ensure(existing_only=not structural, members=members)
     return graph
 
 

@@ -33,11 +33,15 @@ class ServedGraph:
     def snapshot(self) -> GraphSnapshot | None:
         return self.graph.snapshot
 
-    def ensure(self, *, existing_only: bool = False) -> GraphSnapshot | None:
+    def ensure(self, *, existing_only: bool = False, members: bool = False) -> GraphSnapshot | None:
+        """`members`: the question reads member evidence; on an index `konstruct index` built, the
+        reconciler publishes the file graph first and then builds the member tier, which such a
+        question waits for as it waits for a first build."""
         reconciler = self.graph.reconciler
         if existing_only:
             return reconciler.snapshot
-        if reconciler.snapshot is None:
+        pending = members and reconciler.snapshot is not None and not reconciler.snapshot.side.complete
+        if reconciler.snapshot is None or pending:
             reconciler.wait_until_current(self.first_build_wait)
             self._swept = time.monotonic()
             return reconciler.snapshot

@@ -53,7 +53,7 @@ class TraverseGraph(Tool[TraverseGraphInput]):
     def run(self, params: TraverseGraphInput, context: ToolContext) -> ToolResult:
         mode = MODES[params.mode]
         _check(params, mode)
-        graph = graph_of(context, structural=True)
+        graph = graph_of(context, structural=True, members=_reads_members(mode, params))
         if graph.snapshot is None:
             found = GraphAnswer(UNDETERMINABLE, reason=not_ready_reason(graph))
         else:
@@ -66,6 +66,14 @@ class TraverseGraph(Tool[TraverseGraphInput]):
         payload.update(found.to_json())
         payload["bounds"] = mode.bounds()
         return ToolResult(self.name, payload)
+
+
+def _reads_members(mode: Mode, params: TraverseGraphInput) -> bool:
+    """Whether the answer reads member evidence (who calls a method, what is dead), so a headless
+    call must have the index's member tier built first."""
+    if mode.name == "definition":
+        return False
+    return mode.name == "unreferenced" or bool(params.symbol)
 
 
 def _check(params: TraverseGraphInput, mode: Mode) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from ..facts import Edge, FileFacts, ImportRef, ProjectView
 from ._python_members import MemberResolver
 from ._python_modules import ModuleTable, join, parent_dir
+from ._python_stated import DEFERRED
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class PythonResolver:
         referenced = self._references(facts, bindings, wildcards)
         edges = [Edge(importer, t, "imports", tuple(sorted(n))) for t, n in sorted(imported.items())]
         edges += [Edge(importer, t, "references", tuple(sorted(n))) for t, n in sorted(referenced.items()) if n]
+        if DEFERRED in facts.extra:
+            return edges  # extracted without member facts: the member tier resolves this file's member uses
         members, unknown = self._members.resolve(facts)
         edges += [Edge(importer, t, "members", tuple(sorted(n))) for t, n in sorted(members.items()) if n]
         if unknown:

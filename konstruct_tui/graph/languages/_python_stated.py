@@ -13,6 +13,9 @@ from .. import treesitter as ts
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 SELF = "Self"  # a method's return: the instance it was called on
 UNTYPED = "?"  # a binding of the name that states no type (a bare parameter, `x = a or b`, a loop target)
+# The one key of the member facts of a file extracted without them (`konstruct index` alone): its
+# member uses are the member tier's to resolve, and nothing is told of them before.
+DEFERRED = "deferred"
 BUILTINS = frozenset(dir(builtins))  # `except ValueError as e`: no project class, nothing to type
 
 

@@ -17,6 +17,7 @@ from .. import treesitter as ts
 from ..facts import FileFacts, ImportRef, ProjectView, Symbol
 from ._python_member_facts import ScopeTable, member_facts
 from ._python_resolve import PythonResolver
+from ._python_stated import DEFERRED
 
 _DOTTED_PATH = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
@@ -170,6 +171,10 @@ def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[b
     return tuple(sorted(used))
 
 
+# The file graph's query, then the member tier's captures: compiled together, one walk per file.
+MEMBER_QUERY = ("python", "python_members")
+
+
 @dataclass(frozen=True)
 class PythonSupport:
     name: str = "python"
@@ -181,10 +186,15 @@ class PythonSupport:
     # 6: no fixture parameters or yields; 5: except-as, dotted aliases, imports rebound per
     # function, inferred returns and yields, fixtures; 4: names per function, super(), with/await; 3: packed member rows; 2: member facts
     version: str = "6"
+    # The member facts (`extra`) are the member tier: `konstruct index` builds the file graph
+    # without them (a third of the extraction), the first question that needs member uses
+    # extracts them (see `Indexer.complete_members`).
+    defers_members: bool = True
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         root = ts.parse("python", source).root_node
-        groups = ts.captures(ts.query("python", "python"), root)
+        compiled = ts.query("python", *MEMBER_QUERY) if members else ts.query("python", "python")
+        groups = ts.captures(compiled, root)
         # Read once, used by both the uses and the member facts (`node.text` copies the bytes)
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
         scopes = ScopeTable()
@@ -195,7 +205,7 @@ class PythonSupport:
             symbols=symbols,
             imports=_imports(groups),
             uses=_uses(groups, root.has_error, chain_texts),
-            extra=member_facts(groups, root.has_error, chain_texts, scopes),
+            extra=member_facts(groups, root.has_error, chain_texts, scopes) if members else {DEFERRED: 1},
         )
 
     def resolver(self, project: ProjectView) -> PythonResolver:

@@ -7,7 +7,7 @@ import textwrap
 
 from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
 from konstruct_tui.graph.languages import language_for
-from konstruct_tui.graph.languages.python import SUPPORT
+from konstruct_tui.graph.languages.python import MEMBER_QUERY, SUPPORT
 
 SOURCE = textwrap.dedent(
     '''\
@@ -144,7 +144,7 @@ def test_member_facts_do_not_depend_on_the_order_captures_come_in() -> None:
     from konstruct_tui.graph.languages._python_member_facts import member_facts
 
     tree = ts.parse("python", _OVERLOADED.encode())
-    groups = ts.captures(ts.query("python", "python"), tree.root_node)
+    groups = ts.captures(ts.query("python", *MEMBER_QUERY), tree.root_node)
     shuffled = {name: list(reversed(nodes)) for name, nodes in groups.items()}
     facts = member_facts(groups, tree.root_node.has_error)
     assert facts["returns"]["Box.get"] == "Value"
@@ -188,7 +188,7 @@ def test_names_bound_per_function_are_placed_alike_by_the_scope_table_and_the_tr
 
     facts = SUPPORT.extract("t.py", _PER_FUNCTION.encode())
     tree = ts.parse("python", _PER_FUNCTION.encode())
-    groups = ts.captures(ts.query("python", "python"), tree.root_node)
+    groups = ts.captures(ts.query("python", *MEMBER_QUERY), tree.root_node)
     assert not tree.root_node.has_error
     assert facts.extra == member_facts(groups, True) == member_facts(groups, False)
     local = facts.extra["local"]
