@@ -9,25 +9,23 @@ every resolver needs the whole project in view.
 
 from __future__ import annotations
 
-import gc
 import logging
 import multiprocessing
-import os
-import posixpath
-import stat
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import nullcontext
 
-from ..workspace import SKIPPED_DIRS, PathMissing, PathRefused, Workspace, stat_files
+from ..workspace import Workspace, stat_files
 from . import gitstate
 from .extraction import Task, chunked, read_chunk, read_file, start_worker
 from .facts import FileFacts, LanguageSupport
+from .index_report import IndexCancelled, IndexReport, Progress
 from .languages import languages
+from .notified_paths import ignored, relative, stat_of
+from .overlay import collector_paused
 from .project import ProjectFacts, UsageIndex, affected_by, is_config
 from .records import TEXT, FileEntry, FileRecord, facts_from_json
 from .resolution import Resolution, no_facts
@@ -38,33 +36,10 @@ from .timeline import mark
 log = logging.getLogger(__name__)
 
 
-class IndexCancelled(Exception):
-    """The owner asked the indexer to stop (the app is closing); nothing half-done was published."""
-
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
-
 # Above this many files a cold build resolves in this process instead of two forks: a fork that
 # walks every file's facts touches (so copies) the parent's whole heap, which doubled the peak
 # memory of a 100,000-file build. Below it the copy is small and the second core is the win.
 FORKED_RESOLUTION_LIMIT = 25_000
-
-
-@dataclass
-class IndexReport:
-    """What the last refresh or update did, for the CLI summary and the tests."""
-
-    files: Counter[str] = field(default_factory=Counter)  # language -> indexed files
-    parsed: int = 0
-    parsed_bytes: int = 0
-    reused: int = 0
-    removed: int = 0
-    resolved: int = 0
-    edges: int = 0
-    seconds: float = 0.0
-    cold: bool = False
-    replaced: bool = False  # the stored index was from another Konstruct version: rebuilt from scratch
-    members: bool = True  # the member tier is built (see `Indexer.complete_members`)
-    member_seconds: float = 0.0  # of `seconds`, what building the member tier took
 
 
 class Indexer:
@@ -203,7 +178,7 @@ class Indexer:
         # bookkeeping below then run while they parse, not before.
         submitted = self._submit(pool, tasks) if pool is not None and len(tasks) > self.inline_limit else None
         commit = gitstate.head(self.workspace.root)
-        with _collector_paused(len(tasks) > self.inline_limit):
+        with collector_paused() if len(tasks) > self.inline_limit else nullcontext():
             if current is None and not cold:
                 current = GraphSnapshot.build(entries, self.store.edges(), commit=self.store.meta("commit"),
                                               members=self._with_members)
@@ -225,8 +200,8 @@ class Indexer:
         self._with_members = current.side.complete
         tasks: list[Task] = []
         removed: set[str] = set()
-        for path in sorted(filter(None, map(_relative, paths))):
-            found = self._stat(path, trusted=False)
+        for path in sorted(filter(None, map(relative, paths))):
+            found = stat_of(self.workspace, path, trusted=False)
             if found is None:
                 removed.update(current.files_under(path))
                 if path in current.files:
@@ -236,7 +211,7 @@ class Indexer:
                 listed = [p for p in self.workspace.files() if p.startswith(path + "/")]
                 removed.update(set(current.files_under(path)) - set(listed))
                 for inner in listed:
-                    inner_stat = self._stat(inner, trusted=True)
+                    inner_stat = stat_of(self.workspace, inner, trusted=True)
                     if isinstance(inner_stat, tuple):
                         task = self._task(inner, current.files.get(inner), *inner_stat)
                         if task is not None:
@@ -244,7 +219,7 @@ class Indexer:
                 continue
             assert isinstance(found, tuple)
             entry = current.files.get(path)
-            if entry is None and self._ignored(path):
+            if entry is None and ignored(self.workspace, path):
                 continue
             task = self._task(path, entry, *found)
             if task is not None:
@@ -488,56 +463,3 @@ class Indexer:
             return None
         known = entry.hash if entry is not None and entry.language == language and entry.hash else None
         return Task(path, language, size, mtime_ns, inode, known, self._with_members)
-
-    def _stat(self, path: str, *, trusted: bool) -> tuple[int, int, int] | str | None:
-        """(size, mtime_ns, inode) of a regular file, "dir", or None. `trusted`: the path came from the
-        workspace listing, which never goes through a symlink, so a plain lstat is safe."""
-        try:
-            if trusted:
-                info = os.lstat(os.path.join(self.workspace.root, path))
-            else:
-                with self.workspace.locate(path, follow_last=False) as where:
-                    if not where.exists:
-                        return None
-                    if not where.name:
-                        return "dir"
-                    info = os.stat(where.name, dir_fd=where.parent_fd, follow_symlinks=False)
-        except (OSError, PathMissing, PathRefused):
-            return None
-        if stat.S_ISDIR(info.st_mode):
-            return "dir"
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        return info.st_size, info.st_mtime_ns, info.st_ino
-
-    def _ignored(self, path: str) -> bool:
-        parts = path.split("/")
-        if any(part in SKIPPED_DIRS for part in parts[:-1]):
-            return True
-        return gitstate.is_ignored(self.workspace.root, path)
-
-
-@contextmanager
-def _collector_paused(pause: bool) -> Iterator[None]:
-    """Python's cycle collector off while a big batch of facts, edges and entries is built: every
-    young-generation pass would otherwise walk the growing heap, a quarter of a cold build's time
-    in this process, for cycles a build does not make. The next collection after it catches up."""
-    enabled = pause and gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _relative(path: str) -> str | None:
-    """A notified path in the index's spelling (`a/b.py`), or None for one that cannot name a file
-    of the workspace (absolute, leaving the root, the root itself)."""
-    if not isinstance(path, str) or not path or path.startswith("/") or "\0" in path:
-        return None
-    normal = posixpath.normpath(path.replace("\\", "/")).rstrip("/")
-    if normal in (".", "..") or normal.startswith("../"):
-        return None
-    return normal
