@@ -26,6 +26,7 @@ from .pinning import (
     verification_part,
 )
 from .plan import Phase
+from .shadowing import shadows
 from .store import RunStore
 
 WRITE_TOOLS = frozenset({"write_code", "delete_code"})
@@ -148,8 +149,8 @@ class PhaseDisk:
 
     def reversion(self, now: TreeSnapshot) -> dict[str, bytes | None]:
         """What the scratch copy must hold instead of the disk: pinned files the phase edited (or
-        deleted) as they stood when it began, and no test configuration the phase added (conftest.py,
-        pytest.ini, jest.config.js, ...)."""
+        deleted) as they stood when it began, no test configuration the phase added (conftest.py,
+        pytest.ini, jest.config.js, ...) and no added file that shadows a pinned module (shadowing.py)."""
         assert self.phase is not None
         revert: dict[str, bytes | None] = {}
         for path, data in self.pinned.items():
@@ -159,6 +160,9 @@ class PhaseDisk:
         for path in now.files:
             if path not in self.start.files and is_test_config(path) and path not in targets:
                 revert[path] = None
+        # Nor a file that makes Python import something else under a pinned module's name.
+        for path in shadows(self.workspace.root, self.pinned, self.start.files, now.files, self.phase.verify, self._bytes, targets):
+            revert[path] = None
         return revert
 
     def added_tests(self, now: TreeSnapshot) -> tuple[str, ...]:
@@ -173,6 +177,9 @@ class PhaseDisk:
         out: list[str] = []
         for path, before in sorted(revert.items()):
             after = self._bytes(path)
+            if before is None and (after is None or b"\0" in after[:8192]):  # a binary or a link: no text to show
+                out.append(f"added {path} (binary, or a link): absent where the verification ran\n")
+                continue
             old = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
             new = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
             out += difflib.unified_diff(old, new, f"a/{path}" if before is not None else "/dev/null",

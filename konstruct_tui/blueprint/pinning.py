@@ -246,8 +246,10 @@ class _Finder:
             names = [match.group(1)] if match.group(1) else [n.strip() for n in match.group(2).split(",")]
             for name in names:
                 stem = name.replace(".", "/")
+                # Importing a.b.c runs a/__init__.py and a/b/__init__.py first: they can replace it.
+                packages = [f"{'/'.join(name.split('.')[:n])}/__init__.py" for n in range(1, name.count(".") + 1)]
                 for base in {folder, ""}:
-                    for candidate in (f"{stem}.py", f"{stem}/__init__.py"):
+                    for candidate in (f"{stem}.py", f"{stem}/__init__.py", *packages):
                         full = posixpath.join(base, candidate) if base else candidate
                         if full in self.present and full != path:
                             found.append(full)

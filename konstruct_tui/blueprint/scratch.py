@@ -57,19 +57,25 @@ class ScratchCopy:
         return self.folder
 
     def _ignore(self, folder: str, names: list[str]) -> set[str]:
-        # Dependency and build folders are linked once the copy stands; caches are left out.
-        linked = {n for n in names if n in _LINKED and os.path.isdir(os.path.join(folder, n)) and not os.path.islink(os.path.join(folder, n))}
+        # Dependency and build folders are linked once the copy stands (unless something in one must
+        # differ in the copy: a link would carry the change to the workspace); caches are left out.
+        inside = Path(folder).relative_to(self.root)
+        differs = {Path(p).parts[len(inside.parts)] for p in self.revert
+                   if Path(p).parts[:len(inside.parts)] == inside.parts and len(Path(p).parts) > len(inside.parts)}
+        linked = {n for n in names if n in _LINKED and n not in differs and os.path.isdir(os.path.join(folder, n))
+                  and not os.path.islink(os.path.join(folder, n))}
         self._links += [Path(folder) / n for n in sorted(linked)]
         return {n for n in names if n in _NOT_COPIED} | linked
 
     def _put(self, path: str, content: bytes | None) -> None:
         assert self.folder is not None
         target = self.folder / path
-        if not target.resolve().is_relative_to(self.folder):  # a path the snapshot made can never leave; belt and braces
-            return
         if content is None:
-            if target.is_file() or target.is_symlink():
+            # The entry itself goes, even a link pointing out of the copy (its parent must be inside).
+            if target.parent.resolve().is_relative_to(self.folder) and (target.is_symlink() or target.is_file()):
                 target.unlink()
+            return
+        if not target.resolve().is_relative_to(self.folder):  # a path the snapshot made can never leave; belt and braces
             return
         target.parent.mkdir(parents=True, exist_ok=True)
         if target.is_symlink():
