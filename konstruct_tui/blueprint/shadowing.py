@@ -93,7 +93,7 @@ def search_folders(pinned: Iterable[str], start: Iterable[str], now: Iterable[st
 
 def protected_names(pinned: Iterable[str], folders: Iterable[str]) -> set[tuple[str, ...]]:
     """Every dotted name a pinned module can be imported as from one of `folders`."""
-    names = set(_STARTUP_HOOKS)
+    names: set[tuple[str, ...]] = set(_STARTUP_HOOKS)
     for path in pinned:
         for folder in folders:
             if folder and not path.startswith(folder + "/"):
