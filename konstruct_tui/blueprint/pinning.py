@@ -11,7 +11,9 @@ edits to them are reverted. What counts, read from the command line and the phas
   (package.json, JS test files, their configs), go test (*_test.go, testdata/, go.mod), cargo test,
   make (the Makefile and what its recipes run), maven / gradle (build files, src/test/);
 - the lines of a named shell script, a Makefile's recipes and package.json's scripts, read the same way
-  (to a small depth), and the modules a pinned Python script imports from the project.
+  (to a small depth), and the modules a pinned Python script imports from the project (with the
+  `__init__.py` of each package above them, which runs first). A file the phase adds that Python
+  would import instead of a pinned module is shadowing.py's business.
 
 Not pinned: a file a task of the phase names as its target (`files = [...]`: "add a test for ..."),
 and a file the command names that is one of the phase's `relevant` files and is not itself a test or

@@ -176,3 +176,10 @@ def test_startup_hooks_in_the_project_are_not_reached_without_a_pythonpath(tmp_p
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=environment)
     assert done.returncode != 0 and "AssertionError" in done.stderr
+
+
+def test_a_package_standing_in_for_the_script_python_dash_m_runs(tmp_path: Path) -> None:
+    start = {"check_calc.py": "raise SystemExit('the real check fails')\n"}
+    added = {"check_calc/__init__.py": "", "check_calc/__main__.py": "print('all good')\n"}
+    assert found(tmp_path, start, added, ["check_calc.py"], ("python -m check_calc",)) == ["check_calc/__init__.py"]
+    assert runs_fake(tmp_path, ["-m", "check_calc"])  # live: `-m` imports the name, and the package wins
