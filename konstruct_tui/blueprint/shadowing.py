@@ -85,8 +85,8 @@ def search_folders(pinned: Iterable[str], start: Iterable[str], now: Iterable[st
             folders.add(_basedir(path, listing))
     for line in commands:
         folders.update(_pythonpath(line))
-    for name in _PYTEST_FILES:
-        for path in (p for p in after | before if posixpath.basename(p) == name):
+    for path in after | before:
+        if path.endswith(_PYTEST_FILES) and posixpath.basename(path) in _PYTEST_FILES:
             folders.update(_ini_pythonpath(path, read(path)))
     return folders
 
@@ -94,13 +94,17 @@ def search_folders(pinned: Iterable[str], start: Iterable[str], now: Iterable[st
 def protected_names(pinned: Iterable[str], folders: Iterable[str]) -> set[tuple[str, ...]]:
     """Every dotted name a pinned module can be imported as from one of `folders`."""
     names: set[tuple[str, ...]] = set(_STARTUP_HOOKS)
+    searched = set(folders)
     for path in pinned:
-        for folder in folders:
-            if folder and not path.startswith(folder + "/"):
-                continue
-            parts = module_parts(path[len(folder) + 1:] if folder else path)
-            if parts:
-                names.add(parts)
+        folder = posixpath.dirname(path)
+        while True:  # each folder above the module (a few), not each folder searched (maybe many)
+            if folder in searched:
+                parts = module_parts(path[len(folder) + 1:] if folder else path)
+                if parts:
+                    names.add(parts)
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
     return names
 
 
