@@ -169,3 +169,15 @@ def test_a_new_init_py_that_moves_pytests_path_to_an_added_module_does_not_rig_t
     result = judged(project, tmp_path, [create(("tests/__init__.py", ""), ("helpers.py", LENIENT))], phase=PYTEST_PHASE)
     gate = assert_vetoed(result, "helpers.py")
     assert "tests/__init__.py" in gate["pinned_edited"]
+
+
+def test_a_new_pyproject_that_loads_a_plugin_of_the_phases_does_not_rig_the_tests(project: Path, tmp_path: Path) -> None:
+    """A phase may create a pyproject.toml, but its [tool.pytest...] part is test configuration: a
+    `-p rig` there loaded a module of the phase's that patched the code under test."""
+    (project / "tests").mkdir()
+    (project / "tests" / "test_add.py").write_text("import calc\n\n\ndef test_add():\n    assert calc.add(2, 3) == 5\n")
+    pyproject = "[project]\nname = 'calc'\nversion = '0.1'\n\n[tool.pytest.ini_options]\naddopts = '-p rig'\n"
+    rig = "import calc\n\ncalc.add = lambda a, b: a + b\n"
+    result = judged(project, tmp_path, [create(("pyproject.toml", pyproject), ("rig.py", rig))], phase=PYTEST_PHASE)
+    gate = assert_vetoed(result, "pyproject.toml")
+    assert gate["pinned_edited"] == ["pyproject.toml"]
