@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..graph import GraphSnapshot
-from ..workspace.bytecode import forget_bytecode
+from ..workspace import forget_bytecode
 from .graph_access import graph_of, not_ready_reason
 from .hits import neighborhoods_at_hand
 
