@@ -162,9 +162,9 @@ class PhaseDisk:
             if path not in self.start.files and is_test_config(path) and path not in targets:
                 revert[path] = None
             elif path not in self.start.files and path.endswith(NEW_PROJECT_FILES) and path not in targets:
-                data = self._bytes(path)  # a new project file stays, but not its test part
-                kept = without_test_parts(path, data) if data is not None else data
-                if kept != data:
+                created = self._bytes(path)  # a new project file stays, but not its test part
+                kept = without_test_parts(path, created) if created is not None else created
+                if kept != created:
                     revert[path] = kept
         # Nor a file that makes Python import something else under a pinned module's name.
         for path in shadows(self.workspace.root, self.pinned, self.start.files, now.files, self.phase.verify, self._bytes, targets):
