@@ -23,7 +23,8 @@ are matched by their final extension with any tag (`.cpython-312-...so`, `.pypy3
 verify command's interpreter need not be ours.
 
 The folders searched (a superset, never fewer): the workspace root (the working directory of
-`python -m ...` and of `python -m pytest`), the folder of every pinned check or test script and the
+`python -m ...` and of `python -m pytest`), the folder of each script a command runs, the folder of
+every pinned check or test script and the
 first folder above it without an `__init__.py` (pytest's rootdir-relative `sys.path` entry, with the
 phase's added `__init__.py` files and without them), the same for test files the phase added, the
 entries of a `PYTHONPATH=` the commands set and pytest's `pythonpath` setting.
@@ -40,6 +41,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from ..commands import ShellSyntaxError, segments, tokenize
 from ..workspace import normalise
+from .pinning import is_test_like
 
 _SUFFIXES = tuple(sorted(importlib.machinery.all_suffixes(), key=len, reverse=True))
 _TAGGED = frozenset(posixpath.splitext(s)[1] for s in importlib.machinery.EXTENSION_SUFFIXES)  # .so (.pyd on Windows)
@@ -76,6 +78,7 @@ def search_folders(pinned: Iterable[str], start: Iterable[str], now: Iterable[st
                    read: Callable[[str], bytes | None]) -> set[str]:
     """Workspace folders ('' is the root) the verification's interpreter may search for a module."""
     before, after = set(start), set(now)
+    listed = after | before
     folders = {""}
     scripts = [p for p in pinned if p.endswith(".py") and _is_check(p)]
     scripts += [p for p in after - before if p.endswith(".py") and _is_check(p)]  # new tests run too
@@ -84,8 +87,12 @@ def search_folders(pinned: Iterable[str], start: Iterable[str], now: Iterable[st
         for listing in (before, after):
             folders.add(_basedir(path, listing))
     for line in commands:
-        folders.update(_pythonpath(line))
-    for path in after | before:
+        words = _words(line)
+        folders.update(_pythonpath(words))
+        # The script a command runs puts its own folder first on sys.path (`python ci/run.py`).
+        scripts_run = [p for w in words if (p := normalise(w.removeprefix("./"))) and p.endswith(".py") and p in listed]
+        folders.update(posixpath.dirname(p) for p in scripts_run)
+    for path in listed:
         if path.endswith(_PYTEST_FILES) and posixpath.basename(path) in _PYTEST_FILES:
             folders.update(_ini_pythonpath(path, read(path)))
     return folders
@@ -168,8 +175,6 @@ def _package_inits(place: str, name: str) -> list[str]:
 
 
 def _is_check(path: str) -> bool:
-    from .pinning import is_test_like  # pinning imports this module
-
     name = posixpath.basename(path)
     return is_test_like(path) or name.startswith(_CHECK_PREFIXES) or name == "conftest.py"
 
@@ -183,11 +188,14 @@ def _basedir(path: str, listing: set[str]) -> str:
     return folder
 
 
-def _pythonpath(line: str) -> list[str]:
+def _words(line: str) -> list[str]:
     try:
-        words = [w for run in segments(tokenize(line)) for w in run]
+        return [w for run in segments(tokenize(line)) for w in run]
     except ShellSyntaxError:
-        words = line.split()
+        return line.split()
+
+
+def _pythonpath(words: list[str]) -> list[str]:
     found = []
     for word in words:
         if word.startswith("PYTHONPATH="):

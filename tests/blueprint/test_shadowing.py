@@ -183,3 +183,13 @@ def test_a_package_standing_in_for_the_script_python_dash_m_runs(tmp_path: Path)
     added = {"check_calc/__init__.py": "", "check_calc/__main__.py": "print('all good')\n"}
     assert found(tmp_path, start, added, ["check_calc.py"], ("python -m check_calc",)) == ["check_calc/__init__.py"]
     assert runs_fake(tmp_path, ["-m", "check_calc"])  # live: `-m` imports the name, and the package wins
+
+
+def test_a_module_in_the_folder_of_the_script_a_command_runs(tmp_path: Path) -> None:
+    """`python ci/run.py` puts ci/ first on sys.path: an added ci/check_helpers.py wins over the
+    pinned root one the command's PYTHONPATH reaches."""
+    start = {"ci/run.py": CHECK, "check_helpers.py": REAL}
+    added = {"ci/check_helpers.py": FAKE}
+    hits = found(tmp_path, start, added, ["ci/run.py", "check_helpers.py"], ("env PYTHONPATH=. python ci/run.py",))
+    assert hits == ["ci/check_helpers.py"]
+    assert runs_fake(tmp_path, ["ci/run.py"], {"PYTHONPATH": "."})
