@@ -13,7 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from blueprint_harness import EVIDENCE, PHASE_FIX, blueprint_text, edit, read, run_blueprint, verdict, write_scripts
+from blueprint_harness import (
+    EVIDENCE,
+    PHASE_FIX,
+    blueprint_text,
+    edit,
+    read,
+    run_blueprint,
+    verdict,
+    write_scripts,
+)
 
 from konstruct_tui.blueprint import RunOptions
 
@@ -119,16 +128,6 @@ def test_a_sitecustomize_on_the_commands_pythonpath_does_not_rig_the_check(helpe
 
 PYTEST_PHASE = PHASE_FIX.replace('verify = ["python check_calc.py"]', 'verify = ["python -m pytest -q -p no:cacheprovider tests"]')
 TEST_ADD = "from helpers import expect\nimport calc\n\n\ndef test_add():\n    expect(calc.add(2, 3), 5)\n"
-
-
-def test_a_module_shadowing_a_pinned_test_helper_on_pytests_path_does_not_rig_the_tests(project: Path, tmp_path: Path) -> None:
-    """pytest puts tests/ first on sys.path for tests/test_add.py; a package tests/helpers/ wins over
-    the pinned tests/helpers.py."""
-    (project / "tests").mkdir()
-    (project / "tests" / "test_add.py").write_text(TEST_ADD)
-    (project / "tests" / "helpers.py").write_text(HELPERS)
-    result = judged(project, tmp_path, [create(("tests/helpers/__init__.py", LENIENT))], phase=PYTEST_PHASE)
-    assert_vetoed(result, "tests/helpers/__init__.py")
 
 
 def test_a_link_named_like_the_pinned_helper_does_not_rig_the_check(helped: Path, tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ def found(root: Path, start: dict[str, str], added: dict[str, str], pinned: list
 
 def runs_fake(root: Path, argv: list[str], env: dict[str, str] | None = None) -> bool:
     """Does the check pass (the fake expect ran) in this layout?"""
-    done = subprocess.run([sys.executable, *argv], cwd=root, capture_output=True, text=True, timeout=60,
+    done = subprocess.run([sys.executable, *argv], cwd=root, capture_output=True, text=True, timeout=60, check=False,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", **(env or {})})
     return done.returncode == 0
 
@@ -174,7 +174,7 @@ def test_startup_hooks_in_the_project_are_not_reached_without_a_pythonpath(tmp_p
     lay(tmp_path, {"check.py": CHECK, "check_helpers.py": REAL, "sitecustomize.py": patch, "usercustomize.py": patch,
                    "rig.pth": "import check_helpers; check_helpers.expect = lambda a, b: None\n"})
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    done = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=environment)
+    done = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=environment, check=False)
     assert done.returncode != 0 and "AssertionError" in done.stderr
 
 
