@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, instantiate, keys_of
+from ._ts_keyed import has_keyed, resolved_spec
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
 
@@ -34,7 +35,7 @@ class Contexts:
         if source[0] == "typed":  # the expression's own written type
             found: list[tuple[str, Any]] = [(path, source[1])]
         else:
-            _, segments, new, i = source
+            _, segments, new, i, *given = source
             if segments[-1] in ITERATING and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `xs.forEach((x) => ...)`: an element of a typed array
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
@@ -51,7 +52,8 @@ class Contexts:
             if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
                 overloads = self._property_signatures(path, segments, depth)
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
-            found = [(where, argument) for where, argument in found if argument is not _MISSING]
+            found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
+                      else argument) for where, argument in found if argument is not _MISSING]
         for key in keys:  # down the nested object literals
             declarations = self._declarations(found, key)
             if declarations is None:
@@ -72,6 +74,14 @@ class Contexts:
                 written = writtens[j] if j < len(writtens) and j != shape[2] else None
                 typed.add(self._r.written(shape_path, written) if written else None)
         return typed.pop() if len(typed) == 1 else None
+
+    def property_specs(self, path: str, written: str, key: str) -> list[Any]:
+        """The specs of property `key` of the type named `written` in `path`, each read where it is
+        declared (`["at", file, spec]`); [] when one cannot be told."""
+        declarations = self._declarations([(path, ["ref", written])], key)
+        specs = [declared for _, declared in declarations or ()]
+        return [["at", *declared] for declared in specs] if specs and all(
+            declared[0] is not None and isinstance(declared[1], list) for declared in specs) else []
 
     def alias_owners(self, path: str, written: str) -> list[Owner]:
         """The classes and interfaces a type alias written in `path` stands for as an object

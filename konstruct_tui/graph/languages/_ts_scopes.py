@@ -102,7 +102,7 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         return found if found is None or not found[0].startswith(OBJECT) else None
     if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
                                      and node.child_by_field_name("type") is None):
-        return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
+        return context_head(node, lambda callee: chain(callee, lookup), lookup)  # `(c) => c.json()`: typed by the callee's signature
     annotation = node.child_by_field_name("type")
     written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
     if written is not None and written.startswith(TYPEOF):  # `b: typeof a`: what `a` is, in this scope

@@ -30,6 +30,8 @@ from ._ts_chains import (
     enclosing_class,
 )
 from ._ts_heads import key_uses
+from ._ts_keyed import agreed, string_constants
+from ._ts_keyed import indexed as indexed_access
 from ._ts_scopes import SCOPES, Scopes, scope_of
 from ._ts_shapes import (
     field_type,
@@ -123,6 +125,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         elif said is not None:
             assigned[ts.text(name)].append(said)
     overloaded: set[str] = set()
+    keyed: dict[str, list[Any]] = {}
     # Document order: of overloads (`string(): ZodString; string<T>(): $ZodType<T>`), the first one
     # says (a call without arguments picks it), not whichever the query happens to list last.
     for node in ts.in_order(found.get("returns", ())):
@@ -137,6 +140,10 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if key in overloaded:
             continue
         overloaded.add(key)
+        indexed_by = indexed_access(node.named_children[0]) if node.named_child_count else None
+        if indexed_by is not None:  # `(key: K): Plugins[K]`: typed by the key each call gives
+            keyed[key] = indexed_by
+            continue
         written = bounded(node, written_or_array(node))
         if written:
             returns[key] = written
@@ -200,7 +207,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if owner and name is not None and field.child_by_field_name("type") is None \
                 and f"{owner}.{ts.text(name)}" not in returns:
             assigned_fields[f"{owner}.{ts.text(name)}"].append(chain(node, scopes.lookup))
-    fields = {k: v[0] for k, v in assigned_fields.items() if v[0] is not None and all(c == v[0] for c in v)}
+    fields = {k: c for k, v in assigned_fields.items() if (c := agreed(v)) is not None}
     # `type Schema = ObjectSchema<...>`: the alias names a class
     aliases = {}
     for node in found.get("alias", ()):
@@ -251,7 +258,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         indexed = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
         if looked and looked != "this" and not looked.startswith(TYPEOF) and indexed is not None:
             chains.add(((f"as {looked}",), ts.text(indexed)))
-    chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo))
+    chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo), scopes.lookup)
     extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:
         extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
@@ -261,9 +268,14 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["chains"] = [[list(c), m] for c, m in sorted(chains)]
     if returns:
         extra["returns"] = dict(sorted(returns.items()))
-    agreed = {k: v[0] for k, v in returned.items() if k not in returns and v[0] is not None and all(c == v[0] for c in v)}
-    if agreed:
-        extra["returned"] = dict(sorted(agreed.items()))
+    every = {k: c for k, v in returned.items() if k not in returns and k not in keyed and (c := agreed(v)) is not None}
+    if every:
+        extra["returned"] = dict(sorted(every.items()))
+    if keyed:
+        extra["keyed"] = dict(sorted(keyed.items()))
+    strings = string_constants(module_level)
+    if strings:
+        extra["strings"] = dict(sorted(strings.items()))
     if objects:
         extra["objects"] = sorted(objects)
     if records:
