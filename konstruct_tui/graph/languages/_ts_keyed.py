@@ -19,7 +19,6 @@ a key of M, types nothing: the member stays by-name evidence, never a guess.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from .. import treesitter as ts
@@ -116,90 +115,47 @@ def _annotation(param: Any) -> str | None:
 
 def literal(node: Any) -> str | None:
     """The text of a string literal (`"a"`, `'a'`, `` `a` ``, `"a" as const`), else None."""
-    if node.type == "as_expression" and node.named_child_count == 1:  # `"a" as const`
+    kind = node.type
+    if kind == "as_expression" and node.named_child_count == 1:  # `"a" as const`
         node = node.named_children[0]
-    if node.type not in ("string", "template_string"):
+        kind = node.type
+    if kind != "string" and kind != "template_string":
         return None
-    if any(c.type not in ("string_fragment", "escape_sequence") for c in node.named_children):
-        return None  # `${x}`: not one literal
-    text = "".join(ts.text(c) for c in node.named_children if c.type == "string_fragment")
-    if any(c.type == "escape_sequence" for c in node.named_children) or len(text) > _MAX_KEY:
-        return None
-    return text
+    parts = node.named_children
+    if len(parts) > 1 or (parts and parts[0].type != "string_fragment"):
+        return None  # `${x}`, an escape sequence: not read as a key
+    text = ts.text(parts[0]) if parts else ""
+    return text if len(text) <= _MAX_KEY else None
 
 
 def call_keys(arguments: Any, lookup: Any) -> list[str | None]:
     """The keys a call's arguments give (see the module doc), trailing nulls dropped."""
     found: list[str | None] = []
-    if arguments is None:
+    if arguments is None or not arguments.named_child_count:
         return found
+    constant = None
     for argument in arguments.named_children:
-        if argument.type == "comment":
-            continue
-        if argument.type == "spread_element" or len(found) >= _MAX_ARGUMENTS:
-            break  # the positions after a spread are unknown
-        text = literal(argument)
-        if text is not None:
-            found.append(f"'{text}'")
-        elif argument.type == "identifier":
+        kind = argument.type
+        if kind == "identifier":
             name = ts.text(argument)
-            local, _ = lookup(argument, name)
-            if not local:
-                found.append(name)
-            else:
-                text = _local_string(argument, name)
-                found.append(None if text is None else f"'{text}'")
+            if constant is None:  # `_ts_scopes.Scopes.constant`: a local's literal
+                constant = getattr(lookup, "constant", None) or (lambda node, name: (lookup(node, name)[0], None))
+            local, text = constant(argument, name)
+            found.append(f"'{text}'" if text is not None else None if local else name)
+        elif kind == "string" or kind == "template_string" or kind == "as_expression":
+            text = literal(argument)
+            found.append(None if text is None else f"'{text}'")
+        elif kind == "comment":
+            continue
+        elif kind == "spread_element":
+            break  # the positions after a spread are unknown
         else:
             found.append(None)
+        if len(found) >= _MAX_ARGUMENTS:
+            break
     while found and found[-1] is None:
         found.pop()
     return found
-
-
-_BLOCKS = frozenset({"statement_block", "program", "switch_case", "class_static_block"})
-# Nodes that bind names outside a block's statements, and the fields holding them.
-_BINDERS = {kind: ("parameters", "parameter") for kind in (
-    "function_declaration", "generator_function_declaration", "function_expression", "function",
-    "generator_function", "arrow_function", "method_definition", "catch_clause")}
-_BINDERS.update({"for_in_statement": ("left",), "for_statement": ("initializer",)})
-
-
-def _local_string(node: Any, name: str) -> str | None:
-    """The literal a `const name = "..."` of an enclosing block gives, when that is the nearest
-    declaration of `name` (a parameter or any other declaration of it first: None)."""
-    parent = node.parent
-    while parent is not None:
-        if parent.type in _BLOCKS:
-            for statement in parent.named_children:
-                declared = _declares(statement, name)
-                if declared is not None:
-                    return declared or None
-        elif parent.type in _BINDERS:
-            binding = next((parent.child_by_field_name(f) for f in _BINDERS[parent.type]
-                            if parent.child_by_field_name(f) is not None), None)
-            if binding is not None and re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", ts.text(binding)):
-                return None  # a parameter, loop variable or catch binding of that name: not followed
-        parent = parent.parent
-    return None
-
-
-def _declares(statement: Any, name: str) -> str | None:
-    """"" when `statement` declares `name` otherwise than as a const string, the literal when it
-    declares it so, None when it does not declare it."""
-    if statement.type not in ("lexical_declaration", "variable_declaration"):
-        return "" if statement.type in ("function_declaration", "class_declaration") \
-            and ts.text(statement.child_by_field_name("name") or statement) == name else None
-    const = statement.children[0].type == "const" if statement.children else False
-    for declarator in statement.named_children:
-        target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
-        if target is None or target.type != "identifier" or ts.text(target) != name:
-            if target is not None and target.type != "identifier" and name in ts.text(target):
-                return ""  # destructured: not a literal
-            continue
-        value = declarator.child_by_field_name("value")
-        text = literal(value) if const and value is not None and declarator.child_by_field_name("type") is None else None
-        return "" if text is None else text
-    return None
 
 
 def string_constants(declarations: Any) -> dict[str, str]:

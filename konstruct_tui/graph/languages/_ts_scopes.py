@@ -6,10 +6,12 @@ type (for `_ts_types.py`): a written type, the receiver chain it is assigned fro
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 from ._ts_chains import MAX_SEGMENTS, OBJECT, RETURNING, Lookup, chain
 from ._ts_heads import context_head
+from ._ts_keyed import literal
 from ._ts_written import TYPEOF, bounded, written_or_array
 
 SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
@@ -45,6 +47,10 @@ class Scopes:
         self.names: set[str] = set()
         self.blocks: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name -> spans declaring it
         self._said: dict[tuple[int, int], list[str] | None] = {}
+        # `lookup` as passed around, answering `constant` too (the keys a call's arguments give,
+        # `_ts_keyed.call_keys`), without reading what every other local is
+        self.lookup: Lookup = partial(Scopes._lookup, self)
+        setattr(self.lookup, "constant", self.constant)  # noqa: B010 (a partial's attribute)
 
     def declare(self, scope: Any, name: str, declaration: Any) -> None:
         key = _key(scope)
@@ -53,17 +59,12 @@ class Scopes:
         self.table[key][name] = declaration
         self.names.add(name)
 
-    def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
+    def _lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
         if name not in self.names:  # most receivers are imports and module-level names
             return False, None
         start, end = node.start_byte, node.end_byte
         if start < end:
-            # A leaf with text lies inside a block exactly when the block is one of its ancestors,
-            # so the innermost declaring block is found from the spans, without walking parents.
-            inner = None
-            for key in self.blocks[name]:
-                if key[0] <= start and end <= key[1] and (inner is None or (key[0], -key[1]) > (inner[0], -inner[1])):
-                    inner = key
+            inner = self._inner(name, start, end)
             return (False, None) if inner is None else (True, self.said(self.table[inner][name]))
         parent = node.parent
         while parent is not None:
@@ -73,6 +74,29 @@ class Scopes:
                     return True, self.said(declaration)
             parent = parent.parent
         return False, None
+
+    def _inner(self, name: str, start: int, end: int) -> tuple[int, int] | None:
+        """The innermost block declaring `name` around a leaf with text: it lies inside a block
+        exactly when the block is one of its ancestors, so no parent is walked."""
+        inner = None
+        for key in self.blocks[name]:
+            if key[0] <= start and end <= key[1] and (inner is None or (key[0], -key[1]) > (inner[0], -inner[1])):
+                inner = key
+        return inner
+
+    def constant(self, node: Any, name: str) -> tuple[bool, str | None]:
+        """(whether `name` at identifier `node` is a local, the string its declaration `const name
+        = "..."` gives when it is one: unannotated, or `as const`)."""
+        inner = self._inner(name, node.start_byte, node.end_byte) if name in self.names else None
+        if inner is None:
+            return False, None
+        declaration = self.table[inner][name]
+        if isinstance(declaration, tuple) or declaration.type != "variable_declarator" \
+                or declaration.child_by_field_name("type") is not None:
+            return True, None
+        statement, value = declaration.parent, declaration.child_by_field_name("value")
+        const = statement is not None and statement.type == "lexical_declaration" and statement.children[0].type == "const"
+        return True, literal(value) if const and value is not None else None
 
     def said(self, declaration: Any) -> list[str] | None:
         if isinstance(declaration, tuple):  # (object pattern declarator, property names down to the name)
