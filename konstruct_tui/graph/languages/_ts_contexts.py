@@ -19,6 +19,7 @@ from ._ts_keyed import has_keyed, resolved_spec
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
 
+_PUSHING = frozenset({".push", ".unshift"})
 _DEPTH = 24  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`, `Merge<StrictOptions, {...}>`) run deep
 
 
@@ -52,6 +53,8 @@ class Contexts:
             if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
                 overloads = self._property_signatures(path, segments, depth)
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
+            if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
+                found = self._pushed(path, segments[:-1], depth) or []  # each argument is an element
             found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
                       else argument) for where, argument in found if argument is not _MISSING]
         for key in keys:  # down the nested object literals
@@ -224,7 +227,7 @@ class Contexts:
             return tuple(kept)
         if "keyof" in kept:
             return keys_of(path, kept["keyof"])
-        return self._literal_keys(path, kept["ref"])
+        return self.union_keys(path, kept["ref"])
 
     @staticmethod
     def _body(body: Any, found: Any, path: str) -> Any:
@@ -232,9 +235,6 @@ class Contexts:
         return instantiate(body, found[2], path) if len(found) > 2 else body
 
     def union_keys(self, path: str, name: str) -> tuple[str, ...] | None:
-        return self._literal_keys(path, name)
-
-    def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
         """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
         where = self._locate(path, name)
         keys = self._extra(where[0]).get("literals", {}).get(where[1]) if where is not None else None
@@ -278,6 +278,17 @@ class Contexts:
         where, qualified = declared[0]
         found = self._extra(where).get("props", {}).get(qualified)
         return self._shapes(where, found, 0) or None if isinstance(found, list) and found[0] in ("sig", "or") else None
+
+    def _pushed(self, path: str, segments: list[str], depth: int) -> list[tuple[str, Any]] | None:
+        """(path, element spec) of an array property (`callbacks_: ((s: Scope) => void)[]`), for
+        what `state.callbacks_.push(...)` is given (`Array<T>.push(...items: T[])`)."""
+        owner = self._r.evaluate(path, segments[:-1], depth + 1)
+        if owner is None or owner[0] not in ("instance", "static") or not segments[-1].startswith("."):
+            return None
+        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        where, qualified = declared[0] if declared else (path, "")
+        found = self._extra(where).get("props", {}).get(qualified)
+        return self._elements(where, found, 0) if isinstance(found, list) else None
 
     def _callee_signatures(self, callee: Any, new: bool) -> list[tuple[str, Any]] | None:
         kind, path, name = callee[:3]
