@@ -26,7 +26,8 @@ from ._ts_written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
 
 KEYED = "keyed"
 CALL = "()"
-_KEEP = frozenset({"NonNullable", "Partial", "Required", "Readonly"})  # M[K]'s members, still
+# M[K]'s members, still (a `Promise<T>` return is read as T, awaited, as every written return is)
+_KEEP = frozenset({"NonNullable", "Partial", "Required", "Readonly", "Promise"})
 _NULLISH = frozenset({"undefined", "null"})
 _MAX_ARGUMENTS = 8
 _MAX_KEY = 100  # characters of a literal kept as a key
@@ -36,7 +37,7 @@ _MAX_KEY = 100  # characters of a literal kept as a key
 
 def indexed(node: Any) -> list[Any] | None:
     """`[M written, p]` when type `node` is `M[K]` (also inside `Exclude<..., undefined>`,
-    `NonNullable<...>`, `Partial`/`Required`/`Readonly`, `| undefined`), K a type parameter of
+    `NonNullable<...>`, `Partial`/`Required`/`Readonly`, `Promise`, `| undefined`), K a type parameter of
     the enclosing callable constrained to `keyof M` and the type of exactly one parameter p."""
     for _ in range(4):
         if node is None:

@@ -241,3 +241,54 @@ def test_callers_of_a_plugin_method_are_resolved_where_the_key_is_a_literal(tmp_
     assert answer.status == "ok"
     assert resolved == {"src/core.ts", "src/patches.ts"}
     assert by_name == {"src/dynamic.ts"}
+
+
+SPELLINGS = {
+    "src/s.ts": """\
+        export interface Logger { log(m: string): void }
+        export interface Services { logger: Logger }
+        export const getArrow = <K extends keyof Services>(key: K): Services[K] => ({} as any);
+        export interface IContainer { get<K extends keyof Services>(key: K): Services[K] }
+        export declare const ic: IContainer;
+        export class Registry {
+          static lookup<K extends keyof Services>(key: K): Services[K] { return {} as any; }
+          field = <K extends keyof Services & string>(key: K): Services[K] => ({} as any);
+          async load<K extends keyof Services>(key: K): Promise<Services[K] | undefined> { return {} as any; }
+        }
+        """,
+}
+
+
+def test_every_spelling_of_a_keyed_callable_and_its_call_is_read() -> None:
+    calls = {
+        "an arrow function": "import {getArrow} from '../src/s.js';\ngetArrow('logger').log('a');",
+        "an interface's method": "import {ic} from '../src/s.js';\nic.get('logger').log('a');",
+        "a static method": "import {Registry} from '../src/s.js';\nRegistry.lookup('logger').log('a');",
+        "a field holding an arrow": "import {Registry} from '../src/s.js';\nnew Registry().field('logger').log('a');",
+        "an optional call": "import {ic} from '../src/s.js';\nic.get?.('logger').log('a');",
+        "a non-null assertion": "import {ic} from '../src/s.js';\nic.get('logger')!.log('a');",
+        "an awaited promise": "import {Registry} from '../src/s.js';\n"
+                              "export async function f() { (await new Registry().load('logger'))!.log('a'); }",
+        "a local assigned the call": "import {ic} from '../src/s.js';\n"
+                                     "export function f() { const l = ic.get('logger'); l.log('a'); }",
+        "explicit type arguments": "import {ic} from '../src/s.js';\nic.get<'logger'>(`logger`).log('a');",
+    }
+    for spelling, code in calls.items():
+        used, unknown = member_uses(TYPESCRIPT, {**SPELLINGS, "test/a.ts": code}, "test/a.ts")
+        assert "Logger.log" in used.get("src/s.ts", set()), spelling
+        assert "log" not in unknown, spelling
+
+
+def test_a_key_that_is_no_plain_literal_stays_by_name() -> None:
+    calls = {
+        "a template with a substitution": "const x = 'ger';\nic.get(`log${x}`).log('a');",
+        "a property of a constant object": "const Keys = {L: 'logger'} as const;\nic.get(Keys.L).log('a');",
+        "a literal cast to another type": "ic.get('logger' as Key).log('a');\ntype Key = 'logger';",
+        "a conditional": "declare const b: boolean;\nic.get(b ? 'logger' : 'logger').log('a');",
+        "a spread before the key": "declare const a: ['logger'];\n(ic.get as any)(...a).log('a');",
+    }
+    for spelling, code in calls.items():
+        used, unknown = member_uses(TYPESCRIPT, {**SPELLINGS, "test/a.ts": "import {ic} from '../src/s.js';\n" + code},
+                                    "test/a.ts")
+        assert "Logger.log" not in used.get("src/s.ts", set()), spelling
+        assert "log" in unknown, spelling
