@@ -30,9 +30,18 @@ class Contexts:
         self._r = receivers
         self._literals: dict[tuple[str, str], list[tuple[str, Any]]] = {}
         self._owners: dict[tuple[str, str], list[Owner]] = {}
+        self._keyed: set[tuple[str, str]] = set()  # heads (without keys) whose callee takes an `M[K]`
 
     def parameter(self, path: str, head: str, depth: int) -> Any:
         source, j, keys = json.loads(head[len(CONTEXT):])
+        if source[0] == "call" and len(source) > 4:  # the keys a call gives matter only to an `M[K]` spec:
+            plain = CONTEXT + json.dumps([source[:4], j, keys])  # read once without them (`app.get('/a', (c) => ...)`)
+            value = self._r.evaluate(path, [plain], depth)
+            if (path, plain) not in self._keyed:
+                if value is not None and value[0] == "keys":
+                    self._literals[(path, head)] = self._literals[(path, plain)]
+                    return ("keys", path, head)
+                return value
         if source[0] == "typed":  # the expression's own written type
             found: list[tuple[str, Any]] = [(path, source[1])]
         else:
@@ -55,6 +64,8 @@ class Contexts:
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
             if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
                 found = self._pushed(path, segments[:-1], depth) or []  # each argument is an element
+            if any(has_keyed(argument) for _, argument in found):
+                self._keyed.add((path, CONTEXT + json.dumps([source[:4], j, keys])))
             found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
                       else argument) for where, argument in found if argument is not _MISSING]
         for key in keys:  # down the nested object literals

@@ -52,6 +52,7 @@ class Receivers(Declarations):
         self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
+        self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`_ts_members._evaluated`)
 
     # --- per-file views ------------------------------------------------------------------------
 
@@ -282,14 +283,14 @@ class Receivers(Declarations):
                 value = (("array" if member == "values" else _element(value[1]), value[1], value[2])
                          if segment.startswith(CALL) and member in ("get", "values") else None)
             elif segment.startswith(CALL):  # the keys its arguments give type a call of `M[K]` (`_ts_keyed.py`)
-                given = json.loads(segment[len(CALL):]) if segment != CALL else []
-                value = self._called(value, depth, [key_of(self, path, g) for g in given])
+                value = self._called(value, depth, (path, segment))
             else:
                 called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
                 value = self._member(value, segment[1:], called, depth)
         return value
 
-    def _called(self, value: Value, depth: int, keys: list[str | None] | None = None) -> Value | None:
+    def _called(self, value: Value, depth: int, call: tuple[str, str] = ("", CALL)) -> Value | None:
+        """What calling `value` gives; `call` is (the file, the call segment) the keys are read from."""
         kind, path, name = value[:3]
         if kind == "returns":
             return self.written(path, name)
@@ -299,7 +300,9 @@ class Receivers(Declarations):
         extra = self._extra(path)
         keyed = extra.get("keyed", {}).get(name)
         if keyed is not None:  # `getPlugin(PluginPatches)`: a `Plugins["Patches"]`
-            return keyed_value(self, path, keyed, keys or [], depth + 1)
+            self.keyed_calls += 1
+            given = json.loads(call[1][len(CALL):]) if call[1] != CALL else []
+            return keyed_value(self, path, keyed, [key_of(self, call[0], g) for g in given], depth + 1)
         written = extra.get("returns", {}).get(name)
         if written == "this":
             return receiver or ("instance", path, name.rpartition(".")[0])
