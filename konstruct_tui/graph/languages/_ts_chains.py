@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
-from ._ts_keyed import call_keys, call_segment
+from ._ts_keyed import CALL, call_keys
 from ._ts_written import TYPE_NAME, Wrapped, constructed, written_type
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
@@ -110,7 +110,8 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
             return None
         inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
     elif kind == "call_expression":  # `()`, with the keys its arguments give (`get('a')`: `()["'a'"]`)
-        inner, step = node.child_by_field_name("function"), call_segment(call_keys(node.child_by_field_name("arguments"), lookup))
+        keys = call_keys(node.child_by_field_name("arguments"), lookup)
+        inner, step = node.child_by_field_name("function"), CALL + json.dumps(keys) if keys else CALL
     elif kind == "subscript_expression":  # `xs[0]`: an element
         index = node.child_by_field_name("index")
         if index is not None and index.type == "string" and index.named_child_count == 1:

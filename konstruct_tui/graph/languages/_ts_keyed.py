@@ -18,7 +18,6 @@ a key of M, types nothing: the member stays by-name evidence, never a guess.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .. import treesitter as ts
@@ -132,30 +131,30 @@ def literal(node: Any) -> str | None:
 def call_keys(arguments: Any, lookup: Any) -> list[str | None]:
     """The keys a call's arguments give (see the module doc), trailing nulls dropped."""
     found: list[str | None] = []
-    if arguments is None or not arguments.named_child_count:
+    if arguments is None:
         return found
-    constant = None
+    constant, at = None, -1
     for argument in arguments.named_children:
         kind = argument.type
+        if kind == "comment":
+            continue
+        at += 1
         if kind == "identifier":
             name = ts.text(argument)
             if constant is None:  # `_ts_scopes.Scopes.constant`: a local's literal
                 constant = getattr(lookup, "constant", None) or (lambda node, name: (lookup(node, name)[0], None))
             local, text = constant(argument, name)
-            found.append(f"'{text}'" if text is not None else None if local else name)
+            key = f"'{text}'" if text is not None else None if local else name
         elif kind == "string" or kind == "template_string" or kind == "as_expression":
             text = literal(argument)
-            found.append(None if text is None else f"'{text}'")
-        elif kind == "comment":
-            continue
-        elif kind == "spread_element":
+            key = None if text is None else f"'{text}'"
+        elif kind == "spread_element" or at >= _MAX_ARGUMENTS:
             break  # the positions after a spread are unknown
         else:
-            found.append(None)
-        if len(found) >= _MAX_ARGUMENTS:
-            break
-    while found and found[-1] is None:
-        found.pop()
+            continue
+        if key is not None:
+            found += [None] * (at - len(found))
+            found.append(key)
     return found
 
 
@@ -172,10 +171,6 @@ def string_constants(declarations: Any) -> dict[str, str]:
         if text is not None:
             found[ts.text(name)] = text
     return found
-
-
-def call_segment(keys: list[str | None]) -> str:
-    return CALL + json.dumps(keys) if keys else CALL
 
 
 def plain(segments: list[str] | None) -> list[str] | None:

@@ -5,6 +5,7 @@ type (for `_ts_types.py`): a written type, the receiver chain it is assigned fro
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import defaultdict
 from functools import partial
 from typing import Any
@@ -47,6 +48,7 @@ class Scopes:
         self.names: set[str] = set()
         self.blocks: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name -> spans declaring it
         self._said: dict[tuple[int, int], list[str] | None] = {}
+        self._sorted: dict[str, list[tuple[int, int]]] = {}  # name -> `blocks` in start order
         # `lookup` as passed around, answering `constant` too (the keys a call's arguments give,
         # `_ts_keyed.call_keys`), without reading what every other local is
         self.lookup: Lookup = partial(Scopes._lookup, self)
@@ -56,6 +58,8 @@ class Scopes:
         key = _key(scope)
         if name not in self.table[key]:
             self.blocks[name].append(key)
+            if self._sorted:  # (declarations come first: nothing is sorted yet, as a rule)
+                self._sorted.pop(name, None)
         self.table[key][name] = declaration
         self.names.add(name)
 
@@ -63,9 +67,16 @@ class Scopes:
         if name not in self.names:  # most receivers are imports and module-level names
             return False, None
         start, end = node.start_byte, node.end_byte
-        if start < end:
-            inner = self._inner(name, start, end)
-            return (False, None) if inner is None else (True, self.said(self.table[inner][name]))
+        if start < end:  # (`_inner`, inline: this is called for every name of a chain)
+            spans = self._sorted.get(name)
+            if spans is None:
+                spans = self._sorted[name] = sorted([(key[0], -key[1]) for key in self.blocks[name]])
+            at = bisect_right(spans, (start, 0)) - 1
+            while at >= 0:
+                if end <= -spans[at][1]:
+                    return True, self.said(self.table[spans[at][0], -spans[at][1]][name])
+                at -= 1
+            return False, None
         parent = node.parent
         while parent is not None:
             if parent.type in _BLOCKS:
@@ -77,12 +88,19 @@ class Scopes:
 
     def _inner(self, name: str, start: int, end: int) -> tuple[int, int] | None:
         """The innermost block declaring `name` around a leaf with text: it lies inside a block
-        exactly when the block is one of its ancestors, so no parent is walked."""
-        inner = None
-        for key in self.blocks[name]:
-            if key[0] <= start and end <= key[1] and (inner is None or (key[0], -key[1]) > (inner[0], -inner[1])):
-                inner = key
-        return inner
+        exactly when the block is one of its ancestors, so no parent is walked. Blocks nest or
+        are apart, so of those starting before it, the last one (in start order, inner ones after
+        outer ones of the same start) that ends after it is the innermost (a test file declares
+        `c` in hundreds of callbacks: not all of them are looked at)."""
+        spans = self._sorted.get(name)  # (start, -end): an inner block sorts after an outer one
+        if spans is None:
+            spans = self._sorted[name] = sorted([(key[0], -key[1]) for key in self.blocks[name]])
+        at = bisect_right(spans, (start, 0)) - 1
+        while at >= 0:
+            if end <= -spans[at][1]:
+                return spans[at][0], -spans[at][1]
+            at -= 1
+        return None
 
     def constant(self, node: Any, name: str) -> tuple[bool, str | None]:
         """(whether `name` at identifier `node` is a local, the string its declaration `const name
