@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, instantiate, keys_of
+from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
+from ._ts_generics import MISSING as _MISSING
+from ._ts_generics import argument_at as _at
 from ._ts_keyed import has_keyed, resolved_spec
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
@@ -374,19 +376,6 @@ class Contexts:
         return self._r._extra(path)
 
 
-_MISSING = object()
-
-
-class Inline(tuple):
-    """The keys of an inline object type, and where it is written with its properties' specs."""
-
-    path: str
-    members: dict[str, Any]
-
-    def __new__(cls, keys: Any, path: str, members: dict[str, Any]) -> Inline:
-        found = super().__new__(cls, keys)
-        found.path, found.members = path, members
-        return found
 # Types of TypeScript's lib that have no call signature, whatever their arguments (mapped types
 # keep properties only); `ReturnType<F>` and the other conditional types may be anything.
 _NO_CALL_SIGNATURE = frozenset({
@@ -394,16 +383,3 @@ _NO_CALL_SIGNATURE = frozenset({
     "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Error", "Date", "RegExp", "Iterable",
     "AsyncIterable", "Iterator", "AsyncIterator", "ArrayLike"})
 Owner = tuple  # (path or None for an inline object type, name or its keys, omitted keys, kept keys or None)
-
-
-def _at(found: list[Any], i: int) -> Any:
-    """The spec argument i meets in a signature, or _MISSING when the signature has no parameter i."""
-    specs, rest = found[0], found[2]
-    if rest < 0 or i < rest:
-        return specs[i] if i < len(specs) else _MISSING
-    element = specs[rest]
-    if isinstance(element, list) and element and element[0] == "tuple":
-        if i - rest < len(element[1]):
-            return element[1][i - rest]
-        return element[2] if len(element) > 2 else _MISSING  # `[A, ...B[]]`
-    return element
