@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,8 +106,14 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder:
     cancellation = Cancellation()
 
     def confined() -> ProcessOutcome:
-        with Confinement(plan) as confinement:
-            return run_process(argv, folder or workspace.root, timeout_s=timeout_s, env=scrubbed_environment(extra=assignments),
+        # Python (and pytest's assertion rewriting) trust a cached .pyc whose recorded source time
+        # and size match: an edit within the same second that keeps the size (`a - b` -> `a + b`),
+        # a time set back, or a planted `__pycache__` file would have the check run code that is not
+        # on disk. Each verification reads and writes bytecode in a cache of its own, empty at the
+        # start, so it judges the source as it stands (unless the blueprint's command sets its own).
+        with Confinement(plan) as confinement, tempfile.TemporaryDirectory(prefix="konstruct-pycache-") as cache:
+            env = scrubbed_environment(extra={"PYTHONPYCACHEPREFIX": cache, **assignments})
+            return run_process(argv, folder or workspace.root, timeout_s=timeout_s, env=env,
                                cap_bytes=OUTPUT_CAP_BYTES, cancellation=cancellation, confinement=confinement)
 
     work = asyncio.create_task(asyncio.to_thread(confined))

@@ -287,11 +287,12 @@ class Indexer:
                 self.store.set_meta(commit=commit)
                 return current.replace({}, (), (), (), commit=commit)
             return current
-        if not cold and (tasks or removed):
+        if not cold and not everything and (tasks or removed):
             self.prepare_incremental()  # old facts must be known before new ones replace them
         if cold:
             self.store.set_meta(complete="0", members="0")
-        old_facts = {} if cold else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
+        # Everything is resolved again: no old fact, and no usage index, decides what is affected.
+        old_facts = {} if cold or everything else {p: self._known_facts(p) for p in {t.path for t in tasks} | removed}
         mark("extract")
         streamed = cold or everything  # stored as they come; the final write has the edges alone
         records, vanished = self._extract(tasks, progress, store_as_you_go=streamed, pool=pool, submitted=submitted)

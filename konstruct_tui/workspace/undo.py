@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .batch import remove_empty_dirs, restore
+from .bytecode import forget_bytecode
 from .containment import PathMissing, PathRefused
 from .handle import NotAFile, Workspace
 from .journal import WriteJournal
@@ -39,6 +40,7 @@ def undo_last(workspace: Workspace, journal: WriteJournal) -> dict[str, Any]:
         status = "removed" if entry.before is None else ("recreated" if after is None else "restored")
         results.append({"path": entry.path, "status": status})
     journal.drop(batch.batch_id)
+    forget_bytecode(workspace, [e.path for e in batch.entries])  # the restored source is what runs next
     return {"undone": batch.batch_id, "tool": batch.tool, "results": results}
 
 

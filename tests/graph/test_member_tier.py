@@ -268,3 +268,25 @@ def test_languages_that_read_member_facts_in_the_first_pass_cost_the_tier_nothin
     assert indexer.parses == 0 and complete.side.complete
     found = _query(complete).references("Box.open")
     assert found.status == "ok" and [r["path"] for r in found.results] == ["src/app.ts"]
+
+
+@pytest.mark.parametrize(("arguments", "builds"), [
+    ({"mode": "definition", "symbol": "Console.print"}, False),
+    ({"mode": "neighborhood", "target": "app.py"}, False),
+    ({"mode": "rename_symbol", "symbol": "Console.print", "target": "lib/console.py"}, True),
+    ({"mode": "impact", "symbol": "Console.print", "target": "lib/console.py"}, True),
+    ({"mode": "tests", "symbol": "Console.print", "target": "lib/console.py"}, True),
+    ({"mode": "unreferenced"}, True),
+])
+def test_every_headless_question_that_reads_member_uses_builds_the_tier_first(
+        tmp_path: Path, arguments: dict[str, str], builds: bool) -> None:
+    """No symbol mode may answer from the file graph alone: a rename that missed `c.print` in
+    app.py would leave the project broken."""
+    write_files(tmp_path, FILES)
+    with Workspace(tmp_path) as workspace:
+        build_index(workspace, members=False)
+        answer = call("traverse_graph", arguments, ToolContext(workspace)).to_json()
+    assert _meta(tmp_path, "members") == ("1" if builds else "0")
+    assert "not indexed yet" not in answer.get("reason", "")
+    if arguments["mode"] in ("rename_symbol", "impact"):
+        assert "app.py" in [r["path"] for r in answer["results"]]
