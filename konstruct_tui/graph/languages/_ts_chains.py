@@ -1,7 +1,8 @@
 """TypeScript receiver chains: what an expression a member is used on stands for, as the source
 writes it (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`, `a ?? b`, `{k: v}`), for `_ts_types.py`
 and `_ts_receivers.py`. A chain is a list of segments: a head (`name`, `this:Class`, `super:Class`,
-`new T`, `as T`, `=> T`, `either:`, `array:`, `object:`), then `.name` and `()` (a call; arguments are dropped).
+`new T`, `as T`, `=> T`, `either:`, `array:`, `object:`), then `.name` and `()` (a call; of its
+arguments only the string keys they give are kept, `_ts_keyed.py`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import treesitter as ts
+from ._ts_keyed import CALL, call_keys
 from ._ts_written import TYPE_NAME, Wrapped, constructed, written_type
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
@@ -107,8 +109,9 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> list[str] 
         if prop is None or prop.type not in ("property_identifier", "private_property_identifier"):
             return None
         inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
-    elif kind == "call_expression":
-        inner, step = node.child_by_field_name("function"), "()"
+    elif kind == "call_expression":  # `()`, with the keys its arguments give (`get('a')`: `()["'a'"]`)
+        keys = call_keys(node.child_by_field_name("arguments"), lookup)
+        inner, step = node.child_by_field_name("function"), CALL + json.dumps(keys) if keys else CALL
     elif kind == "subscript_expression":  # `xs[0]`: an element
         index = node.child_by_field_name("index")
         if index is not None and index.type == "string" and index.named_child_count == 1:

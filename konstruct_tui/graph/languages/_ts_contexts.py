@@ -14,10 +14,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, instantiate, keys_of
+from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
+from ._ts_generics import MISSING as _MISSING
+from ._ts_generics import argument_at as _at
+from ._ts_keyed import has_keyed, resolved_spec
 from ._ts_signatures import CONTEXT, ITERATING
 from ._ts_written import LIB_TYPES
 
+_PUSHING = frozenset({".push", ".unshift"})
 _DEPTH = 24  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`, `Merge<StrictOptions, {...}>`) run deep
 
 
@@ -28,13 +32,22 @@ class Contexts:
         self._r = receivers
         self._literals: dict[tuple[str, str], list[tuple[str, Any]]] = {}
         self._owners: dict[tuple[str, str], list[Owner]] = {}
+        self._keyed: set[tuple[str, str]] = set()  # heads (without keys) whose callee takes an `M[K]`
 
     def parameter(self, path: str, head: str, depth: int) -> Any:
         source, j, keys = json.loads(head[len(CONTEXT):])
+        if source[0] == "call" and len(source) > 4:  # the keys a call gives matter only to an `M[K]` spec:
+            plain = CONTEXT + json.dumps([source[:4], j, keys])  # read once without them (`app.get('/a', (c) => ...)`)
+            value = self._r.evaluate(path, [plain], depth)
+            if (path, plain) not in self._keyed:
+                if value is not None and value[0] == "keys":
+                    self._literals[(path, head)] = self._literals[(path, plain)]
+                    return ("keys", path, head)
+                return value
         if source[0] == "typed":  # the expression's own written type
             found: list[tuple[str, Any]] = [(path, source[1])]
         else:
-            _, segments, new, i = source
+            _, segments, new, i, *given = source
             if segments[-1] in ITERATING and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `xs.forEach((x) => ...)`: an element of a typed array
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
@@ -51,7 +64,12 @@ class Contexts:
             if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
                 overloads = self._property_signatures(path, segments, depth)
             found = [(where, _at(sig, i)) for where, sig in overloads or ()]
-            found = [(where, argument) for where, argument in found if argument is not _MISSING]
+            if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
+                found = self._pushed(path, segments[:-1], depth) or []  # each argument is an element
+            if any(has_keyed(argument) for _, argument in found):
+                self._keyed.add((path, CONTEXT + json.dumps([source[:4], j, keys])))
+            found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
+                      else argument) for where, argument in found if argument is not _MISSING]
         for key in keys:  # down the nested object literals
             declarations = self._declarations(found, key)
             if declarations is None:
@@ -72,6 +90,14 @@ class Contexts:
                 written = writtens[j] if j < len(writtens) and j != shape[2] else None
                 typed.add(self._r.written(shape_path, written) if written else None)
         return typed.pop() if len(typed) == 1 else None
+
+    def property_specs(self, path: str, written: str, key: str) -> list[Any]:
+        """The specs of property `key` of the type named `written` in `path`, each read where it is
+        declared (`["at", file, spec]`); [] when one cannot be told."""
+        declarations = self._declarations([(path, ["ref", written])], key)
+        specs = [declared for _, declared in declarations or ()]
+        return [["at", *declared] for declared in specs] if specs and all(
+            declared[0] is not None and isinstance(declared[1], list) for declared in specs) else []
 
     def alias_owners(self, path: str, written: str) -> list[Owner]:
         """The classes and interfaces a type alias written in `path` stands for as an object
@@ -214,7 +240,7 @@ class Contexts:
             return tuple(kept)
         if "keyof" in kept:
             return keys_of(path, kept["keyof"])
-        return self._literal_keys(path, kept["ref"])
+        return self.union_keys(path, kept["ref"])
 
     @staticmethod
     def _body(body: Any, found: Any, path: str) -> Any:
@@ -222,9 +248,6 @@ class Contexts:
         return instantiate(body, found[2], path) if len(found) > 2 else body
 
     def union_keys(self, path: str, name: str) -> tuple[str, ...] | None:
-        return self._literal_keys(path, name)
-
-    def _literal_keys(self, path: str, name: str) -> tuple[str, ...] | None:
         """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
         where = self._locate(path, name)
         keys = self._extra(where[0]).get("literals", {}).get(where[1]) if where is not None else None
@@ -268,6 +291,17 @@ class Contexts:
         where, qualified = declared[0]
         found = self._extra(where).get("props", {}).get(qualified)
         return self._shapes(where, found, 0) or None if isinstance(found, list) and found[0] in ("sig", "or") else None
+
+    def _pushed(self, path: str, segments: list[str], depth: int) -> list[tuple[str, Any]] | None:
+        """(path, element spec) of an array property (`callbacks_: ((s: Scope) => void)[]`), for
+        what `state.callbacks_.push(...)` is given (`Array<T>.push(...items: T[])`)."""
+        owner = self._r.evaluate(path, segments[:-1], depth + 1)
+        if owner is None or owner[0] not in ("instance", "static") or not segments[-1].startswith("."):
+            return None
+        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        where, qualified = declared[0] if declared else (path, "")
+        found = self._extra(where).get("props", {}).get(qualified)
+        return self._elements(where, found, 0) if isinstance(found, list) else None
 
     def _callee_signatures(self, callee: Any, new: bool) -> list[tuple[str, Any]] | None:
         kind, path, name = callee[:3]
@@ -342,19 +376,6 @@ class Contexts:
         return self._r._extra(path)
 
 
-_MISSING = object()
-
-
-class Inline(tuple):
-    """The keys of an inline object type, and where it is written with its properties' specs."""
-
-    path: str
-    members: dict[str, Any]
-
-    def __new__(cls, keys: Any, path: str, members: dict[str, Any]) -> Inline:
-        found = super().__new__(cls, keys)
-        found.path, found.members = path, members
-        return found
 # Types of TypeScript's lib that have no call signature, whatever their arguments (mapped types
 # keep properties only); `ReturnType<F>` and the other conditional types may be anything.
 _NO_CALL_SIGNATURE = frozenset({
@@ -362,16 +383,3 @@ _NO_CALL_SIGNATURE = frozenset({
     "Map", "Set", "WeakMap", "WeakSet", "ReadonlyMap", "ReadonlySet", "Error", "Date", "RegExp", "Iterable",
     "AsyncIterable", "Iterator", "AsyncIterator", "ArrayLike"})
 Owner = tuple  # (path or None for an inline object type, name or its keys, omitted keys, kept keys or None)
-
-
-def _at(found: list[Any], i: int) -> Any:
-    """The spec argument i meets in a signature, or _MISSING when the signature has no parameter i."""
-    specs, rest = found[0], found[2]
-    if rest < 0 or i < rest:
-        return specs[i] if i < len(specs) else _MISSING
-    element = specs[rest]
-    if isinstance(element, list) and element and element[0] == "tuple":
-        if i - rest < len(element[1]):
-            return element[1][i - rest]
-        return element[2] if len(element) > 2 else _MISSING  # `[A, ...B[]]`
-    return element

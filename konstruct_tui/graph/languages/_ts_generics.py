@@ -126,3 +126,32 @@ def array_spec(node: Any, spec: Callable[[Any, int], Any], depth: int) -> Any:
         return 0
     element = spec(node.named_children[0], depth + 1)
     return [ARRAY, element] if isinstance(element, list) else 0
+
+
+MISSING = object()  # no such parameter, property or key (as against None: cannot be told)
+
+
+def argument_at(found: list[Any], i: int) -> Any:
+    """The spec argument i meets in a signature `[specs, writtens, rest]`, or MISSING when the
+    signature has no parameter i."""
+    specs, rest = found[0], found[2]
+    if rest < 0 or i < rest:
+        return specs[i] if i < len(specs) else MISSING
+    element = specs[rest]
+    if isinstance(element, list) and element and element[0] == "tuple":
+        if i - rest < len(element[1]):
+            return element[1][i - rest]
+        return element[2] if len(element) > 2 else MISSING  # `[A, ...B[]]`
+    return element
+
+
+class Inline(tuple):
+    """The keys of an inline object type, and where it is written with its properties' specs."""
+
+    path: str
+    members: dict[str, Any]
+
+    def __new__(cls, keys: Any, path: str, members: dict[str, Any]) -> Inline:
+        found = super().__new__(cls, keys)
+        found.path, found.members = path, members
+        return found

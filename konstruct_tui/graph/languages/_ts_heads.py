@@ -13,14 +13,16 @@ from typing import Any
 
 from .. import treesitter as ts
 from ._ts_generics import ELEMENT, RETURNED
+from ._ts_keyed import call_keys
 from ._ts_signatures import CONTEXT, KEYS, spec
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 
 
-def context_head(declaration: Any, follow: Any) -> list[str] | None:
+def context_head(declaration: Any, follow: Any, lookup: Any = None) -> list[str] | None:
     """`[ctx:...]` for an unannotated parameter of a callback whose type the context gives, else
-    None. `follow` gives the receiver chain of an expression (the callee)."""
+    None. `follow` gives the receiver chain of an expression (the callee), `lookup` what a local
+    name is (the keys a call's arguments give)."""
     if declaration.type == "identifier":  # `c => ...`
         function, j = declaration.parent, 0
     else:
@@ -37,10 +39,10 @@ def context_head(declaration: Any, follow: Any) -> list[str] | None:
         name = function.child_by_field_name("name")
         if name is None or name.type != "property_identifier":
             return None
-        found = _context(function.parent, follow)
+        found = _context(function.parent, follow, lookup=lookup)
         keys = [ts.text(name)]
     elif function.type in _FUNCTIONS:
-        found, keys = _context(function, follow), []
+        found, keys = _context(function, follow, lookup=lookup), []
     else:
         return None
     if found is None:
@@ -49,7 +51,7 @@ def context_head(declaration: Any, follow: Any) -> list[str] | None:
     return [CONTEXT + json.dumps([source, j, outer + keys])]
 
 
-def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
+def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[str, ...], str]]:
     """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
     parameter's (or annotation's) type declares. One chain per object literal, `[ctx:[source, -1,
     keys]]` + `KEYS` and its keys as JSON: the context is resolved once for all of its keys."""
@@ -69,17 +71,18 @@ def key_uses(objects: Any, follow: Any) -> set[tuple[tuple[str, ...], str]]:
                 continue
             if name is not None:
                 names.append(name)
-        context = _context(node, follow) if names else None
+        context = _context(node, follow, lookup=lookup) if names else None
         if context is not None:
             source, outer = context
             found.add(((CONTEXT + json.dumps([source, -1, outer]),), KEYS + json.dumps(sorted(set(names)))))
     return found
 
 
-def _context(node: Any, follow: Any, depth: int = 0) -> tuple[list[Any], list[str]] | None:
+def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[list[Any], list[str]] | None:
     """(source, keys) of a function expression or object literal whose type the context gives:
-    source `["call", callee chain, new, i]` (argument i) or `["typed", spec]` (a written type), and
-    the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
+    source `["call", callee chain, new, i]` (argument i; and the keys the call's arguments give,
+    `_ts_keyed.py`, when there are any) or `["typed", spec]` (a written type), and the keys of the
+    object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
     keys: list[str] = []
     while node.parent is not None:
         if node.parent.type == "array":  # `hooks: {init: [(options) => ...]}`: an element of the array type
@@ -107,7 +110,7 @@ def _context(node: Any, follow: Any, depth: int = 0) -> tuple[list[Any], list[st
         return ["typed", written], keys
     function = _returned_from(node)
     if function is not None and depth < 2:  # `paginate({response}) { return {url} }`: what its context returns
-        outer = _function_context(function, follow, depth + 1)
+        outer = _function_context(function, follow, depth + 1, lookup)
         return None if outer is None or len(outer[1]) + len(keys) > 5 else (outer[0], [*outer[1], RETURNED, *keys])
     if parent.type != "arguments":
         return None
@@ -129,7 +132,10 @@ def _context(node: Any, follow: Any, depth: int = 0) -> tuple[list[Any], list[st
     if callee is None or callee.type in ("super", "import"):
         return None
     segments = follow(callee)
-    return None if segments is None else (["call", segments, new, i], keys)
+    if segments is None:
+        return None
+    given = call_keys(parent, lookup) if lookup is not None else []
+    return (["call", segments, new, i, given] if given else ["call", segments, new, i]), keys
 
 
 def _returned_from(node: Any) -> Any:
@@ -149,16 +155,16 @@ def _returned_from(node: Any) -> Any:
     return owner if owner.type in _FUNCTIONS or owner.type == "method_definition" else None
 
 
-def _function_context(function: Any, follow: Any, depth: int) -> tuple[list[Any], list[str]] | None:
+def _function_context(function: Any, follow: Any, depth: int, lookup: Any) -> tuple[list[Any], list[str]] | None:
     """The context of a function expression, or of a method of an object literal (its key)."""
     if function.type == "method_definition":
         name = function.child_by_field_name("name")
         if function.parent is None or function.parent.type != "object" or name is None \
                 or name.type != "property_identifier":
             return None
-        found = _context(function.parent, follow, depth)
+        found = _context(function.parent, follow, depth, lookup)
         return None if found is None else (found[0], [*found[1], ts.text(name)])
-    return _context(function, follow, depth)
+    return _context(function, follow, depth, lookup)
 
 
 def _written_context(function: Any) -> Any:

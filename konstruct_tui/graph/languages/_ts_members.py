@@ -17,6 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from ..facts import OVERRIDES
+from ._ts_keyed import CALL
 from ._ts_receivers import UNION, Receivers
 from ._ts_signatures import KEYS
 from ._ts_written import SHAPE
@@ -47,10 +48,11 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             found = receivers.definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
+    evaluated: dict[tuple[str, ...], tuple[Any, bool]] = {}
     for segments, member in facts.extra.get("chains", ()):
         if len(segments) == 1 and segments[0] in GLOBALS:
             continue
-        value = receivers.evaluate(path, segments)
+        value = _evaluated(receivers, path, segments, evaluated)
         if member.startswith(KEYS):  # an object literal's keys name the declared properties
             for key in json.loads(member[len(KEYS):]):
                 holder = receivers.contexts.holder(value, key) if value is not None else None
@@ -137,6 +139,17 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
     if own:
         used[path] = own
     return used, unknown
+
+
+def _evaluated(receivers: Receivers, path: str, segments: list[str], memo: dict[tuple[str, ...], Any]) -> Any:
+    """What a chain of `path` stands for, read once per file without the keys its calls give
+    (`get('a').x`, `get('b').y`): they matter only where a callable returning `M[K]` reads them."""
+    plain = tuple(CALL if segment.startswith(CALL) else segment for segment in segments)
+    found = memo.get(plain)
+    if found is None:
+        before = receivers.keyed_calls
+        found = memo[plain] = (receivers.evaluate(path, list(plain)), receivers.keyed_calls != before)
+    return receivers.evaluate(path, segments) if found[1] else found[0]
 
 
 def _declared(receivers: Receivers, value: Any, member: str) -> tuple[list[tuple[str, str]], bool]:

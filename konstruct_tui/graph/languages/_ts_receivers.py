@@ -19,6 +19,7 @@ from typing import Any
 from ._ts_chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
 from ._ts_contexts import CONTEXT, Contexts
 from ._ts_declarations import Declarations
+from ._ts_keyed import CALL, key_of, keyed_value
 from ._ts_written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
@@ -51,6 +52,7 @@ class Receivers(Declarations):
         self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
+        self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`_ts_members._evaluated`)
 
     # --- per-file views ------------------------------------------------------------------------
 
@@ -178,7 +180,9 @@ class Receivers(Declarations):
         if declared in extra.get("objects", ()):
             return self._intersectable(where, declared, depth + 1)
         alias = extra.get("aliases", {}).get(declared)
-        return self._readable(where, alias, depth + 1) if alias and depth < _DEPTH else True
+        # `type P = typeof plugins`: what the value is, read where it is used (as before such aliases were read)
+        return self._readable(where, alias, depth + 1) if alias and not alias.startswith(TYPEOF) and depth < _DEPTH \
+            else True
 
     def local(self, path: str, name: str, depth: int = 0) -> Value | None:
         extra = self._extra(path)
@@ -247,15 +251,15 @@ class Receivers(Declarations):
             value = ("returns", path, head[len(RETURNING):])
         else:
             value = self.named(path, head, depth)
-        return self._walk(value, segments[1:], depth)
+        return self._walk(value, segments[1:], depth, path)
 
-    def _walk(self, value: Value | None, rest: list[str], depth: int) -> Value | None:
-        """`value` followed along the segments `rest` (each part of a union on its own)."""
+    def _walk(self, value: Value | None, rest: list[str], depth: int, path: str = "") -> Value | None:
+        """`value` followed along the segments `rest` written in `path` (each part of a union on its own)."""
         for at, segment in enumerate(rest):
             if value is None:
                 return None
             if value[0] == UNION:
-                return union(self._walk(part, rest[at:], depth) for part in value[2])
+                return union(self._walk(part, rest[at:], depth, path) for part in value[2])
             if segment == ".prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
                 value = ("instance", value[1], value[2])
             elif segment == NEW:
@@ -265,27 +269,28 @@ class Receivers(Declarations):
             elif value[0] == "record":
                 value = ("instance", value[1], value[2]) if segment.startswith(".") else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
-                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
                 value = ("array-call", value[1], value[2], segment[1:]) if called else None
             elif value[0] == "map":  # `m.get(k)` a value, `m.values()` values (`m.size`: the runtime's)
-                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
                 value = ("map-call", value[1], value[2], segment[1:]) if called else None
             elif value[0] == "array-call":
                 member = value[3]
                 value = (("array" if member in _SAME_ARRAY else _element(value[1]), value[1], value[2])
-                         if segment == "()" and member in _SAME_ARRAY | _ELEMENT else None)
+                         if segment.startswith(CALL) and member in _SAME_ARRAY | _ELEMENT else None)
             elif value[0] == "map-call":
                 member = value[3]
                 value = (("array" if member == "values" else _element(value[1]), value[1], value[2])
-                         if segment == "()" and member in ("get", "values") else None)
-            elif segment == "()":
-                value = self._called(value, depth)
+                         if segment.startswith(CALL) and member in ("get", "values") else None)
+            elif segment.startswith(CALL):  # the keys its arguments give type a call of `M[K]` (`_ts_keyed.py`)
+                value = self._called(value, depth, (path, segment))
             else:
-                called = at + 1 < len(rest) and rest[at + 1] == "()"
+                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
                 value = self._member(value, segment[1:], called, depth)
         return value
 
-    def _called(self, value: Value, depth: int) -> Value | None:
+    def _called(self, value: Value, depth: int, call: tuple[str, str] = ("", CALL)) -> Value | None:
+        """What calling `value` gives; `call` is (the file, the call segment) the keys are read from."""
         kind, path, name = value[:3]
         if kind == "returns":
             return self.written(path, name)
@@ -293,6 +298,11 @@ class Receivers(Declarations):
             return None
         receiver = value[3] if len(value) > 3 else None
         extra = self._extra(path)
+        keyed = extra.get("keyed", {}).get(name)
+        if keyed is not None:  # `getPlugin(PluginPatches)`: a `Plugins["Patches"]`
+            self.keyed_calls += 1
+            given = json.loads(call[1][len(CALL):]) if call[1] != CALL else []
+            return keyed_value(self, path, keyed, [key_of(self, call[0], g) for g in given], depth + 1)
         written = extra.get("returns", {}).get(name)
         if written == "this":
             return receiver or ("instance", path, name.rpartition(".")[0])
@@ -303,6 +313,10 @@ class Receivers(Declarations):
             this = receiver if returned[0].startswith("this:") else None
             return self.evaluate(path, returned, depth + 1, this)
         return None
+
+    def member(self, value: Value, member: str, depth: int) -> Value | None:
+        """What property `member` of an instance or class `value` is, read (`M["key"]`)."""
+        return self._member(value, member, False, depth) if depth < _DEPTH else None
 
     def _member(self, value: Value, member: str, called: bool, depth: int, read: bool = True) -> Value | None:
         kind, path, name = value[:3]

@@ -79,6 +79,7 @@ def narrowing(lookup: Lookup, narrowed: dict[str, list[tuple[int, int, str]]]) -
             if inside:
                 return True, [f"as {max(inside)[2]}"]
         return lookup(node, name)
+    setattr(look, "constant", getattr(lookup, "constant", None))  # noqa: B010 (`_ts_keyed.call_keys`)
     return look
 
 

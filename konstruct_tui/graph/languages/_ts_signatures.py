@@ -13,7 +13,8 @@ parameter's annotation writes (for a callback's own parameters), and the index o
 parameter (-1). A spec is `0` (certainly not a function: `string`, an array), None (cannot tell),
 `["sig", [signature...]]` (a function type, call signatures), `["ref", name]` (resolved in the
 declaring file), `["or", [spec...]]` (a union or intersection), `["tuple", [spec...], rest?]` (a
-rest parameter's tuple), `["inline", keys, {key: spec}?]` (an object type literal), `["Omit"|"Pick", spec, keys]`.
+rest parameter's tuple), `["inline", keys, {key: spec}?]` (an object type literal), `["Omit"|"Pick", spec, keys]`,
+`["keyed", M, p]` (`M[K]`, K the type of parameter p: `_ts_keyed.py`).
 A type parameter is replaced by its constraint (`H extends Handler`), or None without one; an
 unconstrained one of a type alias is `["tparam", i]`, and a generic use `["ref", name, [spec...]]`
 (`_ts_generics.py`: the alias is instantiated with those arguments where it is resolved).
@@ -38,6 +39,7 @@ from ._ts_generics import (
     identity_mapped,
     key_set,
 )
+from ._ts_keyed import KEYED, indexed
 from ._ts_shapes import literal_keys
 from ._ts_written import bounded, type_parameter, written_or_array
 
@@ -125,6 +127,9 @@ def spec(node: Any, depth: int = 0) -> Any:
     kind = node.type
     if kind in ("array_type", "readonly_type"):  # `InitHook[]`: no call signature, but its elements'
         return array_spec(node, spec, depth)
+    if kind == "lookup_type":  # `Plugins[K]`, K a parameter's type: typed by the key a call gives
+        keyed = indexed(node)
+        return [KEYED, *keyed] if keyed is not None else None
     if kind not in _MAYBE_CALLABLE:
         # literals, `string`, arrays, tuples, `keyof`, template literals: no call signature;
         # conditional, mapped, lookup and `typeof` types: cannot tell.
@@ -166,6 +171,9 @@ def spec(node: Any, depth: int = 0) -> Any:
         if node is None:
             return None
         utility = ts.text(node)
+        keyed = indexed(node.parent) if utility == "Exclude" else None  # `Exclude<Plugins[K], undefined>`
+        if keyed is not None:
+            return [KEYED, *keyed]
         if utility in _SAME_KEYS and arguments is not None and arguments.named_child_count:
             inner = spec(arguments.named_children[0], depth + 1)  # `Partial<Options>`: Options' keys
             if utility in _KEYED:

@@ -26,13 +26,13 @@ from typing import Any
 from .. import treesitter as ts
 from ._ts_chains import (
     MAX_SEGMENTS,
-    OBJECT,
-    RETURNING,
-    Lookup,
     chain,
     enclosing_class,
 )
-from ._ts_heads import context_head, key_uses
+from ._ts_heads import key_uses
+from ._ts_keyed import agreed, string_constants
+from ._ts_keyed import indexed as indexed_access
+from ._ts_scopes import SCOPES, Scopes, scope_of
 from ._ts_shapes import (
     field_type,
     inline_shapes,
@@ -57,114 +57,6 @@ from ._ts_written import (
 
 _CALLABLE = frozenset({"function_declaration", "generator_function_declaration", "method_definition",
                        "function_signature", "method_signature", "abstract_method_signature"})
-_SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
-                     "generator_function", "arrow_function", "method_definition", "class_static_block"})
-
-
-_BLOCKS = frozenset({*_SCOPES, "statement_block", "program", "for_statement", "for_in_statement", "catch_clause"})
-
-
-def _scope(node: Any, memo: dict[int, Any]) -> Any:
-    """The innermost block around a node, remembered per parent (a function's parameters share it)."""
-    parent = node.parent
-    if parent is None:
-        return None
-    if parent.id not in memo:
-        block = parent
-        while block is not None and block.type not in _BLOCKS:
-            block = block.parent
-        memo[parent.id] = block
-    return memo[parent.id]
-
-
-def _key(node: Any) -> tuple[int, int]:
-    return node.start_byte, node.end_byte
-
-
-class _Scopes:
-    """Names declared inside functions and blocks, and what each declaration says of its type:
-    `["as T"]` for a written type, the chain it is assigned from, or None (nothing written)."""
-
-    def __init__(self) -> None:
-        self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
-        self.names: set[str] = set()
-        self.blocks: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name -> spans declaring it
-        self._said: dict[tuple[int, int], list[str] | None] = {}
-
-    def declare(self, scope: Any, name: str, declaration: Any) -> None:
-        key = _key(scope)
-        if name not in self.table[key]:
-            self.blocks[name].append(key)
-        self.table[key][name] = declaration
-        self.names.add(name)
-
-    def lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
-        if name not in self.names:  # most receivers are imports and module-level names
-            return False, None
-        start, end = node.start_byte, node.end_byte
-        if start < end:
-            # A leaf with text lies inside a block exactly when the block is one of its ancestors,
-            # so the innermost declaring block is found from the spans, without walking parents.
-            inner = None
-            for key in self.blocks[name]:
-                if key[0] <= start and end <= key[1] and (inner is None or (key[0], -key[1]) > (inner[0], -inner[1])):
-                    inner = key
-            return (False, None) if inner is None else (True, self.said(self.table[inner][name]))
-        parent = node.parent
-        while parent is not None:
-            if parent.type in _BLOCKS:
-                declaration = self.table.get(_key(parent), {}).get(name)
-                if declaration is not None:
-                    return True, self.said(declaration)
-            parent = parent.parent
-        return False, None
-
-    def said(self, declaration: Any) -> list[str] | None:
-        if isinstance(declaration, tuple):  # (object pattern declarator, property names down to the name)
-            base = self.said(declaration[0])
-            return None if base is None else [*base, *("." + key for key in declaration[1:])]
-        key = _key(declaration)
-        if key in self._said:
-            return self._said[key]
-        self._said[key] = None  # `let x = x.next()` resolves to nothing, not to a loop
-        self._said[key] = found = _declared(declaration, self.lookup)
-        return found
-
-
-def _declared(node: Any, lookup: Lookup) -> list[str] | None:
-    if node.type == "arrow_function":
-        return None
-    parent = node.parent
-    if node.type == "identifier" and parent is not None and parent.type == "for_in_statement":
-        # `for (const x of xs)`: an element of what `xs` is
-        right = parent.child_by_field_name("right")
-        of = any(not c.is_named and c.type == "of" for c in parent.children)
-        found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
-        return None if found is None or len(found) > MAX_SEGMENTS else [*found, "[]"]
-    if node.type in ("required_parameter", "optional_parameter") and node.child_by_field_name("type") is None \
-            and node.child_by_field_name("value") is not None:  # `(options = new Options())`: what the default is
-        found = chain(node.child_by_field_name("value"), lookup)
-        return found if found is None or not found[0].startswith(OBJECT) else None
-    if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
-                                     and node.child_by_field_name("type") is None):
-        return context_head(node, lambda callee: chain(callee, lookup))  # `(c) => c.json()`: typed by the callee's signature
-    annotation = node.child_by_field_name("type")
-    written = bounded(annotation, written_or_array(annotation)) if annotation is not None else None
-    if written is not None and written.startswith(TYPEOF):  # `b: typeof a`: what `a` is, in this scope
-        head, *rest = written[len(TYPEOF):].split(".")
-        local, declared = lookup(annotation, head)
-        found = declared if local else [head]
-        return None if found is None else [*found, *("." + r for r in rest)]
-    if written is not None:
-        return None if written == "this" else [f"as {written}"]
-    value = node.child_by_field_name("value")
-    if value is not None and value.type in ("arrow_function", "function_expression") \
-            and node.type == "variable_declarator":
-        # `const make = (): Backend => create(...)` in a test: `make()` is a Backend
-        returned = value.child_by_field_name("return_type")
-        written = bounded(returned, written_or_array(returned)) if returned is not None else None
-        return [RETURNING + written] if written and written != "this" and not written.startswith(TYPEOF) else None
-    return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None
 
 
 def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> dict[str, Any]:
@@ -173,13 +65,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     returns: dict[str, str] = {}
     returned: dict[str, list[list[str] | None]] = defaultdict(list)
     bases: dict[str, list[str]] = defaultdict(list)
-    scopes = _Scopes()
+    scopes = Scopes()
     memo: dict[Any, Any] = {}
     blocks: dict[int, Any] = {}
     module_level = []
     destructured: list[tuple[Any, tuple[str, ...]]] = []  # `{req} = c`, `({req}) => ...`: a use of the property
     for node in found.get("param", ()):
-        scope = _scope(node, blocks)
+        scope = scope_of(node, blocks)
         if scope is not None:
             scopes.declare(scope, ts.text(node), node)
     for node in found.get("typed", ()):
@@ -201,7 +93,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             written = (bounded(annotation, written) or written) if annotation is not None else written
             if owner and written and written != "this":
                 returns[f"{owner}.{ts.text(name)}"] = written
-        scope = _scope(node, blocks)
+        scope = scope_of(node, blocks)
         if scope is None:
             continue
         if scope.type == "program":
@@ -233,6 +125,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         elif said is not None:
             assigned[ts.text(name)].append(said)
     overloaded: set[str] = set()
+    keyed: dict[str, list[Any]] = {}
     # Document order: of overloads (`string(): ZodString; string<T>(): $ZodType<T>`), the first one
     # says (a call without arguments picks it), not whichever the query happens to list last.
     for node in ts.in_order(found.get("returns", ())):
@@ -247,12 +140,16 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if key in overloaded:
             continue
         overloaded.add(key)
+        indexed_by = indexed_access(node.named_children[0]) if node.named_child_count else None
+        if indexed_by is not None:  # `(key: K): Plugins[K]`: typed by the key each call gives
+            keyed[key] = indexed_by
+            continue
         written = bounded(node, written_or_array(node))
         if written:
             returns[key] = written
     for node in found.get("returned", ()):
         owner = node.parent
-        while owner is not None and owner.type not in _SCOPES:
+        while owner is not None and owner.type not in SCOPES:
             owner = owner.parent
         if owner is not None and owner.type == "arrow_function":
             owner = owner.parent
@@ -310,7 +207,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if owner and name is not None and field.child_by_field_name("type") is None \
                 and f"{owner}.{ts.text(name)}" not in returns:
             assigned_fields[f"{owner}.{ts.text(name)}"].append(chain(node, scopes.lookup))
-    fields = {k: v[0] for k, v in assigned_fields.items() if v[0] is not None and all(c == v[0] for c in v)}
+    fields = {k: c for k, v in assigned_fields.items() if (c := agreed(v)) is not None}
     # `type Schema = ObjectSchema<...>`: the alias names a class
     aliases = {}
     for node in found.get("alias", ()):
@@ -361,7 +258,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         indexed = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
         if looked and looked != "this" and not looked.startswith(TYPEOF) and indexed is not None:
             chains.add(((f"as {looked}",), ts.text(indexed)))
-    chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo))
+    chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo), scopes.lookup)
     extra: dict[str, Any] = signature_facts(found, qualifier)
     if types:
         extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
@@ -371,9 +268,14 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         extra["chains"] = [[list(c), m] for c, m in sorted(chains)]
     if returns:
         extra["returns"] = dict(sorted(returns.items()))
-    agreed = {k: v[0] for k, v in returned.items() if k not in returns and v[0] is not None and all(c == v[0] for c in v)}
-    if agreed:
-        extra["returned"] = dict(sorted(agreed.items()))
+    every = {k: c for k, v in returned.items() if k not in returns and k not in keyed and (c := agreed(v)) is not None}
+    if every:
+        extra["returned"] = dict(sorted(every.items()))
+    if keyed:
+        extra["keyed"] = dict(sorted(keyed.items()))
+    strings = string_constants(module_level)
+    if strings:
+        extra["strings"] = dict(sorted(strings.items()))
     if objects:
         extra["objects"] = sorted(objects)
     if records:

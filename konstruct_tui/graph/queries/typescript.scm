@@ -77,7 +77,7 @@
   left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)])
   right: [(new_expression) (call_expression) (member_expression) (identifier) (await_expression) (as_expression)
           (parenthesized_expression) (non_null_expression) (binary_expression)] @field.value)
-(type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type)] @alias)
+(type_alias_declaration value: [(type_identifier) (nested_type_identifier) (generic_type) (type_query)] @alias)
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)]
   value: [(call_expression) (member_expression) (identifier) (await_expression) (as_expression)

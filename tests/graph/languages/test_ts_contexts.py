@@ -256,3 +256,25 @@ def test_destructured_parameters_take_the_property_types() -> None:
     # a destructured key is a use of the property (`{json}` names `Context.json`), as tsc counts it
     assert used["src/context.ts"] == {"Context", "Context.req", "Context.json", "Req.header"}
     assert unknown == {"other", "json"}  # the second parameter of a handler is `next`, a function
+
+
+def test_what_is_pushed_onto_an_array_property_is_typed_by_its_element_type() -> None:
+    # `Array<T>.push(...items: T[])`: immer's `state.callbacks_.push(function cleanup(rootScope) {...})`
+    used, unknown = member_uses(TYPESCRIPT, {**LIB, "src/state.ts": """\
+        import type {Context} from './context.js';
+        export interface State {
+          callbacks_: ((scope: Context) => void)[];
+          later: Array<(c: Context) => void>;
+          names: string[];
+        }
+        """, "test/a.ts": """\
+        import type {State} from '../src/state.js';
+        export function f(state: State) {
+          state.callbacks_.push(function cleanup(rootScope) { rootScope.json(1); });
+          state.later.unshift((c) => c.req.header('a'));
+          state.names.push((x) => x.json(2));
+          state.callbacks_.map((cb) => cb.json(3));
+        }
+        """}, "test/a.ts")
+    assert {"Context.json", "Context.req", "Req.header"} <= used["src/context.ts"]
+    assert "json" in unknown  # a string array's elements, a callback's own members: nothing
