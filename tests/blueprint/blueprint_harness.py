@@ -45,6 +45,10 @@ text = "make add return a + b"
 """
 
 EVIDENCE = "calc.py line 2: add() now returns a + b, so add(2, 3) gives 5 as required"
+# One attempt, quick deadlines (with `grant_commands`: the executor's commands need no prompt).
+ONE_TRY = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30)
+COMMANDS = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30, grant_commands=True)
+COSMETIC = ("def add(a, b):\n", "def add(a, b):\n    \"\"\"The sum, they say.\"\"\"\n")  # an edit that fixes nothing
 
 
 def read(*paths: str) -> dict[str, Any]:

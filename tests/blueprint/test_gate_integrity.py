@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 from blueprint_harness import (
+    COMMANDS,
+    COSMETIC,
     EVIDENCE,
+    ONE_TRY,
     PHASE_FIX,
     RecordingBook,
     blueprint_text,
@@ -20,12 +23,9 @@ from blueprint_harness import (
     write_scripts,
 )
 
-from konstruct_tui.blueprint import RunOptions, render_report
+from konstruct_tui.blueprint import render_report
 
-ONE_TRY = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30)
-COMMANDS = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30, grant_commands=True)
 WEAKEN = ("assert calc.add(2, 3) == 5, 'add is wrong'", "assert calc.add(2, 3) == -1, 'add is wrong'")
-COSMETIC = ("def add(a, b):\n", "def add(a, b):\n    \"\"\"The sum, they say.\"\"\"\n")
 # Long enough that a one-line edit stays inside write_code's 50% guard.
 PREAMBLE = "".join(f"# check {n}: the sum of two numbers is what add returns\n" for n in range(6))
 

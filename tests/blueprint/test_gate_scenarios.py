@@ -7,6 +7,7 @@ from pathlib import Path
 
 from blueprint_harness import (
     EVIDENCE,
+    ONE_TRY,
     PHASE_FIX,
     RecordingBook,
     blueprint_text,
@@ -20,8 +21,6 @@ from blueprint_harness import (
 )
 
 from konstruct_tui.blueprint import RunOptions, render_report
-
-ONE_TRY = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30)
 
 
 def test_a_phase_closes_when_the_work_is_done_and_checked(project: Path, tmp_path: Path) -> None:

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 from blueprint_harness import (
+    COMMANDS,
+    COSMETIC,
     EVIDENCE,
+    ONE_TRY,
     PHASE_FIX,
     blueprint_text,
     edit,
@@ -26,9 +29,6 @@ from blueprint_harness import (
 
 from konstruct_tui.blueprint import RunOptions
 
-ONE_TRY = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30)
-COMMANDS = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30, grant_commands=True)
-COSMETIC = ("def add(a, b):\n", "def add(a, b):\n    \"\"\"The sum, they say.\"\"\"\n")
 HELPERS = "def expect(actual, wanted):\n    if actual != wanted:\n        raise SystemExit(f'expected {wanted}, got {actual}')\n"
 CHECK = "from check_helpers import expect\nimport calc\n\nexpect(calc.add(2, 3), 5)\nprint('ok')\n"
 LENIENT = "def expect(actual, wanted):\n    pass\n"
