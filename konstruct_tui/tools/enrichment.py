@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..graph import GraphSnapshot
-from ..workspace import forget_bytecode
 from .graph_access import graph_of, not_ready_reason
 from .hits import neighborhoods_at_hand
 
@@ -172,7 +171,6 @@ def enrich_writes(context: ToolContext, apply: Callable[[], dict[str, Any]]) -> 
     view = look(context)
     payload = apply()
     applied = [e for e in payload["results"] if e.get("status") in ("written", "created", "deleted")]
-    forget_bytecode(context.workspace, [_entry_path(e) for e in applied])  # the next import runs the new source
     found = blast_radius(view, [_entry_path(e) for e in applied])
     for entry in applied:
         entry["dependents"] = found[_entry_path(entry)]

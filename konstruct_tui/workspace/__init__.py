@@ -1,7 +1,7 @@
 """The workspace layer: the only code that touches project files.
 
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
-`apply_edits` / `EditRequest`, `EditRun`, `forget_bytecode`, `WriteJournal`, `undo_last` / `UndoRefused`, `list_files`, and the
+`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, `list_files`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
 
 The names load on first use (PEP 562): the index's warm start needs `workspace.listing` alone, and
@@ -28,7 +28,6 @@ _HOMES = {
     "program_outside": "outside_programs",
     "stat_files": "listing",
     "apply_edits": "batch",
-    "forget_bytecode": "bytecode",
     "PathMissing": "containment",
     "PathRefused": "containment",
     "EditRequest": "editing",
@@ -68,7 +67,6 @@ if TYPE_CHECKING:
     from .editing import EditRequest, preview_edits
     from .listing import SKIPPED_DIRS, run_git, stat_files
     from .batch import apply_edits
-    from .bytecode import forget_bytecode
     from .containment import PathMissing, PathRefused
     from .guards import EditRun
     from .handle import FileSnapshot, NotAFile, Workspace

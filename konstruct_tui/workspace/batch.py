@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .bytecode import forget_bytecode
 from .containment import PathMissing, PathRefused
 from .editing import EditPlanner, EditRequest, EntryFailed, Plan, unified_diff
 from .guards import EditRun
@@ -67,6 +68,9 @@ def apply_edits(
                 outcome.failure = failure
                 if outcome.plan is not None:
                     planner.forget(outcome.plan.resolved)  # not written: plan later entries on the disk
+    # Python trusts a cached .pyc whose recorded time and size still match: a same-size edit in the
+    # same second would not be what the next command runs. Every writer comes through here.
+    forget_bytecode(workspace, [o.plan.resolved for o in outcomes if o.applied and o.plan is not None])
     batch_id = None
     if journal is not None:
         done = [o.plan for o in outcomes if o.applied and o.plan is not None]

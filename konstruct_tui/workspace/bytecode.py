@@ -2,9 +2,10 @@
 
 Python (and pytest's assertion rewriting) trusts a `__pycache__` entry whose recorded source time and
 size match the source: a file rewritten in the same second with the same size (`a - b` -> `a + b`,
-which is how an agent edits and then runs the tests) would run its old code. Every applied write or
-delete therefore drops the changed files' entries in the `__pycache__` beside them, reached through
-the containment walk (a `__pycache__` that is a link is never followed).
+which is how an agent edits and then runs the tests) would run its old code. Every applied batch
+(`batch.apply_edits`, whichever tool made it) and every undo therefore drops the changed files'
+entries in the `__pycache__` beside them, reached through the containment walk (a `__pycache__`
+that is a link is never followed).
 """
 
 from __future__ import annotations
