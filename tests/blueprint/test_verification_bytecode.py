@@ -13,6 +13,8 @@ import sys
 from importlib.util import cache_from_source
 from pathlib import Path
 
+import pytest
+
 from konstruct_tui.blueprint.verification import run_verification
 from konstruct_tui.workspace import Workspace
 
@@ -73,3 +75,28 @@ def test_pytest_assertion_rewriting_reads_no_stale_cache_either(tmp_path: Path) 
     os.utime(test, ns=(stamp, stamp))
     assert subprocess.run(shlex.split(command), cwd=tmp_path, env=env, capture_output=True, check=False).returncode != 0
     assert _verify(tmp_path, command) == "ok"
+
+
+def test_a_bytecode_cache_named_by_the_environment_is_not_the_one_verification_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Konstruct itself started with PYTHONPYCACHEPREFIX pointing at a cache someone filled: the
+    verification gets its own all the same."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "check.py").write_text(CHECK)
+    shared = project / ".shared-cache"  # inside the project: readable under the sandbox too
+    (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    stamp = (project / "calc.py").stat().st_mtime_ns
+    env = {**os.environ, "PYTHONPYCACHEPREFIX": str(shared)}
+    ask = "import sys; from importlib.util import cache_from_source as c; print(c(sys.argv[1]))"
+    where = subprocess.run([sys.executable, "-c", ask, str(project / "calc.py")],
+                           env=env, capture_output=True, text=True, check=True).stdout.strip()
+    planted = Path(where)
+    assert planted.is_relative_to(shared)
+    planted.parent.mkdir(parents=True)
+    py_compile.compile(str(project / "calc.py"), cfile=str(planted), doraise=True)
+    (project / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    os.utime(project / "calc.py", ns=(stamp, stamp))
+    assert subprocess.run([sys.executable, "check.py"], cwd=project, env=env, capture_output=True, check=False).returncode == 0
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(shared))
+    assert _verify(project, shlex.join([sys.executable, "check.py"])) == "failed"

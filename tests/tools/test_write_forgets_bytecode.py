@@ -65,3 +65,36 @@ def test_only_the_changed_modules_bytecode_goes(tmp_path: Path) -> None:
         call("write_code", {"edits": [{"path": "pkg/a.py", "revision": _revision(context, "pkg/a.py"),
                                        "content": "A = 2\n"}]}, context)
     assert sorted(p.name for p in cache.iterdir()) == ["ab.cpython-311.pyc", "notes.txt"]
+
+
+def test_an_undo_in_the_same_second_is_what_runs_next(tmp_path: Path) -> None:
+    """`konstruct undo` puts back bytes of the same size: the restored source runs, not the cache
+    of the edit it undid."""
+    from konstruct_tui.workspace import WriteJournal, undo_last
+
+    (tmp_path / "calc.py").write_text('"""Arithmetic for the checkout page."""\n\n\ndef add(a, b):\n    return a + b\n')
+    (tmp_path / "check.py").write_text(CHECK)
+    stamp = (tmp_path / "calc.py").stat().st_mtime_ns
+    with Workspace(tmp_path) as workspace:
+        journal = WriteJournal(workspace.root)
+        context = ToolContext(workspace, journal=journal)
+        call("write_code", {"edits": [{"path": "calc.py", "revision": _revision(context, "calc.py"),
+                                       "replacements": [{"old": "a + b", "new": "a - b"}]}]}, context)
+        assert _run_check(tmp_path) != 0  # caches the broken edit
+        undo_last(workspace, journal)
+    os.utime(tmp_path / "calc.py", ns=(stamp, stamp))
+    assert _run_check(tmp_path) == 0
+
+
+def test_a_module_deleted_and_written_again_in_the_same_second_runs_its_new_source(tmp_path: Path) -> None:
+    (tmp_path / "calc.py").write_text('"""Arithmetic for the checkout page."""\n\n\ndef add(a, b):\n    return a - b\n')
+    (tmp_path / "check.py").write_text(CHECK)
+    assert _run_check(tmp_path) != 0
+    stamp = (tmp_path / "calc.py").stat().st_mtime_ns
+    with Workspace(tmp_path) as workspace:
+        context = ToolContext(workspace)
+        call("delete_code", {"paths": [{"path": "calc.py", "revision": _revision(context, "calc.py")}]}, context)
+        call("write_code", {"edits": [{"path": "calc.py", "create": True, "content":
+                                       '"""Arithmetic for the checkout page."""\n\n\ndef add(a, b):\n    return a + b\n'}]}, context)
+    os.utime(tmp_path / "calc.py", ns=(stamp, stamp))
+    assert _run_check(tmp_path) == 0
