@@ -4,52 +4,59 @@ Ports: `ModelCallPort` (providers implement it) and `ProgressReporterPort` (the 
 JSON lines, the UI posts them as Textual messages). Nothing here knows HTTP or Textual.
 """
 
-from .budgets import BudgetMeter, Limits, PricePort
-from .compaction import SUMMARY_SYSTEM, NothingToCompact, compact_session, model_turns
-from .context_window import DEFAULT_BUDGET_CHARS
-from .events import (
-    FINISH_REASONS,
-    AgentEvent,
-    BudgetUpdate,
-    CollectingReporter,
-    Compacted,
-    Event,
-    Finished,
-    ProgressReporterPort,
-    ProviderWarning,
-    SessionStarted,
-    TextDelta,
-    ToolFinished,
-    ToolStarted,
-    TrustRequested,
-    TurnStarted,
-    event_json,
-)
-from .execution import CallOutcome
-from .killswitch import KillSwitch
-from .loop import AgentLoop, Stop, TurnHooks, tool_specs
-from .ports import (
-    AssistantMessage,
-    Message,
-    ModelCallPort,
-    Notice,
-    Restart,
-    TextChunk,
-    ToolCall,
-    ToolCallChunk,
-    ToolResultMessage,
-    ToolSpec,
-    TurnDeadlinePassed,
-    TurnEnd,
-    TurnItem,
-    Usage,
-    UsageChunk,
-    UserMessage,
-)
-from .prompt import system_prompt
-from .session_facts import carried_facts
-from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
-from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate, question_for
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..package_face import lazy_face
+
+if TYPE_CHECKING:
+    from .budgets import BudgetMeter, Limits, PricePort
+    from .compaction import SUMMARY_SYSTEM, NothingToCompact, compact_session, model_turns
+    from .context_window import DEFAULT_BUDGET_CHARS
+    from .events import (
+        FINISH_REASONS,
+        AgentEvent,
+        BudgetUpdate,
+        CollectingReporter,
+        Compacted,
+        Event,
+        Finished,
+        ProgressReporterPort,
+        ProviderWarning,
+        SessionStarted,
+        TextDelta,
+        ToolFinished,
+        ToolStarted,
+        TrustRequested,
+        TurnStarted,
+        event_json,
+    )
+    from .execution import CallOutcome
+    from .killswitch import KillSwitch
+    from .loop import AgentLoop, Stop, TurnHooks, tool_specs
+    from .ports import (
+        AssistantMessage,
+        Message,
+        ModelCallPort,
+        Notice,
+        Restart,
+        TextChunk,
+        ToolCall,
+        ToolCallChunk,
+        ToolResultMessage,
+        ToolSpec,
+        TurnDeadlinePassed,
+        TurnEnd,
+        TurnItem,
+        Usage,
+        UsageChunk,
+        UserMessage,
+    )
+    from .prompt import system_prompt
+    from .session_facts import carried_facts
+    from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
+    from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate, question_for
 
 __all__ = [
     "NothingToCompact",
@@ -111,3 +118,5 @@ __all__ = [
     "system_prompt",
     "tool_specs",
 ]
+
+__getattr__, __dir__ = lazy_face(__name__, __file__)

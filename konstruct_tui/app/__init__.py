@@ -22,39 +22,47 @@ Public names:
   (`detect_local_servers`, `key_source`, `save_model_choice`, `settings_for`).
 """
 
-from .blueprint_runs import (
-    BlueprintPlan,
-    BlueprintProblem,
-    check_commands,
-    create_run,
-    load_blueprint,
-    open_models,
-    read_blueprint,
-    run_blueprint,
-)
-from .events import Notice, RunEvent
-from .graph_overview import GraphOverview
-from .models import ScriptBook, describe_model, model_source
-from .runs import agent_loop, drive, neighborhood_ranker
-from .session_list import Replayed, SessionSummary
-from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
-from .trust import DENY, TrustAnswer
-from .trust_preview import TrustPreview, build_preview
-from .workbench import NoModel, SessionRuns, WorkbenchSetup, start_resource_tracker
-from .mentions import Attachment, attach_mentions, fuzzy_files, mention_at, project_files
-from .model_servers import (
-    REMOTE_CHOICES,
-    USUAL_PORTS,
-    LocalServer,
-    ModelChoice,
-    detect_local_servers,
-    key_source,
-    save_model_choice,
-    settings_for,
-)
-from .session_commands import CompactionUnavailable, CostLedger, compact_session, undo_last_batch
-from .session_diff import session_diff
-from .slash_commands import COMMANDS, SlashCommand, SlashInput, complete_command, help_lines, literal_request, parse_slash
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..package_face import lazy_face
+
+if TYPE_CHECKING:
+    from .blueprint_runs import (
+        BlueprintPlan,
+        BlueprintProblem,
+        check_commands,
+        create_run,
+        load_blueprint,
+        open_models,
+        read_blueprint,
+        run_blueprint,
+    )
+    from .events import Notice, RunEvent
+    from .graph_overview import GraphOverview
+    from .models import ScriptBook, describe_model, model_source
+    from .runs import agent_loop, drive, neighborhood_ranker
+    from .session_list import Replayed, SessionSummary
+    from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
+    from .trust import DENY, TrustAnswer
+    from .trust_preview import TrustPreview, build_preview
+    from .workbench import NoModel, SessionRuns
+    from .workbench_setup import WorkbenchSetup, start_resource_tracker
+    from .mentions import Attachment, attach_mentions, fuzzy_files, mention_at, project_files
+    from .model_servers import (
+        REMOTE_CHOICES,
+        USUAL_PORTS,
+        LocalServer,
+        ModelChoice,
+        detect_local_servers,
+        key_source,
+        save_model_choice,
+        settings_for,
+    )
+    from .session_commands import CompactionUnavailable, CostLedger, compact_session, undo_last_batch
+    from .session_diff import session_diff
+    from .slash_commands import COMMANDS, SlashCommand, SlashInput, complete_command, help_lines, literal_request, parse_slash
 
 __all__ = [
     "COMMANDS",
@@ -115,3 +123,5 @@ __all__ = [
     "status_token",
     "undo_last_batch",
 ]
+
+__getattr__, __dir__ = lazy_face(__name__, __file__)

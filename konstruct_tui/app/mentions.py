@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..tools import ToolContext, ToolError, call
 from ..workspace import Workspace, list_files
 
 # `@` at the start or after whitespace or an opening bracket/quote: `me@example.com` is not a mention.
@@ -98,6 +97,8 @@ def attach_mentions(workspace: Workspace, text: str) -> Attachment:
             wanted.append(path)
     if not wanted:
         return Attachment(text)
+    from ..tools import ToolContext, ToolError, call  # here: completing @paths must not load the tools
+
     try:
         answer: dict[str, Any] = call("read_code", {"paths": wanted, "max_bytes": MAX_ATTACHED_BYTES}, ToolContext(workspace)).to_json()
     except ToolError as error:

@@ -8,16 +8,23 @@ composition root hands the run its source; this package imports no provider), `r
 `RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm`, and `render_report`.
 """
 
-from .events import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
-from .models import ModelSource, SharedModel
-from .orchestrator import Orchestrator, new_run_id
-from .owner import effective_status, owner_token
-from .plan import Blueprint, BlueprintInvalid, Phase, Task, parse_blueprint
-from .report import render as render_report
-from .run_options import RunOptions
-from .store import RunStore, StoreDamaged, StoreUnusable, damaged_message, default_path
-from .store_repair import open_for_run
-from .verification import refused_commands
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..package_face import lazy_face
+
+if TYPE_CHECKING:
+    from .events import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
+    from .models import ModelSource, SharedModel
+    from .orchestrator import Orchestrator, new_run_id
+    from .owner import effective_status, owner_token
+    from .plan import Blueprint, BlueprintInvalid, Phase, Task, parse_blueprint
+    from .report import render as render_report
+    from .run_options import RunOptions
+    from .store import RunStore, StoreDamaged, StoreUnusable, damaged_message, default_path
+    from .store_repair import open_for_run
+    from .verification import refused_commands
 
 __all__ = [
     "Blueprint",
@@ -46,3 +53,5 @@ __all__ = [
     "refused_commands",
     "render_report",
 ]
+
+__getattr__, __dir__ = lazy_face(__name__, __file__)

@@ -3,31 +3,36 @@ scripted replay. Each implements the agent's `ModelCallPort`."""
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
-from ..agent import ModelCallPort
-from .anthropic import Anthropic
-from .errors import (
-    ProviderError,
-    ProviderRefused,
-    ScriptExhausted,
-    TurnDeadlineExceeded,
-)
-from .openai import OpenAICompatible
-from .retry import DEFAULT_RETRY, RetryPolicy
-from .scripted import ScriptedProvider, ScriptInvalid, load_script
-from .settings import (
-    DEFAULT_BASE_URLS,
-    DEFAULT_MODELS,
-    KEY_VARIABLES,
-    PROVIDERS,
-    ConfigInvalid,
-    Price,
-    ProviderSettings,
-    config_path,
-    load_config,
-    resolve,
-)
+from ..package_face import lazy_face
+
+if TYPE_CHECKING:
+    import httpx
+
+    from ..agent import ModelCallPort
+    from .anthropic import Anthropic
+    from .errors import (
+        ProviderError,
+        ProviderRefused,
+        ScriptExhausted,
+        TurnDeadlineExceeded,
+    )
+    from .openai import OpenAICompatible
+    from .retry import DEFAULT_RETRY, RetryPolicy
+    from .scripted import ScriptedProvider, ScriptInvalid, load_script
+    from .settings import (
+        DEFAULT_BASE_URLS,
+        DEFAULT_MODELS,
+        KEY_VARIABLES,
+        PROVIDERS,
+        ConfigInvalid,
+        Price,
+        ProviderSettings,
+        config_path,
+        load_config,
+        resolve,
+    )
 
 __all__ = [
     "DEFAULT_BASE_URLS",
@@ -54,9 +59,17 @@ __all__ = [
 ]
 
 
-def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None = None, retry: RetryPolicy = DEFAULT_RETRY) -> ModelCallPort:
+def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None = None, retry: RetryPolicy | None = None) -> ModelCallPort:
     """The provider the settings name. HTTP providers get `client` (or a new one whose read timeout
-    is the turn deadline, so a silent server cannot outlast it)."""
+    is the turn deadline, so a silent server cannot outlast it). `retry`: DEFAULT_RETRY unless given."""
+    import httpx
+
+    from .anthropic import Anthropic
+    from .openai import OpenAICompatible
+    from .retry import DEFAULT_RETRY
+    from .scripted import ScriptedProvider
+
+    retry = retry or DEFAULT_RETRY
     if settings.provider == "scripted":
         assert settings.script is not None
         return ScriptedProvider(settings.script, turn_deadline_s=settings.turn_deadline_s)
@@ -71,3 +84,6 @@ def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None =
         turn_deadline_s=settings.turn_deadline_s,
         max_output_tokens=settings.max_output_tokens,
     )
+
+
+__getattr__, __dir__ = lazy_face(__name__, __file__)

@@ -32,7 +32,6 @@ from .server_words import describe_error, error_of, parse_json, retryable
 from .sse import server_events
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
-DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
 
 

@@ -35,7 +35,6 @@ from .server_words import describe_error, error_of, parse_json, retryable
 from .sse import ServerEvent, server_events, split_frames
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 
 def chat_url(base_url: str) -> str:

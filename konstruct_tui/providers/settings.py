@@ -35,11 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from ..userdirs import config_dir
-from . import anthropic, openai
 
 PROVIDERS = ("openai", "anthropic", "scripted")
 DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5"}
-DEFAULT_BASE_URLS = {"openai": openai.DEFAULT_BASE_URL, "anthropic": anthropic.DEFAULT_BASE_URL}
+# Here, not in each provider's module: resolving settings (every command, the workbench before its
+# first frame) must not import the providers and httpx.
+DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
 

@@ -5,12 +5,19 @@ Public names: `TOOLS` / `call` / `describe` (the registry), `Tool` / `ToolInput`
 `ToolContext` / `ToolError` (what a tool is), `ForegroundGraph` (the graph a headless caller uses), `WriteCodeInput` (an edit batch, for previews).
 """
 
-from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
-from .globs import matches
-from .graph_access import ForegroundGraph, GraphAccess
-from .registry import TOOLS, call, describe
-from .served_graph import ServedGraph
-from .write_code import WriteCodeInput
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..package_face import lazy_face
+
+if TYPE_CHECKING:
+    from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
+    from .globs import matches
+    from .graph_access import ForegroundGraph, GraphAccess
+    from .registry import TOOLS, call, describe
+    from .served_graph import ServedGraph
+    from .write_code import WriteCodeInput
 
 __all__ = [
     "TOOLS",
@@ -27,3 +34,5 @@ __all__ = [
     "describe",
     "matches",
 ]
+
+__getattr__, __dir__ = lazy_face(__name__, __file__)

@@ -14,7 +14,7 @@ import functools
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -27,20 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ..app import (
-    DENY,
-    Attachment,
-    CostLedger,
-    Notice,
-    SessionRuns,
-    WorkbenchSetup,
-    attach_mentions,
-    compact_session,
-    literal_request,
-    parse_slash,
-    project_files,
-    start_resource_tracker,
-)
+from ..app import Notice, literal_request, parse_slash
 from .messages import (
     CompactionDone,
     EventRoutes,
@@ -64,11 +51,13 @@ from .panes.request_input import RequestInput
 from .panes.transcript import Transcript
 from .reporter import MessageReporter, Streamed
 from .screens.history_search import HistorySearch
-from .sessions_screen import SessionsScreen
-from .slash_dispatch import SlashDispatch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
-from .trust_broker import ModalTrustBroker
-from .trust_prompt import TrustPrompt
+
+if TYPE_CHECKING:
+    # The core behind the screen: loaded after the first frame (`_start_core`), not before it.
+    from ..app import Attachment, CostLedger, SessionRuns, WorkbenchSetup
+    from .slash_dispatch import SlashDispatch
+    from .trust_broker import ModalTrustBroker
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
@@ -116,16 +105,43 @@ class Workbench(App[None]):
             self.register_theme(theme)
         wanted = setup.theme or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
-        self.broker = ModalTrustBroker(self, self.syntax_theme)
-        self.runs = SessionRuns(setup, MessageReporter(self), self.broker.ask)
+        # The core behind the screen, loaded right after the first frame (`_start_core`), or sooner
+        # by the first thing that needs it: the person sees the screen before the agent, the tools
+        # and the graph are imported (about a second of a cold start).
+        self._core: tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger] | None = None
         self._calls_expanded = False
         self._after_blueprint: str | None = None
         # Requests typed while a run is in flight, sent in order as each run ends (ctrl+k drops
         # them): a run's last event ("done") reaches the screen a moment before its worker ends,
         # and a request typed in that moment, or any time during a run, is kept, never refused.
         self._queued: list[str] = []
-        self.slash = SlashDispatch(self)
-        self.costs = CostLedger()
+
+    @property
+    def runs(self) -> SessionRuns:
+        return self._loaded_core()[0]
+
+    @property
+    def broker(self) -> ModalTrustBroker:
+        return self._loaded_core()[1]
+
+    @property
+    def slash(self) -> SlashDispatch:
+        return self._loaded_core()[2]
+
+    @property
+    def costs(self) -> CostLedger:
+        return self._loaded_core()[3]
+
+    def _loaded_core(self) -> tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger]:
+        if self._core is None:
+            from ..app import CostLedger, SessionRuns
+            from .slash_dispatch import SlashDispatch
+            from .trust_broker import ModalTrustBroker
+
+            broker = ModalTrustBroker(self, self.syntax_theme)
+            runs = SessionRuns(self.setup, MessageReporter(self), broker.ask)
+            self._core = (runs, broker, SlashDispatch(self), CostLedger())
+        return self._core
 
     @property
     def workspace(self) -> Any:
@@ -175,8 +191,14 @@ class Workbench(App[None]):
         self.routes = EventRoutes((self.transcript, self.batches, self.neighborhoods, self.gate, self.budgets))
         self.request.focus()
         self._fit_width(self.size.width)
+        self.call_after_refresh(self._start_core)
+
+    def _start_core(self) -> None:
+        """After the first frame: the core (unless something needed it sooner), then the workers
+        that need it. Keys pressed meanwhile wait in Textual's queue."""
+        self._loaded_core()
         # Index after the first frame: the indexer holds the GIL in bursts and would delay it.
-        self.call_after_refresh(self._load_graph)
+        self._load_graph()
         self._load_history()
         self._load_files()
 
@@ -276,6 +298,8 @@ class Workbench(App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="agent run")
     def _run_agent(self, request: str) -> None:
+        from ..app import attach_mentions
+
         def run() -> object:
             attachment = attach_mentions(self.workspace, request)
             self.call_from_thread(self._show_attachment, attachment)
@@ -291,6 +315,8 @@ class Workbench(App[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="compact", name="compaction")
     def compact(self, session_id: str | None) -> None:
+        from ..app import compact_session
+
         try:
             outcome: object = compact_session(session_id, self.runs.setup.settings, self.workspace)
         except Exception as error:  # shown as one line; the session is unchanged
@@ -299,6 +325,8 @@ class Workbench(App[None]):
 
     @work(thread=True, exit_on_error=False, group="files", name="project files")
     def _load_files(self) -> None:
+        from ..app import project_files
+
         self.post_message(FilesListed(project_files(self.workspace.root)))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="agent", name="blueprint run")
@@ -336,7 +364,8 @@ class Workbench(App[None]):
             return
         worker, error = event.worker, event.worker.error
         with contextlib.suppress(NoMatches):  # the app is closing and its panes are gone
-            self.transcript.add_problem(f"{worker.name} failed: {self.runs.scrub(str(error)) or type(error).__name__}")
+            said = self.runs.scrub(str(error)) if self._core else str(error)
+            self.transcript.add_problem(f"{worker.name} failed: {said or type(error).__name__}")
             if worker.group == "graph":
                 self.neighborhoods.set_graph_status("graph: unavailable")
                 self._first_request()
@@ -387,6 +416,8 @@ class Workbench(App[None]):
 
     @_unless_closing
     def on_sessions_listed(self, message: SessionsListed) -> None:
+        from .sessions_screen import SessionsScreen
+
         self.push_screen(SessionsScreen(message.sessions), self._resume)
 
     def _first_request(self) -> None:
@@ -412,11 +443,14 @@ class Workbench(App[None]):
         dropped, self._queued = self._queued, []
         if dropped:
             self.transcript.add_note(f"[dim]dropped {len(dropped)} queued request(s)[/dim]")
-        if not self.runs.kill():
+        if self._core is None or not self.runs.kill():
             if not dropped:
                 self.notify("Nothing is running.")
             return
         self.budgets.set_killing()
+        from ..app import DENY
+        from .trust_prompt import TrustPrompt
+
         if isinstance(self.screen, TrustPrompt):
             self.screen.dismiss(DENY)  # a run killed mid-question is not a yes
 
@@ -485,9 +519,12 @@ class Workbench(App[None]):
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
 
     def on_unmount(self) -> None:
-        self.runs.close()
+        if self._core is not None:
+            self.runs.close()
 
 
 def run_workbench(setup: WorkbenchSetup) -> None:
+    from ..app import start_resource_tracker
+
     start_resource_tracker()  # while stderr is still the real one (see its docstring)
     Workbench(setup).run()

@@ -183,3 +183,39 @@ def test_an_index_from_an_older_konstruct_is_rebuilt_and_says_so(tmp_path: Path)
     assert "imports 1" in rebuilt.stdout
     warm, modules = loaded("index", "--root", str(project), env=env)
     assert "(0 re-parsed, 2 unchanged)" in warm.stdout and heavy_in(modules) == set()
+
+
+_FIRST_FRAME = (
+    "import sys, pathlib, tempfile\n"
+    "from konstruct_tui.ui.app import Workbench\n"
+    "from konstruct_tui.app import WorkbenchSetup\n"
+    "from konstruct_tui.agent import Limits\n"
+    "from konstruct_tui.providers import resolve\n"
+    "seen = {}\n"
+    "def first_frame(self):\n"
+    "    seen['modules'] = sorted(sys.modules)\n"
+    "    self.exit()\n"
+    "Workbench._start_core = first_frame\n"
+    "import asyncio\n"
+    "async def main():\n"
+    "    app = Workbench(WorkbenchSetup(pathlib.Path(tempfile.mkdtemp()), None, 'none', Limits()))\n"
+    "    async with app.run_test(size=(80, 24)) as pilot:\n"
+    "        await pilot.pause()\n"
+    "asyncio.run(main())\n"
+    "print(' '.join(seen['modules']))\n"
+)
+
+
+def test_the_workbench_paints_its_first_frame_before_loading_the_core() -> None:
+    # The person sees the screen while the agent, the tools, the graph, the sandbox and the HTTP
+    # client are still to be imported (they load right after that frame): a cold start in a second.
+    done = subprocess.run([sys.executable, "-c", _FIRST_FRAME], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    modules = set(done.stdout.split())
+    assert "textual" in modules  # the frame was drawn
+    core = {m for m in modules if m.split(".")[:2] in (["konstruct_tui", "tools"], ["konstruct_tui", "graph"],
+                                                      ["konstruct_tui", "sandbox"], ["konstruct_tui", "commands"])}
+    assert core == set()
+    assert not {m for m in modules if m.split(".")[0] in {"httpx", "tree_sitter", "igraph", "mcp", "starlark"}}
+    assert "konstruct_tui.agent.loop" not in modules and "konstruct_tui.providers.openai" not in modules
+
