@@ -11,6 +11,11 @@ from typing import Any
 from ..workspace import Workspace
 
 MAX_SHOWN = 6
+# Folders of a project that support its code rather than being it: shown after the code itself.
+SUPPORTING_FOLDERS = frozenset({
+    "examples", "example", "docs", "doc", "bench", "benchmarks", "benchmark", "samples", "sample",
+    "demo", "demos", "fixtures", "testdata", "vendor", "third_party", "scripts",
+})
 
 
 @dataclass(frozen=True)
@@ -20,13 +25,23 @@ class GraphOverview:
 
 
 def graph_overview(workspace: Workspace) -> GraphOverview:
-    from ..graph import Freshness, build_index
+    from ..graph import Freshness, build_index, is_test_file
 
     try:
         snapshot, _report = build_index(workspace, members=False)  # neighborhoods: the file graph
     except Exception as error:  # best effort: a broken index never stops the workbench
         return GraphOverview(f"graph: unavailable ({type(error).__name__}: {workspace.scrub(str(error))})")
-    hoods = sorted(snapshot.neighborhoods.items, key=lambda h: (-len(h.members), h.id))[:MAX_SHOWN]
+
+    def supporting(path: str) -> bool:
+        return is_test_file(path) or not SUPPORTING_FOLDERS.isdisjoint(path.split("/")[:-1])
+
+    def order(hood: Any) -> tuple[bool, int, str]:
+        # With no request yet, the project's own sources first (the first neighborhood a person
+        # sees on opening click is `src/click`, not `examples/*`), then by size.
+        mostly_supporting = sum(map(supporting, hood.members)) * 2 > len(hood.members)
+        return mostly_supporting, -len(hood.members), hood.id
+
+    hoods = sorted(snapshot.neighborhoods.items, key=order)[:MAX_SHOWN]
     stale: dict[str, tuple[str, ...]] = {}
     try:
         freshness = Freshness(workspace)

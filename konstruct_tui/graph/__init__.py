@@ -8,14 +8,15 @@ statuses and `GraphAnswer`, `IndexStore` / `index_path`, `export_graph` / `LEVEL
 their own (`graph.languages`: `languages` / `language_for`), since the sub-package shares the name.
 Modules inside the package import each other directly; every other package imports from here.
 
-The face is lazy (PEP 562): a name's module is imported when the name is first asked for, so a
+The face is lazy (`package_face`): a name's module is imported when the name is first asked for, so a
 warm `konstruct index` that needs only the store never loads tree-sitter, the resolvers or networkx.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..package_face import lazy_face
 
 if TYPE_CHECKING:
     from .answers import (
@@ -40,27 +41,6 @@ if TYPE_CHECKING:
     from .store import IndexStore, index_path
     from .traversal import reach
     from .warm_start import unchanged
-
-# Where each public name lives.
-_HOME = {
-    "BY_NAME": "callers",
-    "RESOLVED": "callers",
-    "is_test_file": "dead_code",
-    "unchanged": "warm_start",
-    "NO_REFERENCES": "answers", "NOT_INDEXED": "answers", "OK": "answers", "UNDETERMINABLE": "answers",
-    "UNSUPPORTED_LANGUAGE": "answers", "GraphAnswer": "answers",
-    "CodeGraph": "code_graph", "build_index": "code_graph",
-    "LEVELS": "export", "export_graph": "export",
-    "Symbol": "facts",
-    "Freshness": "freshness",
-    "Progress": "indexer",
-    "Neighborhood": "neighborhoods", "rank_neighborhoods": "neighborhoods",
-    "GraphQuery": "query",
-    "TEXT": "records",
-    "GraphSnapshot": "snapshot",
-    "IndexStore": "store", "index_path": "store",
-    "reach": "traversal",
-}
 
 __all__ = [
     "BY_NAME",
@@ -91,14 +71,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{home}", __name__), name)
-    globals()[name] = value  # asked once: later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_face(__name__, __file__)

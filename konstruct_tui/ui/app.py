@@ -95,6 +95,12 @@ class Workbench(App[None]):
         Binding("ctrl+g", "toggle_calls", "Expand calls"),
         Binding("ctrl+t", "next_theme", "Theme"),
         Binding("ctrl+l", "focus_request", "Request", show=False),
+        # The transcript scrolls from wherever the person types (a focused table or scroll keeps
+        # these keys for itself: its own binding wins over the app's).
+        Binding("pageup", "transcript_page_up", "Scroll up", show=False),
+        Binding("pagedown", "transcript_page_down", "Scroll down", show=False),
+        Binding("ctrl+home", "transcript_top", "Transcript top", show=False),
+        Binding("ctrl+end", "transcript_end", "Transcript end", show=False),
     ]
 
     def __init__(self, setup: WorkbenchSetup, *, themes: ThemeSet | None = None) -> None:
@@ -506,6 +512,18 @@ class Workbench(App[None]):
     def action_focus_request(self) -> None:
         self.request.focus()
 
+    def action_transcript_page_up(self) -> None:
+        self.transcript.scroll_page_up(animate=False)
+
+    def action_transcript_page_down(self) -> None:
+        self.transcript.scroll_page_down(animate=False)
+
+    def action_transcript_top(self) -> None:
+        self.transcript.scroll_home(animate=False)
+
+    def action_transcript_end(self) -> None:
+        self.transcript.scroll_end(animate=False)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Kill run", "Stop the agent run mid-flight (ctrl+k)", self.action_kill)
@@ -517,6 +535,10 @@ class Workbench(App[None]):
         yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
         yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
+        yield SystemCommand("Transcript: page up", "Scroll the transcript up a page (PageUp, from the input too)", self.action_transcript_page_up)
+        yield SystemCommand("Transcript: page down", "Scroll the transcript down a page (PageDown)", self.action_transcript_page_down)
+        yield SystemCommand("Transcript: top", "Scroll to the start of the session (ctrl+home)", self.action_transcript_top)
+        yield SystemCommand("Transcript: end", "Scroll to the newest entry (ctrl+end)", self.action_transcript_end)
 
     def on_unmount(self) -> None:
         if self._core is not None:
