@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..workspace import JournalUnusable, UndoRefused, WriteJournal, undo_last
+from ..workspace import JournalUnusable, UndoRefused, WriteJournal, drop_batch, undo_last
 from .common import UsageError, add_root, open_workspace, print_json
 
 
@@ -39,13 +39,9 @@ def run_undo(args: argparse.Namespace) -> int:
 
 
 def _drop(journal: WriteJournal, batch_id: str) -> int:
-    from ..workspace.recovery import is_live
-
-    known = {p.name.split(".")[0]: p for p in [*journal.finished(), *journal.interrupted()]}
-    if "/" in batch_id or batch_id not in known:
-        raise UsageError(f"--drop {batch_id!r}: no such batch in this workspace's undo journal ({journal.folder})")
-    if is_live(known[batch_id]):
-        raise UsageError(f"--drop {batch_id!r}: that batch is being applied by another konstruct right now")
-    journal.drop(batch_id)
+    try:
+        drop_batch(journal, batch_id)
+    except UndoRefused as refusal:
+        raise UsageError(f"--drop {batch_id!r}: {refusal}") from None
     print_json({"dropped": batch_id})
     return 0

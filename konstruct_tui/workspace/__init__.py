@@ -49,6 +49,7 @@ _HOMES = {
     "Recovered": "recovery",
     "recover_interrupted": "recovery",
     "undo_last": "undo",
+    "drop_batch": "undo",
 }
 
 __all__ = sorted(_HOMES)
@@ -79,7 +80,7 @@ if TYPE_CHECKING:
     from .listing import list_files
     from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
     from .revision import is_revision, revision_of
-    from .undo import JournalUnusable, UndoRefused, undo_last
+    from .undo import JournalUnusable, UndoRefused, drop_batch, undo_last
     from .manifest import JournalDamaged
     from .intent import JournalUnwritable
     from .recovery import Recovered, recover_interrupted

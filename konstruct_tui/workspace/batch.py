@@ -23,7 +23,7 @@ from .handle import NotAFile, Workspace
 from .intent import IntendedFile, JournalUnwritable, OpenBatch
 from .journal import WriteJournal
 from .restoring import remove_empty_dirs, restore
-from .swap import SwapConflict, remove_if, write_new, write_replacing
+from .swap import SwapConflict, discard, put_back, remove_if, remove_keeping, replace_keeping, write_new, write_replacing
 
 # Errors of the disk, not of the entry: the batch ends there (the next entry would meet them too).
 _DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS, errno.EFBIG}
@@ -97,6 +97,7 @@ def apply_edits(
     if batch is not None:
         batch_id, problem = _finish(workspace, batch, outcomes, atomic)
         stop = problem or stop
+        _discard_kept(workspace, outcomes)
         if batch_id:
             journal.prune()  # type: ignore[union-attr]
     return _report(workspace, outcomes, atomic, checked, batch_id, reason=stop)
@@ -128,7 +129,7 @@ def _apply_atomic(workspace: Workspace, planner: EditPlanner, outcomes: list[_Ou
             _roll_back(workspace, outcomes, index)
             return "the run was killed; the atomic batch was rolled back"
         try:
-            _land(workspace, outcome, index, batch)
+            _land(workspace, outcome, index, batch, keep=True)
         except EntryFailed as failure:
             outcome.failure = failure
             _roll_back(workspace, outcomes, index)
@@ -180,10 +181,10 @@ def _journaled(batch: OpenBatch, path: str) -> str | None:
     return None if pre is None else pre.revision
 
 
-def _land(workspace: Workspace, outcome: _Outcome, index: int, batch: OpenBatch | None) -> None:
+def _land(workspace: Workspace, outcome: _Outcome, index: int, batch: OpenBatch | None, keep: bool = False) -> None:
     plan = outcome.plan
     assert plan is not None
-    _apply(workspace, plan)
+    _apply(workspace, plan, keep)
     outcome.applied = True
     if batch is not None:
         try:
@@ -192,7 +193,9 @@ def _land(workspace: Workspace, outcome: _Outcome, index: int, batch: OpenBatch 
             raise _DiskFailed("rejected", f"the undo journal could not log entry {index + 1}: {error.strerror or error}") from None
 
 
-def _apply(workspace: Workspace, plan: Plan) -> None:
+def _apply(workspace: Workspace, plan: Plan, keep: bool = False) -> None:
+    """Write one planned entry. `keep`: an atomic batch keeps each displaced file until it ends, so
+    its rollback only renames (a disk that just filled up cannot stop it)."""
     try:
         if plan.status == "created":
             assert plan.after is not None
@@ -202,12 +205,18 @@ def _apply(workspace: Workspace, plan: Plan) -> None:
                 write_new(where.parent_fd, where.name, plan.after)
         elif plan.status == "deleted":
             with workspace.locate(plan.resolved, follow_last=False) as where:
-                remove_if(where.parent_fd, where.name, plan.before_revision or "")
+                if keep:
+                    plan.kept = remove_keeping(where.parent_fd, where.name, plan.before_revision or "")
+                else:
+                    remove_if(where.parent_fd, where.name, plan.before_revision or "")
         else:
             assert plan.after is not None
             with workspace.locate(plan.resolved) as where:
                 # A rename, never a write into the open file: a hard link's other names keep their bytes.
-                write_replacing(where.parent_fd, where.name, plan.after, plan.before_revision or "", plan.mode or 0o644)
+                if keep:
+                    plan.kept = replace_keeping(where.parent_fd, where.name, plan.after, plan.before_revision or "", plan.mode or 0o644)
+                else:
+                    write_replacing(where.parent_fd, where.name, plan.after, plan.before_revision or "", plan.mode or 0o644)
     except SwapConflict:
         raise EntryFailed("conflict", f"{plan.resolved!r} changed while it was being written; nothing of it was replaced") from None
     except PathRefused as refusal:
@@ -236,7 +245,7 @@ def _roll_back(workspace: Workspace, outcomes: list[_Outcome], failed_index: int
         outcome = outcomes[index]
         if outcome.applied and outcome.plan is not None:
             try:
-                restore(workspace, outcome.plan.resolved, outcome.plan.before, outcome.plan.after, outcome.plan.mode)
+                _take_back(workspace, outcome.plan)
                 remove_empty_dirs(workspace, outcome.plan.created_dirs)
                 outcome.applied = False
             except (EntryFailed, OSError, SwapConflict, PathRefused, PathMissing) as error:
@@ -247,6 +256,28 @@ def _roll_back(workspace: Workspace, outcomes: list[_Outcome], failed_index: int
         note = "restored byte for byte" if index in was_applied else "not applied"
         status = "written" if index in problems else "rolled_back"
         outcome.failure = EntryFailed(status, problems.get(index, f"{note}: the atomic batch stopped because {because}"))
+
+
+def _take_back(workspace: Workspace, plan: Plan) -> None:
+    if plan.kept is None:
+        restore(workspace, plan.resolved, plan.before, plan.after, plan.mode)
+        return
+    with workspace.locate(plan.resolved, follow_last=False) as where:
+        put_back(where.parent_fd, plan.kept, where.name, plan.after_revision)
+    plan.kept = None
+
+
+def _discard_kept(workspace: Workspace, outcomes: list[_Outcome]) -> None:
+    """The batch stands: the displaced files it kept for a rollback go (the journal has their bytes)."""
+    for outcome in outcomes:
+        plan = outcome.plan
+        if plan is not None and plan.kept is not None:
+            try:
+                with workspace.locate(plan.resolved, follow_last=False) as where:
+                    discard(where.parent_fd, plan.kept)
+            except (OSError, PathRefused, PathMissing):
+                pass  # its folder went away meanwhile, and the file with it
+            plan.kept = None
 
 
 def _finish(workspace: Workspace, batch: OpenBatch, outcomes: list[_Outcome], atomic: bool) -> tuple[str | None, str | None]:

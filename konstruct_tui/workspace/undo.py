@@ -81,6 +81,16 @@ def undo_last(workspace: Workspace, journal: WriteJournal) -> dict[str, Any]:
     return {"undone": batch.batch_id, "tool": batch.tool, "results": results}
 
 
+def drop_batch(journal: WriteJournal, batch_id: str) -> None:
+    """Forget one batch without restoring anything (the way past a damaged one). Raises UndoRefused."""
+    known = {p.name.split(".")[0]: p for p in [*journal.finished(), *journal.interrupted()]}
+    if batch_id not in known:
+        raise UndoRefused(f"no such batch in this workspace's undo journal ({journal.folder})")
+    if is_live(known[batch_id]):
+        raise UndoRefused("that batch is being applied or undone by another konstruct right now")
+    journal.drop(batch_id)
+
+
 def _restore_all(workspace: Workspace, entries: list[JournalEntry], batch_id: str) -> list[dict[str, str]]:
     done: list[tuple[JournalEntry, bytes | None]] = []
     results = []
