@@ -91,6 +91,10 @@ def drop_batch(journal: WriteJournal, batch_id: str) -> None:
     journal.drop(batch_id)
 
 
+def _words(error: Exception) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
 def _restore_all(workspace: Workspace, entries: list[JournalEntry], batch_id: str) -> list[dict[str, str]]:
     done: list[tuple[JournalEntry, bytes | None]] = []
     results = []
@@ -101,7 +105,8 @@ def _restore_all(workspace: Workspace, entries: list[JournalEntry], batch_id: st
         except (SwapConflict, OSError, PathRefused, PathMissing, NotAFile) as error:
             for earlier, earlier_after in reversed(done):  # put the batch's bytes back: all of it stays, or none
                 restore(workspace, earlier.path, earlier_after, earlier.before, earlier.mode)
-            raise UndoRefused(f"cannot undo batch {batch_id}: {entry.path} changed during the undo ({error}); nothing was restored") from None
+            why = f"changed during the undo ({error})" if isinstance(error, SwapConflict) else f"could not be restored ({_words(error)})"
+            raise UndoRefused(f"cannot undo batch {batch_id}: {entry.path} {why}; nothing was restored") from None
         done.append((entry, after))
         remove_empty_dirs(workspace, list(entry.created_dirs))
         status = "removed" if entry.before is None else ("recreated" if after is None else "restored")
