@@ -88,7 +88,17 @@ def apply_edits(
                 outcome.failure = EntryFailed("rejected", str(unwritable))
             return _report(workspace, outcomes, atomic, checked, None, reason=str(unwritable))
 
-    stop = (_apply_atomic if atomic else _apply_each)(workspace, planner, outcomes, batch, killed)
+    try:
+        stop = (_apply_atomic if atomic else _apply_each)(workspace, planner, outcomes, batch, killed)
+    except BaseException:
+        # Something no entry expected (KeyboardInterrupt in a caller that does not wait for the
+        # batch, a bug): settle the batch now as the next start would, then let it go on.
+        if batch is not None and journal is not None:
+            from .recovery import recover_interrupted
+
+            batch.release()
+            recover_interrupted(workspace, journal)
+        raise
     applied = [o.plan for o in outcomes if o.applied and o.plan is not None]
     # Python trusts a cached .pyc whose recorded time and size still match: a same-size edit in the
     # same second would not be what the next command runs. Every writer comes through here.

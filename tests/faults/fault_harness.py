@@ -72,11 +72,12 @@ def landed_so_far() -> int:
         return -1
 
 
-def signalled_batch(root: Path, arguments: dict[str, Any], signum: int, after_landed: int, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
-    """Run `konstruct tool write_code` and send `signum` once `after_landed` entries have landed
+def signalled_batch(root: Path, arguments: dict[str, Any], signum: int, after_landed: int, timeout: float = 60.0,
+                    tool: str = "write_code") -> subprocess.CompletedProcess[str]:
+    """Run `konstruct tool write_code` (or `tool`) and send `signum` once `after_landed` entries have landed
     (0: as soon as its intent is in the journal). Returns the finished process."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "konstruct_tui", "tool", "write_code", "--root", str(root), "--json", json.dumps(arguments)],
+        [sys.executable, "-m", "konstruct_tui", "tool", tool, "--root", str(root), "--json", json.dumps(arguments)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(),
     )
     deadline = time.monotonic() + timeout

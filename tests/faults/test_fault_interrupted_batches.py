@@ -86,3 +86,18 @@ def test_the_next_start_of_any_command_rolls_back_an_atomic_batch_killed_midway(
     assert temp_files(root) == []
     code, result, err = konstruct("undo", "--root", str(root))  # the killed batch is gone: undo reaches the earlier one
     assert code == 0 and {e["path"] for e in result["results"]} == {"marker.txt"}
+
+
+def test_an_atomic_delete_batch_killed_midway_puts_every_file_back(tmp_path: Path, konstruct) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    make_project(root)
+    before = tree(root)
+    paths = sorted(p for p in before if p.endswith(".py"))
+    arguments = {"paths": [{"path": p, "revision": revision(root, p)} for p in paths], "atomic": True}
+    process = signalled_batch(root, arguments, SIGNALS["KILL"], random.Random(17).randrange(1, len(paths) // 2), tool="delete_code")
+    assert process.returncode == -9
+    assert changed(before, tree(root)), "the kill should have come after some files were deleted"
+    code, result, err = konstruct("undo", "--root", str(root))
+    assert code == 0 and result["recovered"] is True, err
+    assert tree(root) == before and temp_files(root) == []
