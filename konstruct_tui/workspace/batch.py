@@ -293,10 +293,14 @@ def _discard_kept(workspace: Workspace, outcomes: list[_Outcome]) -> None:
 def _finish(workspace: Workspace, batch: OpenBatch, outcomes: list[_Outcome], atomic: bool) -> tuple[str | None, str | None]:
     """Record the batch's end: what landed, made durable. (batch id or None, a problem or None)."""
     landed = [o for o in outcomes if o.applied and o.plan is not None]
+    folders = sorted({_parent(o.plan.resolved) for o in landed if o.plan is not None})
+
+    def sync_renames() -> None:  # the renames themselves survive a power cut before the result is given
+        for folder in folders:
+            _fsync_folder(workspace, folder)
+
     try:
-        for folder in sorted({_parent(o.plan.resolved) for o in landed if o.plan is not None}):
-            _fsync_folder(workspace, folder)  # the renames themselves survive a power cut
-        return batch.complete(_manifest_entries(landed)), None
+        return batch.complete(_manifest_entries(landed), sync_renames), None
     except OSError as error:
         why = f"the undo journal could not record the batch's end ({error.strerror or error}: {batch.folder})"
         if atomic:

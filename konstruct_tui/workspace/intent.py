@@ -13,13 +13,14 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..userdirs import private_dir
 from . import manifest
-from .durable import fsync_dir, write_file
+from .durable import fsync_dir
 from .manifest import PreImage
 from .revision import revision_of
 
@@ -52,9 +53,11 @@ class OpenBatch:
         staging = journal_folder / f".{batch_id}.partial"
         try:
             private_dir(journal_folder)
-            private_dir(staging)
+            os.mkdir(staging, 0o700)
+            # Locked before it has its `.open` name: recovery never sees it unlocked while we live.
             self._landed_fd = os.open(staging / manifest.LANDED, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
             fcntl.flock(self._landed_fd, fcntl.LOCK_EX)
+            os.rename(staging, self.folder)
             pack = bytearray()
             entries = []
             for file in files:
@@ -68,15 +71,16 @@ class OpenBatch:
                     "after_revision": file.revisions[-1] if file.revisions else None,
                     "revisions": list(file.revisions), "may_create_dirs": list(file.may_create_dirs),
                 })
-            write_file(staging / manifest.PACK, bytes(pack))
-            body = self._body(entries, atomic, "applying")
-            write_file(staging / manifest.INTENT, manifest.dump(body))
-            fsync_dir(staging)
-            os.rename(staging, self.folder)
+            # One file, one fsync: the intent and every pre-image. A crash before it is durable
+            # leaves an `.open` folder whose intent does not verify and nothing touched (recovery.py).
+            header = manifest.dump(self._body(entries, atomic, "applying"), one_line=True)
+            _write_synced(self.folder / manifest.INTENT, header + b"\n" + bytes(pack))
+            fsync_dir(self.folder)
             fsync_dir(journal_folder)
         except OSError as error:
             self._unlock()
             shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(self.folder, ignore_errors=True)
             raise JournalUnwritable(
                 f"the undo journal cannot be written ({error.strerror or error}: {journal_folder}); "
                 "nothing was written, because no edit is made without its undo"
@@ -88,9 +92,10 @@ class OpenBatch:
         line = json.dumps({"entry": entry, "path": path, "revision": revision, "dirs": dirs}) + "\n"
         os.write(self._landed_fd, line.encode())
 
-    def complete(self, entries: list[dict[str, Any]]) -> str | None:
+    def complete(self, entries: list[dict[str, Any]], also_sync: Callable[[], None] = lambda: None) -> str | None:
         """Record what landed as the batch's manifest and close it; None (and no batch kept) when
-        nothing landed. `entries`: path, mode, after_revision, created_dirs of each changed file."""
+        nothing landed. `entries`: path, mode, after_revision, created_dirs of each changed file;
+        `also_sync`: makes the workspace's own renames durable, after the one fsync here."""
         if not entries:
             self.abandon()
             return None
@@ -98,10 +103,18 @@ class OpenBatch:
             pre = self.pre.get(entry["path"])
             entry["pre"] = pre.json() if pre else None
         # An OSError here leaves the batch open and locked: the caller rolls back or releases it.
-        write_file(self.folder / manifest.MANIFEST, manifest.dump(self._body(entries, None, "complete")))
-        final = self.journal_folder / self.batch_id
-        os.rename(self.folder, final)
-        self.folder = final
+        # One fsync at the end, after the rename (on ext4 it commits the renames before it too): a
+        # power cut before it leaves the folder `.open` (recovery settles it) or, on filesystems
+        # that reorder, a manifest that does not verify (undo refuses and names it).
+        fd = _write_unsynced(self.folder / manifest.MANIFEST, manifest.dump(self._body(entries, None, "complete")))
+        try:
+            final = self.journal_folder / self.batch_id
+            os.rename(self.folder, final)
+            self.folder = final
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        also_sync()
         fsync_dir(self.journal_folder)
         self._unlock()
         return self.batch_id
@@ -127,3 +140,24 @@ class OpenBatch:
             os.close(self._landed_fd)  # closing releases the flock
             self._landed_fd = -1
 
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    fd = _write_unsynced(path, data)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_unsynced(path: Path, data: bytes) -> int:
+    """Create `path` (it must not exist) with `data`; the open descriptor is returned for an fsync."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd

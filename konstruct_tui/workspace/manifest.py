@@ -1,7 +1,8 @@
 """The journal's on-disk format: a batch folder holds one pack of pre-images and a JSON manifest.
 
-    <batch>/pre-images     the bytes of every file before the batch, back to back
-    <batch>/intent.json    written (fsynced) before the first file is touched: what the batch will do
+    <batch>/intent         written (fsynced) before the first file is touched: one line of JSON
+                           saying what the batch will do, then the bytes of every file before the
+                           batch, back to back (one file, so one fsync makes it all durable)
     <batch>/landed         one JSON line per entry that landed (the applier holds a flock on it)
     <batch>/manifest.json  written when the batch ends: the files it changed, as they were left
 
@@ -21,8 +22,7 @@ from typing import Any
 from .revision import revision_of
 
 VERSION = 2
-PACK = "pre-images"
-INTENT = "intent.json"
+INTENT = "intent"
 MANIFEST = "manifest.json"
 LANDED = "landed"
 
@@ -43,21 +43,51 @@ class PreImage:
         return {"offset": self.offset, "length": self.length, "revision": self.revision}
 
 
-def dump(body: dict[str, Any]) -> bytes:
+def dump(body: dict[str, Any], one_line: bool = False) -> bytes:
     """The manifest's bytes: the body plus a checksum over its canonical form."""
     checksum = revision_of(json.dumps(body, sort_keys=True).encode())
-    return json.dumps({**body, "checksum": checksum}, indent=1).encode()
+    return json.dumps({**body, "checksum": checksum}, indent=None if one_line else 1).encode()
+
+
+def load_intent(folder: Path) -> tuple[dict[str, Any], bytes]:
+    """The intent's JSON (verified like a manifest) and its pack of pre-images."""
+    header, pack = _split_intent(folder)
+    return _verified(folder, INTENT, header), pack
+
+
+def read_pack(folder: Path) -> bytes:
+    return _split_intent(folder)[1]
+
+
+def _split_intent(folder: Path) -> tuple[bytes | None, bytes]:
+    try:
+        raw = (folder / INTENT).read_bytes()
+    except FileNotFoundError:
+        return None, b""
+    except OSError as error:
+        raise _damaged(folder, f"{INTENT} cannot be read ({error.strerror})") from None
+    header, newline, pack = raw.partition(b"\n")
+    if not newline:
+        raise _damaged(folder, f"{INTENT} was cut before its pre-images")
+    return header, pack
 
 
 def load(folder: Path, name: str) -> dict[str, Any]:
-    """A manifest (or intent) that parses, has the expected shape and matches its checksum."""
-    where = folder / name
+    """A manifest that parses, has the expected shape and matches its checksum."""
     try:
-        data = json.loads(where.read_bytes())
+        raw: bytes | None = (folder / name).read_bytes()
     except FileNotFoundError:
-        raise _damaged(folder, f"{name} is missing") from None
+        raw = None
     except OSError as error:
         raise _damaged(folder, f"{name} cannot be read ({error.strerror})") from None
+    return _verified(folder, name, raw)
+
+
+def _verified(folder: Path, name: str, raw: bytes | None) -> dict[str, Any]:
+    if raw is None:
+        raise _damaged(folder, f"{name} is missing")
+    try:
+        data = json.loads(raw)
     except (ValueError, RecursionError):
         raise _damaged(folder, f"{name} is not valid JSON (truncated or overwritten)") from None
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
@@ -90,15 +120,6 @@ def pre_image(folder: Path, entry: dict[str, Any], pack: bytes | None) -> bytes 
     if len(data) != pre["length"] or revision_of(data) != pre["revision"]:
         raise _damaged(folder, f"the pre-image of {entry['path']} does not match its hash (the pack was cut or changed)")
     return data
-
-
-def read_pack(folder: Path) -> bytes | None:
-    try:
-        return (folder / PACK).read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        raise _damaged(folder, f"{PACK} cannot be read ({error.strerror})") from None
 
 
 def _check_entries(folder: Path, name: str, data: dict[str, Any], legacy: bool) -> None:

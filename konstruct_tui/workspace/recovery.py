@@ -31,7 +31,7 @@ from . import manifest
 from .containment import PathMissing, PathRefused
 from .durable import fsync_dir, write_file
 from .handle import Workspace
-from .journal import UNDOING, WriteJournal, load_batch
+from .journal import OPEN, UNDOING, WriteJournal, load_batch
 from .manifest import JournalDamaged
 from .restoring import current_revision, remove_empty_dirs, restore_revision
 from .revision import revision_of
@@ -65,6 +65,9 @@ def recover_interrupted(workspace: Workspace, journal: WriteJournal) -> list[Rec
                 else:
                     lines.append(_settle(workspace, folder))
             except JournalDamaged as damage:
+                if folder.name.endswith(OPEN) and not _landing_log(folder):
+                    shutil.rmtree(folder, ignore_errors=True)  # its intent was never whole: nothing was touched
+                    continue
                 lines.append(Recovered(f"an interrupted batch could not be recovered: {damage}"))
             except OSError as error:
                 lines.append(Recovered(f"an interrupted batch could not be recovered yet ({error.strerror or error}: {folder}); the next start tries again"))
@@ -84,8 +87,7 @@ def is_live(folder: Path) -> bool:
 
 
 def _settle(workspace: Workspace, folder: Path) -> Recovered:
-    intent = manifest.load(folder, manifest.INTENT)
-    pack = manifest.read_pack(folder)
+    intent, pack = manifest.load_intent(folder)
     logged = _landing_log(folder)
     batch_id, tool, atomic = str(intent["batch"]), str(intent["tool"]), bool(intent.get("atomic"))
     landed: list[dict[str, Any]] = []

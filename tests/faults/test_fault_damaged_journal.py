@@ -47,18 +47,20 @@ def refused_in_one_line(konstruct, root: Path, *words: str) -> str:
 
 def test_a_truncated_pre_image_is_not_restored(konstruct, project: Path) -> None:
     edit(konstruct, project, "app.py", "line_3 = 3\n", "line_3 = 33\n")
-    pack = newest_batch() / "pre-images"
-    pack.write_bytes(pack.read_bytes()[: pack.stat().st_size // 2])
+    intent = newest_batch() / "intent"  # one line of JSON, then the pre-images
+    raw = intent.read_bytes()
+    pack_start = raw.index(b"\n") + 1
+    intent.write_bytes(raw[: pack_start + (len(raw) - pack_start) // 2])
     err = refused_in_one_line(konstruct, project, "app.py", "does not match its hash", "konstruct undo --drop")
     assert "line_3 = 33" in (project / "app.py").read_text() and err
 
 
 def test_a_pre_image_changed_in_place_is_not_restored(konstruct, project: Path) -> None:
     edit(konstruct, project, "app.py", "line_3 = 3\n", "line_3 = 33\n")
-    pack = newest_batch() / "pre-images"
-    data = bytearray(pack.read_bytes())
-    data[10] ^= 0x20  # one flipped bit, same length
-    pack.write_bytes(bytes(data))
+    intent = newest_batch() / "intent"
+    data = bytearray(intent.read_bytes())
+    data[data.index(b"\n") + 10] ^= 0x20  # one flipped bit in a pre-image, same length
+    intent.write_bytes(bytes(data))
     refused_in_one_line(konstruct, project, "does not match its hash")
 
 
