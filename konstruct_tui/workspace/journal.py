@@ -138,7 +138,14 @@ def _new_id() -> str:
 
 
 def _size(folder: Path) -> int:
+    """A batch's size, by its pre-images (the intent; `N.pre` files in the previous format): one stat
+    where a scan of every folder cost a millisecond per batch on a busy disk."""
     try:
-        return sum(entry.stat().st_size for entry in os.scandir(folder))
+        return os.stat(folder / manifest.INTENT).st_size
+    except FileNotFoundError:
+        try:
+            return sum(entry.stat().st_size for entry in os.scandir(folder))
+        except OSError:
+            return 0
     except OSError:
         return 0

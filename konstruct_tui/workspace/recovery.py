@@ -51,9 +51,13 @@ class Recovered:
 
 def recover_interrupted(workspace: Workspace, journal: WriteJournal) -> list[Recovered]:
     """Settle every interrupted batch and undo nobody is still working on."""
-    folders = journal.interrupted()
-    if not folders and not _has_staging(journal.folder):
+    try:
+        names = os.listdir(journal.folder)
+    except OSError:
         return []
+    if not any(name.endswith((".open", UNDOING, ".partial")) for name in names):
+        return []  # the common case, one listing: nothing was interrupted
+    folders = journal.interrupted()
     lines = []
     for folder in folders:
         with _claimed(folder) as mine:
@@ -250,13 +254,6 @@ def _claimed(folder: Path) -> Iterator[bool]:
         yield True
     finally:
         os.close(fd)
-
-
-def _has_staging(journal_folder: Path) -> bool:
-    try:
-        return any(name.endswith(".partial") for name in os.listdir(journal_folder))
-    except OSError:
-        return False
 
 
 def _remove_staging(journal_folder: Path) -> None:
