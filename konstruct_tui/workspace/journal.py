@@ -73,7 +73,11 @@ class WriteJournal:
     def batches(self) -> list[JournalBatch]:
         """Every finished batch still kept that verifies, oldest first (`/diff` reads a session's worth)."""
         kept = []
-        for folder in self.finished():
+        try:
+            folders = self.finished()
+        except JournalDamaged:
+            return []
+        for folder in folders:
             try:
                 kept.append(load_batch(folder))
             except JournalDamaged:
@@ -101,6 +105,9 @@ class WriteJournal:
             return sorted(name for name in os.listdir(self.folder) if not name.startswith("."))
         except (FileNotFoundError, NotADirectoryError):
             return []
+        except OSError as error:
+            raise JournalDamaged(f"the undo journal's folder cannot be read ({error.strerror}: {self.folder}); "
+                                 "nothing was restored. Make it readable and run undo again") from None
 
     def prune(self) -> None:
         batches = self.finished()

@@ -33,6 +33,13 @@ class JournalUnusable(UndoRefused):
 
 
 def undo_last(workspace: Workspace, journal: WriteJournal) -> dict[str, Any]:
+    try:
+        return _undo_last(workspace, journal)
+    except JournalDamaged as damage:  # the journal's folder itself cannot be read
+        raise JournalUnusable(str(damage)) from None
+
+
+def _undo_last(workspace: Workspace, journal: WriteJournal) -> dict[str, Any]:
     for recovered in recover_interrupted(workspace, journal):
         if recovered.rolled_back:
             forget_bytecode(workspace, [path for path, _ in recovered.rolled_back])

@@ -152,3 +152,18 @@ def test_undo_with_a_journal_it_cannot_write_restores_nothing(konstruct, project
     code, _, err = konstruct("undo", "--root", str(project))  # writable again: the same batch undoes
     assert code == 0, err
     assert "line_3 = 3\n" in (project / "app.py").read_text()
+
+
+def test_a_journal_folder_that_cannot_be_listed_is_said_in_one_line(konstruct, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    edit(konstruct, project, "app.py", "line_3 = 3\n", "line_3 = 33\n")
+    import konstruct_tui.workspace.journal as journal_module
+
+    real_listdir = os.listdir
+
+    def refused(path=".") -> list[str]:  # root reads any folder, so the refusal is injected
+        if str(path).startswith(str(journal_folder())):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(journal_module.os, "listdir", refused)
+    refused_in_one_line(konstruct, project, "folder cannot be read", "Permission denied")
