@@ -1,10 +1,18 @@
-"""Batch overhead: read_code and write_code on 8 files (~2k lines) against plain file I/O.
+"""Batch overhead: read_code and write_code on 8 files (~2k lines) against plain file I/O, and the
+cost of the write-ahead journal against the code before it.
 
-Baselines: `open().read()` of the same 8 files, and `open('w').write()` of the same new contents
-(plus, for honesty about durability, the same write done safely: temp + fsync + rename).
+Part 1 baselines: `open().read()` of the same 8 files, and `open('w').write()` of the same new
+contents (plus, for honesty about durability, the same write done safely: temp + fsync + rename).
+
+Part 2 (`--journal`, or `--baseline DIR`): `apply_edits` with the undo journal, a 200-file batch and a
+one-file edit, run in subprocesses against this tree and against DIR's `konstruct_tui` (default
+/work/main, the code before the write-ahead journal), alternating, so both see the same machine.
+The journal now makes the pre-images durable before the first file is touched and the batch's end
+before the result; the old one wrote its pre-images after the batch, without fsync.
+
 Prints medians over many rounds and the ratios; the machine is shared and noisy, so read ratios.
 
-    python bench/bench_batches.py [--rounds 200]
+    python bench/bench_batches.py [--rounds 200] [--journal] [--baseline /work/main]
 """
 
 from __future__ import annotations
@@ -49,7 +57,17 @@ def timed(action, rounds: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=200)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--journal", action="store_true", help="only part 2: the journal against the baseline")
+    parser.add_argument("--baseline", default="/work/main", metavar="DIR", help="a checkout whose konstruct_tui is the baseline")
+    parser.add_argument("--worker", choices=("200", "1"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        journal_worker(int(args.worker), args.rounds)
+        return
+    if args.journal:
+        compare_journal(args.baseline, args.rounds)
+        return
+    rounds = args.rounds
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")  # the journal goes here, not to ~
         root = Path(tmp) / "project"
@@ -109,6 +127,80 @@ def main() -> None:
     write_only = median_us(batch_w) - read_only
     print(f"write  write_code batch (8 edits){write_only:9.0f} us   ratio {write_only / median_us(plain_w):6.1f}x plain, "
           f"{write_only / median_us(safe_w):4.2f}x temp+fsync+rename")
+    compare_journal(args.baseline, rounds)
+
+
+def journal_worker(files: int, rounds: int) -> None:
+    """In a subprocess: median seconds of `apply_edits` (with the journal) on `files` files."""
+    import hashlib
+    import json
+    import sys
+
+    from konstruct_tui.workspace import EditRequest, EditRun, Workspace, WriteJournal, apply_edits
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_DATA_HOME"] = str(Path(tmp) / "data")
+        root = Path(tmp) / "project"
+        contents = {}
+        for n in range(files):
+            path = f"pkg{n % 4}/m{n:03}.py"
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            contents[path] = f"VALUE = {n}\n" + "".join(f"def f{i}(v):\n    return v + {i}\n\n" for i in range(40))
+            (root / path).write_text(contents[path])
+        workspace = Workspace(root)
+        journal = WriteJournal(root)
+        samples = []
+        for k in range(rounds):
+            requests = []
+            for path, text in contents.items():
+                old = text.splitlines(keepends=True)[0]
+                new = f"VALUE = {k}\n"
+                requests.append(EditRequest(path, "replace", "sha256:" + hashlib.sha256(text.encode()).hexdigest(), replacements=((old, new),)))
+                contents[path] = text.replace(old, new, 1)
+            start = time.perf_counter()
+            result = apply_edits(workspace, requests, run=EditRun(), journal=journal)
+            samples.append(time.perf_counter() - start)
+            assert all(e["status"] == "written" for e in result["results"]), result["results"][0]
+        workspace.close()
+    json.dump({"median_s": statistics.median(samples)}, sys.stdout)
+
+
+def fsync_ms(rounds: int = 30) -> float:
+    with tempfile.TemporaryDirectory(dir=os.environ.get("TMPDIR")) as tmp:
+        samples = []
+        for n in range(rounds):
+            start = time.perf_counter()
+            fd = os.open(Path(tmp) / f"f{n}", os.O_WRONLY | os.O_CREAT, 0o600)
+            os.write(fd, b"x" * 4096)
+            os.fsync(fd)
+            os.close(fd)
+            samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e3
+
+
+def compare_journal(baseline: str, rounds: int) -> None:
+    import json
+    import subprocess
+    import sys
+
+    here = str(Path(__file__).resolve().parents[1])
+    trees = {"before (baseline)": baseline, "write-ahead journal": here}
+    plans = {"200": max(10, rounds // 10), "1": max(50, rounds)}
+    medians: dict[tuple[str, str], list[float]] = {}
+    for _ in range(3):  # alternate, so a busy moment of the machine hits both sides
+        for files, count in plans.items():
+            for name, tree in trees.items():
+                env = {**os.environ, "PYTHONPATH": tree}
+                out = subprocess.run([sys.executable, __file__, "--worker", files, "--rounds", str(count)],
+                                     env=env, capture_output=True, text=True, check=True).stdout
+                medians.setdefault((files, name), []).append(json.loads(out)["median_s"])
+    print(f"apply_edits with the undo journal; medians of 3 alternating runs (baseline: {baseline})")
+    print(f"one fsync of a new 4 KiB file on this disk: {fsync_ms():.2f} ms (the journal adds 2 file and 3-4 folder fsyncs per batch)")
+    for files in plans:
+        old = statistics.median(medians[(files, "before (baseline)")]) * 1e3
+        new = statistics.median(medians[(files, "write-ahead journal")]) * 1e3
+        label = "200-file batch" if files == "200" else "one-file edit "
+        print(f"{label}  before {old:8.2f} ms   journal {new:8.2f} ms   ratio {new / old:5.2f}x   difference {new - old:+6.2f} ms")
 
 
 if __name__ == "__main__":

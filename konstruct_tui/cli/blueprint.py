@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .recovery import settle_interrupted
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, print_json, whole_number
 
 if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to parse a command line
@@ -116,6 +117,7 @@ def start_run(args: argparse.Namespace) -> int:
         plan = load_blueprint(Path(args.file))
         settings = _settings(args, None)
         workspace = open_workspace(args.root)
+        settle_interrupted(workspace)
         check_commands(plan, workspace)
         options = _options(args, settings)
         models = _models(settings)
@@ -139,6 +141,7 @@ def resume_run(args: argparse.Namespace) -> int:
     if not os.path.isdir(run.root):
         raise UsageError(f"run {run.id}'s project folder no longer exists")
     workspace = open_workspace(run.root)
+    settle_interrupted(workspace)
     options = _options(args, settings)
     models = _models(settings)
     with _RunLock(run.id):

@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from .recovery import settle_interrupted
 from .common import UsageError, add_root, open_workspace
 
 if TYPE_CHECKING:  # the layers themselves load when the server starts, not to parse a command line
@@ -47,6 +48,7 @@ def run_mcp(args: argparse.Namespace) -> int:
 
     workspace = open_workspace(args.root)
     with workspace:
+        settle_interrupted(workspace)  # an interrupted batch is settled before the client sees a file
         graph = ServedGraph(CodeGraph(workspace))  # starts indexing while the client connects
         try:
             build_server(workspace, graph, read_only=args.read_only).run("stdio")

@@ -15,6 +15,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
+from .recovery import settle_interrupted
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, whole_number
 
 if TYPE_CHECKING:  # the agent layer loads when a run starts, not to parse (or refuse) a command line
@@ -72,6 +73,7 @@ def run_agent(args: argparse.Namespace) -> int:
     except ConfigInvalid as error:
         raise UsageError(str(error)) from None
     workspace = open_workspace(root)
+    settle_interrupted(workspace)  # an interrupted batch is settled before the agent reads a file
     limits = Limits(args.max_turns, args.max_tokens, args.max_cost, args.timeout)
     with workspace:
         try:

@@ -2,16 +2,28 @@
 
 The person's own action: no trust grant is asked (refusals still apply). One CLI call is one edit
 run for the 65% guard, and applied batches go to the write journal for `konstruct undo`.
+
+Ctrl-C or SIGTERM during a write or delete batch does not cut it at a random byte: the batch stops
+before its next entry (an atomic one is rolled back), the result naming what landed is printed, and
+the exit status is 128 + the signal (130, 143). An interruption the process cannot catch (SIGKILL)
+is settled by the next start (workspace/recovery.py), which every call here begins with.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from .common import UsageError, add_root, open_workspace, print_json
+from .recovery import settle_interrupted
+
+_BATCH_TOOLS = {"write_code", "delete_code"}  # the tools that apply batches: their signals wait for the batch
 
 
 def register(commands: Any) -> None:
@@ -37,13 +49,35 @@ def run_tool(args: argparse.Namespace) -> int:
         raise UsageError(f"--json is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
     workspace = open_workspace(args.root)
     with workspace:
-        context = ToolContext(workspace, journal=WriteJournal(workspace.root))
-        try:
-            result = call(args.name, arguments, context)
-        except ToolError as error:
-            raise UsageError(workspace.scrub(str(error))) from None
-        print_json(result.to_json())
-    return 0
+        journal = WriteJournal(workspace.root)
+        settle_interrupted(workspace, journal)
+        with _signals_wait(args.name in _BATCH_TOOLS) as caught:
+            context = ToolContext(workspace, journal=journal, killed=lambda: bool(caught))
+            try:
+                result = call(args.name, arguments, context)
+            except ToolError as error:
+                raise UsageError(workspace.scrub(str(error))) from None
+            payload = result.to_json()
+            if caught:
+                payload = {**payload, "interrupted": signal.Signals(caught[0]).name}
+            print_json(payload)
+    return 128 + caught[0] if caught else 0
+
+
+@contextlib.contextmanager
+def _signals_wait(wanted: bool) -> Iterator[list[int]]:
+    """While a batch runs, SIGINT and SIGTERM are noted (the batch stops at its next entry) instead
+    of ending the process mid-file."""
+    caught: list[int] = []
+    if not wanted or threading.current_thread() is not threading.main_thread():
+        yield caught
+        return
+    previous = {signum: signal.signal(signum, lambda number, _frame: caught.append(number)) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield caught
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def list_tools(args: argparse.Namespace) -> int:

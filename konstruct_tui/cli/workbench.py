@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .recovery import settle_interrupted
 from .common import UsageError, open_workspace, positive_number, whole_number
 
 DEMO_TURN_DEADLINE_S = 900.0  # the demo's last turn hangs until killed; give the person time
@@ -47,6 +48,7 @@ def open_workbench(args: argparse.Namespace) -> int:
 
     workspace = open_workspace(args.workbench_root)
     root = workspace.root
+    settle_interrupted(workspace)  # said on the terminal before the screen opens
     workspace.close()
     explicit = any((args.workbench_provider, args.workbench_model, args.workbench_base_url, args.workbench_script))
     settings, problem = None, None

@@ -1,7 +1,7 @@
 """The workspace layer: the only code that touches project files.
 
 Public names: `Workspace` (rooted handle), `revision_of`, `read_batch` / `ReadRequest`,
-`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused`, `list_files`, and the
+`apply_edits` / `EditRequest`, `EditRun`, `WriteJournal`, `undo_last` / `UndoRefused` / `JournalUnusable`, `recover_interrupted`, `list_files`, and the
 path errors `PathRefused` / `PathMissing` / `NotAFile`.
 
 The names load on first use (PEP 562): the index's warm start needs `workspace.listing` alone, and
@@ -43,7 +43,13 @@ _HOMES = {
     "is_revision": "revision",
     "revision_of": "revision",
     "UndoRefused": "undo",
+    "JournalUnusable": "undo",
+    "JournalDamaged": "manifest",
+    "JournalUnwritable": "intent",
+    "Recovered": "recovery",
+    "recover_interrupted": "recovery",
     "undo_last": "undo",
+    "drop_batch": "undo",
 }
 
 __all__ = sorted(_HOMES)
@@ -74,6 +80,9 @@ if TYPE_CHECKING:
     from .listing import list_files
     from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
     from .revision import is_revision, revision_of
-    from .undo import UndoRefused, undo_last
+    from .undo import JournalUnusable, UndoRefused, drop_batch, undo_last
+    from .manifest import JournalDamaged
+    from .intent import JournalUnwritable
+    from .recovery import Recovered, recover_interrupted
     from .safe_git import git_argv, names_program
     from .outside_programs import is_outside, program_outside

@@ -60,6 +60,7 @@ class Plan:
     mode: int | None
     status: str
     created_dirs: list[str] = field(default_factory=list)
+    kept: str | None = None  # an atomic batch's displaced file, beside the new one until the batch ends
 
     @property
     def before_revision(self) -> str | None:

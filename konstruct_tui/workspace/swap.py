@@ -60,6 +60,44 @@ def current_revision(dir_fd: int, name: str) -> str | None:
 
 def write_replacing(dir_fd: int, name: str, data: bytes, expected: str, mode: int) -> bytes:
     """Replace `name` with `data` if it is still at revision `expected`; return the displaced bytes."""
+    displaced, kept = _replace(dir_fd, name, data, expected, mode, keep=False)
+    return displaced
+
+
+def replace_keeping(dir_fd: int, name: str, data: bytes, expected: str, mode: int) -> str | None:
+    """`write_replacing`, but the displaced file is kept under a temp name (returned; None where the
+    filesystem cannot keep it) so `put_back` can undo the replacement without writing a byte: an
+    atomic batch's rollback must work on a disk that just filled up."""
+    return _replace(dir_fd, name, data, expected, mode, keep=True)[1]
+
+
+def put_back(dir_fd: int, kept: str, name: str, expected: str | None) -> None:
+    """Return the file kept by `replace_keeping`/`remove_keeping` to `name`, if `name` is still at
+    revision `expected` (None: absent). No data is written, so a full disk cannot stop it."""
+    if expected is None:
+        if not _rename2(dir_fd, kept, name, _RENAME_NOREPLACE, quiet_exists=True):
+            try:
+                os.link(kept, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+            except FileExistsError:
+                raise SwapConflict(name) from None
+            os.unlink(kept, dir_fd=dir_fd)
+        return
+    if _rename2(dir_fd, kept, name, _RENAME_EXCHANGE):
+        if current_revision(dir_fd, kept) != expected:
+            _rename2(dir_fd, kept, name, _RENAME_EXCHANGE)
+            raise SwapConflict(name)
+        os.unlink(kept, dir_fd=dir_fd)
+        return
+    if current_revision(dir_fd, name) != expected:
+        raise SwapConflict(name)
+    os.rename(kept, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+
+
+def discard(dir_fd: int, kept: str) -> None:
+    _unlink_quietly(dir_fd, kept)
+
+
+def _replace(dir_fd: int, name: str, data: bytes, expected: str, mode: int, keep: bool) -> tuple[bytes, str | None]:
     temp = _write_temp(dir_fd, data, mode)
     try:
         # Check again now that the (slow, fsynced) temp file is ready: most conflicts end here,
@@ -74,6 +112,9 @@ def write_replacing(dir_fd: int, name: str, data: bytes, expected: str, mode: in
             if displaced is None or revision_of(displaced) != expected:
                 _undo_exchange(dir_fd, temp, name, data)
                 raise SwapConflict(name)
+            if keep:
+                kept, temp = temp, ""
+                return displaced, kept
             os.unlink(temp, dir_fd=dir_fd)
         else:
             try:
@@ -84,7 +125,7 @@ def write_replacing(dir_fd: int, name: str, data: bytes, expected: str, mode: in
                 raise SwapConflict(name)
             os.rename(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         temp = ""
-        return displaced
+        return displaced, None
     finally:
         if temp:
             _unlink_quietly(dir_fd, temp)
@@ -110,6 +151,17 @@ def write_new(dir_fd: int, name: str, data: bytes, mode: int | None = None) -> N
 
 def remove_if(dir_fd: int, name: str, expected: str) -> bytes:
     """Delete `name` if it is still at revision `expected`; return its bytes."""
+    aside, removed = _set_aside(dir_fd, name, expected)
+    os.unlink(aside, dir_fd=dir_fd)
+    return removed
+
+
+def remove_keeping(dir_fd: int, name: str, expected: str) -> str:
+    """`remove_if`, keeping the file under a temp name (returned) for `put_back`."""
+    return _set_aside(dir_fd, name, expected)[0]
+
+
+def _set_aside(dir_fd: int, name: str, expected: str) -> tuple[str, bytes]:
     aside = f".konstruct-{secrets.token_hex(6)}.deleting"
     try:
         os.rename(name, aside, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
@@ -124,8 +176,7 @@ def remove_if(dir_fd: int, name: str, expected: str) -> bytes:
         if not _rename2(dir_fd, aside, name, _RENAME_NOREPLACE, quiet_exists=True):
             _unlink_quietly(dir_fd, aside)
         raise SwapConflict(name)
-    os.unlink(aside, dir_fd=dir_fd)
-    return removed
+    return aside, removed
 
 
 def _write_temp(dir_fd: int, data: bytes, mode: int | None) -> str:

@@ -112,8 +112,8 @@ async def test_kill_between_batch_entries_lands_nothing_more(project: Path, tmp_
     switch = KillSwitch()
     original = batch_module._apply
 
-    def apply_then_kill(workspace, plan):
-        original(workspace, plan)
+    def apply_then_kill(workspace, plan, *keep):
+        original(workspace, plan, *keep)
         switch.kill()  # the signal arrives while the first entry is being written
 
     monkeypatch.setattr(batch_module, "_apply", apply_then_kill)

@@ -25,11 +25,11 @@ def test_failure_on_the_last_entry_restores_everything_byte_for_byte(tool, proje
     real_apply = batch._apply
     calls = []
 
-    def failing_last(workspace, plan):  # the disk fills up on the last file
+    def failing_last(workspace, plan, keep=False):  # the disk fills up on the last file
         calls.append(plan.resolved)
         if plan.resolved == "README.md":
             raise batch.EntryFailed("rejected", "could not write 'README.md': No space left on device")
-        return real_apply(workspace, plan)
+        return real_apply(workspace, plan, keep)
 
     monkeypatch.setattr(batch, "_apply", failing_last)
     result = tool("write_code", {"edits": edits, "atomic": True})
