@@ -4,14 +4,17 @@ official SDK (2.x, `MCPServer`), so other agents can search, read, edit and ask 
 Each registry tool is published with its own input model's JSON schema; arguments pass through to
 the registry unchanged, so validation, `ToolError` messages and results are exactly those of
 `konstruct tool`, with one difference: the client is usually another agent, so mutating tools and
-`run_command` need the agent's grants, asked of the client by elicitation (see mcp_trust.py). Calls run one at a time (the edit guards of one run are not meant for
-interleaving). Results come back as structured content and as the same JSON in a text block.
+`run_command` need the agent's grants, asked of the client by elicitation (see mcp_trust.py).
+Reads run alongside anything; changes and commands take turns; a cancelled call is stopped (see
+mcp_calls.py). The wire is our own (mcp_wire.py): every line the server cannot take is answered.
+Results come back as structured content and as the same JSON in a text block.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -46,15 +49,39 @@ def run_mcp(args: argparse.Namespace) -> int:
     from ..graph import CodeGraph
     from ..tools import ServedGraph
 
+    import anyio
+
+    from .mcp_wire import serve_stdio
+
     workspace = open_workspace(args.root)
     with workspace:
         settle_interrupted(workspace)  # an interrupted batch is settled before the client sees a file
         graph = ServedGraph(CodeGraph(workspace))  # starts indexing while the client connects
         try:
-            build_server(workspace, graph, read_only=args.read_only).run("stdio")
+            anyio.run(serve_stdio, build_server(workspace, graph, read_only=args.read_only))
         finally:
             graph.close()
+    _leave_now_if_held()
     return 0
+
+
+def _leave_now_if_held() -> None:
+    """The client is gone. A read left running in a worker thread (say, waiting for a first index)
+    must not keep the process alive: the server ends within a second of stdin closing."""
+    import os
+    import sys
+    import threading
+    import time
+
+    deadline = time.monotonic() + 0.3
+    while time.monotonic() < deadline:
+        held = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+        if not held:
+            return
+        time.sleep(0.02)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def build_server(workspace: Workspace, graph: GraphAccess, *, read_only: bool = False) -> Any:
@@ -64,15 +91,16 @@ def build_server(workspace: Workspace, graph: GraphAccess, *, read_only: bool = 
     from ..tools import TOOLS, ToolContext
     from ..trust import TrustSession
     from ..workspace import WriteJournal
+    from .mcp_calls import handshake_gate
 
     context = ToolContext(workspace, journal=WriteJournal(workspace.root), graph=graph)
     session = TrustSession(workspace.root)  # the stored `always` grants, and this server's own
     context.trust = session
-    lock = anyio.Lock()
+    changes = anyio.Lock()  # writes, deletes and commands take turns; reads never wait for them
     names = [name for name, tool in TOOLS.items() if not (read_only and tool.mutating)]
-    tools = [_published(name, context, session, lock) for name in names]
+    tools = [_published(name, context, session, changes) for name in names]
     return MCPServer(name="konstruct", version=__version__, instructions=INSTRUCTIONS, tools=tools,
-                     log_level="WARNING")
+                     log_level="WARNING", middleware=[handshake_gate()])
 
 
 def _published(name: str, context: ToolContext, session: TrustSession, lock: Any) -> Any:
@@ -85,6 +113,7 @@ def _published(name: str, context: ToolContext, session: TrustSession, lock: Any
     from pydantic import ConfigDict
 
     from ..tools import TOOLS, ToolError
+    from .mcp_calls import call_context
     from .mcp_trust import GrantRefused, guarded_call
 
     class Arguments(ArgModelBase):
@@ -96,9 +125,9 @@ def _published(name: str, context: ToolContext, session: TrustSession, lock: Any
     tool = TOOLS[name]
 
     async def handler(arguments: dict[str, Any], ctx: Context) -> CallToolResult:
-        async with lock:
+        async with lock if tool.mutating else nullcontext():
             try:
-                payload = (await guarded_call(name, arguments, context, session, ctx)).to_json()
+                payload = (await guarded_call(name, arguments, call_context(context), session, ctx)).to_json()
             except (ToolError, GrantRefused) as error:
                 raise MCPToolError(context.workspace.scrub(str(error))) from None
         text = json.dumps(payload, ensure_ascii=False)

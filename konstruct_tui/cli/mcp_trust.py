@@ -71,13 +71,16 @@ async def ask_client(mcp_context: Any, session: TrustSession, request: TrustRequ
 
 async def guarded_call(name: str, arguments: dict[str, Any], context: ToolContext, session: TrustSession,
                        mcp_context: Any) -> ToolResult:
-    """Run one tool for an MCP client with the agent's grants. Raises GrantRefused or ToolError."""
-    import anyio
-
-    async def run() -> ToolResult:  # off the event loop: a command may run for minutes
-        return await anyio.to_thread.run_sync(call, name, arguments, context)
+    """Run one tool for an MCP client with the agent's grants. Raises GrantRefused or ToolError.
+    `context` is the call's own (`mcp_calls.call_context`): cancelling the awaiting task kills it."""
+    from .mcp_calls import in_thread
 
     tool = TOOLS.get(name)
+
+    async def run() -> ToolResult:  # off the event loop: a command may run for minutes
+        return await in_thread(lambda: call(name, arguments, context), context,
+                               wait_on_cancel=tool is not None and tool.mutating)
+
     if tool is None or not tool.mutating:
         return await run()
     if name == "run_command":

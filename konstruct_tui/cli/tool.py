@@ -25,6 +25,8 @@ from .recovery import settle_interrupted
 
 _BATCH_TOOLS = {"write_code", "delete_code"}  # the tools that apply batches: their signals wait for the batch
 
+MAX_ARGUMENT_CHARS = 96 * 1024 * 1024  # above read_code's and write_code's own ceilings (64 MiB)
+
 
 def register(commands: Any) -> None:
     one = commands.add_parser("tool", help="call one tool headless and print its JSON result")
@@ -42,11 +44,7 @@ def run_tool(args: argparse.Namespace) -> int:
 
     if args.name not in TOOLS:
         raise UsageError(f"unknown tool {args.name!r}; known tools: {', '.join(TOOLS)}")
-    text = sys.stdin.read() if args.arguments == "-" else args.arguments
-    try:
-        arguments = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"--json is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    arguments = parse_arguments(sys.stdin.read(MAX_ARGUMENT_CHARS + 1) if args.arguments == "-" else args.arguments)
     workspace = open_workspace(args.root)
     with workspace:
         journal = WriteJournal(workspace.root)
@@ -78,6 +76,26 @@ def _signals_wait(wanted: bool) -> Iterator[list[int]]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def parse_arguments(text: str) -> Any:
+    """The `--json` text as a value, or a one-line UsageError: not JSON, too long, too deep, too many
+    values (the bounds of `tools.argument_bounds`, checked before any tool sees it)."""
+    from ..tools.argument_bounds import MAX_DEPTH, ArgumentsTooBig, check_bounds
+
+    if len(text) > MAX_ARGUMENT_CHARS:
+        raise UsageError(f"--json is longer than {MAX_ARGUMENT_CHARS} characters; split the call into smaller ones")
+    try:
+        arguments = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"--json is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+    except RecursionError:  # the decoder's own recursion: far deeper than any bound below
+        raise UsageError(f"--json: the arguments are nested deeper than {MAX_DEPTH} levels") from None
+    try:
+        check_bounds(arguments)
+    except ArgumentsTooBig as too_big:
+        raise UsageError(f"--json: {too_big}") from None
+    return arguments
 
 
 def list_tools(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterable
 
 from ..workspace import Workspace
+from ..workspace.odd_names import on_disk
 from . import gitstate
 from .extraction import MAX_PARSE_BYTES
 from .snapshot import GraphSnapshot
@@ -45,7 +46,7 @@ class Freshness:
             if entry is None:
                 continue
             try:
-                info = os.lstat(os.path.join(self.workspace.root, path))
+                info = os.lstat(os.path.join(self.workspace.root, on_disk(path)))
             except OSError:
                 ahead.add(path)  # deleted on disk, still in the index
                 continue

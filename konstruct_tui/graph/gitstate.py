@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 
 from ..workspace import run_git
+from ..workspace.odd_names import shown
 
 _TIMEOUT = 10
 
@@ -33,7 +34,7 @@ def changed_since(root: Path, commit: str) -> set[str] | None:
         return None
     untracked = _git(root, "ls-files", "-z", "--others", "--exclude-standard") or b""
     names = [n for n in (diff + b"\0" + untracked).split(b"\0") if n]
-    return {os.fsdecode(n) for n in names}
+    return {shown(os.fsdecode(n)) for n in names}  # spelled as the index spells them
 
 
 def is_ignored(root: Path, path: str) -> bool:

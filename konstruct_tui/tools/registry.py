@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from .argument_bounds import ArgumentsTooBig, check_bounds
 from .base import Tool, ToolContext, ToolError, ToolResult
 from .delete_code import DeleteCode
 from .enumerate_collection import Enumerate
@@ -42,6 +43,10 @@ def call(name: str, arguments: object, context: ToolContext, tools: Mapping[str,
         raise ToolError(f"unknown tool {name!r}; known tools: {', '.join(tools)}")
     if not isinstance(arguments, dict):
         raise ToolError(f"{name} takes a JSON object, not {type(arguments).__name__}")
+    try:
+        check_bounds(arguments)
+    except ArgumentsTooBig as too_big:
+        raise ToolError(f"invalid input for {name}: {too_big}") from None
     try:
         params = tool.Input.model_validate(arguments)
     except ValidationError as invalid:

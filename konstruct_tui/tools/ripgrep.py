@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..workspace import SKIPPED_DIRS, is_outside, program_outside
+from ..workspace.odd_names import shown
 from .base import ToolError
 
 MAX_LINE_CHARS = 400  # a minified file's one-line hit would otherwise flood the result
@@ -95,7 +96,7 @@ def search_lines(
             if len(hits) >= limit:
                 more = True
                 break
-            hits.append(LineHit(path, int(number), text.decode("utf-8", "replace").rstrip("\r")[:MAX_LINE_CHARS]))
+            hits.append(LineHit(shown(path), int(number), text.decode("utf-8", "replace").rstrip("\r")[:MAX_LINE_CHARS]))
     return hits, more
 
 

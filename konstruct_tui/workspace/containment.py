@@ -16,6 +16,8 @@ import stat
 from collections import deque
 from dataclasses import dataclass, field
 
+from .odd_names import on_disk, shown
+
 MAX_SYMLINK_HOPS = 40
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -99,6 +101,10 @@ class RootedDirectory:
                     continue
                 last = not pending
                 kind = _kind_of(fds[-1], name)
+                if kind == "missing" and on_disk(name) != name:  # a shown `\xNN` spelling: the raw name
+                    raw_kind = _kind_of(fds[-1], on_disk(name))
+                    if raw_kind != "missing":
+                        name, kind = on_disk(name), raw_kind
                 if kind == "link" and (follow_last or not last):
                     hops += 1
                     if hops > MAX_SYMLINK_HOPS:
@@ -110,7 +116,7 @@ class RootedDirectory:
                     if target.startswith("/"):
                         inside = self._inside_part(target)
                         if inside is None:
-                            here = "/".join([*stack, name])
+                            here = "/".join([*stack, shown(name)])
                             raise PathRefused(f"{here!r} is a symbolic link that points outside the workspace")
                         while len(fds) > 1:
                             os.close(fds.pop())
@@ -122,15 +128,15 @@ class RootedDirectory:
                     continue
                 if last:
                     if must_be_dir and kind in ("file", "special"):
-                        raise PathMissing(f"{'/'.join([*stack, name])!r} is not a directory")
-                    return Location(fds.pop(), name, "/".join([*stack, name]), kind != "missing", created)
+                        raise PathMissing(f"{'/'.join([*stack, shown(name)])!r} is not a directory")
+                    return Location(fds.pop(), name, "/".join([*stack, shown(name)]), kind != "missing", created)
                 if kind == "missing" and make_parents:
                     os.mkdir(name, 0o777, dir_fd=fds[-1])
-                    created.append("/".join([*stack, name]))
+                    created.append("/".join([*stack, shown(name)]))
                 elif kind == "missing":
-                    raise PathMissing(f"{'/'.join([*stack, name])!r} does not exist")
+                    raise PathMissing(f"{'/'.join([*stack, shown(name)])!r} does not exist")
                 elif kind != "dir":
-                    raise PathMissing(f"{'/'.join([*stack, name])!r} is not a directory")
+                    raise PathMissing(f"{'/'.join([*stack, shown(name)])!r} is not a directory")
                 try:
                     fds.append(os.open(name, _DIR_FLAGS, dir_fd=fds[-1]))
                 except OSError as error:
@@ -141,7 +147,7 @@ class RootedDirectory:
                             raise PathRefused(f"{path!r} keeps changing while it is opened") from None
                         continue
                     raise _os_refusal(name, error) from None
-                stack.append(name)
+                stack.append(shown(name))
             # No components left: the path names the root (or a directory reached through '..').
             return Location(fds.pop(), "", "/".join(stack), True, created)
         except BaseException:

@@ -52,8 +52,9 @@ class Workspace:
     def locate(self, path: str, *, follow_last: bool = True, make_parents: bool = False) -> Location:
         return self._dir.walk(path, follow_last=follow_last, make_parents=make_parents)
 
-    def read(self, path: str) -> FileSnapshot:
-        """Read a regular file. Raises PathRefused, PathMissing or NotAFile."""
+    def read(self, path: str, *, limit: int | None = None) -> FileSnapshot:
+        """Read a regular file. Raises PathRefused, PathMissing or NotAFile; with `limit`,
+        FileTooLarge (its size from a stat) instead of reading more than `limit` bytes."""
         for _ in range(_RETRIES):
             with self.locate(path) as where:
                 if not where.exists:
@@ -61,7 +62,7 @@ class Workspace:
                 if not where.name:
                     raise NotAFile(f"{path!r} is a directory, not a file")
                 try:
-                    data, info = read_regular(where.parent_fd, where.name)
+                    data, info = read_regular(where.parent_fd, where.name, limit)
                 except OSError as error:
                     if error.errno == errno.ELOOP:
                         continue  # became a symlink after the walk: walk again, never follow it here

@@ -14,6 +14,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+from .odd_names import shown
 from .safe_git import run_git
 
 SKIPPED_DIRS = frozenset(
@@ -60,7 +61,7 @@ def _git_files(root: Path) -> FileStats | None:
         except OSError:
             continue
         if stat.S_ISREG(info.st_mode):
-            found[name] = (info.st_size, info.st_mtime_ns, info.st_ino)
+            found[shown(name)] = (info.st_size, info.st_mtime_ns, info.st_ino)
     return found
 
 
@@ -80,10 +81,10 @@ def _walk(root: str) -> FileStats:
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         if entry.name not in SKIPPED_DIRS:
-                            pending.append((prefix + entry.name + "/", entry.path))
+                            pending.append((prefix + shown(entry.name) + "/", entry.path))
                     elif entry.is_file(follow_symlinks=False):
                         info = entry.stat(follow_symlinks=False)
-                        found[prefix + entry.name] = (info.st_size, info.st_mtime_ns, info.st_ino)
+                        found[prefix + shown(entry.name)] = (info.st_size, info.st_mtime_ns, info.st_ino)
                 except OSError:
                     continue
     return found

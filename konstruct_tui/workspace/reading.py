@@ -7,6 +7,7 @@ from typing import Any
 
 from .containment import PathMissing, PathRefused
 from .handle import NotAFile, Workspace
+from .swap import FileTooLarge
 
 DEFAULT_MAX_BYTES = 256 * 1024
 MAX_FILE_BYTES = 64 * 1024 * 1024  # beyond this nothing is read at all, even for a line range
@@ -56,7 +57,11 @@ def read_batch(
 def _read_one(workspace: Workspace, request: ReadRequest, line_numbers: bool) -> dict[str, Any]:
     shown = _shown_path(workspace, request.path)
     try:
-        snapshot = workspace.read(request.path)
+        snapshot = workspace.read(request.path, limit=MAX_FILE_BYTES)
+    except FileTooLarge as too_large:  # decided from the size: nothing read, nothing hashed
+        return {"path": shown, "status": "too_large", "revision": None, "size": too_large.size,
+                "reason": f"the file is {too_large.size} bytes; the limit is {MAX_FILE_BYTES}, so it was "
+                          f"not read (and has no revision)"}
     except PathRefused as refusal:
         return {"path": shown, "status": "refused", "reason": str(refusal)}
     except PathMissing as missing:
@@ -66,8 +71,6 @@ def _read_one(workspace: Workspace, request: ReadRequest, line_numbers: bool) ->
     base: dict[str, Any] = {"path": shown, "status": "ok", "revision": snapshot.revision, "size": len(snapshot.data)}
     if snapshot.relative != request.path:
         base["resolved"] = snapshot.relative
-    if len(snapshot.data) > MAX_FILE_BYTES:
-        return {**base, "status": "too_large", "reason": f"the file is {len(snapshot.data)} bytes; the limit is {MAX_FILE_BYTES}"}
     if b"\x00" in snapshot.data[:_BINARY_SNIFF]:
         return {**base, "status": "binary", "reason": "the file holds binary data (NUL bytes); its revision is given, its content is not"}
     try:

@@ -35,16 +35,32 @@ class SwapConflict(Exception):
     """The file on disk is not the revision the change was built on; nothing was changed."""
 
 
-def read_regular(dir_fd: int, name: str) -> tuple[bytes, os.stat_result]:
-    """The bytes of a regular file, opened without following a final symlink (ELOOP if it is one)."""
+class FileTooLarge(Exception):
+    """The file is larger than the reader's limit: decided from its size before reading it (or
+    once it grew past the limit while being read), so a 1 GB file costs a stat, not 1 GB."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        super().__init__(f"the file is {size} bytes or more; the limit is {limit}")
+        self.size, self.limit = size, limit
+
+
+def read_regular(dir_fd: int, name: str, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """The bytes of a regular file, opened without following a final symlink (ELOOP if it is one).
+    With `limit`, FileTooLarge instead of reading more than `limit` bytes."""
     fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, "not a regular file", name)
+        if limit is not None and info.st_size > limit:
+            raise FileTooLarge(info.st_size, limit)
         chunks = []
+        total = 0
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
+            total += len(chunk)
+            if limit is not None and total > limit:  # it grew while we read
+                raise FileTooLarge(total, limit)
         return b"".join(chunks), info
     finally:
         os.close(fd)
