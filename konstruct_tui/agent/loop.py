@@ -29,6 +29,7 @@ from .events import (
     Finished,
     ProgressReporterPort,
     ProviderWarning,
+    ReasoningDelta,
     SessionStarted,
     TextDelta,
     TurnStarted,
@@ -41,6 +42,9 @@ from .ports import (
     Message,
     ModelCallPort,
     Notice,
+    ReasoningChunk,
+    ReasoningDone,
+    ReasoningPart,
     Restart,
     TextChunk,
     ToolCall,
@@ -251,7 +255,7 @@ class AgentLoop:
             task = asyncio.ensure_future(turn)
             try:
                 with self.switch.cancels(task):
-                    text, calls, usage = await self._until_killed(task)
+                    text, calls, usage, thought = await self._until_killed(task)
             except asyncio.CancelledError:
                 if not self.switch.killed:
                     raise
@@ -268,7 +272,7 @@ class AgentLoop:
                 self._account(getattr(error, "usage", None))  # a failed turn still cost what streamed
                 return Stop("error", self.workspace.scrub(str(error)), text)
             calls = self._unique_ids(calls, transcript)
-            reply = AssistantMessage(text, calls)
+            reply = AssistantMessage(text, calls, thought)
             transcript.append(reply)
             self._log(reply)
             self._account(usage)
@@ -306,7 +310,7 @@ class AgentLoop:
             unregister()
             waiter.cancel()
 
-    async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage]:
+    async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage, tuple[ReasoningPart, ...]]:
         # Near the context limit the older transcript becomes a summary plus code-built facts
         # (agent/compaction.py); `fit` still trims whatever remains too large. When the server
         # says the window is full before anything streamed, compact once and ask again.
@@ -319,9 +323,10 @@ class AgentLoop:
                 raise
             return await self._stream_turn(transcript, usage + spent)
 
-    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage]:
+    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage, tuple[ReasoningPart, ...]]:
         text: list[str] = []
         calls: list[ToolCall] = []
+        thought: list[ReasoningPart] = []  # kept with the turn: some APIs want it back on the next call
         stream = self.model.stream_turn(self._system, fit(transcript, self.context_chars), self._specs)
         # aclosing() wants an AsyncGenerator; the port promises only an AsyncIterator with aclose().
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
@@ -331,6 +336,11 @@ class AgentLoop:
                     text.append(item.text)
                     self._streamed_chars += len(item.text)
                     self.reporter.report(TextDelta(self.turn, item.text))
+                elif isinstance(item, ReasoningChunk):
+                    self._streamed_chars += len(item.text)
+                    self.reporter.report(ReasoningDelta(self.turn, item.text))
+                elif isinstance(item, ReasoningDone):
+                    thought.append(item.part)
                 elif isinstance(item, ToolCallChunk):
                     calls.append(item.call)
                 elif isinstance(item, UsageChunk):
@@ -339,7 +349,8 @@ class AgentLoop:
                     self.reporter.report(ProviderWarning(self.turn, item.kind, item.text))
                 elif isinstance(item, Restart):
                     text.clear()  # the provider asks again: what streamed so far is void (a warning said so)
-        return "".join(text), tuple(calls), usage
+                    thought.clear()
+        return "".join(text), tuple(calls), usage, tuple(thought)
 
     async def _run_calls(self, calls: tuple[ToolCall, ...], transcript: list[Message]) -> tuple[bool, dict[str, Any] | None, ToolCrashed | None]:
         """Run the turn's calls in order. Returns (settled, what was interrupted when the switch was
@@ -385,7 +396,7 @@ class AgentLoop:
         unique = []
         for number, tool_call in enumerate(calls, 1):
             if not tool_call.id or tool_call.id in seen:
-                tool_call = ToolCall(f"call_{self.turn}_{number}", tool_call.name, tool_call.arguments, tool_call.problem)
+                tool_call = ToolCall(f"call_{self.turn}_{number}", tool_call.name, tool_call.arguments, tool_call.problem, tool_call.extra)
             seen.add(tool_call.id)
             unique.append(tool_call)
         return tuple(unique)
@@ -402,7 +413,7 @@ class AgentLoop:
         self.reporter.report(update)
         if self.session is not None:
             self.session.append("budget", turns=update.turns, input_tokens=update.input_tokens, output_tokens=update.output_tokens,
-                                tokens_estimated=update.tokens_estimated, cost_usd=update.cost_usd)
+                                tokens_estimated=update.tokens_estimated, cost_usd=update.cost_usd, reasoning_tokens=update.reasoning_tokens)
 
     def _log(self, message: Message) -> None:
         if self.session is not None:  # a blueprint session is kept by its run store instead

@@ -77,7 +77,7 @@ def detect_local_servers(
 
 
 # What the picker offers besides local servers: each provider's own endpoint with its default model.
-REMOTE_CHOICES: tuple[ModelChoice, ...] = tuple(ModelChoice(name, DEFAULT_MODELS[name]) for name in ("openai", "anthropic"))
+REMOTE_CHOICES: tuple[ModelChoice, ...] = tuple(ModelChoice(name, DEFAULT_MODELS[name]) for name in ("openai", "openai-responses", "anthropic"))
 
 
 def settings_for(choice: ModelChoice) -> tuple[ProviderSettings | None, str | None]:

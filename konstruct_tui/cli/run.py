@@ -27,7 +27,7 @@ def register(commands: Any) -> None:
     run = commands.add_parser("run", help="one headless agent run; events as JSON lines")
     run.add_argument("request", nargs="?", metavar="REQUEST", help="what the agent should do ('-' reads it from stdin)")
     run.add_argument("--root", default=None, metavar="DIR", help="the project root (default: the current directory, or the resumed session's)")
-    run.add_argument("--provider", choices=("openai", "anthropic", "scripted"), help="model provider (default: config, else openai)")
+    run.add_argument("--provider", choices=("openai", "openai-responses", "anthropic", "scripted"), help="model provider (default: config, else openai)")
     run.add_argument("--model", metavar="M", help="model name")
     run.add_argument("--base-url", metavar="URL", help="server base URL (any OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio)")
     run.add_argument("--script", metavar="FILE", help="the script the scripted provider replays")

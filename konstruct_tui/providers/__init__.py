@@ -1,4 +1,4 @@
-"""Model providers over httpx: OpenAI-compatible chat completions, Anthropic messages, and a
+"""Model providers over httpx: OpenAI-compatible chat completions, OpenAI Responses, Anthropic messages, and a
 scripted replay. Each implements the agent's `ModelCallPort`."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .errors import (
     TurnDeadlineExceeded,
 )
 from .openai import OpenAICompatible
+from .responses import OpenAIResponses
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .scripted import ScriptedProvider, ScriptInvalid, load_script
 from .settings import (
@@ -37,6 +38,7 @@ __all__ = [
     "Anthropic",
     "ConfigInvalid",
     "OpenAICompatible",
+    "OpenAIResponses",
     "Price",
     "ProviderError",
     "ProviderRefused",
@@ -61,8 +63,9 @@ def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None =
         assert settings.script is not None
         return ScriptedProvider(settings.script, turn_deadline_s=settings.turn_deadline_s)
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=settings.turn_deadline_s))
-    kind = OpenAICompatible if settings.provider == "openai" else Anthropic
-    return kind(
+    kinds: dict[str, type[OpenAICompatible | OpenAIResponses | Anthropic]] = {
+        "openai": OpenAICompatible, "openai-responses": OpenAIResponses, "anthropic": Anthropic}
+    return kinds[settings.provider](
         client,
         model=settings.model,
         base_url=settings.base_url,
@@ -70,4 +73,5 @@ def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None =
         retry=retry,
         turn_deadline_s=settings.turn_deadline_s,
         max_output_tokens=settings.max_output_tokens,
+        reasoning_effort=settings.reasoning_effort,
     )

@@ -1,6 +1,12 @@
 """OpenAI-compatible chat completions (`POST {base}/chat/completions`, streamed), which OpenAI,
 Ollama, vLLM, llama.cpp server and LM Studio all speak.
 
+Reasoning arrives as `reasoning_content` (vLLM, llama.cpp, DeepSeek, LM Studio), `reasoning`
+(Ollama, OpenRouter) or inline `<think>…</think>` in the content (a server without a reasoning
+parser): all of it is reasoning, shown apart, never the answer. What goes back is what each API
+documents: DeepSeek wants `reasoning_content` on every assistant turn that made tool calls; Gemini
+wants each tool call's `extra_content` (its thought signature); the others want nothing.
+
 Tool calls stream as fragments keyed by `index` (a fragment without one joins the open call): the first carries `id` and the function name, the
 rest pieces of the argument string. They are assembled here and handed on whole at the end of the
 turn, each argument string parsed once; one that is not a JSON object becomes a tool error the
@@ -19,6 +25,9 @@ import httpx
 from ..agent import (
     AssistantMessage,
     Message,
+    ReasoningChunk,
+    ReasoningDone,
+    ReasoningPart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -34,6 +43,7 @@ from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
 from .sse import ServerEvent, server_events, split_frames
 from .streaming import StreamingProvider, TurnState, parse_arguments
+from .think_tags import ThinkSplitter
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -72,12 +82,14 @@ class OpenAICompatible(StreamingProvider):
             headers["authorization"] = f"Bearer {self.api_key}"
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": "system", "content": system}, *wire_messages(transcript)],
+            "messages": [{"role": "system", "content": system}, *wire_messages(transcript, deepseek_rule(self.base_url))],
             "stream": True,
             self.limit_field: self.max_output_tokens,
         }
         if self.usage_option:
             body["stream_options"] = {"include_usage": True}
+        if isinstance(self.reasoning_effort, str):
+            body["reasoning_effort"] = self.reasoning_effort
         if tools:
             body["tools"] = [
                 {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.input_schema}}
@@ -89,6 +101,7 @@ class OpenAICompatible(StreamingProvider):
         calls: dict[int, dict[str, Any]] = {}
         finish: str | None = None
         done = False
+        thought = Thought()
         async for event in _frames(server_events(source, state.stray)):
             if event.data.strip() == "[DONE]":
                 done = True
@@ -109,14 +122,16 @@ class OpenAICompatible(StreamingProvider):
                 yield UsageChunk(usage_of(usage))
             for choice in chunk.get("choices") or ():
                 delta = choice.get("delta") or choice.get("message") or {}
-                if delta.get("content"):
-                    yield TextChunk(delta["content"])
+                for item in thought.read(delta):
+                    yield item
                 for fragment in delta.get("tool_calls") or ():
                     _merge(calls, fragment, state)
                 finish = choice.get("finish_reason") or finish
         if not done and finish is None:
             skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
             raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
+        for item in thought.end():
+            yield item
         for index in sorted(calls):
             yield ToolCallChunk(_assemble(calls[index], index))
         yield TurnEnd(finish or "stop")
@@ -128,10 +143,11 @@ class OpenAICompatible(StreamingProvider):
         items: list[TurnItem] = []
         finish = "stop"
         calls: dict[int, dict[str, Any]] = {}
+        thought = Thought()
         for choice in payload["choices"][:1]:
             message = choice.get("message") or {}
-            if message.get("content"):
-                items.append(TextChunk(str(message["content"])))
+            items += thought.read(message)
+            items += thought.end()
             for position, call in enumerate(message.get("tool_calls") or ()):
                 _merge(calls, {**call, "index": position}, TurnState(self.provider))
             finish = choice.get("finish_reason") or finish
@@ -149,8 +165,60 @@ async def _frames(events: AsyncIterator[ServerEvent]) -> AsyncIterator[ServerEve
 
 def usage_of(usage: dict[str, Any]) -> Usage:
     details = usage.get("prompt_tokens_details") or {}
+    reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
     return Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
-                 cache_read_tokens=int(details.get("cached_tokens") or 0))
+                 cache_read_tokens=int(details.get("cached_tokens") or 0), reasoning_tokens=int(reasoning or 0))
+
+
+REASONING_FIELDS = ("reasoning_content", "reasoning")  # vLLM/llama.cpp/DeepSeek/LM Studio; Ollama/OpenRouter
+
+
+class Thought:
+    """One turn's reasoning, from whichever field (or inline tags) the server uses, and its answer
+    text with any `<think>` block taken out."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.field: str | None = None
+        self.tags = ThinkSplitter()
+
+    def read(self, delta: dict[str, Any]) -> list[TurnItem]:
+        items: list[TurnItem] = []
+        for name in REASONING_FIELDS:
+            piece = delta.get(name)
+            if isinstance(piece, str):
+                self.field = self.field or name  # present even when empty: DeepSeek wants it back then too
+                if piece:
+                    self.pieces.append(piece)
+                    items.append(ReasoningChunk(piece))
+                break
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            items += self._split(self.tags.feed(content))
+        return items
+
+    def end(self) -> list[TurnItem]:
+        items = self._split(self.tags.flush())
+        if self.field is None and not self.tags.seen:
+            return items
+        data = {"field": self.field} if self.field else {"field": "think_tag"}
+        return [*items, ReasoningDone(ReasoningPart("openai", "".join(self.pieces), data))]
+
+    def _split(self, runs: list[tuple[bool, str]]) -> list[TurnItem]:
+        items: list[TurnItem] = []
+        for reasoning, text in runs:
+            if reasoning:
+                self.pieces.append(text)
+                items.append(ReasoningChunk(text))
+            else:
+                items.append(TextChunk(text))
+        return items
+
+
+def deepseek_rule(base_url: str) -> bool:
+    """DeepSeek's API (thinking mode) wants `reasoning_content` back on every assistant turn that
+    made tool calls, in all later requests, or it answers 400; other servers document no such field."""
+    return "deepseek" in (urlsplit(base_url).hostname or "")
 
 
 def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: TurnState) -> None:
@@ -158,6 +226,8 @@ def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: Tu
     call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
     if fragment.get("id"):
         call["id"] = fragment["id"]
+    if isinstance(fragment.get("extra_content"), dict):  # Gemini: the thought signature, sent back as is
+        call["extra"] = {"extra_content": fragment["extra_content"]}
     function = fragment.get("function") or {}
     if function.get("name") and not call["name"]:
         call["name"] = function["name"]  # some servers repeat it on every fragment: keep the first
@@ -200,10 +270,10 @@ def _complete(arguments: object) -> bool:
 
 def _assemble(call: dict[str, Any], index: int) -> ToolCall:
     arguments, problem = parse_arguments(call["arguments"], call["name"] or "tool")
-    return ToolCall(call["id"] or f"call_{index}", call["name"], arguments, problem)
+    return ToolCall(call["id"] or f"call_{index}", call["name"], arguments, problem, call.get("extra"))
 
 
-def wire_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
+def wire_messages(transcript: Sequence[Message], deepseek: bool = False) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     for message in transcript:
         if isinstance(message, UserMessage):
@@ -212,9 +282,13 @@ def wire_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
             entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
             if message.tool_calls:
                 entry["tool_calls"] = [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                     **(c.extra if c.extra and "extra_content" in c.extra else {})}
                     for c in message.tool_calls
                 ]
+                said = [r for r in message.reasoning if r.provider == "openai" and r.data.get("field") == "reasoning_content"]
+                if deepseek and said:
+                    entry["reasoning_content"] = "".join(r.text for r in said)
             elif not message.text:
                 entry["content"] = ""
             messages.append(entry)

@@ -72,7 +72,7 @@ class SlashDispatch:
     def _model(self, _argument: str) -> None:
         settings = self.app.setup.settings
         current = None
-        if settings is not None and settings.provider in ("openai", "anthropic"):
+        if settings is not None and settings.provider in ("openai", "openai-responses", "anthropic"):
             current = ModelChoice(settings.provider, settings.model, settings.base_url)
         self.app.push_screen(ModelPicker(current), self.chose_model)
 

@@ -53,7 +53,8 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
             with VerticalScroll(id="model-fields"):
                 with Horizontal(classes="field"):
                     yield Label("provider")
-                    yield Select([("openai (any OpenAI-compatible server)", "openai"), ("anthropic", "anthropic")],
+                    yield Select([("openai (any OpenAI-compatible server)", "openai"), ("openai-responses (OpenAI Responses API)", "openai-responses"),
+                                  ("anthropic", "anthropic")],
                                  value=self.current.provider, allow_blank=False, id="model-provider", compact=True)
                 with Horizontal(classes="field"):
                     yield Label("model")
