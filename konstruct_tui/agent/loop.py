@@ -129,6 +129,7 @@ class AgentLoop:
         self.landed: list[dict[str, Any]] = []
         self.session: SessionLog | None = None
         self._runner: ToolRunner | None = None
+        self._last_piece = 0.0  # when the turn in flight last streamed something (the backstop's clock)
 
     @property
     def specs(self) -> list[ToolSpec]:
@@ -251,7 +252,7 @@ class AgentLoop:
             self.hooks.alive()
             turn: Any = self._model_turn(transcript)
             if self.turn_deadline_s is not None:
-                turn = asyncio.wait_for(turn, self.turn_deadline_s + DEADLINE_BACKSTOP_S)
+                turn = self._until_silent(turn, self.turn_deadline_s + DEADLINE_BACKSTOP_S)
             task = asyncio.ensure_future(turn)
             try:
                 with self.switch.cancels(task):
@@ -288,6 +289,25 @@ class AgentLoop:
                 return Stop(reason, f"budget reached: {reason}", text)
             if settled:
                 return Stop("done", finished_message(text), text)
+
+    async def _until_silent(self, turn: Any, limit_s: float) -> Any:
+        """The turn's result, or TimeoutError once nothing arrived for `limit_s`: counted from the
+        last streamed piece, so a model that reasons aloud for long is not cut while it streams."""
+        loop = asyncio.get_running_loop()
+        self._last_piece = loop.time()
+        task = asyncio.ensure_future(turn)
+        try:
+            while True:
+                left = self._last_piece + limit_s - loop.time()
+                if left <= 0:
+                    raise TimeoutError
+                done, _ = await asyncio.wait({task}, timeout=left)
+                if task in done:
+                    return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait({task})
 
     async def _until_killed(self, task: asyncio.Task[Any]) -> Any:
         """The turn's result; after a kill, CancelledError once the turn has stopped. The switch
@@ -332,6 +352,7 @@ class AgentLoop:
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
             async for item in stream:
                 self.hooks.alive()
+                self._last_piece = asyncio.get_running_loop().time()
                 if isinstance(item, TextChunk):
                     text.append(item.text)
                     self._streamed_chars += len(item.text)
