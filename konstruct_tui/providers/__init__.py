@@ -17,6 +17,7 @@ from .openai import OpenAICompatible
 from .responses import OpenAIResponses
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .scripted import ScriptedProvider, ScriptInvalid, load_script
+from .server_limits import server_window, with_server_window
 from .settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
@@ -53,6 +54,8 @@ __all__ = [
     "load_script",
     "open_provider",
     "resolve",
+    "server_window",
+    "with_server_window",
 ]
 
 
