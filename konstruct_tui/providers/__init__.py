@@ -21,6 +21,7 @@ from .server_limits import server_window, with_server_window
 from .settings import (
     DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
+    EFFORTS,
     KEY_VARIABLES,
     PROVIDERS,
     ConfigInvalid,
@@ -34,6 +35,7 @@ from .settings import (
 __all__ = [
     "DEFAULT_BASE_URLS",
     "DEFAULT_MODELS",
+    "EFFORTS",
     "KEY_VARIABLES",
     "PROVIDERS",
     "Anthropic",

@@ -73,7 +73,8 @@ class SlashDispatch:
         settings = self.app.setup.settings
         current = None
         if settings is not None and settings.provider in ("openai", "openai-responses", "anthropic"):
-            current = ModelChoice(settings.provider, settings.model, settings.base_url)
+            effort = settings.reasoning_effort
+            current = ModelChoice(settings.provider, settings.model, settings.base_url, "" if effort is None else str(effort))
         self.app.push_screen(ModelPicker(current), self.chose_model)
 
     def chose_model(self, choice: ModelChoice | None) -> None:
