@@ -47,7 +47,7 @@ API_VERSION = "2023-06-01"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 # What `reasoning_effort = "low|medium|high"` means as a thinking budget (Claude Code's think /
 # think hard / ultrathink); a number is taken as the budget itself. The API's minimum is 1024.
-EFFORT_BUDGETS = {"low": 4_000, "medium": 10_000, "high": 31_999}
+EFFORT_BUDGETS = {"minimal": 1_024, "low": 4_000, "medium": 10_000, "high": 31_999}
 MIN_BUDGET = 1024
 THINKING_BLOCKS = ("thinking", "redacted_thinking")
 

@@ -82,7 +82,7 @@ class OpenAICompatible(StreamingProvider):
             headers["authorization"] = f"Bearer {self.api_key}"
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": "system", "content": system}, *wire_messages(transcript, deepseek_rule(self.base_url))],
+            "messages": [{"role": "system", "content": system}, *wire_messages(transcript, deepseek_rule(self.base_url, self.model))],
             "stream": True,
             self.limit_field: self.max_output_tokens,
         }
@@ -215,10 +215,11 @@ class Thought:
         return items
 
 
-def deepseek_rule(base_url: str) -> bool:
+def deepseek_rule(base_url: str, model: str) -> bool:
     """DeepSeek's API (thinking mode) wants `reasoning_content` back on every assistant turn that
-    made tool calls, in all later requests, or it answers 400; other servers document no such field."""
-    return "deepseek" in (urlsplit(base_url).hostname or "")
+    made tool calls, in all later requests, or it answers 400; so do DeepSeek models served
+    elsewhere (vLLM, llama.cpp and Ollama accept the field). Other servers document no such field."""
+    return "deepseek" in (urlsplit(base_url).hostname or "") or "deepseek" in model.lower()
 
 
 def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: TurnState) -> None:

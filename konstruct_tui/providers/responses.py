@@ -188,7 +188,26 @@ def reasoning_part(item: dict[str, Any]) -> ReasoningPart:
     data: dict[str, Any] = {"id": item.get("id"), "summary": summary}
     if item.get("encrypted_content"):
         data["encrypted_content"] = item["encrypted_content"]
+    elif item.get("content"):
+        data["content"] = item["content"]
     return ReasoningPart(PROVIDER, text, data)
+
+
+def reasoning_item(part: ReasoningPart) -> dict[str, Any] | None:
+    """A reasoning item to send back, or None. Nothing is stored server-side (`store: false`), so an
+    item goes back only with what makes it readable without storage: its `encrypted_content`
+    (OpenAI), or its raw `content` (a server showing gpt-oss reasoning). An id alone would be
+    refused ("Item with id 'rs_…' not found")."""
+    if part.provider != PROVIDER or not part.data.get("id"):
+        return None
+    item: dict[str, Any] = {"type": "reasoning", "id": part.data["id"], "summary": part.data.get("summary") or []}
+    if part.data.get("encrypted_content"):
+        item["encrypted_content"] = part.data["encrypted_content"]
+    elif part.data.get("content"):
+        item["content"] = part.data["content"]
+    else:
+        return None
+    return item
 
 
 def stop_of(response: dict[str, Any], calls: Sequence[ToolCall]) -> str:
@@ -215,10 +234,8 @@ def wire_items(transcript: Sequence[Message]) -> list[dict[str, Any]]:
             items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": message.text}]})
         elif isinstance(message, AssistantMessage):
             for part in message.reasoning:
-                if part.provider == PROVIDER and part.data.get("id"):
-                    item = {"type": "reasoning", "id": part.data["id"], "summary": part.data.get("summary") or []}
-                    if part.data.get("encrypted_content"):
-                        item["encrypted_content"] = part.data["encrypted_content"]
+                item = reasoning_item(part)
+                if item is not None:
                     items.append(item)
             if message.text:
                 items.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": message.text}]})

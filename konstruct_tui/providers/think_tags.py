@@ -1,12 +1,12 @@
 """Inline reasoning split out of an answer: local servers without a reasoning parser stream a
-reasoning model's thoughts as `<think>…</think>` inside the content. Those pieces are reasoning,
-never the answer, wherever the chunk borders fall (a tag may arrive as `<thi` + `nk>`).
+reasoning model's thoughts as `<think>…</think>` inside the content, and Gemini's OpenAI-compatible
+endpoint (with `include_thoughts`) as `<thought>…</thought>`. Those pieces are reasoning, never the
+answer, wherever the chunk borders fall (a tag may arrive as `<thi` + `nk>`).
 """
 
 from __future__ import annotations
 
-OPEN = "<think>"
-CLOSE = "</think>"
+TAGS = {"<think>": "</think>", "<thought>": "</thought>"}
 
 
 class ThinkSplitter:
@@ -14,27 +14,33 @@ class ThinkSplitter:
     end of a piece is held back, until the next piece says whether it is one."""
 
     def __init__(self) -> None:
-        self.inside = False
+        self.closing: str | None = None  # the close tag awaited while inside a block
         self.held = ""
-        self.seen = False  # a <think> block appeared this turn
+        self.seen = False  # a block appeared this turn
+
+    @property
+    def inside(self) -> bool:
+        return self.closing is not None
 
     def feed(self, text: str) -> list[tuple[bool, str]]:
-        if not self.held and not self.inside and "<" not in text:
-            return [(False, text)]  # the common case: plain answer text
+        if not self.held and "<" not in text:
+            return [(self.inside, text)]  # the common case: no tag can start in this piece
         buffer = self.held + text
         self.held = ""
         runs: list[tuple[bool, str]] = []
         while buffer:
-            tag = CLOSE if self.inside else OPEN
-            found = buffer.find(tag)
+            if self.closing is not None:
+                found, tag = buffer.find(self.closing), self.closing
+            else:
+                found, tag = min(((buffer.find(t), t) for t in TAGS if t in buffer), default=(-1, ""))
             if found >= 0:
                 if found:
                     runs.append((self.inside, buffer[:found]))
                 buffer = buffer[found + len(tag):]
-                self.inside = not self.inside
+                self.closing = None if self.closing is not None else TAGS[tag]
                 self.seen = True
                 continue
-            keep = _partial_tag(buffer, tag)
+            keep = max(_partial_tag(buffer, t) for t in ((self.closing,) if self.closing else TAGS))
             if keep:
                 self.held, buffer = buffer[-keep:], buffer[:-keep]
             if buffer:

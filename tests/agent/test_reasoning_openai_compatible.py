@@ -84,3 +84,9 @@ async def test_no_reasoning_effort_is_sent_unless_configured(project) -> None:
     served = Served("vllm_reasoning_content_answer.sse")
     await run_loop(project, served, "openai", model="qwen3:14b")
     assert "reasoning_effort" not in served.bodies[0]
+
+
+async def test_a_deepseek_model_on_a_local_server_gets_its_reasoning_back_too(project) -> None:
+    served = Served("deepseek_reasoning_tool_call.sse", "deepseek_reasoning_answer.sse")
+    await run_loop(project, served, "openai", model="deepseek-ai/DeepSeek-V3.1", base_url="http://127.0.0.1:8000/v1")
+    assert served.bodies[1]["messages"][2]["reasoning_content"] == "I must read the file."

@@ -87,3 +87,18 @@ async def test_a_model_that_does_not_reason_gets_no_reasoning_parameter(project)
     served = Served("responses_answer.sse")
     await run_loop(project, served, "openai-responses", model="gpt-4.1")
     assert "reasoning" not in served.bodies[0] and served.bodies[0]["store"] is False
+
+
+def test_only_reasoning_items_readable_without_storage_go_back() -> None:
+    from konstruct_tui.agent.ports import AssistantMessage, ReasoningPart, UserMessage
+    from konstruct_tui.providers.responses import wire_items
+
+    parts = (
+        ReasoningPart("openai-responses", "s", {"id": "rs_1", "summary": [], "encrypted_content": "gAAA"}),
+        ReasoningPart("openai-responses", "", {"id": "rs_2", "summary": []}),  # an id alone: "Item with id not found"
+        ReasoningPart("openai-responses", "raw", {"id": "rs_3", "summary": [], "content": [{"type": "reasoning_text", "text": "raw"}]}),
+        ReasoningPart("anthropic", "t", {"type": "thinking", "signature": "S"}),  # another provider's: never
+    )
+    items = wire_items([UserMessage("go"), AssistantMessage("ok", (), parts)])
+    assert [i.get("id") for i in items if i["type"] == "reasoning"] == ["rs_1", "rs_3"]
+    assert items[-1] == {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok"}]}

@@ -36,3 +36,13 @@ def test_an_unclosed_think_block_stays_reasoning() -> None:
 
 def test_plain_answers_pass_unchanged() -> None:
     assert split(["if a < b:", " return b"]) == ("", "if a < b: return b")
+
+
+def test_gemini_thought_tags_too_wherever_cut() -> None:
+    stream = "<thought>**Planning** read calc.py</thought>I will read calc.py."
+    for i in range(1, len(stream)):
+        assert split([stream[:i], stream[i:]]) == ("**Planning** read calc.py", "I will read calc.py."), i
+
+
+def test_a_close_tag_of_the_other_kind_does_not_end_the_block() -> None:
+    assert split(["<think>a </thought> b</think>c"]) == ("a </thought> b", "c")
