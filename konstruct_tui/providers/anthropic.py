@@ -39,7 +39,7 @@ from ..agent import (
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import server_events
+from .sse import event_batches
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -108,57 +108,60 @@ class Anthropic(StreamingProvider):
         usage = Usage()
         stop_reason: str | None = None
         stopped = False
-        async for event in server_events(source, state.stray):
-            payload = parse_json(event.data)
-            if not isinstance(payload, dict):
-                notice = state.bad_line(event.data)
-                if notice:
-                    yield notice
-                continue
-            kind = payload.get("type", event.event)
-            if kind == "message_start":
-                usage = usage_of((payload.get("message") or {}).get("usage") or {}, usage)
-                state.server_usage = usage
-            elif kind == "content_block_start":
-                block = dict(payload.get("content_block") or {})
-                block["partial"] = ""
-                blocks[int(payload.get("index", len(blocks)))] = block
-                if block.get("type") == "tool_use":
-                    state.began_tool(str(block.get("name") or ""))
-            elif kind == "content_block_delta":
-                delta = payload.get("delta") or {}
-                block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": ""})
-                if delta.get("type") == "text_delta" and delta.get("text"):
-                    yield TextChunk(delta["text"])
-                elif delta.get("type") == "thinking_delta":
-                    piece = delta.get("thinking") or ""
-                    block["thinking"] = str(block.get("thinking") or "") + piece
-                    if piece:
-                        yield ReasoningChunk(piece)
-                elif delta.get("type") == "signature_delta":
-                    block["signature"] = str(block.get("signature") or "") + str(delta.get("signature") or "")
-                elif delta.get("type") == "input_json_delta":
-                    piece = delta.get("partial_json") or ""
-                    block["partial"] += piece
-                    state.out_chars += len(piece)
-            elif kind == "content_block_stop":
-                block = blocks.get(int(payload.get("index", -1))) or {}
-                if block.get("type") == "tool_use" and not block.get("handed_on"):
-                    block["handed_on"] = True
-                    yield ToolCallChunk(_assemble(block))
-                elif block.get("type") in THINKING_BLOCKS:
-                    yield ReasoningDone(reasoning_part(block))
-            elif kind == "message_delta":
-                stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
-                usage = usage_of(payload.get("usage") or {}, usage)  # cumulative, per the API
-                state.server_usage = usage
-            elif kind == "message_stop":
-                stopped = True
+        async for batch in event_batches(source, state.stray):
+            for event in batch:
+                payload = parse_json(event.data)
+                if not isinstance(payload, dict):
+                    notice = state.bad_line(event.data)
+                    if notice:
+                        yield notice
+                    continue
+                kind = payload.get("type", event.event)
+                if kind == "message_start":
+                    usage = usage_of((payload.get("message") or {}).get("usage") or {}, usage)
+                    state.server_usage = usage
+                elif kind == "content_block_start":
+                    block = dict(payload.get("content_block") or {})
+                    block["partial"] = ""
+                    blocks[int(payload.get("index", len(blocks)))] = block
+                    if block.get("type") == "tool_use":
+                        state.began_tool(str(block.get("name") or ""))
+                elif kind == "content_block_delta":
+                    delta = payload.get("delta") or {}
+                    block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": ""})
+                    if delta.get("type") == "text_delta" and delta.get("text"):
+                        yield TextChunk(delta["text"])
+                    elif delta.get("type") == "thinking_delta":
+                        piece = delta.get("thinking") or ""
+                        block["thinking"] = str(block.get("thinking") or "") + piece
+                        if piece:
+                            yield ReasoningChunk(piece)
+                    elif delta.get("type") == "signature_delta":
+                        block["signature"] = str(block.get("signature") or "") + str(delta.get("signature") or "")
+                    elif delta.get("type") == "input_json_delta":
+                        piece = delta.get("partial_json") or ""
+                        block["partial"] += piece
+                        state.out_chars += len(piece)
+                elif kind == "content_block_stop":
+                    block = blocks.get(int(payload.get("index", -1))) or {}
+                    if block.get("type") == "tool_use" and not block.get("handed_on"):
+                        block["handed_on"] = True
+                        yield ToolCallChunk(_assemble(block))
+                    elif block.get("type") in THINKING_BLOCKS:
+                        yield ReasoningDone(reasoning_part(block))
+                elif kind == "message_delta":
+                    stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
+                    usage = usage_of(payload.get("usage") or {}, usage)  # cumulative, per the API
+                    state.server_usage = usage
+                elif kind == "message_stop":
+                    stopped = True
+                    break
+                elif kind == "error" or error_of(payload):
+                    error = error_of(payload) or {"message": event.data}
+                    said = describe_error(error)
+                    raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
+            if stopped:
                 break
-            elif kind == "error" or error_of(payload):
-                error = error_of(payload) or {"message": event.data}
-                said = describe_error(error)
-                raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
         if not stopped and stop_reason is None:  # a proxy may drop `message_stop`; a stop reason is enough
             skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
             raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")

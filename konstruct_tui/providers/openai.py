@@ -41,7 +41,7 @@ from ..agent import (
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import ServerEvent, server_events, split_frames
+from .sse import event_batches, split_frames
 from .streaming import StreamingProvider, TurnState, parse_arguments
 from .think_tags import ThinkSplitter
 
@@ -102,31 +102,40 @@ class OpenAICompatible(StreamingProvider):
         finish: str | None = None
         done = False
         thought = Thought()
-        async for event in _frames(server_events(source, state.stray)):
-            if event.data.strip() == "[DONE]":
-                done = True
+        async for batch in event_batches(source, state.stray):
+            for event in batch:
+                for data in split_frames(event.data) if "\n" in event.data else (event.data,):
+                    if data.strip() == "[DONE]":
+                        done = True
+                        break
+                    chunk = parse_json(data)
+                    if not isinstance(chunk, dict):
+                        notice = state.bad_line(data)
+                        if notice:
+                            yield notice
+                        continue
+                    # Only a frame that could be an error is looked at closely: this runs for every delta.
+                    suspect = "error" in chunk or "detail" in chunk or chunk.get("object") == "error" or chunk.get("type") == "error"
+                    error = error_of(chunk) if suspect else None
+                    if error is not None or event.event == "error":
+                        error = error or (chunk if "message" in chunk else {"message": data})  # llama.cpp's `error:` field
+                        said = f"the server reported an error mid-stream: {describe_error(error)}"
+                        raise RetryableFailure(said) if retryable(error) else ServerReported(said)
+                    usage = chunk.get("usage")
+                    if usage:
+                        yield UsageChunk(usage_of(usage))
+                    for choice in chunk.get("choices") or ():
+                        delta = choice.get("delta") or choice.get("message") or {}
+                        for item in thought.read(delta):
+                            yield item
+                        if "tool_calls" in delta:
+                            for fragment in delta["tool_calls"] or ():
+                                _merge(calls, fragment, state)
+                        finish = choice.get("finish_reason") or finish
+                if done:
+                    break
+            if done:
                 break
-            chunk = parse_json(event.data)
-            if not isinstance(chunk, dict):
-                notice = state.bad_line(event.data)
-                if notice:
-                    yield notice
-                continue
-            error = error_of(chunk)
-            if error is not None or event.event == "error":
-                error = error or (chunk if "message" in chunk else {"message": event.data})  # llama.cpp's `error:` field
-                said = f"the server reported an error mid-stream: {describe_error(error)}"
-                raise RetryableFailure(said) if retryable(error) else ServerReported(said)
-            usage = chunk.get("usage")
-            if usage:
-                yield UsageChunk(usage_of(usage))
-            for choice in chunk.get("choices") or ():
-                delta = choice.get("delta") or choice.get("message") or {}
-                for item in thought.read(delta):
-                    yield item
-                for fragment in delta.get("tool_calls") or ():
-                    _merge(calls, fragment, state)
-                finish = choice.get("finish_reason") or finish
         if not done and finish is None:
             skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
             raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
@@ -157,12 +166,6 @@ class OpenAICompatible(StreamingProvider):
         return [*items, TurnEnd(finish)]
 
 
-async def _frames(events: AsyncIterator[ServerEvent]) -> AsyncIterator[ServerEvent]:
-    async for event in events:
-        for data in split_frames(event.data):
-            yield ServerEvent(event.event, data)
-
-
 def usage_of(usage: dict[str, Any]) -> Usage:
     details = usage.get("prompt_tokens_details") or {}
     reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
@@ -170,11 +173,11 @@ def usage_of(usage: dict[str, Any]) -> Usage:
                  cache_read_tokens=int(details.get("cached_tokens") or 0), reasoning_tokens=int(reasoning or 0))
 
 
-REASONING_FIELDS = ("reasoning_content", "reasoning")  # vLLM/llama.cpp/DeepSeek/LM Studio; Ollama/OpenRouter
 
 
 class Thought:
-    """One turn's reasoning, from whichever field (or inline tags) the server uses, and its answer
+    """One turn's reasoning, from `reasoning_content` (vLLM, llama.cpp, DeepSeek, LM Studio), `reasoning`
+    (Ollama, OpenRouter) or inline tags, and its answer
     text with any `<think>` block taken out."""
 
     def __init__(self) -> None:
@@ -184,17 +187,22 @@ class Thought:
 
     def read(self, delta: dict[str, Any]) -> list[TurnItem]:
         items: list[TurnItem] = []
-        for name in REASONING_FIELDS:
+        name = "reasoning_content"
+        piece = delta.get(name)
+        if piece is None:
+            name = "reasoning"
             piece = delta.get(name)
-            if isinstance(piece, str):
-                self.field = self.field or name  # present even when empty: DeepSeek wants it back then too
-                if piece:
-                    self.pieces.append(piece)
-                    items.append(ReasoningChunk(piece))
-                break
+        if isinstance(piece, str):
+            self.field = self.field or name  # present even when empty: DeepSeek wants it back then too
+            if piece:
+                self.pieces.append(piece)
+                items.append(ReasoningChunk(piece))
         content = delta.get("content")
-        if isinstance(content, str) and content:
-            items += self._split(self.tags.feed(content))
+        if content and isinstance(content, str):
+            if not self.tags.held and "<" not in content and not self.tags.inside:
+                items.append(TextChunk(content))  # plain answer text: the tag splitter is not needed
+            else:
+                items += self._split(self.tags.feed(content))
         return items
 
     def end(self) -> list[TurnItem]:

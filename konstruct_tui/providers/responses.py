@@ -42,7 +42,7 @@ from ..agent import (
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import server_events
+from .sse import event_batches
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -98,48 +98,49 @@ class OpenAIResponses(StreamingProvider):
     async def read_turn(self, source: httpx.Response | str, state: TurnState) -> AsyncIterator[TurnItem]:
         calls: list[ToolCall] = []
         summary_at: dict[str, int] = {}  # reasoning item id -> the summary part streaming now
-        async for event in server_events(source, state.stray):
-            payload = parse_json(event.data)
-            if not isinstance(payload, dict):
-                notice = state.bad_line(event.data)
-                if notice:
-                    yield notice
-                continue
-            kind = str(payload.get("type") or event.event)
-            if kind == "response.output_text.delta":
-                if payload.get("delta"):
-                    yield TextChunk(str(payload["delta"]))
-            elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
-                piece = str(payload.get("delta") or "")
-                item_id = str(payload.get("item_id") or "")
-                index = int(payload.get("summary_index") or 0)
-                if summary_at.setdefault(item_id, index) != index:
-                    summary_at[item_id] = index
-                    piece = "\n\n" + piece  # a new summary part: a paragraph of its own
-                if piece:
-                    yield ReasoningChunk(piece)
-            elif kind == "response.function_call_arguments.delta":
-                state.out_chars += len(str(payload.get("delta") or ""))
-            elif kind == "response.output_item.added":
-                item = payload.get("item") or {}
-                if item.get("type") == "function_call":
-                    state.began_tool(str(item.get("name") or ""))
-            elif kind == "response.output_item.done":
-                done = self._item_done(payload.get("item") or {})
-                if isinstance(done, ToolCallChunk):
-                    calls.append(done.call)
-                if done is not None:
-                    yield done
-            elif kind in ("response.completed", "response.incomplete"):
-                response = payload.get("response") or {}
-                if response.get("usage"):
-                    yield UsageChunk(usage_of(response["usage"]))
-                yield TurnEnd(stop_of(response, calls))
-                return
-            elif kind == "response.failed" or kind == "error" or error_of(payload):
-                error = error_of(payload.get("response") or {}) or error_of(payload) or {"message": event.data}
-                said = describe_error(error)
-                raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
+        async for batch in event_batches(source, state.stray):
+            for event in batch:
+                payload = parse_json(event.data)
+                if not isinstance(payload, dict):
+                    notice = state.bad_line(event.data)
+                    if notice:
+                        yield notice
+                    continue
+                kind = str(payload.get("type") or event.event)
+                if kind == "response.output_text.delta":
+                    if payload.get("delta"):
+                        yield TextChunk(str(payload["delta"]))
+                elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+                    piece = str(payload.get("delta") or "")
+                    item_id = str(payload.get("item_id") or "")
+                    index = int(payload.get("summary_index") or 0)
+                    if summary_at.setdefault(item_id, index) != index:
+                        summary_at[item_id] = index
+                        piece = "\n\n" + piece  # a new summary part: a paragraph of its own
+                    if piece:
+                        yield ReasoningChunk(piece)
+                elif kind == "response.function_call_arguments.delta":
+                    state.out_chars += len(str(payload.get("delta") or ""))
+                elif kind == "response.output_item.added":
+                    item = payload.get("item") or {}
+                    if item.get("type") == "function_call":
+                        state.began_tool(str(item.get("name") or ""))
+                elif kind == "response.output_item.done":
+                    done = self._item_done(payload.get("item") or {})
+                    if isinstance(done, ToolCallChunk):
+                        calls.append(done.call)
+                    if done is not None:
+                        yield done
+                elif kind in ("response.completed", "response.incomplete"):
+                    response = payload.get("response") or {}
+                    if response.get("usage"):
+                        yield UsageChunk(usage_of(response["usage"]))
+                    yield TurnEnd(stop_of(response, calls))
+                    return
+                elif kind == "response.failed" or kind == "error" or error_of(payload):
+                    error = error_of(payload.get("response") or {}) or error_of(payload) or {"message": event.data}
+                    said = describe_error(error)
+                    raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
         skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
         raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
 
