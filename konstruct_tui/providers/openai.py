@@ -177,8 +177,7 @@ def usage_of(usage: dict[str, Any]) -> Usage:
 
 class Thought:
     """One turn's reasoning, from `reasoning_content` (vLLM, llama.cpp, DeepSeek, LM Studio), `reasoning`
-    (Ollama, OpenRouter) or inline tags, and its answer
-    text with any `<think>` block taken out."""
+    (Ollama, OpenRouter) or inline `<think>`/`<thought>` tags, and its answer text with them taken out."""
 
     def __init__(self) -> None:
         self.pieces: list[str] = []
