@@ -183,6 +183,7 @@ class Thought:
         self.pieces: list[str] = []
         self.field: str | None = None
         self.tags = ThinkSplitter()
+        self.details: dict[int, dict[str, Any]] = {}  # OpenRouter's `reasoning_details`, merged by index
 
     def read(self, delta: dict[str, Any]) -> list[TurnItem]:
         items: list[TurnItem] = []
@@ -196,6 +197,11 @@ class Thought:
             if piece:
                 self.pieces.append(piece)
                 items.append(ReasoningChunk(piece))
+        if delta.get("reasoning_details"):
+            shown = self._merge_details(delta["reasoning_details"])
+            if shown and not isinstance(piece, str):  # shown once: most servers also send `reasoning`
+                self.pieces.append(shown)
+                items.append(ReasoningChunk(shown))
         content = delta.get("content")
         if content and isinstance(content, str):
             if not self.tags.held and "<" not in content and not self.tags.inside:
@@ -206,10 +212,32 @@ class Thought:
 
     def end(self) -> list[TurnItem]:
         items = self._split(self.tags.flush())
-        if self.field is None and not self.tags.seen:
+        if self.field is None and not self.tags.seen and not self.details:
             return items
-        data = {"field": self.field} if self.field else {"field": "think_tag"}
+        data: dict[str, Any] = {"field": self.field or ("think_tag" if self.tags.seen else "reasoning_details")}
+        if self.details:
+            data["reasoning_details"] = [self.details[i] for i in sorted(self.details)]
         return [*items, ReasoningDone(ReasoningPart("openai", "".join(self.pieces), data))]
+
+    def _merge_details(self, details: Any) -> str:
+        """OpenRouter streams each reasoning detail in pieces keyed by `index`: text pieces join,
+        the rest (type, id, format, signature, encrypted data) is kept as it came. Returns the
+        readable text of these pieces."""
+        shown: list[str] = []
+        for detail in details if isinstance(details, list) else ():
+            if not isinstance(detail, dict):
+                continue
+            index = detail.get("index") if isinstance(detail.get("index"), int) else len(self.details)
+            merged = self.details.setdefault(index, {})
+            for key, value in detail.items():
+                if key in ("text", "summary", "data", "signature") and isinstance(value, str) and isinstance(merged.get(key), str):
+                    merged[key] += value
+                elif value is not None or key not in merged:
+                    merged[key] = value
+            for key in ("text", "summary"):
+                if isinstance(detail.get(key), str) and detail[key]:
+                    shown.append(detail[key])
+        return "".join(shown)
 
     def _split(self, runs: list[tuple[bool, str]]) -> list[TurnItem]:
         items: list[TurnItem] = []
@@ -299,6 +327,11 @@ def wire_messages(transcript: Sequence[Message], deepseek: bool = False) -> list
                     entry["reasoning_content"] = "".join(r.text for r in said)
             elif not message.text:
                 entry["content"] = ""
+            # OpenRouter: reasoning details go back unmodified (its "preserving reasoning blocks");
+            # only a server that sent them gets them.
+            details = [d for r in message.reasoning if r.provider == "openai" for d in r.data.get("reasoning_details") or ()]
+            if details:
+                entry["reasoning_details"] = details
             messages.append(entry)
         elif isinstance(message, ToolResultMessage):
             messages.append({"role": "tool", "tool_call_id": message.call_id, "content": message.content})

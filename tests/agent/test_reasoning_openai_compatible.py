@@ -90,3 +90,14 @@ async def test_a_deepseek_model_on_a_local_server_gets_its_reasoning_back_too(pr
     served = Served("deepseek_reasoning_tool_call.sse", "deepseek_reasoning_answer.sse")
     await run_loop(project, served, "openai", model="deepseek-ai/DeepSeek-V3.1", base_url="http://127.0.0.1:8000/v1")
     assert served.bodies[1]["messages"][2]["reasoning_content"] == "I must read the file."
+
+
+async def test_openrouter_reasoning_details_go_back_unmodified(project) -> None:
+    served = Served("openrouter_reasoning_details_tool_call.sse", "ollama_reasoning_answer.sse")
+    finished, reporter = await run_loop(project, served, "openai", model="anthropic/claude-sonnet-4.5", base_url="https://openrouter.ai/api/v1")
+    assert finished.reason == "done"
+    assert seen(reporter, "reasoning").startswith("Need the file. Read it.")  # shown once, not twice
+    assistant = served.bodies[1]["messages"][2]
+    assert assistant["reasoning_details"] == [{"type": "reasoning.text", "text": "Need the file. Read it.", "format": "anthropic-claude-v1",
+                                               "index": 0, "signature": "ErUBCkYIBxgCKkB"}]
+    assert "reasoning_content" not in assistant
