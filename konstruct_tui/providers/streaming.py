@@ -302,10 +302,16 @@ async def within_deadline(produce: Producer, deadline_s: float, provider: str) -
     try:
         while True:
             try:
-                # Not wait_for: in 3.11 it can swallow a cancel that lands as the item arrives,
-                # and the kill switch's cancel must never be lost.
-                async with asyncio.timeout_at(deadline):
-                    item = await queue.get()
+                if queue.empty():
+                    # Not wait_for: in 3.11 it can swallow a cancel that lands as the item arrives,
+                    # and the kill switch's cancel must never be lost.
+                    async with asyncio.timeout_at(deadline):
+                        item = await queue.get()
+                else:
+                    # Already there: taken without arming a timer (a fast stream queues thousands a
+                    # second). The queue empties at every network piece, and a kill's cancel lands
+                    # at the wait that follows.
+                    item = queue.get_nowait()
             except TimeoutError:
                 late = TurnDeadlineExceeded(f"{provider} sent nothing more within the turn's deadline of {deadline_s:g} s "
                                             "(counted from the last piece received); the stream was closed")
