@@ -101,3 +101,14 @@ async def test_openrouter_reasoning_details_go_back_unmodified(project) -> None:
     assert assistant["reasoning_details"] == [{"type": "reasoning.text", "text": "Need the file. Read it.", "format": "anthropic-claude-v1",
                                                "index": 0, "signature": "ErUBCkYIBxgCKkB"}]
     assert "reasoning_content" not in assistant
+
+
+DEEPSEEK_MISSING = json.dumps({"error": {"message": "The `reasoning_content` in the thinking mode must be passed back to the API.",
+                                         "type": "invalid_request_error", "param": None, "code": "invalid_request_error"}}).encode()
+
+
+async def test_the_deepseek_400_for_missing_reasoning_reaches_the_person(project) -> None:
+    served = Served("deepseek_reasoning_tool_call.sse", (400, DEEPSEEK_MISSING))
+    finished, _ = await run_loop(project, served, "openai", model="deepseek-chat", base_url="https://api.deepseek.com")
+    assert finished.reason == "error"
+    assert "openai answered HTTP 400: The `reasoning_content` in the thinking mode must be passed back to the API." in finished.message
