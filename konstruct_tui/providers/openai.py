@@ -227,7 +227,8 @@ class Thought:
         for detail in details if isinstance(details, list) else ():
             if not isinstance(detail, dict):
                 continue
-            index = detail.get("index") if isinstance(detail.get("index"), int) else len(self.details)
+            given = detail.get("index")
+            index = given if isinstance(given, int) else len(self.details)
             merged = self.details.setdefault(index, {})
             for key, value in detail.items():
                 if key in ("text", "summary", "data", "signature") and isinstance(value, str) and isinstance(merged.get(key), str):
