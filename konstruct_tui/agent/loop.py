@@ -268,7 +268,7 @@ class AgentLoop:
                 # session left, and a retry starts afresh.
                 self._account(getattr(late, "usage", None))
                 said = self.workspace.scrub(str(late)) if isinstance(late, TurnDeadlinePassed) else ""
-                return Stop("deadline", said or f"a model turn took longer than {self.turn_deadline_s or 0:g} s", text)
+                return Stop("deadline", said or f"a model turn sent nothing for longer than {self.turn_deadline_s or 0:g} s", text)
             except Exception as error:  # noqa: BLE001 - ProviderError, or a wire format we could not read
                 self._account(getattr(error, "usage", None))  # a failed turn still cost what streamed
                 return Stop("error", self.workspace.scrub(str(error)), text)
