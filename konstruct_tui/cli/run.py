@@ -35,7 +35,7 @@ def register(commands: Any) -> None:
     run.add_argument("--max-tokens", type=whole_number(), metavar="N", help="token budget, input + output")
     run.add_argument("--max-cost", type=positive_number, metavar="USD", help="cost budget in US dollars")
     run.add_argument("--timeout", type=positive_number, metavar="S", help="wall-clock limit for the whole run, in seconds")
-    run.add_argument("--turn-timeout", type=positive_number, metavar="S", help="deadline for one model turn (default 300, or the config's)")
+    run.add_argument("--turn-timeout", type=positive_number, metavar="S", help="deadline for one model turn, counted from the last piece the server sent (default 300, or the config's)")
     run.add_argument("--yes", action="store_true", help="grant edits and commands for this run only (nothing is stored)")
     run.add_argument("--resume", metavar="ID", help="continue the session with this id")
     run.set_defaults(handler=run_agent)
