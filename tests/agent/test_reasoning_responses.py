@@ -102,3 +102,19 @@ def test_only_reasoning_items_readable_without_storage_go_back() -> None:
     items = wire_items([UserMessage("go"), AssistantMessage("ok", (), parts)])
     assert [i.get("id") for i in items if i["type"] == "reasoning"] == ["rs_1", "rs_3"]
     assert items[-1] == {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "ok"}]}
+
+
+ERROR_EVENT = b'event: error\ndata: {"type": "error", "code": "ERR_SOMETHING", "message": "Something went wrong", "param": null, "sequence_number": 1}\n\n'
+RATE_LIMITED = json.dumps({"error": {"message": "Rate limit reached for gpt-5-codex in organization org-x on tokens per min (TPM): "
+                                                "Limit 30000, Used 30000, Requested 2000. Please try again in 4s.",
+                                     "type": "tokens", "param": None, "code": "rate_limit_exceeded"}}).encode()
+
+
+async def test_an_error_event_mid_stream_says_the_servers_words(project) -> None:
+    finished, _ = await run_loop(project, Served((200, ERROR_EVENT)), "openai-responses", model="gpt-5-codex")
+    assert finished.reason == "error" and "Something went wrong" in finished.message and "ERR_SOMETHING" in finished.message
+
+
+async def test_a_rate_limit_is_retried_then_reported_in_the_servers_words(project) -> None:
+    finished, _ = await run_loop(project, Served((429, RATE_LIMITED)), "openai-responses", model="gpt-5-codex")
+    assert finished.reason == "error" and "Rate limit reached for gpt-5-codex" in finished.message
