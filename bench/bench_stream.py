@@ -4,6 +4,12 @@ A recorded-style OpenAI stream of 4000 text deltas and one tool call (in 200 arg
 read through `OpenAICompatible` over `httpx.MockTransport`; the baseline is the same body split into
 frames and decoded with `json.loads`, nothing else. Prints medians and the ratio.
 
+Then reasoning-heavy streams, 4000 reasoning deltas before a short answer, in each wire format that
+carries reasoning: vLLM/llama.cpp `reasoning_content`, Ollama `reasoning`, inline `<think>` (tags cut
+across deltas), Anthropic `thinking_delta`, Responses `reasoning_summary_text.delta`. For each, the
+parse alone (the provider's `read_turn` over the body, no HTTP, no queue) and the whole turn
+(`stream_turn` over MockTransport), both against the same json.loads baseline.
+
     python bench/bench_stream.py [--rounds 15]
 """
 
@@ -18,7 +24,10 @@ import time
 import httpx
 
 from konstruct_tui.agent.ports import UserMessage
-from konstruct_tui.providers import OpenAICompatible
+from konstruct_tui.providers import Anthropic, OpenAICompatible, OpenAIResponses
+from konstruct_tui.providers.streaming import StreamingProvider, TurnState
+
+DELTAS = 4000
 
 
 def body() -> bytes:
@@ -33,12 +42,74 @@ def body() -> bytes:
     return b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
 
 
-async def read_turn(raw: bytes) -> int:
+def _chat(deltas: list[dict]) -> bytes:
+    frames = [{"choices": [{"index": 0, "delta": d}]} for d in deltas]
+    frames += [{"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}, {"choices": [], "usage": {"prompt_tokens": 1000, "completion_tokens": 5000}}]
+    return b"".join(b"data: " + json.dumps(f).encode() + b"\n\n" for f in frames) + b"data: [DONE]\n\n"
+
+
+def _typed(events: list[dict]) -> bytes:
+    return b"".join(b"event: " + e["type"].encode() + b"\ndata: " + json.dumps(e).encode() + b"\n\n" for e in events)
+
+
+def _think_pieces() -> list[dict]:
+    text = "<think>" + "".join(f" step{n} a<b" for n in range(DELTAS)) + "</think>The answer."
+    size = len(text) // DELTAS + 1
+    return [{"content": text[i : i + size]} for i in range(0, len(text), size)]  # tags cut wherever the sizes fall
+
+
+def _anthropic() -> bytes:
+    events = [{"type": "message_start", "message": {"usage": {"input_tokens": 1000, "output_tokens": 1}}},
+              {"type": "content_block_start", "index": 0, "content_block": {"type": "thinking", "thinking": "", "signature": ""}}]
+    events += [{"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": f" step{n}"}} for n in range(DELTAS)]
+    events += [{"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "EqQBCgIYAhIM" * 20}},
+               {"type": "content_block_stop", "index": 0},
+               {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+               {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "The answer."}},
+               {"type": "content_block_stop", "index": 1},
+               {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5000}}, {"type": "message_stop"}]
+    return _typed(events)
+
+
+def _responses() -> bytes:
+    events = [{"type": "response.output_item.added", "output_index": 0, "item": {"id": "rs_1", "type": "reasoning", "summary": []}}]
+    events += [{"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "output_index": 0, "summary_index": 0, "delta": f" step{n}"}
+               for n in range(DELTAS)]
+    events += [{"type": "response.output_item.done", "output_index": 0, "item": {"id": "rs_1", "type": "reasoning", "encrypted_content": "gAAA" * 500,
+                                                                                  "summary": [{"type": "summary_text", "text": "steps"}]}},
+               {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 1, "content_index": 0, "delta": "The answer."},
+               {"type": "response.completed", "response": {"status": "completed", "usage": {"input_tokens": 1000, "output_tokens": 5000,
+                                                                                           "output_tokens_details": {"reasoning_tokens": 4990}}}}]
+    return _typed(events)
+
+
+REASONING_STREAMS: dict[str, tuple[type[StreamingProvider], bytes]] = {
+    "vLLM reasoning_content": (OpenAICompatible, _chat([{"reasoning_content": f" step{n}"} for n in range(DELTAS)] + [{"content": "The answer."}])),
+    "Ollama reasoning": (OpenAICompatible, _chat([{"reasoning": f" step{n}"} for n in range(DELTAS)] + [{"content": "The answer."}])),
+    "inline <think>": (OpenAICompatible, _chat(_think_pieces())),
+    "Anthropic thinking_delta": (Anthropic, _anthropic()),
+    "Responses summary delta": (OpenAIResponses, _responses()),
+}
+
+
+def _provider(kind: type[StreamingProvider], raw: bytes) -> StreamingProvider:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=raw)
 
-    provider = OpenAICompatible(httpx.AsyncClient(transport=httpx.MockTransport(handler)), model="m", base_url="http://127.0.0.1:9/v1")
+    return kind(httpx.AsyncClient(transport=httpx.MockTransport(handler)), model="m", base_url="http://127.0.0.1:9/v1")
+
+
+async def read_turn(raw: bytes, kind: type[StreamingProvider] = OpenAICompatible) -> int:
+    provider = _provider(kind, raw)
     items = [item async for item in provider.stream_turn("rules", [UserMessage("go")], [])]
+    await provider.aclose()
+    return len(items)
+
+
+async def parse_only(raw: bytes, kind: type[StreamingProvider]) -> int:
+    """The provider's parse of a body read whole: SSE frames, JSON, the turn's items."""
+    provider = _provider(kind, raw)
+    items = [item async for item in provider.read_turn(raw.decode(), TurnState(provider.provider))]
     await provider.aclose()
     return len(items)
 
@@ -46,11 +117,20 @@ async def read_turn(raw: bytes) -> int:
 def baseline(raw: bytes) -> int:
     count = 0
     for frame in raw.decode().split("\n\n"):
-        data = frame.removeprefix("data: ")
+        data = frame.rpartition("data: ")[2]
         if data and data != "[DONE]":
             json.loads(data)
             count += 1
     return count
+
+
+def _median(run, rounds: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
 
 
 def main() -> None:
@@ -70,6 +150,14 @@ def main() -> None:
     print(f"stream of {len(raw) // 1024} KiB, 4000 text deltas + 1 tool call in 200 fragments, {rounds} rounds")
     print(f"baseline (split + json.loads):  median {base * 1000:7.1f} ms")
     print(f"OpenAICompatible.stream_turn:   median {mine * 1000:7.1f} ms   ratio {mine / base:5.1f}x baseline")
+    print(f"\nreasoning-heavy streams ({DELTAS} reasoning deltas, then the answer), {rounds} rounds")
+    print(f"{'stream':26} {'KiB':>5} {'json.loads':>11} {'parse':>9} {'ratio':>6} {'whole turn':>11} {'ratio':>6}")
+    for name, (kind, stream) in REASONING_STREAMS.items():
+        plain_s = _median(lambda: baseline(stream), rounds)  # noqa: B023 - run at once, in this iteration
+        parse_s = _median(lambda: asyncio.run(parse_only(stream, kind)), rounds)  # noqa: B023
+        whole_s = _median(lambda: asyncio.run(read_turn(stream, kind)), rounds)  # noqa: B023
+        print(f"{name:26} {len(stream) // 1024:5} {plain_s * 1000:8.1f} ms {parse_s * 1000:6.1f} ms {parse_s / plain_s:5.1f}x "
+              f"{whole_s * 1000:8.1f} ms {whole_s / plain_s:5.1f}x")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ class BudgetMeter:
         self.estimated = False
         self.cache_read_tokens = 0  # parts of input_tokens served from (or written to) the prompt cache
         self.cache_write_tokens = 0
+        self.reasoning_tokens = 0  # part of output_tokens (priced as output), where the server says
 
     def count_turn(self) -> None:
         self.turns += 1
@@ -49,6 +50,7 @@ class BudgetMeter:
         self.estimated = self.estimated or usage.estimated
         self.cache_read_tokens += usage.cache_read_tokens
         self.cache_write_tokens += usage.cache_write_tokens
+        self.reasoning_tokens += usage.reasoning_tokens
 
     @property
     def cost_usd(self) -> float | None:
@@ -98,4 +100,5 @@ class BudgetMeter:
             timeout_s=self.limits.timeout_s,
             cache_read_tokens=self.cache_read_tokens,
             cache_write_tokens=self.cache_write_tokens,
+            reasoning_tokens=self.reasoning_tokens,
         )

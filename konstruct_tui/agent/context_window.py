@@ -22,7 +22,8 @@ def size_of(message: Message) -> int:
     if isinstance(message, UserMessage):
         return len(message.text)
     if isinstance(message, AssistantMessage):
-        return len(message.text) + sum(len(json.dumps(c.arguments)) for c in message.tool_calls)
+        thought = sum(len(r.text) + len(json.dumps(r.data)) for r in message.reasoning)  # sent back too, for some APIs
+        return len(message.text) + thought + sum(len(json.dumps(c.arguments)) for c in message.tool_calls)
     return len(message.content)
 
 

@@ -37,6 +37,16 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class ReasoningDelta:
+    """A piece of the model's reasoning as it streams: shown apart from the answer (dimmed in the
+    workbench), never part of `finished.message`. Sent only where the server shows its reasoning."""
+
+    name: ClassVar[str] = "reasoning"
+    turn: int
+    text: str
+
+
+@dataclass(frozen=True)
 class ToolStarted:
     name: ClassVar[str] = "tool_started"
     turn: int
@@ -84,6 +94,7 @@ class BudgetUpdate:
     timeout_s: float | None
     cache_read_tokens: int = 0  # of input_tokens, read from the provider's prompt cache (cheaper)
     cache_write_tokens: int = 0  # of input_tokens, written to it
+    reasoning_tokens: int = 0  # of output_tokens, spent thinking (where the server reports it)
 
 
 @dataclass(frozen=True)
@@ -127,7 +138,7 @@ class Compacted:
     summary_chars: int
 
 
-AgentEvent = SessionStarted | TurnStarted | TextDelta | ToolStarted | ToolFinished | TrustRequested | BudgetUpdate | ProviderWarning | Compacted | Finished
+AgentEvent = SessionStarted | TurnStarted | TextDelta | ReasoningDelta | ToolStarted | ToolFinished | TrustRequested | BudgetUpdate | ProviderWarning | Compacted | Finished
 
 FINISH_REASONS = ("done", "max_turns", "max_tokens", "max_cost", "timeout", "killed", "error")
 MESSAGE_LIMIT = 2000  # characters of the model's final reply kept in `finished.message`

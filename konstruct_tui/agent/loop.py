@@ -29,6 +29,7 @@ from .events import (
     Finished,
     ProgressReporterPort,
     ProviderWarning,
+    ReasoningDelta,
     SessionStarted,
     TextDelta,
     TurnStarted,
@@ -41,6 +42,9 @@ from .ports import (
     Message,
     ModelCallPort,
     Notice,
+    ReasoningChunk,
+    ReasoningDone,
+    ReasoningPart,
     Restart,
     TextChunk,
     ToolCall,
@@ -125,6 +129,7 @@ class AgentLoop:
         self.landed: list[dict[str, Any]] = []
         self.session: SessionLog | None = None
         self._runner: ToolRunner | None = None
+        self._last_piece = 0.0  # when the turn in flight last streamed something (the backstop's clock)
 
     @property
     def specs(self) -> list[ToolSpec]:
@@ -247,11 +252,11 @@ class AgentLoop:
             self.hooks.alive()
             turn: Any = self._model_turn(transcript)
             if self.turn_deadline_s is not None:
-                turn = asyncio.wait_for(turn, self.turn_deadline_s + DEADLINE_BACKSTOP_S)
+                turn = self._until_silent(turn, self.turn_deadline_s + DEADLINE_BACKSTOP_S)
             task = asyncio.ensure_future(turn)
             try:
                 with self.switch.cancels(task):
-                    text, calls, usage = await self._until_killed(task)
+                    text, calls, usage, thought = await self._until_killed(task)
             except asyncio.CancelledError:
                 if not self.switch.killed:
                     raise
@@ -263,12 +268,12 @@ class AgentLoop:
                 # session left, and a retry starts afresh.
                 self._account(getattr(late, "usage", None))
                 said = self.workspace.scrub(str(late)) if isinstance(late, TurnDeadlinePassed) else ""
-                return Stop("deadline", said or f"a model turn took longer than {self.turn_deadline_s or 0:g} s", text)
+                return Stop("deadline", said or f"a model turn sent nothing for longer than {self.turn_deadline_s or 0:g} s", text)
             except Exception as error:  # noqa: BLE001 - ProviderError, or a wire format we could not read
                 self._account(getattr(error, "usage", None))  # a failed turn still cost what streamed
                 return Stop("error", self.workspace.scrub(str(error)), text)
             calls = self._unique_ids(calls, transcript)
-            reply = AssistantMessage(text, calls)
+            reply = AssistantMessage(text, calls, thought)
             transcript.append(reply)
             self._log(reply)
             self._account(usage)
@@ -284,6 +289,25 @@ class AgentLoop:
                 return Stop(reason, f"budget reached: {reason}", text)
             if settled:
                 return Stop("done", finished_message(text), text)
+
+    async def _until_silent(self, turn: Any, limit_s: float) -> Any:
+        """The turn's result, or TimeoutError once nothing arrived for `limit_s`: counted from the
+        last streamed piece, so a model that reasons aloud for long is not cut while it streams."""
+        loop = asyncio.get_running_loop()
+        self._last_piece = loop.time()
+        task = asyncio.ensure_future(turn)
+        try:
+            while True:
+                left = self._last_piece + limit_s - loop.time()
+                if left <= 0:
+                    raise TimeoutError
+                done, _ = await asyncio.wait({task}, timeout=left)
+                if task in done:
+                    return task.result()
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait({task})
 
     async def _until_killed(self, task: asyncio.Task[Any]) -> Any:
         """The turn's result; after a kill, CancelledError once the turn has stopped. The switch
@@ -306,7 +330,7 @@ class AgentLoop:
             unregister()
             waiter.cancel()
 
-    async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage]:
+    async def _model_turn(self, transcript: list[Message]) -> tuple[str, tuple[ToolCall, ...], Usage, tuple[ReasoningPart, ...]]:
         # Near the context limit the older transcript becomes a summary plus code-built facts
         # (agent/compaction.py); `fit` still trims whatever remains too large. When the server
         # says the window is full before anything streamed, compact once and ask again.
@@ -319,18 +343,25 @@ class AgentLoop:
                 raise
             return await self._stream_turn(transcript, usage + spent)
 
-    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage]:
+    async def _stream_turn(self, transcript: list[Message], usage: Usage) -> tuple[str, tuple[ToolCall, ...], Usage, tuple[ReasoningPart, ...]]:
         text: list[str] = []
         calls: list[ToolCall] = []
+        thought: list[ReasoningPart] = []  # kept with the turn: some APIs want it back on the next call
         stream = self.model.stream_turn(self._system, fit(transcript, self.context_chars), self._specs)
         # aclosing() wants an AsyncGenerator; the port promises only an AsyncIterator with aclose().
         async with contextlib.aclosing(stream):  # type: ignore[type-var]
             async for item in stream:
                 self.hooks.alive()
+                self._last_piece = asyncio.get_running_loop().time()
                 if isinstance(item, TextChunk):
                     text.append(item.text)
                     self._streamed_chars += len(item.text)
                     self.reporter.report(TextDelta(self.turn, item.text))
+                elif isinstance(item, ReasoningChunk):
+                    self._streamed_chars += len(item.text)
+                    self.reporter.report(ReasoningDelta(self.turn, item.text))
+                elif isinstance(item, ReasoningDone):
+                    thought.append(item.part)
                 elif isinstance(item, ToolCallChunk):
                     calls.append(item.call)
                 elif isinstance(item, UsageChunk):
@@ -339,7 +370,8 @@ class AgentLoop:
                     self.reporter.report(ProviderWarning(self.turn, item.kind, item.text))
                 elif isinstance(item, Restart):
                     text.clear()  # the provider asks again: what streamed so far is void (a warning said so)
-        return "".join(text), tuple(calls), usage
+                    thought.clear()
+        return "".join(text), tuple(calls), usage, tuple(thought)
 
     async def _run_calls(self, calls: tuple[ToolCall, ...], transcript: list[Message]) -> tuple[bool, dict[str, Any] | None, ToolCrashed | None]:
         """Run the turn's calls in order. Returns (settled, what was interrupted when the switch was
@@ -385,7 +417,7 @@ class AgentLoop:
         unique = []
         for number, tool_call in enumerate(calls, 1):
             if not tool_call.id or tool_call.id in seen:
-                tool_call = ToolCall(f"call_{self.turn}_{number}", tool_call.name, tool_call.arguments, tool_call.problem)
+                tool_call = ToolCall(f"call_{self.turn}_{number}", tool_call.name, tool_call.arguments, tool_call.problem, tool_call.extra)
             seen.add(tool_call.id)
             unique.append(tool_call)
         return tuple(unique)
@@ -402,7 +434,7 @@ class AgentLoop:
         self.reporter.report(update)
         if self.session is not None:
             self.session.append("budget", turns=update.turns, input_tokens=update.input_tokens, output_tokens=update.output_tokens,
-                                tokens_estimated=update.tokens_estimated, cost_usd=update.cost_usd)
+                                tokens_estimated=update.tokens_estimated, cost_usd=update.cost_usd, reasoning_tokens=update.reasoning_tokens)
 
     def _log(self, message: Message) -> None:
         if self.session is not None:  # a blueprint session is kept by its run store instead

@@ -36,6 +36,9 @@ class ToolCall:
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
     problem: str | None = None
+    # Opaque data the provider must send back with this call (Gemini's thought signature), keyed by
+    # the provider that made it; never shown, never interpreted.
+    extra: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Usage:
     estimated: bool = False  # the provider sent no usage; counted from characters (4 per token)
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    reasoning_tokens: int = 0  # of output_tokens, spent thinking (when the server says; billed as output)
 
     @property
     def total(self) -> int:
@@ -60,6 +64,7 @@ class Usage:
             self.estimated or other.estimated,
             self.cache_read_tokens + other.cache_read_tokens,
             self.cache_write_tokens + other.cache_write_tokens,
+            self.reasoning_tokens + other.reasoning_tokens,
         )
 
 
@@ -72,9 +77,22 @@ class UserMessage:
 
 
 @dataclass(frozen=True)
+class ReasoningPart:
+    """What the model thought before (or between) its answer and calls in one turn: the text the
+    person may read, and the opaque data its API wants back on the next call (Anthropic's
+    `signature` or `redacted_thinking` data, a Responses item's id and `encrypted_content`).
+    `provider` names who made it: a part is only ever sent back to the provider that made it."""
+
+    provider: str
+    text: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class AssistantMessage:
     text: str
     tool_calls: tuple[ToolCall, ...] = ()
+    reasoning: tuple[ReasoningPart, ...] = ()  # in the order the model produced them, before text and calls
 
 
 @dataclass(frozen=True)
@@ -94,6 +112,20 @@ Message = UserMessage | AssistantMessage | ToolResultMessage
 @dataclass(frozen=True)
 class TextChunk:
     text: str
+
+
+@dataclass(frozen=True)
+class ReasoningChunk:
+    """A piece of the model's reasoning as it streams (shown dimmed, never part of the answer)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ReasoningDone:
+    """One finished reasoning block, with whatever the provider must get back next call."""
+
+    part: ReasoningPart
 
 
 @dataclass(frozen=True)
@@ -130,7 +162,7 @@ class Restart:
     reason: str
 
 
-TurnItem = TextChunk | ToolCallChunk | UsageChunk | TurnEnd | Notice | Restart
+TurnItem = TextChunk | ReasoningChunk | ReasoningDone | ToolCallChunk | UsageChunk | TurnEnd | Notice | Restart
 
 
 class ModelCallPort(Protocol):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..userdirs import data_dir, private_dir, workspace_key
-from .ports import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+from .ports import AssistantMessage, Message, ReasoningPart, ToolCall, ToolResultMessage, UserMessage
 
 _ID = re.compile(r"^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$")
 
@@ -41,8 +41,12 @@ def message_json(message: Message) -> dict[str, Any]:
     if isinstance(message, UserMessage):
         return {"role": "user", "text": message.text}
     if isinstance(message, AssistantMessage):
-        calls = [{"id": c.id, "name": c.name, "arguments": c.arguments, "problem": c.problem} for c in message.tool_calls]
-        return {"role": "assistant", "text": message.text, "tool_calls": calls}
+        calls = [{"id": c.id, "name": c.name, "arguments": c.arguments, "problem": c.problem, **({"extra": c.extra} if c.extra else {})}
+                 for c in message.tool_calls]
+        entry: dict[str, Any] = {"role": "assistant", "text": message.text, "tool_calls": calls}
+        if message.reasoning:  # kept with its turn: the provider may need it back on the next call
+            entry["reasoning"] = [{"provider": r.provider, "text": r.text, "data": r.data} for r in message.reasoning]
+        return entry
     return {"role": "tool", "call_id": message.call_id, "name": message.name, "content": message.content, "is_error": message.is_error}
 
 
@@ -51,8 +55,11 @@ def message_from_json(data: dict[str, Any]) -> Message:
     if role == "user":
         return UserMessage(str(data["text"]))
     if role == "assistant":
-        calls = tuple(ToolCall(c["id"], c["name"], c.get("arguments") or {}, c.get("problem")) for c in data.get("tool_calls") or ())
-        return AssistantMessage(str(data.get("text") or ""), calls)
+        calls = tuple(ToolCall(c["id"], c["name"], c.get("arguments") or {}, c.get("problem"), c.get("extra") or None)
+                      for c in data.get("tool_calls") or ())
+        reasoning = tuple(ReasoningPart(str(r.get("provider") or ""), str(r.get("text") or ""), dict(r.get("data") or {}))
+                          for r in data.get("reasoning") or () if isinstance(r, dict))
+        return AssistantMessage(str(data.get("text") or ""), calls, reasoning)
     return ToolResultMessage(str(data["call_id"]), str(data["name"]), str(data["content"]), bool(data.get("is_error")))
 
 

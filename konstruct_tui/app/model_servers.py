@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from ..providers import DEFAULT_BASE_URLS, DEFAULT_MODELS, KEY_VARIABLES, PROVIDERS, ConfigInvalid, ProviderSettings, config_path, load_config, resolve
+from ..providers import DEFAULT_BASE_URLS, DEFAULT_MODELS, EFFORTS, KEY_VARIABLES, PROVIDERS, ConfigInvalid, ProviderSettings, config_path, load_config, resolve
 
 # The usual ports; several servers share the OpenAI chat-completions shape, so one provider serves all.
 USUAL_PORTS: tuple[tuple[str, int], ...] = (("Ollama", 11434), ("llama.cpp", 8080), ("LM Studio", 1234), ("vLLM", 8000))
@@ -35,14 +35,17 @@ class LocalServer:
 
 @dataclass(frozen=True)
 class ModelChoice:
-    provider: str  # openai | anthropic
+    provider: str  # openai | openai-responses | anthropic
     model: str
     base_url: str | None = None  # None: the provider's own endpoint
+    reasoning: str = ""  # reasoning_effort for this model: low|medium|high, a token budget, or "" for the server's default
 
     def problem(self) -> str | None:
         """Why this choice cannot be saved (one line), or None."""
         if self.provider not in PROVIDERS or self.provider == "scripted":
-            return f"provider must be openai or anthropic, not {self.provider!r}"
+            return f"provider must be openai, openai-responses or anthropic, not {self.provider!r}"
+        if self.reasoning and self.reasoning not in EFFORTS and not (self.reasoning.isdigit() and int(self.reasoning) >= 1024):
+            return f"reasoning must be one of {', '.join(EFFORTS)}, a token budget of at least 1024, or empty, not {self.reasoning!r}"
         if not self.model.strip():
             return "a model name is needed"
         if self.base_url and not self.base_url.startswith(("http://", "https://")):
@@ -77,7 +80,7 @@ def detect_local_servers(
 
 
 # What the picker offers besides local servers: each provider's own endpoint with its default model.
-REMOTE_CHOICES: tuple[ModelChoice, ...] = tuple(ModelChoice(name, DEFAULT_MODELS[name]) for name in ("openai", "anthropic"))
+REMOTE_CHOICES: tuple[ModelChoice, ...] = tuple(ModelChoice(name, DEFAULT_MODELS[name]) for name in ("openai", "openai-responses", "anthropic"))
 
 
 def settings_for(choice: ModelChoice) -> tuple[ProviderSettings | None, str | None]:
@@ -121,6 +124,20 @@ def save_model_choice(choice: ModelChoice, path: Path | None = None) -> Path:
     else:
         section.pop("base_url", None)
     config[choice.provider] = section
+    models = dict(config.get("models") or {})
+    per_model = dict(models.get(choice.model) or {})
+    if choice.reasoning:
+        per_model["reasoning_effort"] = int(choice.reasoning) if choice.reasoning.isdigit() else choice.reasoning
+    else:
+        per_model.pop("reasoning_effort", None)
+    if per_model:
+        models[choice.model] = per_model
+    else:
+        models.pop(choice.model, None)
+    if models:
+        config["models"] = models
+    else:
+        config.pop("models", None)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".config-", suffix=".toml")
     try:

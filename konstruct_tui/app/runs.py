@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..agent import DEFAULT_BUDGET_CHARS, AgentLoop, KillSwitch, Limits, ProgressReporterPort, TrustGate
-from ..providers import ProviderSettings, open_provider
+from ..providers import ProviderSettings, open_provider, with_server_window
 from ..workspace import Workspace, WriteJournal
 
 # Members listed per neighborhood in the opening message and the session_started event: enough to
@@ -38,6 +38,7 @@ def neighborhood_ranker() -> Ranker:
 def agent_loop(workspace: Workspace, settings: ProviderSettings, reporter: ProgressReporterPort, gate: TrustGate,
                limits: Limits, switch: KillSwitch, ranker: Ranker | None = None) -> AgentLoop:
     """One run's loop. Opening the provider may raise `ConfigInvalid`/`ScriptInvalid` (bad input)."""
+    settings = with_server_window(settings)  # a local server's own context window, when the config names none
     model = open_provider(settings)
     return AgentLoop(
         workspace, model, reporter, gate, limits, settings.price(), switch,

@@ -68,7 +68,8 @@ def _describe(b: BudgetUpdate) -> str:
     limit = (lambda v, f="": f" / {v:{f}}" if v is not None else " / no limit")  # noqa: E731
     cost = "not counted (no price)" if b.cost_usd is None else f"${b.cost_usd:.4f}" + (f" / ${b.max_cost_usd:.2f}" if b.max_cost_usd is not None else " / no limit")
     estimated = " (estimated)" if b.tokens_estimated else ""
-    return (f"{b.turns}{limit(b.max_turns)} turns, {b.input_tokens:,} in + {b.output_tokens:,} out = "
+    thinking = f" ({b.reasoning_tokens:,} of it reasoning)" if b.reasoning_tokens else ""
+    return (f"{b.turns}{limit(b.max_turns)} turns, {b.input_tokens:,} in + {b.output_tokens:,} out{thinking} = "
             f"{b.input_tokens + b.output_tokens:,}{limit(b.max_tokens, ',')} tokens{estimated}, {cost}")
 
 

@@ -80,7 +80,7 @@ def register(commands: Any) -> None:
 
 
 def _model_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--provider", choices=("openai", "anthropic", "scripted"), help="model provider")
+    parser.add_argument("--provider", choices=("openai", "openai-responses", "anthropic", "scripted"), help="model provider")
     parser.add_argument("--model", metavar="M", help="model name")
     parser.add_argument("--base-url", metavar="URL", help="server base URL (any OpenAI-compatible server)")
     parser.add_argument("--script", metavar="PATH", help="scripted provider: a script file, or a folder of ROLE-PHASE[-ATTEMPT].json")

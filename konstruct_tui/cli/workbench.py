@@ -30,7 +30,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     `--root` never collides with them."""
     group = parser.add_argument_group("workbench (when no COMMAND is given)")
     group.add_argument("--root", dest="workbench_root", default=".", metavar="DIR", help="the project to open (default: the current directory)")
-    group.add_argument("--provider", dest="workbench_provider", choices=("openai", "anthropic", "scripted"), help="model provider (default: config, else openai)")
+    group.add_argument("--provider", dest="workbench_provider", choices=("openai", "openai-responses", "anthropic", "scripted"), help="model provider (default: config, else openai)")
     group.add_argument("--model", dest="workbench_model", metavar="M", help="model name")
     group.add_argument("--base-url", dest="workbench_base_url", metavar="URL", help="server base URL (any OpenAI-compatible server)")
     group.add_argument("--script", dest="workbench_script", metavar="FILE", help="the script the scripted provider replays")

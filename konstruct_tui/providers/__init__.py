@@ -1,47 +1,47 @@
-"""Model providers over httpx: OpenAI-compatible chat completions, Anthropic messages, and a
+"""Model providers over httpx: OpenAI-compatible chat completions, OpenAI Responses, Anthropic messages, and a
 scripted replay. Each implements the agent's `ModelCallPort`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import httpx
 
-from ..package_face import lazy_face
-
-if TYPE_CHECKING:
-    import httpx
-
-    from ..agent import ModelCallPort
-    from .anthropic import Anthropic
-    from .errors import (
-        ProviderError,
-        ProviderRefused,
-        ScriptExhausted,
-        TurnDeadlineExceeded,
-    )
-    from .openai import OpenAICompatible
-    from .retry import DEFAULT_RETRY, RetryPolicy
-    from .scripted import ScriptedProvider, ScriptInvalid, load_script
-    from .settings import (
-        DEFAULT_BASE_URLS,
-        DEFAULT_MODELS,
-        KEY_VARIABLES,
-        PROVIDERS,
-        ConfigInvalid,
-        Price,
-        ProviderSettings,
-        config_path,
-        load_config,
-        resolve,
-    )
+from ..agent import ModelCallPort
+from .anthropic import Anthropic
+from .errors import (
+    ProviderError,
+    ProviderRefused,
+    ScriptExhausted,
+    TurnDeadlineExceeded,
+)
+from .openai import OpenAICompatible
+from .responses import OpenAIResponses
+from .retry import DEFAULT_RETRY, RetryPolicy
+from .scripted import ScriptedProvider, ScriptInvalid, load_script
+from .server_limits import server_window, with_server_window
+from .settings import (
+    DEFAULT_BASE_URLS,
+    DEFAULT_MODELS,
+    EFFORTS,
+    KEY_VARIABLES,
+    PROVIDERS,
+    ConfigInvalid,
+    Price,
+    ProviderSettings,
+    config_path,
+    load_config,
+    resolve,
+)
 
 __all__ = [
     "DEFAULT_BASE_URLS",
     "DEFAULT_MODELS",
+    "EFFORTS",
     "KEY_VARIABLES",
     "PROVIDERS",
     "Anthropic",
     "ConfigInvalid",
     "OpenAICompatible",
+    "OpenAIResponses",
     "Price",
     "ProviderError",
     "ProviderRefused",
@@ -56,26 +56,21 @@ __all__ = [
     "load_script",
     "open_provider",
     "resolve",
+    "server_window",
+    "with_server_window",
 ]
 
 
-def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None = None, retry: RetryPolicy | None = None) -> ModelCallPort:
+def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None = None, retry: RetryPolicy = DEFAULT_RETRY) -> ModelCallPort:
     """The provider the settings name. HTTP providers get `client` (or a new one whose read timeout
-    is the turn deadline, so a silent server cannot outlast it). `retry`: DEFAULT_RETRY unless given."""
-    import httpx
-
-    from .anthropic import Anthropic
-    from .openai import OpenAICompatible
-    from .retry import DEFAULT_RETRY
-    from .scripted import ScriptedProvider
-
-    retry = retry or DEFAULT_RETRY
+    is the turn deadline, so a silent server cannot outlast it)."""
     if settings.provider == "scripted":
         assert settings.script is not None
         return ScriptedProvider(settings.script, turn_deadline_s=settings.turn_deadline_s)
     client = client or httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=settings.turn_deadline_s))
-    kind = OpenAICompatible if settings.provider == "openai" else Anthropic
-    return kind(
+    kinds: dict[str, type[OpenAICompatible | OpenAIResponses | Anthropic]] = {
+        "openai": OpenAICompatible, "openai-responses": OpenAIResponses, "anthropic": Anthropic}
+    return kinds[settings.provider](
         client,
         model=settings.model,
         base_url=settings.base_url,
@@ -83,7 +78,5 @@ def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None =
         retry=retry,
         turn_deadline_s=settings.turn_deadline_s,
         max_output_tokens=settings.max_output_tokens,
+        reasoning_effort=settings.reasoning_effort,
     )
-
-
-__getattr__, __dir__ = lazy_face(__name__, __file__)

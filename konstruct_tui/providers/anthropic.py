@@ -3,6 +3,13 @@
 A `tool_use` block's input arrives as `input_json_delta` pieces and is complete at its
 `content_block_stop`; the call is handed on then. Tool results go back as `tool_result` blocks in a
 user message (consecutive results share one message, as the API requires alternating roles).
+
+Extended thinking (a reasoning effort or token budget configured for the model): `thinking` blocks
+stream as `thinking_delta` and end with a `signature_delta`; `redacted_thinking` blocks carry only
+opaque `data`. Both go back untouched, first in their assistant turn, before its `tool_use` blocks:
+Anthropic answers 400 when a tool loop's assistant turn lacks them. With thinking on, the request
+carries no `temperature` and no forced `tool_choice` (the API refuses both), and on Claude 4 models
+the interleaved-thinking beta lets the model think between tool calls.
 """
 
 from __future__ import annotations
@@ -16,6 +23,9 @@ import httpx
 from ..agent import (
     AssistantMessage,
     Message,
+    ReasoningChunk,
+    ReasoningDone,
+    ReasoningPart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -29,10 +39,16 @@ from ..agent import (
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import server_events
+from .sse import event_batches
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
 API_VERSION = "2023-06-01"
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+# What `reasoning_effort = "low|medium|high"` means as a thinking budget (Claude Code's think /
+# think hard / ultrathink); a number is taken as the budget itself. The API's minimum is 1024.
+EFFORT_BUDGETS = {"minimal": 1_024, "low": 4_000, "medium": 10_000, "high": 31_999}
+MIN_BUDGET = 1024
+THINKING_BLOCKS = ("thinking", "redacted_thinking")
 
 
 def messages_url(base_url: str) -> str:
@@ -51,13 +67,21 @@ class Anthropic(StreamingProvider):
         # they are marked as a cache prefix (the last tool's mark covers every tool before it). A
         # cached read costs a tenth of an input token; the budget shows the reads and writes.
         # Three marks of the four the API allows.
+        budget = self.thinking_budget()
         body: dict[str, Any] = {
             "model": self.model,
             "max_tokens": self.max_output_tokens,
             "system": [{"type": "text", "text": system, **CACHED}],
-            "messages": wire_messages(transcript),
+            "messages": wire_messages(transcript, thinking=budget is not None),
             "stream": True,
         }
+        if budget is not None:
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+            # The budget is part of max_tokens: the answer keeps its own room on top of it.
+            if budget >= self.max_output_tokens:
+                body["max_tokens"] = budget + self.max_output_tokens
+            if tools and interleaves(self.model):
+                headers["anthropic-beta"] = INTERLEAVED_BETA
         if tools:
             body["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in tools]
             body["tools"][-1] = {**body["tools"][-1], **CACHED}
@@ -65,56 +89,78 @@ class Anthropic(StreamingProvider):
         # results, so it reads this prefix from the cache instead of paying for it again.
         if body["messages"] and body["messages"][-1]["content"]:
             last = body["messages"][-1]["content"]
-            last[-1] = {**last[-1], **CACHED}
+            markable = [i for i, block in enumerate(last) if block.get("type") not in THINKING_BLOCKS]  # thinking takes no mark
+            if markable:
+                last[markable[-1]] = {**last[markable[-1]], **CACHED}
         return messages_url(self.base_url), headers, body
+
+    def thinking_budget(self) -> int | None:
+        effort = self.reasoning_effort
+        if isinstance(effort, bool) or effort is None:
+            return None
+        if isinstance(effort, int):
+            return max(MIN_BUDGET, effort)
+        return EFFORT_BUDGETS.get(effort)
 
     async def read_turn(self, source: httpx.Response | str, state: TurnState) -> AsyncIterator[TurnItem]:
         blocks: dict[int, dict[str, Any]] = {}
         usage = Usage()
         stop_reason: str | None = None
         stopped = False
-        async for event in server_events(source, state.stray):
-            payload = parse_json(event.data)
-            if not isinstance(payload, dict):
-                notice = state.bad_line(event.data)
-                if notice:
-                    yield notice
-                continue
-            kind = payload.get("type", event.event)
-            if kind == "message_start":
-                usage = usage_of((payload.get("message") or {}).get("usage") or {}, usage)
-                state.server_usage = usage
-            elif kind == "content_block_start":
-                block = dict(payload.get("content_block") or {})
-                block["partial"] = ""
-                blocks[int(payload.get("index", len(blocks)))] = block
-                if block.get("type") == "tool_use":
-                    state.began_tool(str(block.get("name") or ""))
-            elif kind == "content_block_delta":
-                delta = payload.get("delta") or {}
-                block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": ""})
-                if delta.get("type") == "text_delta" and delta.get("text"):
-                    yield TextChunk(delta["text"])
-                elif delta.get("type") == "input_json_delta":
-                    piece = delta.get("partial_json") or ""
-                    block["partial"] += piece
-                    state.out_chars += len(piece)
-            elif kind == "content_block_stop":
-                block = blocks.get(int(payload.get("index", -1))) or {}
-                if block.get("type") == "tool_use" and not block.get("handed_on"):
-                    block["handed_on"] = True
-                    yield ToolCallChunk(_assemble(block))
-            elif kind == "message_delta":
-                stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
-                usage = usage_of(payload.get("usage") or {}, usage)  # cumulative, per the API
-                state.server_usage = usage
-            elif kind == "message_stop":
-                stopped = True
+        async for batch in event_batches(source, state.stray):
+            for event in batch:
+                payload = parse_json(event.data)
+                if not isinstance(payload, dict):
+                    notice = state.bad_line(event.data)
+                    if notice:
+                        yield notice
+                    continue
+                kind = payload.get("type", event.event)
+                if kind == "message_start":
+                    usage = usage_of((payload.get("message") or {}).get("usage") or {}, usage)
+                    state.server_usage = usage
+                elif kind == "content_block_start":
+                    block = dict(payload.get("content_block") or {})
+                    block["partial"] = ""
+                    blocks[int(payload.get("index", len(blocks)))] = block
+                    if block.get("type") == "tool_use":
+                        state.began_tool(str(block.get("name") or ""))
+                elif kind == "content_block_delta":
+                    delta = payload.get("delta") or {}
+                    block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": ""})
+                    if delta.get("type") == "text_delta" and delta.get("text"):
+                        yield TextChunk(delta["text"])
+                    elif delta.get("type") == "thinking_delta":
+                        piece = delta.get("thinking") or ""
+                        block["thinking"] = str(block.get("thinking") or "") + piece
+                        if piece:
+                            yield ReasoningChunk(piece)
+                    elif delta.get("type") == "signature_delta":
+                        block["signature"] = str(block.get("signature") or "") + str(delta.get("signature") or "")
+                    elif delta.get("type") == "input_json_delta":
+                        piece = delta.get("partial_json") or ""
+                        block["partial"] += piece
+                        state.out_chars += len(piece)
+                elif kind == "content_block_stop":
+                    block = blocks.get(int(payload.get("index", -1))) or {}
+                    if block.get("type") == "tool_use" and not block.get("handed_on"):
+                        block["handed_on"] = True
+                        yield ToolCallChunk(_assemble(block))
+                    elif block.get("type") in THINKING_BLOCKS:
+                        yield ReasoningDone(reasoning_part(block))
+                elif kind == "message_delta":
+                    stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
+                    usage = usage_of(payload.get("usage") or {}, usage)  # cumulative, per the API
+                    state.server_usage = usage
+                elif kind == "message_stop":
+                    stopped = True
+                    break
+                elif kind == "error" or error_of(payload):
+                    error = error_of(payload) or {"message": event.data}
+                    said = describe_error(error)
+                    raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
+            if stopped:
                 break
-            elif kind == "error" or error_of(payload):
-                error = error_of(payload) or {"message": event.data}
-                said = describe_error(error)
-                raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
         if not stopped and stop_reason is None:  # a proxy may drop `message_stop`; a stop reason is enough
             skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
             raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
@@ -132,6 +178,10 @@ class Anthropic(StreamingProvider):
         for block in payload["content"]:
             if block.get("type") == "text" and block.get("text"):
                 items.append(TextChunk(str(block["text"])))
+            elif block.get("type") in THINKING_BLOCKS:
+                if block.get("thinking"):
+                    items.append(ReasoningChunk(str(block["thinking"])))
+                items.append(ReasoningDone(reasoning_part(block)))
             elif block.get("type") == "tool_use":
                 items.append(ToolCallChunk(_assemble({**block, "partial": ""})))
         items.append(UsageChunk(usage_of(payload.get("usage") or {}, Usage())))
@@ -153,6 +203,19 @@ def usage_of(reported: dict[str, Any], before: Usage) -> Usage:
     return Usage(uncached + read + written, count("output_tokens", before.output_tokens), False, read, written)
 
 
+def interleaves(model: str) -> bool:
+    """Claude 4 models think between tool calls with the beta header; 3.7 does not know it."""
+    return model.startswith("claude-") and "claude-3" not in model
+
+
+def reasoning_part(block: dict[str, Any]) -> ReasoningPart:
+    """A finished thinking block as it must go back: `thinking` with its `signature`, or a
+    `redacted_thinking` block's `data` (never readable, never changed)."""
+    if block.get("type") == "redacted_thinking":
+        return ReasoningPart("anthropic", "", {"type": "redacted_thinking", "data": block.get("data") or ""})
+    return ReasoningPart("anthropic", str(block.get("thinking") or ""), {"type": "thinking", "signature": str(block.get("signature") or "")})
+
+
 def _assemble(block: dict[str, Any]) -> ToolCall:
     name = str(block.get("name") or "")
     raw = block["partial"] if block["partial"] else block.get("input") or {}
@@ -160,8 +223,9 @@ def _assemble(block: dict[str, Any]) -> ToolCall:
     return ToolCall(str(block.get("id") or ""), name, arguments, problem)
 
 
-def wire_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
-    """Anthropic wants user and assistant strictly alternating, with content as blocks."""
+def wire_messages(transcript: Sequence[Message], thinking: bool = False) -> list[dict[str, Any]]:
+    """Anthropic wants user and assistant strictly alternating, with content as blocks. With
+    thinking on, each assistant turn starts with its thinking blocks exactly as they came."""
     messages: list[dict[str, Any]] = []
 
     def add(role: str, blocks: list[dict[str, Any]]) -> None:
@@ -174,9 +238,16 @@ def wire_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
         if isinstance(message, UserMessage):
             add("user", [{"type": "text", "text": message.text}])
         elif isinstance(message, AssistantMessage):
-            blocks: list[dict[str, Any]] = [{"type": "text", "text": message.text}] if message.text else []
+            blocks = [thinking_block(r) for r in message.reasoning if r.provider == "anthropic"] if thinking else []
+            blocks += [{"type": "text", "text": message.text}] if message.text else []
             blocks += [{"type": "tool_use", "id": c.id, "name": c.name, "input": c.arguments} for c in message.tool_calls]
             add("assistant", blocks or [{"type": "text", "text": "(no reply)"}])
         elif isinstance(message, ToolResultMessage):
             add("user", [{"type": "tool_result", "tool_use_id": message.call_id, "content": message.content, "is_error": message.is_error}])
     return messages
+
+
+def thinking_block(part: ReasoningPart) -> dict[str, Any]:
+    if part.data.get("type") == "redacted_thinking":
+        return {"type": "redacted_thinking", "data": part.data.get("data", "")}
+    return {"type": "thinking", "thinking": part.text, "signature": part.data.get("signature", "")}

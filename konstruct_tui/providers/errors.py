@@ -5,7 +5,7 @@
      ├── ServerReported         the server sent its own error instead of (or in the middle of) a turn
      ├── OutputCut              the reply hit the output token limit (finish_reason length / max_tokens)
      ├── StreamIncomplete       the stream ended before the turn was complete
-     ├── TurnDeadlineExceeded   one turn took longer than its deadline; the stream was closed
+     ├── TurnDeadlineExceeded   one turn went silent for longer than its deadline; the stream was closed
      └── ScriptExhausted        the scripted provider was asked for a turn its script does not have
 
 Every `ProviderError` may carry `usage`: what the failed turn had cost when it failed (what the

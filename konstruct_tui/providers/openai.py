@@ -1,6 +1,12 @@
 """OpenAI-compatible chat completions (`POST {base}/chat/completions`, streamed), which OpenAI,
 Ollama, vLLM, llama.cpp server and LM Studio all speak.
 
+Reasoning arrives as `reasoning_content` (vLLM, llama.cpp, DeepSeek, LM Studio), `reasoning`
+(Ollama, OpenRouter) or inline `<think>…</think>` in the content (a server without a reasoning
+parser): all of it is reasoning, shown apart, never the answer. What goes back is what each API
+documents: DeepSeek wants `reasoning_content` on every assistant turn that made tool calls; Gemini
+wants each tool call's `extra_content` (its thought signature); the others want nothing.
+
 Tool calls stream as fragments keyed by `index` (a fragment without one joins the open call): the first carries `id` and the function name, the
 rest pieces of the argument string. They are assembled here and handed on whole at the end of the
 turn, each argument string parsed once; one that is not a JSON object becomes a tool error the
@@ -19,6 +25,9 @@ import httpx
 from ..agent import (
     AssistantMessage,
     Message,
+    ReasoningChunk,
+    ReasoningDone,
+    ReasoningPart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -32,8 +41,9 @@ from ..agent import (
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
 from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import ServerEvent, server_events, split_frames
+from .sse import event_batches, split_frames
 from .streaming import StreamingProvider, TurnState, parse_arguments
+from .think_tags import ThinkSplitter
 
 
 
@@ -71,12 +81,14 @@ class OpenAICompatible(StreamingProvider):
             headers["authorization"] = f"Bearer {self.api_key}"
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": "system", "content": system}, *wire_messages(transcript)],
+            "messages": [{"role": "system", "content": system}, *wire_messages(transcript, deepseek_rule(self.base_url, self.model))],
             "stream": True,
             self.limit_field: self.max_output_tokens,
         }
         if self.usage_option:
             body["stream_options"] = {"include_usage": True}
+        if isinstance(self.reasoning_effort, str):
+            body["reasoning_effort"] = self.reasoning_effort
         if tools:
             body["tools"] = [
                 {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.input_schema}}
@@ -88,34 +100,46 @@ class OpenAICompatible(StreamingProvider):
         calls: dict[int, dict[str, Any]] = {}
         finish: str | None = None
         done = False
-        async for event in _frames(server_events(source, state.stray)):
-            if event.data.strip() == "[DONE]":
-                done = True
+        thought = Thought()
+        async for batch in event_batches(source, state.stray):
+            for event in batch:
+                for data in split_frames(event.data) if "\n" in event.data else (event.data,):
+                    if data.strip() == "[DONE]":
+                        done = True
+                        break
+                    chunk = parse_json(data)
+                    if not isinstance(chunk, dict):
+                        notice = state.bad_line(data)
+                        if notice:
+                            yield notice
+                        continue
+                    # Only a frame that could be an error is looked at closely: this runs for every delta.
+                    suspect = "error" in chunk or "detail" in chunk or chunk.get("object") == "error" or chunk.get("type") == "error"
+                    error = error_of(chunk) if suspect else None
+                    if error is not None or event.event == "error":
+                        error = error or (chunk if "message" in chunk else {"message": data})  # llama.cpp's `error:` field
+                        said = f"the server reported an error mid-stream: {describe_error(error)}"
+                        raise RetryableFailure(said) if retryable(error) else ServerReported(said)
+                    usage = chunk.get("usage")
+                    if usage:
+                        yield UsageChunk(usage_of(usage))
+                    for choice in chunk.get("choices") or ():
+                        delta = choice.get("delta") or choice.get("message") or {}
+                        for item in thought.read(delta):
+                            yield item
+                        if "tool_calls" in delta:
+                            for fragment in delta["tool_calls"] or ():
+                                _merge(calls, fragment, state)
+                        finish = choice.get("finish_reason") or finish
+                if done:
+                    break
+            if done:
                 break
-            chunk = parse_json(event.data)
-            if not isinstance(chunk, dict):
-                notice = state.bad_line(event.data)
-                if notice:
-                    yield notice
-                continue
-            error = error_of(chunk)
-            if error is not None or event.event == "error":
-                error = error or (chunk if "message" in chunk else {"message": event.data})  # llama.cpp's `error:` field
-                said = f"the server reported an error mid-stream: {describe_error(error)}"
-                raise RetryableFailure(said) if retryable(error) else ServerReported(said)
-            usage = chunk.get("usage")
-            if usage:
-                yield UsageChunk(usage_of(usage))
-            for choice in chunk.get("choices") or ():
-                delta = choice.get("delta") or choice.get("message") or {}
-                if delta.get("content"):
-                    yield TextChunk(delta["content"])
-                for fragment in delta.get("tool_calls") or ():
-                    _merge(calls, fragment, state)
-                finish = choice.get("finish_reason") or finish
         if not done and finish is None:
             skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
             raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
+        for item in thought.end():
+            yield item
         for index in sorted(calls):
             yield ToolCallChunk(_assemble(calls[index], index))
         yield TurnEnd(finish or "stop")
@@ -127,10 +151,11 @@ class OpenAICompatible(StreamingProvider):
         items: list[TurnItem] = []
         finish = "stop"
         calls: dict[int, dict[str, Any]] = {}
+        thought = Thought()
         for choice in payload["choices"][:1]:
             message = choice.get("message") or {}
-            if message.get("content"):
-                items.append(TextChunk(str(message["content"])))
+            items += thought.read(message)
+            items += thought.end()
             for position, call in enumerate(message.get("tool_calls") or ()):
                 _merge(calls, {**call, "index": position}, TurnState(self.provider))
             finish = choice.get("finish_reason") or finish
@@ -140,16 +165,96 @@ class OpenAICompatible(StreamingProvider):
         return [*items, TurnEnd(finish)]
 
 
-async def _frames(events: AsyncIterator[ServerEvent]) -> AsyncIterator[ServerEvent]:
-    async for event in events:
-        for data in split_frames(event.data):
-            yield ServerEvent(event.event, data)
-
-
 def usage_of(usage: dict[str, Any]) -> Usage:
     details = usage.get("prompt_tokens_details") or {}
+    reasoning = (usage.get("completion_tokens_details") or {}).get("reasoning_tokens")
     return Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
-                 cache_read_tokens=int(details.get("cached_tokens") or 0))
+                 cache_read_tokens=int(details.get("cached_tokens") or 0), reasoning_tokens=int(reasoning or 0))
+
+
+
+
+class Thought:
+    """One turn's reasoning, from `reasoning_content` (vLLM, llama.cpp, DeepSeek, LM Studio), `reasoning`
+    (Ollama, OpenRouter) or inline `<think>`/`<thought>` tags, and its answer text with them taken out."""
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self.field: str | None = None
+        self.tags = ThinkSplitter()
+        self.details: dict[int, dict[str, Any]] = {}  # OpenRouter's `reasoning_details`, merged by index
+
+    def read(self, delta: dict[str, Any]) -> list[TurnItem]:
+        items: list[TurnItem] = []
+        name = "reasoning_content"
+        piece = delta.get(name)
+        if piece is None:
+            name = "reasoning"
+            piece = delta.get(name)
+        if isinstance(piece, str):
+            self.field = self.field or name  # present even when empty: DeepSeek wants it back then too
+            if piece:
+                self.pieces.append(piece)
+                items.append(ReasoningChunk(piece))
+        if delta.get("reasoning_details"):
+            shown = self._merge_details(delta["reasoning_details"])
+            if shown and not isinstance(piece, str):  # shown once: most servers also send `reasoning`
+                self.pieces.append(shown)
+                items.append(ReasoningChunk(shown))
+        content = delta.get("content")
+        if content and isinstance(content, str):
+            if not self.tags.held and "<" not in content and not self.tags.inside:
+                items.append(TextChunk(content))  # plain answer text: the tag splitter is not needed
+            else:
+                items += self._split(self.tags.feed(content))
+        return items
+
+    def end(self) -> list[TurnItem]:
+        items = self._split(self.tags.flush())
+        if self.field is None and not self.tags.seen and not self.details:
+            return items
+        data: dict[str, Any] = {"field": self.field or ("think_tag" if self.tags.seen else "reasoning_details")}
+        if self.details:
+            data["reasoning_details"] = [self.details[i] for i in sorted(self.details)]
+        return [*items, ReasoningDone(ReasoningPart("openai", "".join(self.pieces), data))]
+
+    def _merge_details(self, details: Any) -> str:
+        """OpenRouter streams each reasoning detail in pieces keyed by `index`: text pieces join,
+        the rest (type, id, format, signature, encrypted data) is kept as it came. Returns the
+        readable text of these pieces."""
+        shown: list[str] = []
+        for detail in details if isinstance(details, list) else ():
+            if not isinstance(detail, dict):
+                continue
+            given = detail.get("index")
+            index = given if isinstance(given, int) else len(self.details)
+            merged = self.details.setdefault(index, {})
+            for key, value in detail.items():
+                if key in ("text", "summary", "data", "signature") and isinstance(value, str) and isinstance(merged.get(key), str):
+                    merged[key] += value
+                elif value is not None or key not in merged:
+                    merged[key] = value
+            for key in ("text", "summary"):
+                if isinstance(detail.get(key), str) and detail[key]:
+                    shown.append(detail[key])
+        return "".join(shown)
+
+    def _split(self, runs: list[tuple[bool, str]]) -> list[TurnItem]:
+        items: list[TurnItem] = []
+        for reasoning, text in runs:
+            if reasoning:
+                self.pieces.append(text)
+                items.append(ReasoningChunk(text))
+            else:
+                items.append(TextChunk(text))
+        return items
+
+
+def deepseek_rule(base_url: str, model: str) -> bool:
+    """DeepSeek's API (thinking mode) wants `reasoning_content` back on every assistant turn that
+    made tool calls, in all later requests, or it answers 400; so do DeepSeek models served
+    elsewhere (vLLM, llama.cpp and Ollama accept the field). Other servers document no such field."""
+    return "deepseek" in (urlsplit(base_url).hostname or "") or "deepseek" in model.lower()
 
 
 def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: TurnState) -> None:
@@ -157,6 +262,8 @@ def _merge(calls: dict[int, dict[str, Any]], fragment: dict[str, Any], state: Tu
     call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
     if fragment.get("id"):
         call["id"] = fragment["id"]
+    if isinstance(fragment.get("extra_content"), dict):  # Gemini: the thought signature, sent back as is
+        call["extra"] = {"extra_content": fragment["extra_content"]}
     function = fragment.get("function") or {}
     if function.get("name") and not call["name"]:
         call["name"] = function["name"]  # some servers repeat it on every fragment: keep the first
@@ -199,10 +306,10 @@ def _complete(arguments: object) -> bool:
 
 def _assemble(call: dict[str, Any], index: int) -> ToolCall:
     arguments, problem = parse_arguments(call["arguments"], call["name"] or "tool")
-    return ToolCall(call["id"] or f"call_{index}", call["name"], arguments, problem)
+    return ToolCall(call["id"] or f"call_{index}", call["name"], arguments, problem, call.get("extra"))
 
 
-def wire_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
+def wire_messages(transcript: Sequence[Message], deepseek: bool = False) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     for message in transcript:
         if isinstance(message, UserMessage):
@@ -211,11 +318,20 @@ def wire_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
             entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
             if message.tool_calls:
                 entry["tool_calls"] = [
-                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                    {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                     **(c.extra if c.extra and "extra_content" in c.extra else {})}
                     for c in message.tool_calls
                 ]
+                said = [r for r in message.reasoning if r.provider == "openai" and r.data.get("field") == "reasoning_content"]
+                if deepseek and said:
+                    entry["reasoning_content"] = "".join(r.text for r in said)
             elif not message.text:
                 entry["content"] = ""
+            # OpenRouter: reasoning details go back unmodified (its "preserving reasoning blocks");
+            # only a server that sent them gets them.
+            details = [d for r in message.reasoning if r.provider == "openai" for d in r.data.get("reasoning_details") or ()]
+            if details:
+                entry["reasoning_details"] = details
             messages.append(entry)
         elif isinstance(message, ToolResultMessage):
             messages.append({"role": "tool", "tool_call_id": message.call_id, "content": message.content})

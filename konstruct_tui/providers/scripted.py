@@ -6,6 +6,7 @@ with one TURN per line. Turn N of the script answers the model turn that has N-1
 before it in the transcript, so a resumed session picks up where it stopped. A TURN:
 
     {
+      "reasoning": "The bug is in add.",          optional: streamed first, as reasoning (shown dimmed)
       "text": "I will read it first.",             streamed as text deltas, word by word
       "tool_calls": [                                 run in order after the text
         {"name": "read_code", "arguments": {"paths": ["calc.py"]}},
@@ -38,6 +39,9 @@ from typing import Any
 from ..agent import (
     SUMMARY_SYSTEM,
     Message,
+    ReasoningChunk,
+    ReasoningDone,
+    ReasoningPart,
     TextChunk,
     ToolCall,
     ToolCallChunk,
@@ -129,6 +133,13 @@ class ScriptedProvider:
                 raise ScriptExhausted(f"the script {self.path.name!r} has {len(self.turns)} turns and the run asked for turn {index + 1}")
             turn = self.turns[index]
             delay = float(turn.get("delay_s") or 0)
+            thought = str(turn.get("reasoning") or "")
+            for position, word in enumerate(thought.split(" ") if thought else []):
+                if delay:
+                    await asyncio.sleep(delay)
+                queue.put_nowait(ReasoningChunk(word if position == 0 else " " + word))
+            if thought:
+                queue.put_nowait(ReasoningDone(ReasoningPart("scripted", thought)))
             text = str(turn.get("text") or "")
             words = text.split(" ")
             for position, word in enumerate(words if text else []):

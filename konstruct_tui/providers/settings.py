@@ -3,7 +3,7 @@ defaults. Also the price table the cost budget uses.
 
 config.toml (every key optional):
 
-    provider = "openai"                 # openai | anthropic | scripted
+    provider = "openai"                 # openai | openai-responses | anthropic | scripted
     turn_deadline_s = 300               # one model turn may take at most this long
 
     [openai]
@@ -17,6 +17,10 @@ config.toml (every key optional):
     [models."qwen2.5-coder:14b"]        # per model (exact name, or a prefix of dated names)
     max_output_tokens = 4096            # sent as max_tokens; a reply cut there is reported as cut
     context_tokens = 32768              # the model's context window: compaction starts near it
+
+    [models."claude-sonnet-4-5"]
+    reasoning_effort = 10000            # low | medium | high, or a thinking budget in tokens
+    show_reasoning = true               # show the model's reasoning as it streams (default true)
 
     [prices."my-local-model"]           # USD per million tokens
     input = 0.0
@@ -36,12 +40,14 @@ from typing import Any
 
 from ..userdirs import config_dir
 
-PROVIDERS = ("openai", "anthropic", "scripted")
-DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "anthropic": "claude-sonnet-4-5"}
+PROVIDERS = ("openai", "openai-responses", "anthropic", "scripted")
+DEFAULT_MODELS = {"openai": "gpt-4.1-mini", "openai-responses": "gpt-5-codex", "anthropic": "claude-sonnet-4-5"}
 # Here, not in each provider's module: resolving settings (every command, the workbench before its
 # first frame) must not import the providers and httpx.
-DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
-KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "openai-responses": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+BASE_URL_VARIABLES = {"openai": "OPENAI_BASE_URL", "openai-responses": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+EFFORTS = ("minimal", "low", "medium", "high")
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,9 @@ KNOWN_PRICES: dict[str, Price] = {
     "gpt-4.1": Price(2.00, 8.00, 0.50),
     "gpt-4.1-mini": Price(0.40, 1.60, 0.10),
     "gpt-4.1-nano": Price(0.10, 0.40, 0.025),
+    "gpt-5": Price(1.25, 10.00, 0.125),
+    "gpt-5-mini": Price(0.25, 2.00, 0.025),
+    "gpt-5-codex": Price(1.25, 10.00, 0.125),
     "claude-sonnet-4-5": _claude(3.00, 15.00),
     "claude-sonnet-4": _claude(3.00, 15.00),
     "claude-opus-4": _claude(15.00, 75.00),
@@ -84,7 +93,8 @@ KNOWN_PRICES: dict[str, Price] = {
 }
 # What is sent as the output limit when nothing says otherwise. Lower for OpenAI-compatible servers:
 # a local server with a small context refuses a request whose limit does not fit it.
-DEFAULT_MAX_OUTPUT = {"openai": 4096, "anthropic": 8192}
+# The Responses API's models reason inside this limit too, so theirs is larger.
+DEFAULT_MAX_OUTPUT = {"openai": 4096, "openai-responses": 16384, "anthropic": 8192}
 
 
 class ConfigInvalid(ValueError):
@@ -102,6 +112,8 @@ class ProviderSettings:
     max_output_tokens: int = 8192
     prices: Mapping[str, Price] = field(default_factory=dict)
     context_tokens: int | None = None  # the model's context window, when the config names it
+    reasoning_effort: str | int | None = None  # low|medium|high (or minimal), or a thinking budget in tokens
+    show_reasoning: bool = True  # the workbench shows the reasoning as it streams
 
     def price(self) -> Price | None:
         """The price of this model: an exact name first, then the longest known prefix (so a dated
@@ -171,19 +183,23 @@ def resolve(
         return ProviderSettings("scripted", name, "", script=Path(script), turn_deadline_s=deadline, prices={name: Price(0.0, 0.0)})
     if script:
         raise ConfigInvalid(f"--script is for --provider scripted, not {chosen}")
-    env_base = env.get("OPENAI_BASE_URL") if chosen == "openai" else env.get("ANTHROPIC_BASE_URL")
+    env_base = env.get(BASE_URL_VARIABLES[chosen])
     url = base_url or env_base or section.get("base_url") or DEFAULT_BASE_URLS[chosen]
     if not str(url).startswith(("http://", "https://")):
         raise ConfigInvalid(f"base URL {url!r} must start with http:// or https://")
     key = env.get(KEY_VARIABLES[chosen]) or None
     if key is None and url == DEFAULT_BASE_URLS[chosen]:
         raise ConfigInvalid(f"{KEY_VARIABLES[chosen]} is not set (needed for {url}; a local server via --base-url needs none)")
-    name = model or env.get(f"KONSTRUCT_{chosen.upper()}_MODEL") or str(section.get("model") or DEFAULT_MODELS[chosen])
+    name = model or env.get(f"KONSTRUCT_{chosen.upper().replace('-', '_')}_MODEL") or str(section.get("model") or DEFAULT_MODELS[chosen])
     per_model = for_model(_table(config, "models"), name) or {}
     if not isinstance(per_model, dict):
         raise ConfigInvalid(f"[models.{name!r}] in the config file must be a table")
     limit = _positive(per_model.get("max_output_tokens", section.get("max_output_tokens", DEFAULT_MAX_OUTPUT[chosen])), "max_output_tokens", name)
     window = per_model.get("context_tokens")
+    effort = _effort(per_model.get("reasoning_effort", section.get("reasoning_effort")), name)
+    show = per_model.get("show_reasoning", section.get("show_reasoning", True))
+    if not isinstance(show, bool):
+        raise ConfigInvalid(f"show_reasoning for model {name!r} must be true or false, not {show!r}")
     return ProviderSettings(
         chosen,
         name,
@@ -193,7 +209,20 @@ def resolve(
         max_output_tokens=limit,
         prices=prices,
         context_tokens=_positive(window, "context_tokens", name) if window is not None else None,
+        reasoning_effort=effort,
+        show_reasoning=show,
     )
+
+
+def _effort(value: Any, model: str) -> str | int | None:
+    """A reasoning effort: one of EFFORTS, or a thinking budget of at least 1024 tokens (Anthropic's minimum)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value in EFFORTS:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1024:
+        return value
+    raise ConfigInvalid(f"reasoning_effort for model {model!r} must be one of {', '.join(EFFORTS)} or a token budget of at least 1024, not {value!r}")
 
 
 def _table(config: Mapping[str, Any], key: str) -> Mapping[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from ..agent import Message, Notice, Restart, TextChunk, ToolCall, ToolCallChunk, ToolSpec, TurnEnd, TurnItem, Usage, UsageChunk
+from ..agent import Message, Notice, ReasoningChunk, ReasoningDone, Restart, TextChunk, ToolCall, ToolCallChunk, ToolSpec, TurnEnd, TurnItem, Usage, UsageChunk
 from .errors import (
     OutputCut,
     ProviderError,
@@ -47,7 +47,7 @@ from .sse import looks_like_sse
 
 END = object()  # what a producer queues when the turn is complete
 Sleep = Callable[[float], Awaitable[None]]
-CUT_REASONS = frozenset({"length", "max_tokens", "model_context_window_exceeded"})
+CUT_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded"})
 # Stop reasons that mean the server stopped the reply for its own reasons: said, never taken for "done".
 STOPPED_BY_SERVER = {"content_filter": "the server's content filter stopped the reply", "refusal": "the model declined to go on"}
 _WHOLE_BODY_TYPES = ("json", "html", "xml")  # anything else is read as a stream (stray lines still count)
@@ -101,6 +101,7 @@ class StreamingProvider:
         retry: RetryPolicy = DEFAULT_RETRY,
         turn_deadline_s: float = 300.0,
         max_output_tokens: int = 8192,
+        reasoning_effort: str | int | None = None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.client = client
@@ -110,6 +111,8 @@ class StreamingProvider:
         self.retry = retry
         self.turn_deadline_s = turn_deadline_s
         self.max_output_tokens = max_output_tokens
+        # low|medium|high, or a token budget (Anthropic's budget_tokens); None: the server's default.
+        self.reasoning_effort = reasoning_effort
         self._sleep = sleep
 
     # What each wire format supplies.
@@ -230,7 +233,7 @@ class StreamingProvider:
             if isinstance(item, TurnEnd):
                 stop = item.stop_reason
                 continue
-            if isinstance(item, TextChunk):
+            if isinstance(item, (TextChunk, ReasoningChunk)):
                 state.streamed = True
                 state.out_chars += len(item.text)
             elif isinstance(item, UsageChunk):
@@ -285,6 +288,9 @@ async def within_deadline(produce: Producer, deadline_s: float, provider: str) -
     """Run `produce` in its own task and hand on what it queues until it queues the end marker, an
     exception, or the deadline passes. Leaving (for any reason) cancels the producer at once.
 
+    The deadline counts from the last item received, not from the start: a reasoning model that
+    thinks aloud for minutes is alive, and only a turn that goes silent that long is cut.
+
     A failure carries what the turn spent (`error.usage`): the usage already handed on plus what
     the producer knew of the failed attempt, or an estimate from the text that streamed."""
     queue: asyncio.Queue[object] = asyncio.Queue()
@@ -296,17 +302,25 @@ async def within_deadline(produce: Producer, deadline_s: float, provider: str) -
     try:
         while True:
             try:
-                # Not wait_for: in 3.11 it can swallow a cancel that lands as the item arrives,
-                # and the kill switch's cancel must never be lost.
-                async with asyncio.timeout_at(deadline):
-                    item = await queue.get()
+                if queue.empty():
+                    # Not wait_for: in 3.11 it can swallow a cancel that lands as the item arrives,
+                    # and the kill switch's cancel must never be lost.
+                    async with asyncio.timeout_at(deadline):
+                        item = await queue.get()
+                else:
+                    # Already there: taken without arming a timer (a fast stream queues thousands a
+                    # second). The queue empties at every network piece, and a kill's cancel lands
+                    # at the wait that follows.
+                    item = queue.get_nowait()
             except TimeoutError:
-                late = TurnDeadlineExceeded(f"{provider} did not finish the turn within its deadline of {deadline_s:g} s; the stream was closed")
+                late = TurnDeadlineExceeded(f"{provider} sent nothing more within the turn's deadline of {deadline_s:g} s "
+                                            "(counted from the last piece received); the stream was closed")
                 partial = Usage(0, chars_since_usage // 4, True) if chars_since_usage else Usage()
                 late.usage = spent + partial if (spent.total or partial.total) else None
                 raise late from None
             if item is END:
                 return
+            deadline = loop.time() + deadline_s
             if isinstance(item, BaseException):
                 own = getattr(item, "usage", None)
                 if isinstance(item, ProviderError) and (spent.total or own):
@@ -315,7 +329,7 @@ async def within_deadline(produce: Producer, deadline_s: float, provider: str) -
             if isinstance(item, UsageChunk):
                 spent = spent + item.usage
                 chars_since_usage = 0
-            elif isinstance(item, TextChunk):
+            elif isinstance(item, (TextChunk, ReasoningChunk)):
                 chars_since_usage += len(item.text)
             yield item  # type: ignore[misc]
     finally:

@@ -160,6 +160,7 @@ class Workbench(App[None]):
         # The app keeps its panes by reference: a modal on top (trust prompt, sessions) is the
         # active screen, and events keep arriving for the panes underneath it.
         self.transcript = Transcript(syntax_theme=self.syntax_theme(), id="transcript")
+        self.transcript.show_reasoning = getattr(self.setup.settings, "show_reasoning", True)
         self.budgets = BudgetsPane(limits=self.setup.limits, id="budgets")
         self.neighborhoods = NeighborhoodsPane(id="neighborhoods")
         self.gate = GatePane(id="gate")
@@ -242,6 +243,7 @@ class Workbench(App[None]):
         """The model chosen with /model: the next request uses it (a demo's follow-ups too)."""
         self.setup = replace(self.setup, settings=settings, model_problem=None)
         self.runs.use_model(settings)
+        self.transcript.show_reasoning = getattr(settings, "show_reasoning", True)
         self.query_one("#banner", Static).update(self._banner())
         self.transcript.add_note(f"[$success]✓ the next request goes to {escape(settings.provider)} · {escape(settings.model)}[/]")
 

@@ -3,8 +3,8 @@
 It is called on the loop's thread; `post_message` is thread-safe and returns at once, so the loop
 never waits for the screen (the port's contract: return quickly).
 
-Text deltas are coalesced: while a posted burst has not been taken by the screen yet, further deltas
-of the same turn join it instead of posting one message each. A fast model sends hundreds of deltas
+Text and reasoning deltas are coalesced: while a posted burst has not been taken by the screen yet,
+further deltas of the same kind and turn join it instead of posting one message each. A fast model sends hundreds of deltas
 a second; one message per delta would queue faster than the screen drains it (bench/bench_ui.py).
 Any other event closes the open burst first, so the order on screen is the order of the events.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from ..agent import TextDelta
+from ..agent import ReasoningDelta, TextDelta
 from .messages import Reportable, Reported
 
 
@@ -26,6 +26,7 @@ from .messages import Reportable, Reported
 class Burst:
     turn: int
     parts: list[str] = field(default_factory=list)
+    kind: type[TextDelta] | type[ReasoningDelta] = TextDelta
 
 
 class Streamed(Message):
@@ -36,7 +37,7 @@ class Streamed(Message):
         self._reporter = reporter
         self._burst = burst
 
-    def take(self) -> TextDelta:
+    def take(self) -> TextDelta | ReasoningDelta:
         return self._reporter.take(self._burst)
 
 
@@ -50,22 +51,22 @@ class MessageReporter:
     def report(self, event: Reportable) -> None:
         if self._also is not None:
             self._also(event)
-        if isinstance(event, TextDelta):
+        if isinstance(event, (TextDelta, ReasoningDelta)):
             with self._lock:
                 burst = self._open
-                if burst is not None and burst.turn == event.turn:
+                if burst is not None and burst.turn == event.turn and burst.kind is type(event):
                     burst.parts.append(event.text)
                     return
-                burst = self._open = Burst(event.turn, [event.text])
+                burst = self._open = Burst(event.turn, [event.text], type(event))
             self._target.post_message(Streamed(self, burst))
             return
         with self._lock:
             self._open = None
         self._target.post_message(Reported(event))
 
-    def take(self, burst: Burst) -> TextDelta:
+    def take(self, burst: Burst) -> TextDelta | ReasoningDelta:
         """On the screen's thread: the burst's text as one delta; later deltas start a new burst."""
         with self._lock:
             if self._open is burst:
                 self._open = None
-            return TextDelta(burst.turn, "".join(burst.parts))
+            return burst.kind(burst.turn, "".join(burst.parts))

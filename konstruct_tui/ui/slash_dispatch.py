@@ -72,8 +72,9 @@ class SlashDispatch:
     def _model(self, _argument: str) -> None:
         settings = self.app.setup.settings
         current = None
-        if settings is not None and settings.provider in ("openai", "anthropic"):
-            current = ModelChoice(settings.provider, settings.model, settings.base_url)
+        if settings is not None and settings.provider in ("openai", "openai-responses", "anthropic"):
+            effort = settings.reasoning_effort
+            current = ModelChoice(settings.provider, settings.model, settings.base_url, "" if effort is None else str(effort))
         self.app.push_screen(ModelPicker(current), self.chose_model)
 
     def chose_model(self, choice: ModelChoice | None) -> None:

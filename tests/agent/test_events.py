@@ -17,7 +17,7 @@ from konstruct_tui.agent import (
 
 def test_event_names_are_the_designed_ones() -> None:
     names = {cls.name for cls in typing.get_args(AgentEvent)}
-    assert names == {"session_started", "turn_started", "text_delta", "tool_started", "tool_finished", "budget", "trust_request", "warning", "compacted", "finished"}
+    assert names == {"session_started", "turn_started", "text_delta", "reasoning", "tool_started", "tool_finished", "budget", "trust_request", "warning", "compacted", "finished"}
     assert FINISH_REASONS == ("done", "max_turns", "max_tokens", "max_cost", "timeout", "killed", "error")
 
 

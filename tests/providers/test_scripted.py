@@ -76,3 +76,16 @@ async def test_a_hanging_turn_is_cut_by_the_deadline(tmp_path: Path) -> None:
 def test_unusable_scripts_say_why(tmp_path: Path, content: str, problem: str) -> None:
     with pytest.raises(ScriptInvalid, match=problem):
         ScriptedProvider(script(tmp_path, content))
+
+
+async def test_a_scripted_turn_can_think_first(tmp_path) -> None:
+    from konstruct_tui.agent.ports import ReasoningChunk, ReasoningDone, TextChunk, UserMessage
+    from konstruct_tui.providers import ScriptedProvider
+
+    script = tmp_path / "s.json"
+    script.write_text('{"turns": [{"reasoning": "The bug is in add.", "text": "Reading."}]}')
+    items = [i async for i in ScriptedProvider(script).stream_turn("s", [UserMessage("go")], [])]
+    assert "".join(i.text for i in items if isinstance(i, ReasoningChunk)) == "The bug is in add."
+    assert "".join(i.text for i in items if isinstance(i, TextChunk)) == "Reading."
+    assert [i.part.text for i in items if isinstance(i, ReasoningDone)] == ["The bug is in add."]
+    assert items.index(next(i for i in items if isinstance(i, ReasoningChunk))) < items.index(next(i for i in items if isinstance(i, TextChunk)))

@@ -111,6 +111,8 @@ class BudgetsPane(Vertical):
             tokens = f"{b.input_tokens + b.output_tokens:,}{_limit(b.max_tokens, ',')}{estimated}"
             if b.cache_read_tokens:  # of the input, read from the provider's prompt cache (billed less)
                 tokens += f" [dim]({b.cache_read_tokens:,} cached)[/dim]"
+            if b.reasoning_tokens:  # of the output, spent thinking (billed as output)
+                tokens += f" [dim]({b.reasoning_tokens:,} reasoning)[/dim]"
             if b.cost_usd is None:
                 cost = "[dim]not counted (no price)[/dim]"
             else:

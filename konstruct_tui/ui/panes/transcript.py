@@ -19,6 +19,7 @@ from ...agent import (
     Compacted,
     Finished,
     ProviderWarning,
+    ReasoningDelta,
     SessionStarted,
     TextDelta,
     ToolFinished,
@@ -28,6 +29,7 @@ from ...agent import (
 )
 from ...app import describe_call, describe_outcome, diffs_of
 from ..messages import Reportable
+from .thinking import ThinkingBlock
 
 # A streamed reply repaints at most this often: a fast model sends hundreds of deltas a second and
 # repainting on each would make the screen fall behind the stream (bench/bench_ui.py measures it).
@@ -159,6 +161,7 @@ class Transcript(VerticalScroll):
     # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
     DRAWS: ClassVar[tuple[type, ...]] = (
         TextDelta, ToolStarted, ToolFinished, TurnStarted, SessionStarted, TrustRequested, Finished, Compacted, ProviderWarning,
+        ReasoningDelta,
     )
 
     def __init__(self, *, syntax_theme: str = "monokai", id: str | None = None) -> None:
@@ -167,6 +170,8 @@ class Transcript(VerticalScroll):
         self._reply: AssistantText | None = None
         self._calls: dict[str, ToolCallEntry] = {}
         self._follow = False  # anchored to the bottom (see _start_following)
+        self._thoughts: list[ThinkingBlock] = []
+        self.show_reasoning = True  # the model's setting (config.toml show_reasoning)
 
     def _mount_entry(self, widget: Widget) -> None:
         self.mount(widget)
@@ -199,7 +204,15 @@ class Transcript(VerticalScroll):
         self._mount_entry(Collapsible(body, title=title, collapsed=False, classes="tool-call diff-entry"))
 
     def show(self, event: Reportable) -> None:
-        if isinstance(event, TextDelta):
+        if isinstance(event, ReasoningDelta):
+            if self.show_reasoning:
+                if not self._thoughts or self._thoughts[-1].folded:
+                    self._end_reply()
+                    self._thoughts.append(ThinkingBlock())
+                    self._mount_entry(self._thoughts[-1])
+                self._thoughts[-1].append(event.text)
+        elif isinstance(event, TextDelta):
+            self._fold_thinking()
             if self._reply is None:
                 self._reply = AssistantText()
                 self._mount_entry(self._reply)
@@ -238,13 +251,18 @@ class Transcript(VerticalScroll):
             message = f": {escape(event.message)}" if event.message else ""
             self.add_note(f"[{colour}]■ finished ({event.reason}) after {event.turns} turn(s)[/]{message}", classes="finished")
 
+    def _fold_thinking(self) -> None:
+        if self._thoughts:
+            self._thoughts[-1].fold()
+
     def _end_reply(self) -> None:
+        self._fold_thinking()
         if self._reply is not None:
             self._reply.flush()
         self._reply = None
 
     def set_all_collapsed(self, collapsed: bool) -> None:
-        for entry in self._calls.values():
+        for entry in [*self._calls.values(), *self._thoughts]:
             entry.collapsed = collapsed
 
     def clear(self) -> None:
@@ -252,6 +270,7 @@ class Transcript(VerticalScroll):
         self.anchor(False)
         self._reply = None
         self._calls.clear()
+        self._thoughts.clear()
         self.remove_children()
 
 

@@ -53,7 +53,8 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
             with VerticalScroll(id="model-fields"):
                 with Horizontal(classes="field"):
                     yield Label("provider")
-                    yield Select([("openai (any OpenAI-compatible server)", "openai"), ("anthropic", "anthropic")],
+                    yield Select([("openai (any OpenAI-compatible server)", "openai"), ("openai-responses (OpenAI Responses API)", "openai-responses"),
+                                  ("anthropic", "anthropic")],
                                  value=self.current.provider, allow_blank=False, id="model-provider", compact=True)
                 with Horizontal(classes="field"):
                     yield Label("model")
@@ -61,6 +62,10 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
                 with Horizontal(classes="field"):
                     yield Label("base URL")
                     yield Input(self.current.base_url or "", placeholder="the provider's own (leave empty)", id="model-url", compact=True)
+                with Horizontal(classes="field"):
+                    yield Label("reasoning")
+                    yield Input(self.current.reasoning, placeholder="low | medium | high | a token budget (empty: the server's default)",
+                                id="model-reasoning", compact=True)
             yield Static(id="model-key")
             yield Static(id="model-problem")
             with Horizontal(id="model-answers"):
@@ -126,7 +131,7 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
     def choice(self) -> ModelChoice:
         provider = self.query_one("#model-provider", Select).value
         return ModelChoice(str(provider), self.query_one("#model-name", Input).value.strip(),
-                           self.query_one("#model-url", Input).value.strip() or None)
+                           self.query_one("#model-url", Input).value.strip() or None, self.query_one("#model-reasoning", Input).value.strip())
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
