@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -44,7 +45,6 @@ def virtualenvs(root: str) -> list[str]:
     found = []
     for first in _folders(root):
         found.extend(p for p in (first, *_folders(first)) if os.path.isfile(os.path.join(p, "pyvenv.cfg")))
-    import sys
     for prefix in (sys.prefix, os.environ.get("VIRTUAL_ENV", "")):
         real = os.path.realpath(prefix) if prefix else ""
         if real and real != root and _within(real, root):
@@ -149,7 +149,6 @@ def held_read_only(root: str | os.PathLike[str]) -> list[str]:
 def own_environment_inside(root: str | os.PathLike[str]) -> str | None:
     """The virtualenv konstruct itself runs from, when it lies inside the workspace (then the
     person should know: before issue 31 a command could plant code konstruct would run)."""
-    import sys
     real = os.path.realpath(os.fspath(root))
     prefix = os.path.realpath(sys.prefix)
     if prefix != real and _within(prefix, real):
