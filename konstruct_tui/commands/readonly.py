@@ -117,4 +117,14 @@ def read_only_argv(argv: Sequence[str], root: Path | None) -> tuple[str, ...] | 
     return (*prefix, *args)
 
 
+def hardened_git(argv: Sequence[str], inner: Sequence[str], root: Path | None) -> tuple[str, ...] | None:
+    """`argv`, whose program is `inner` (the command behind any wrappers the allowlist admitted:
+    `timeout 60 git log -p`), with a git run as our own hardened git; other programs unchanged.
+    None when the only git is inside the workspace."""
+    if not inner or os.path.basename(inner[0]) != "git" or tuple(argv[len(argv) - len(inner):]) != tuple(inner):
+        return tuple(argv)
+    runs = read_only_argv(["git", *inner[1:]], root)
+    return None if runs is None else (*argv[: len(argv) - len(inner)], *runs)
+
+
 _TEXTCONV = re.compile(r"^diff\..+\.textconv=$", re.IGNORECASE)
