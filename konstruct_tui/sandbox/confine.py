@@ -231,8 +231,10 @@ def build_ruleset(plan: SandboxPlan, temp_dir: str) -> landlock.Ruleset:
     ruleset = landlock.Ruleset(abi, handled, net, scoped)
     try:
         ruleset.allow_beneath(temp_dir, handled)
+        # No FIFO outside the command's own TMPDIR: one named `.gitignore` in the workspace would
+        # hold the person's git and ours at open() (issue 31).
         for path in plan.writable:
-            ruleset.allow_beneath(path, handled)
+            ruleset.allow_beneath(path, handled & ~landlock.FS_MAKE_FIFO)
         for path in plan.readable:
             ruleset.allow_beneath(path, landlock.READ_RIGHTS)
     except BaseException:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..workspace import git_argv, names_program
 from ..workspace.safe_git import git_environment
+from ..workspace.unstall import run_unstalled
 
 _SKIP = frozenset({".git", "node_modules", ".hg", ".svn"})
 _cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
@@ -71,8 +72,7 @@ def git_code(root: str) -> list[str]:
     env = git_environment()
     env.pop("GIT_CONFIG_NOSYSTEM", None)  # the person's own git reads /etc/gitconfig too
     try:
-        done = subprocess.run(git_argv(root, "config", "-z", "--list", "--show-origin"), capture_output=True,
-                              timeout=30, check=False, env=env, stdin=subprocess.DEVNULL)
+        done = run_unstalled(git_argv(root, "config", "-z", "--list", "--show-origin"), root=root, timeout=30, env=env)
     except (OSError, subprocess.TimeoutExpired):
         return []
     fields = done.stdout.split(b"\0")

@@ -160,3 +160,12 @@ def test_chmod_chown_and_utime_outside_the_workspace_are_refused(workspace_root:
     assert (readable / "tool").stat().st_mode & 0o777 == 0o644 and hidden.stat().st_mode & 0o777 == 0o600
     assert (readable / "tool").stat().st_uid == os.getuid() and (readable / "tool").stat().st_mtime > 0
     assert f"chmod changed {inside}" in lines and inside.stat().st_mode & 0o777 == 0o777
+
+
+def test_a_fifo_can_be_made_in_the_temp_folder_but_not_in_the_workspace(workspace_root: Path) -> None:
+    code = ("import os\nfor p in (os.environ['TMPDIR'] + '/f', '.gitignore', 'src/.ignore'):\n    try:\n"
+            "        os.mkfifo(p); print('made', p)\n    except OSError as e:\n        print('refused', p, e.errno)\n")
+    outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", code])
+    lines = outcome.stdout.splitlines()
+    assert lines[0].startswith("made") and all(line.startswith("refused") for line in lines[1:]), outcome
+    assert not (workspace_root / ".gitignore").exists() and not (workspace_root / "src" / ".ignore").exists()
