@@ -123,7 +123,8 @@ def hardened_git(argv: Sequence[str], inner: Sequence[str], root: Path | None) -
     None when the only git is inside the workspace."""
     if not inner or os.path.basename(inner[0]) != "git" or tuple(argv[len(argv) - len(inner):]) != tuple(inner):
         return tuple(argv)
-    runs = read_only_argv(["git", *inner[1:]], root)
+    git_words = ("git", *inner[1:])  # the plain spelling read_only_argv knows; it starts nothing
+    runs = read_only_argv(git_words, root)
     return None if runs is None else (*argv[: len(argv) - len(inner)], *runs)
 
 
