@@ -27,9 +27,7 @@ import sys
 import threading
 from pathlib import Path
 
-from ..workspace import git_argv, names_program
-from ..workspace.safe_git import git_environment
-from ..workspace.unstall import run_unstalled
+from ..workspace import git_argv, git_environment, names_program, run_unstalled
 
 _SKIP = frozenset({".git", "node_modules", ".hg", ".svn"})
 _cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
@@ -43,7 +41,7 @@ def _within(path: str, folder: str) -> bool:
 def virtualenvs(root: str) -> list[str]:
     """Folders with a `pyvenv.cfg` at the root or two levels down (`.venv`, `venv`, `.tox/py311`,
     `.nox/tests`), plus konstruct's own environment and $VIRTUAL_ENV when they lie in the workspace."""
-    found = []
+    found: list[str] = []
     for first in _folders(root):
         found.extend(p for p in (first, *_folders(first)) if os.path.isfile(os.path.join(p, "pyvenv.cfg")))
     for prefix in (sys.prefix, os.environ.get("VIRTUAL_ENV", "")):

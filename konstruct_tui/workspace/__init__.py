@@ -24,6 +24,8 @@ _HOMES = {
     "run_git": "listing",
     "git_argv": "safe_git",
     "names_program": "safe_git",
+    "git_environment": "safe_git",
+    "run_unstalled": "unstall",
     "is_outside": "outside_programs",
     "program_outside": "outside_programs",
     "stat_files": "listing",
@@ -75,5 +77,6 @@ if TYPE_CHECKING:
     from .reading import DEFAULT_MAX_BYTES, ReadRequest, read_batch
     from .revision import is_revision, revision_of
     from .undo import UndoRefused, undo_last
-    from .safe_git import git_argv, names_program
+    from .safe_git import git_argv, git_environment, names_program
+    from .unstall import run_unstalled
     from .outside_programs import is_outside, program_outside
