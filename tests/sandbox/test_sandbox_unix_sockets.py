@@ -197,3 +197,15 @@ def test_a_socket_in_the_workspace_is_reachable(workspace_root: Path, listen) ->
     listener = listen(str(workspace_root / "dev.sock"))  # the issue's rule: the workspace and TMPDIR only
     outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", CLIENT, "dev.sock"])
     assert outcome.stdout.startswith("connected") and listener.reached(), outcome
+
+
+def test_etc_in_one_piece_in_the_view_still_hides_its_secrets_and_refuses_changes(workspace_root: Path) -> None:
+    """Attack on the view: /etc is bound whole (not entry by entry), so /etc/shadow exists in the
+    command's root; Landlock still refuses reading it, and the read-only bind refuses chmod."""
+    code = ("import os\nfor name, act in (('read', lambda: open('/etc/shadow').read()),"
+            " ('chmod', lambda: os.chmod('/etc/hostname', 0o777)), ('write', lambda: open('/etc/motd', 'a'))):\n"
+            "    try:\n        act(); print(name, 'done')\n    except OSError as e:\n        print(name, 'refused', e.errno)\n")
+    before = os.stat("/etc/hostname").st_mode
+    outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", code])
+    assert [line.split()[1] for line in outcome.stdout.splitlines()] == ["refused"] * 3, outcome
+    assert os.stat("/etc/hostname").st_mode == before
