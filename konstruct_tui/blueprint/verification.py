@@ -1,7 +1,7 @@
 """A phase's `verify` commands, run through the command layer after every settled phase turn.
 
 The commands are the person's own (they wrote them into the blueprint, like a project script), so
-they need no trust grant; the policy's refusals and the hard deny list still apply, and a refused
+they need no trust grant (but mode `full` needs `full_access`, as any unconfined run); the policy's refusals and the hard deny list still apply, and a refused
 command is reported when the blueprint is loaded, before anything runs (`refused_commands`). They run
 without a shell, in their own process group, with the phase's timeout and the providers' keys
 scrubbed from the environment, exactly as `run_command` runs a command.
@@ -75,12 +75,14 @@ async def run_verification(
     last_call: Callable[[], int],
     last_write: int = 0,
     folder: Path | None = None,
+    full_access: Callable[[], bool] | None = None,
 ) -> list[VerifyResult]:
-    """Each command in `folder` (a scratch copy; default the workspace itself)."""
+    """Each command in `folder` (a scratch copy; default the workspace itself). `full_access` says
+    whether the person granted unconfined runs for this session (needed in sandbox mode `full`)."""
     results = []
     for command in commands:
         started_after = last_call()
-        outcome, code, output = await _run_one(command, workspace, timeout_s, folder)
+        outcome, code, output = await _run_one(command, workspace, timeout_s, folder, full_access)
         failing = failing_paths(output, str(workspace.root)) if outcome != "ok" else []
         results.append(VerifyResult(
             command, outcome, code, workspace.scrub(output), implication(failing, touched),
@@ -89,7 +91,8 @@ async def run_verification(
     return results
 
 
-async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder: Path | None = None) -> tuple[str, int | None, str]:
+async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder: Path | None = None,
+                   full_access: Callable[[], bool] | None = None) -> tuple[str, int | None, str]:
     decision = decide(command, PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root))
     if decision.decision == "refuse":
         return "refused", None, f"refused by the command policy ({decision.rule}): {decision.reason}"
@@ -103,6 +106,12 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder:
     plan = project_plan(folder, SandboxConfig().settings(workspace.root)) if folder is not None else project_plan(workspace.root)
     if plan.refusal:
         return "refused", None, f"refused by the sandbox: {plan.refusal}"
+    if not plan.confined and plan.mode == "full" and not (full_access is not None and full_access()):
+        # Mode `full` runs the command unconfined: like any unconfined run it needs the person's
+        # `full_access` grant for the session, which an unattended run never holds (issue 31).
+        return "refused", None, ("refused by the sandbox: this project runs commands without the sandbox (mode full), "
+                                 "which needs the 'full_access' grant; an unattended run never has it "
+                                 "(konstruct sandbox set --mode workspace-write confines them)")
     cancellation = Cancellation()
 
     def confined() -> ProcessOutcome:
@@ -112,7 +121,9 @@ async def _run_one(command: str, workspace: Workspace, timeout_s: float, folder:
         # on disk. Each verification reads and writes bytecode in a cache of its own, empty at the
         # start, so it judges the source as it stands (unless the blueprint's command sets its own).
         with Confinement(plan) as confinement, tempfile.TemporaryDirectory(prefix="konstruct-pycache-") as cache:
-            env = scrubbed_environment(extra={"PYTHONPYCACHEPREFIX": cache, **assignments})
+            # The command's own TMPDIR when confined: a folder elsewhere in /tmp is not in its filesystem.
+            prefix = os.path.join(confinement.temp_dir, "pycache") if confinement.temp_dir else cache
+            env = scrubbed_environment(extra={"PYTHONPYCACHEPREFIX": prefix, **assignments})
             return run_process(argv, folder or workspace.root, timeout_s=timeout_s, env=env,
                                cap_bytes=OUTPUT_CAP_BYTES, cancellation=cancellation, confinement=confinement)
 

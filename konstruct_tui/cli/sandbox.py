@@ -80,7 +80,9 @@ def run_check(args: argparse.Namespace) -> int:
             "git": ("read-only (a read-only bind mount)" if plan.namespaces else
                     "read-only (every other top-level entry is writable; new top-level entries cannot be made)")
             if plan.confined else "writable",
-            "covered_socket_places": list(plan.hidden),
+            "unix_sockets": ("only the workspace's and the command's own TMPDIR: it runs in a root of its own "
+                             "holding only what it may read and write") if plan.confined and plan.namespaces
+            else "reachable by path" if plan.confined else "unrestricted",
             "lifetime": ("pid-namespace" if plan.namespaces else "subreaper") if plan.confined else "subreaper",
             "restricted_rights": right_names(handled_rights(abi)) if plan.confined else [],
             "never_granted": right_names(NEVER_GRANTED) if plan.confined else [],
@@ -114,7 +116,7 @@ def _network(plan: SandboxPlan) -> dict[str, Any]:
                     "sctp, vsock (seccomp)", "io_uring (seccomp)"]
     if plan.abi >= 6:
         refused.append("abstract unix sockets outside the sandbox")
-    still = ["unix sockets by path" + (" (your socket places are covered)" if plan.hidden else "")]
+    still = ["unix sockets in the workspace and the command's own TMPDIR" if plan.namespaces else "unix sockets by path"]
     return {"applied": "blocked", "refused": refused, "still_allowed": still}
 
 

@@ -34,6 +34,7 @@ read-only list. The judging itself lives in judge.py; this module turns its find
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -46,7 +47,7 @@ from .chain import CONNECTORS, ChainStep
 from .deny import DENY, Finding
 from .expansion import unreadable
 from .judge import hard_line, judge_argv, judge_shell_code
-from .readonly import read_only_argv, read_only_rule
+from .readonly import hardened_git, read_only_argv, read_only_rule
 from .scripts import ProjectScript
 from .shellwords import Operator, ShellSyntaxError, Word, describe_operator, tokenize
 from .wrappers import SHELLS, is_assignment, program_name, unwrap
@@ -216,8 +217,8 @@ def _decide_chain(tokens: list[Word | Operator], config: PolicyConfig) -> Policy
     reason = f"a chain of {len(steps)} commands (chains are allowed); " + (
         "it runs only with the user's 'commands' grant" if asks else "every step is allowed on its own")
     confinement = decisions[0].confinement if not asks else None
-    if confinement is not None:  # each step runs what its own decision says (a read-only git, hardened)
-        steps = [ChainStep(step.connector, d.argv or step.argv) for step, d in zip(steps, decisions, strict=True)]
+    # Each step runs what its own decision says (a read-only or allowlisted git, hardened).
+    steps = [ChainStep(step.connector, d.argv or step.argv) for step, d in zip(steps, decisions, strict=True)]
     return PolicyDecision(verdict, "needs_grant" if asks else "chain", reason, (), capability, steps=tuple(steps),
                           confinement=confinement)
 
@@ -250,7 +251,11 @@ def _permission(argv: tuple[str, ...], config: PolicyConfig) -> PolicyDecision:
                                   "changes how it runs; allowlist mode allows listed commands as written only")
         matched = matching_rule(argv, config.allowlist, lambda inner: _allowlisted(inner, config))
         if matched.rule is not None:
-            return PolicyDecision("allow", "allowlist", f"matches the allowlist entry {matched.rule.text!r}", argv)
+            runs = hardened_git(argv, run.argv, config.root)
+            if runs is None:
+                return PolicyDecision("refuse", "allowlist", "the only git to run is inside the workspace, where a "
+                                      "command could have planted it")
+            return PolicyDecision("allow", "allowlist", f"matches the allowlist entry {matched.rule.text!r}", runs)
         shown = " ".join(run.argv[:2]) if run.argv else argv[0]
         why = matched.refusal or f"{shown!r} matches no allowlist entry (allowlist mode is on)"
         return PolicyDecision("refuse", "allowlist", why)
@@ -285,8 +290,23 @@ def _runs_with(script: ProjectScript, scripts: Sequence[ProjectScript]) -> list[
             queue += [s for s in same_file.values() if s.name not in seen]  # a variable may name any of them
             continue
         named = set(current.needs) | set(re.split(r"[\s;&|()`$'\"{}]+", current.body or ""))
-        queue += [same_file[name] for name in named if name in same_file and name not in seen]
+        queue += [same_file[name] for name in _named_scripts(named, same_file) if name not in seen]
     return [s for s in seen.values() if s.body]
+
+
+def _named_scripts(words: set[str], scripts: dict[str, ProjectScript]) -> list[str]:
+    """The scripts a body's words name: as written, behind a runner's prefix (`concurrently
+    "npm:lint"`), or as a pattern (`npm-run-all test:*`, `run-p "build:**"`, `test:[ab]`), which names
+    every script it matches (`*` is matched across `:` too, erring towards judging more)."""
+    found = []
+    for word in words:
+        runner, _, rest = word.partition(":")
+        for text in (word, rest if runner in ("npm", "yarn", "pnpm", "bun") else word):
+            if text in scripts:
+                found.append(text)
+            elif any(c in text for c in "*?["):
+                found += [name for name in scripts if fnmatch.fnmatchcase(name, text.replace("**", "*"))]
+    return found
 
 
 def _allowlisted(argv: Sequence[str], config: PolicyConfig) -> bool:

@@ -117,4 +117,15 @@ def read_only_argv(argv: Sequence[str], root: Path | None) -> tuple[str, ...] | 
     return (*prefix, *args)
 
 
+def hardened_git(argv: Sequence[str], inner: Sequence[str], root: Path | None) -> tuple[str, ...] | None:
+    """`argv`, whose program is `inner` (the command behind any wrappers the allowlist admitted:
+    `timeout 60 git log -p`), with a git run as our own hardened git; other programs unchanged.
+    None when the only git is inside the workspace."""
+    if not inner or os.path.basename(inner[0]) != "git" or tuple(argv[len(argv) - len(inner):]) != tuple(inner):
+        return tuple(argv)
+    git_words = ("git", *inner[1:])  # the plain spelling read_only_argv knows; it starts nothing
+    runs = read_only_argv(git_words, root)
+    return None if runs is None else (*argv[: len(argv) - len(inner)], *runs)
+
+
 _TEXTCONV = re.compile(r"^diff\..+\.textconv=$", re.IGNORECASE)

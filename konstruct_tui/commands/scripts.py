@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..workspace import NotAFile, PathMissing, PathRefused, Workspace
+from .unsafe_options import GENERIC, first_unsafe, unsafe_for
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,15 @@ def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
     if script.kind in ("maven", "gradle", "make"):
         return False
     if script.kind == "npm" or (script.kind == "python" and script.source == "pyproject.toml"):
-        return extra[0] == "--"  # arguments to the script itself
+        # Arguments to the script itself, which hands them to its program: judged by that program's
+        # unsafe options, like the program run directly (`npm test -- --junitxml=src/app.py` is
+        # `pytest --junitxml=src/app.py`), and no test file or `@options` from outside the project.
+        if extra[0] != "--":
+            return False
+        passed = [w for w in extra[1:] if w != "--"]  # a second `--` hides nothing from the judgment
+        if first_unsafe(passed, _programs_unsafe(script)) is not None:
+            return False
+        return not any(not w.startswith("-") and (_outside(w) or w.startswith("@")) for w in passed)
     safe = _SAFE_EXTRAS["go" if script.kind == "go" else "pytest"]
     k = 0
     while k < len(extra):
@@ -90,6 +99,17 @@ def _extras_allowed(script: ProjectScript, extra: Sequence[str]) -> bool:
             return False  # a test file elsewhere runs code of the caller's choosing; `@FILE` reads more options
         k += 1
     return True
+
+
+def _programs_unsafe(script: ProjectScript) -> frozenset[str]:
+    """The unsafe options of every program the script's body may hand its arguments to (npm appends
+    them to the body's last command; every program named counts, erring towards refusing)."""
+    words = [w for w in re.split(r"[\s;&|()`'\"]+", script.body or "") if w] or [script.argv[0] if script.kind == "python" else ""]
+    found = set(GENERIC)
+    for k, word in enumerate(words):
+        if word and not word.startswith("-") and "=" not in word:
+            found |= unsafe_for(words[k:k + 2])
+    return frozenset(found)
 
 
 def _outside(word: str) -> bool:

@@ -26,6 +26,11 @@ GENERIC = frozenset({
     "--globalconfig", "--node-options", "--pager", "--editor", "--upload-file", "--post-file", "--delete",
 })
 _GIT_LOG = frozenset({"--output", "--ext-diff", "--textconv"})
+# Options of JavaScript test runners that write a report where they are told or take their whole
+# configuration (and the code it loads) from another file. Not `--watch`, `--reporter=dot`: ordinary.
+_JS_TEST = frozenset({"--outputFile", "--config", "-c", "--globalSetup", "--globalTeardown", "--setupFiles",
+                      "--setupFilesAfterEnv", "--testResultsProcessor", "--coverageDirectory", "--rootDir",
+                      "--outputJson", "--require"})
 # Keyed by program, or by (program, subcommand).
 BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     "git": frozenset({"-c", "-C", "--config-env", "--exec-path", "--git-dir", "--work-tree", "--namespace",
@@ -54,8 +59,15 @@ BY_PROGRAM: dict[str | tuple[str, str], frozenset[str]] = {
     "npm": frozenset({"--script-shell", "--prefix", "-C", "--userconfig", "--globalconfig", "--node-options", "-c",
                       "--call", "--shell", "--init-module", "--onload-script", "--git", "--browser", "--viewer"}),
     "pnpm": frozenset({"-C", "--dir", "--script-shell", "-c", "--shell-mode"}), "yarn": frozenset({"--cwd"}),
+    # Report files are writes wherever the caller says (`--junitxml=src/app.py` overwrites a source file).
     "pytest": frozenset({"-p", "-c", "--config-file", "--rootdir", "-o", "--override-ini", "--basetemp", "--pastebin",
-                         "--confcutdir"}),
+                         "--confcutdir", "--junitxml", "--junit-xml", "--resultlog", "--result-log", "--report-log",
+                         "--html", "--json-report-file", "--log-file", "--debug", "--cov-report", "--cov-config",
+                         "--cache-dir"}),
+    "jest": _JS_TEST, "vitest": _JS_TEST, "mocha": _JS_TEST | {"-r", "--require", "--file", "--spec"},
+    "eslint": frozenset({"-o", "--output-file", "-c", "--config", "--rulesdir", "--plugin", "--resolve-plugins-relative-to"}),
+    "tsc": frozenset({"--outDir", "--outFile", "--out", "--declarationDir", "--tsBuildInfoFile", "-p", "--project",
+                      "--plugins"}),
     "go": frozenset({"-exec", "-toolexec", "-modfile", "-overlay", "-C"}),
     "mvn": frozenset({"-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-t", "--toolchains"}),
     "gradle": frozenset({"-I", "--init-script", "-b", "--build-file", "-c", "--settings-file", "-p", "--project-dir"}),

@@ -59,7 +59,7 @@ class _Launcher:
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
         network_filter = seccomp.seccomp_filter() if plan.blocks_network else None
-        isolate = (plan.read_only, plan.hidden) if plan.namespaces else None
+        isolate = _view(plan, self.temp_dir) if plan.namespaces else None
         # A bare `_thread` thread and locks: threading.Thread's start()/join() add hand-offs.
         try:
             _thread.start_new_thread(self._body, (ruleset, network_filter, isolate))
@@ -69,10 +69,10 @@ class _Launcher:
             raise
 
     def _body(self, ruleset: landlock.Ruleset, network_filter: bytes | None,
-              isolate: tuple[tuple[str, ...], tuple[str, ...]] | None) -> None:
+              isolate: namespaces.View | None) -> None:
         try:
             if isolate is not None:  # before Landlock: a Landlock-confined thread may not mount
-                namespaces.enter(*isolate)
+                namespaces.enter(isolate)
             landlock.restrict_thread(ruleset)
             drop_dangerous_capabilities()
             if network_filter is not None:
@@ -205,18 +205,39 @@ class Confinement:
         return self._launcher.start(start)
 
 
+def _view(plan: SandboxPlan, temp_dir: str) -> namespaces.View:
+    """The command's own root: what it may read and write, nothing else (no socket of the person's
+    in /tmp, /run or the home folder exists there); listening sockets found inside a readable
+    folder are covered, only the workspace's and the command's own TMPDIR stay reachable."""
+    temp = os.path.realpath(temp_dir)
+    places = (*plan.readable, *plan.writable, temp)
+    own = [p for p in (plan.root, temp) if p]
+    covered = tuple(s for s in namespaces.listening_sockets()
+                    if any(_within(s, p) for p in places) and not any(_within(s, p) for p in own))
+    # /etc in one bind, not one per entry (160 mounts cost 20 ms a command): the view only decides
+    # what exists; which entries may be read (never shadow, ssh ...) stays Landlock's rule set.
+    readable = tuple(dict.fromkeys("/etc" if p.startswith("/etc/") else p for p in plan.readable))
+    return namespaces.View(readable, (*plan.writable, temp), plan.read_only, covered)
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def build_ruleset(plan: SandboxPlan, temp_dir: str) -> landlock.Ruleset:
     abi = plan.abi
     handled = landlock.handled_rights(abi)
     net = landlock.NET_CONNECT_TCP | landlock.NET_BIND_TCP if plan.blocks_network and abi >= 4 else 0
     scoped = 0
-    if abi >= 6:
-        scoped = landlock.SCOPE_SIGNAL | (landlock.SCOPE_ABSTRACT_UNIX_SOCKET if plan.blocks_network else 0)
+    if abi >= 6:  # abstract unix sockets of others are out of reach whatever the network setting (issue 31)
+        scoped = landlock.SCOPE_SIGNAL | landlock.SCOPE_ABSTRACT_UNIX_SOCKET
     ruleset = landlock.Ruleset(abi, handled, net, scoped)
     try:
         ruleset.allow_beneath(temp_dir, handled)
+        # No FIFO outside the command's own TMPDIR: one named `.gitignore` in the workspace would
+        # hold the person's git and ours at open() (issue 31).
         for path in plan.writable:
-            ruleset.allow_beneath(path, handled)
+            ruleset.allow_beneath(path, handled & ~landlock.FS_MAKE_FIFO)
         for path in plan.readable:
             ruleset.allow_beneath(path, landlock.READ_RIGHTS)
     except BaseException:

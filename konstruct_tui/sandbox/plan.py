@@ -28,14 +28,12 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import landlock, namespaces
+from . import landlock, namespaces, project_code
 from .seccomp import seccomp_filter
 from .settings import SandboxSettings
 
@@ -93,7 +91,7 @@ class SandboxPlan:
     writable: tuple[str, ...] = ()  # absolute paths a confined command may write, besides its temp folder
     readable: tuple[str, ...] = ()  # absolute paths it may read and run (writable ones are readable too)
     read_only: tuple[str, ...] = ()  # folders inside `writable` kept read-only (the workspace's .git)
-    hidden: tuple[str, ...] = ()  # the person's unix socket places, covered over (with namespaces only)
+    root: str = ""  # the workspace's real path
     namespaces: bool = False  # private mount + PID namespaces (read_only by mount; the call's lifetime)
     refusal: str | None = None  # set when the command must not run at all
     notes: tuple[str, ...] = field(default=())
@@ -149,73 +147,48 @@ def plan_for(root: str | os.PathLike[str], settings: SandboxSettings, abi: int |
     read_only: list[str] = []
     git_dir = os.path.join(real, ".git")
     readable.extend(_outside_git_dirs(real))
+    own = project_code.own_environment_inside(real)
+    if own is not None:
+        notes.append(f"konstruct runs from a virtualenv inside this project ({own}): commands may not write it, "
+                     "but install konstruct outside the project so nothing in it runs unconfined")
     if settings.mode == "workspace-write":
         if real == "/" or home == real or home.startswith(real.rstrip("/") + "/"):
             notes.append("the workspace contains the home folder: workspace-write lets commands write all of it")
+        # Files unconfined programs run (virtualenvs, git's include files and hooks folder): read-only.
+        held = project_code.held_read_only(real)
         if isolated:
             writable.append(real)
             if os.path.exists(git_dir):  # a folder, a worktree's `.git` file, or a link to either inside
                 target = os.path.realpath(git_dir)
                 if target.startswith(real.rstrip("/") + "/"):
                     read_only.append(target)
+            read_only.extend(held)
         else:
             # Landlock only adds rights beneath a folder: "all but .git" is every other top-level entry.
             readable.append(real)
-            writable.extend(os.path.join(real, name) for name in sorted(_entries(real)) if name != ".git")
+            kept = {os.path.join(real, ".git"), *held}
+            writable.extend(os.path.join(real, name) for name in sorted(_entries(real))
+                            if os.path.join(real, name) not in kept)
             notes.append("no private namespaces here: new top-level entries of the workspace cannot be made")
+            nested = [p for p in held if os.path.dirname(p) != real]
+            if nested:
+                notes.append("no private namespaces here: " + ", ".join(os.path.relpath(p, real) for p in nested)
+                             + " stay writable (only top-level entries can be held read-only)")
         writable.extend(p for p in (os.path.expanduser(c) for c in TOOLCHAIN_CACHES) if os.path.isdir(p))
     else:
         readable.append(real)
         readable.extend(p for p in (os.path.expanduser(c) for c in TOOLCHAIN_CACHES) if os.path.isdir(p))
     writable.extend(d for d in WRITABLE_DEVICES if os.path.exists(d))
-    # Never cover a place the command needs: the workspace, its temp folders, what it may read.
-    needed = [real, os.path.realpath(tempfile.gettempdir()), *writable, *readable[len(outside):]]
-    # Looked again every 30 s: a tmux or ssh-agent started after the workbench gets covered too.
-    hidden = tuple(h for h in (_hidden_places(outside, _socket_variables(), int(time.monotonic() // 30)) if isolated else ())
-                   if not any(_within(n, h) for n in needed))
     if not isolated:
-        notes.append("no private namespaces here: unix sockets of yours reachable by path (tmux, ssh-agent, "
-                     "dbus, docker) are not hidden from commands")
+        notes.append("no private namespaces here: unix sockets reachable by path (tmux, ssh-agent, dbus, docker) "
+                     "are not out of reach, and chmod, chown and utime outside the workspace are not refused")
     return SandboxPlan(settings.mode, settings.mode, abi, network, settings, writable=tuple(writable),
-                       readable=tuple(dict.fromkeys(readable)), read_only=tuple(read_only), hidden=hidden,
-                       namespaces=isolated, notes=tuple(notes))
+                       readable=tuple(dict.fromkeys(readable)), read_only=tuple(dict.fromkeys(read_only)),
+                       namespaces=isolated, notes=tuple(notes), root=real)
 
 
 def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _socket_variables() -> tuple[str, ...]:
-    return tuple(os.environ.get(v, "") for v in ("SSH_AUTH_SOCK", "TMUX", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO",
-                                                  "DOCKER_HOST", "TMPDIR", "HOME"))
-
-
-@lru_cache(maxsize=8)
-def _hidden_places(readable: tuple[str, ...], variables: tuple[str, ...], period: int) -> tuple[str, ...]:
-    """The socket places that cover nothing the command may read (cached: it stats a dozen paths
-    and checks each against every readable one)."""
-    return tuple(h for h in _socket_places() if not any(_within(n, h) for n in readable))
-
-
-def _socket_places() -> tuple[str, ...]:
-    """Where the person's unix sockets live, by convention: a confined command could connect to
-    them by path (tmux send-keys, ssh-agent signing, dbus, docker) and act outside the sandbox."""
-    uid = os.getuid()
-    candidates = [f"/tmp/tmux-{uid}", f"/run/user/{uid}", "/tmp/.X11-unix", "/tmp/.ICE-unix", "/run/dbus",
-                  "/var/run/dbus", "/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/run/podman",
-                  "/run/screen", "/var/run/screen", os.path.expanduser("~/.ssh")]
-    for variable in ("SSH_AUTH_SOCK", "TMUX", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO", "DOCKER_HOST"):
-        value = os.environ.get(variable, "")
-        value = value.split(",")[0].removeprefix("unix:path=").removeprefix("unix://")
-        if value.startswith("/"):
-            candidates.append(os.path.dirname(value))
-    tmp = os.path.realpath(os.environ.get("TMPDIR", "/tmp"))
-    out = []
-    for path in candidates:
-        real = os.path.realpath(path)
-        if os.path.exists(real) and real not in ("/", "/tmp", "/run", tmp, os.path.realpath(os.path.expanduser("~"))):
-            out.append(real)
-    return tuple(dict.fromkeys(out))
 
 
 def _without_secrets(folder: str, secrets: frozenset[str]) -> list[str]:

@@ -21,13 +21,13 @@ from .plan import plan_for
 from .settings import SandboxSettings
 
 _CHILD = """
-import socket, sys
+import errno, socket, sys
 target, port = sys.argv[1], int(sys.argv[2])
 try:
     open(target, "w").write("escaped")
     print("write:allowed")
-except PermissionError:
-    print("write:refused")
+except OSError as error:  # Landlock answers EACCES, a read-only view EROFS
+    print("write:refused" if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS) else "write:error")
 if port:
     try:
         s = socket.socket()  # refused here already under the seccomp filter

@@ -11,14 +11,89 @@ folder is never handed out twice; folders made or used but not yet removed at ex
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import queue
-import shutil
 import tempfile
 import threading
 from collections.abc import Callable
 
 PREFIX = "konstruct-sandbox-"
+MAX_ENTRIES = 1_000_000  # removed per folder at most; what is left waits for the next try (or exit)
+_FLAT = ".konstruct-flat-"
+
+
+def remove_tree(folder: str, budget: int = MAX_ENTRIES) -> bool:
+    """Remove `folder` and all it holds without recursion and with two descriptors at most, so a
+    command's 3,000-deep chain of folders (deeper than Python's recursion limit, longer than
+    PATH_MAX as a path) goes like any other (issue 31): every sub-folder is renamed up into
+    `folder` itself before it is emptied, so nothing is ever more than two levels down. Never
+    follows a link; folders a command made unreadable are opened up first. False when `budget`
+    entries were not enough (the rest stays)."""
+    try:
+        top = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    counter = 0
+    taken: set[str] = set()  # names in the folder itself: a rename must never land on one
+    try:
+        pending: list[str | None] = [None]  # None: the folder itself; names: its direct sub-folders
+        while pending:
+            name = pending.pop()
+            here = top if name is None else _open_folder(top, name)
+            try:
+                with os.scandir(here) as entries:
+                    listing = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+                for child, is_folder in listing:
+                    budget -= 1
+                    if budget < 0:
+                        return False
+                    if not is_folder:
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(child, dir_fd=here)
+                    elif name is None:
+                        pending.append(child)
+                        taken.add(child)
+                    else:
+                        counter += 1
+                        while f"{_FLAT}{counter}" in taken:
+                            counter += 1
+                        os.rename(child, f"{_FLAT}{counter}", src_dir_fd=here, dst_dir_fd=top)  # up into the top folder
+                        pending.append(f"{_FLAT}{counter}")
+            finally:
+                if here != top:
+                    os.close(here)
+            if name is not None:
+                os.rmdir(name, dir_fd=top)
+    except OSError:
+        return False
+    finally:
+        os.close(top)
+    try:
+        os.rmdir(folder)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
+
+
+def _open_folder(top: int, name: str) -> int:
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        found = os.open(name, flags, dir_fd=top)
+    except PermissionError:  # a command's `chmod 000` (root is never refused): opened up, never through a link
+        handle = os.open(name, os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=top)
+        try:
+            os.chmod(f"/proc/self/fd/{handle}", 0o700)
+        finally:
+            os.close(handle)
+        found = os.open(name, flags, dir_fd=top)
+    if os.geteuid() != 0:
+        os.fchmod(found, 0o700)  # a folder without the write bit keeps its entries from anyone but root
+    return found
 
 
 class Background:
@@ -71,13 +146,13 @@ class TempFolders:
             if not closed:
                 self._pending.add(folder)
         if closed:
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_tree(folder)
             return
         BACKGROUND.post(lambda: self._remove(folder))
         BACKGROUND.post(self._refill)
 
     def _remove(self, folder: str) -> None:
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_tree(folder)
         with self._lock:
             self._pending.discard(folder)
 
@@ -91,7 +166,7 @@ class TempFolders:
             if not closed:
                 self._ready.append(folder)
         if closed:  # exit came while we made it
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_tree(folder)
 
     def _remove_all(self) -> None:
         if self._owner != os.getpid():
@@ -101,7 +176,7 @@ class TempFolders:
             folders = self._ready + list(self._pending)
             self._ready, self._pending = [], set()
         for folder in folders:
-            shutil.rmtree(folder, ignore_errors=True)
+            remove_tree(folder)
 
 
 TEMP_FOLDERS = TempFolders()

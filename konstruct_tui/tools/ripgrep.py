@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..workspace import SKIPPED_DIRS, is_outside, program_outside
+from ..workspace import SKIPPED_DIRS, is_outside, program_outside, run_unstalled
 from ..workspace.odd_names import shown
 from .base import ToolError
 
@@ -107,7 +107,7 @@ def _run(argv: list[str], root: Path) -> bytes:
             raise ToolError("ripgrep (rg) was found only inside the workspace, which commands can write; install it elsewhere")
         argv = [found, *argv[1:]]
     try:
-        done = subprocess.run(argv, cwd=root, capture_output=True, timeout=_TIMEOUT, check=False)
+        done = run_unstalled(argv, root=root, cwd=root, timeout=_TIMEOUT)  # a FIFO `.ignore` must not hold rg
     except subprocess.TimeoutExpired:
         raise ToolError(f"the search took longer than {_TIMEOUT} s; narrow it with path_glob") from None
     if done.returncode == 2 and not done.stdout:

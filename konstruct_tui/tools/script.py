@@ -4,17 +4,23 @@ pass a literal None").
 
 Why Starlark: it has no I/O, no imports and no clocks of its own, so the only way a script reaches
 the project is through the functions handed to it, and those are the read-only tools, which keep
-containment. Limits are enforced here: steps and wall-clock through the evaluator's cancellation
-hook (asked about every 1,000 instructions), memory by watching this process's resident size at the
-same hook — a single huge allocation can overshoot before it is seen, which is why the limit is
-modest and Starlark itself caps a repetition at 2^31 elements.
+containment. Limits: steps and wall-clock through the evaluator's cancellation hook (asked about
+every 1,000 instructions); memory by the kernel. The evaluator runs in a process of its own
+(script_worker.py) whose address space is capped (RLIMIT_AS) before the program is read, so an
+allocation past 512 MiB fails where it is made: a hook that watches the resident size sees a
+single huge string operation only after it happened (four of them reached 1 GiB, issue 31). The
+tools the program calls run here, in the workbench, with its workspace and containment; the
+worker asks for each call over a pipe and gets JSON back.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import select
+import signal
+import subprocess
+import sys
 import time
 from typing import Any, ClassVar
 
@@ -31,37 +37,14 @@ READ_ONLY_FUNCTIONS = {
 }
 MAX_STEPS = 20_000_000
 MAX_MEMORY_BYTES = 512 * 1024 * 1024
-_PAGE = os.sysconf("SC_PAGE_SIZE")
-_NOT_JSON = "the script's result is not JSON data; end with a dict, list, string, number or None"
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # one answer or tool call from the worker
+_WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "script_worker.py")
+_MEMORY = f"the script used more than {MAX_MEMORY_BYTES // 2**20} MiB"
 
 
 class ScriptInput(ToolInput):
     program: str = Field(description="Starlark source; the value of its last expression is the result")
     timeout_s: float = Field(default=10.0, gt=0, le=60, description="wall-clock limit")
-
-
-class _Limits:
-    """The evaluator's cancellation hook: says why it stopped the script, if it did."""
-
-    def __init__(self, timeout_s: float, killed: Any) -> None:
-        self.deadline = time.monotonic() + timeout_s
-        self.timeout_s = timeout_s
-        self.baseline = _resident_bytes()
-        self.checks = 0
-        self.killed = killed
-        self.reason: str | None = None
-
-    def __call__(self) -> bool:
-        self.checks += 1
-        if self.checks * 1000 > MAX_STEPS:
-            self.reason = f"the script ran more than {MAX_STEPS:,} steps"
-        elif time.monotonic() > self.deadline:
-            self.reason = f"the script ran longer than {self.timeout_s:g} s"
-        elif _resident_bytes() - self.baseline > MAX_MEMORY_BYTES:
-            self.reason = f"the script used more than {MAX_MEMORY_BYTES // 2**20} MiB"
-        elif self.killed():
-            self.reason = "the run was killed"
-        return self.reason is not None
 
 
 class Script(Tool[ScriptInput]):
@@ -77,75 +60,78 @@ class Script(Tool[ScriptInput]):
     mutating: ClassVar[bool] = False
 
     def run(self, params: ScriptInput, context: ToolContext) -> ToolResult:
-        import starlark
-
         from .registry import TOOLS, call
 
-        printed: list[str] = []
-        calls = {"count": 0}
-        module = starlark.Module()
-        for function, first in READ_ONLY_FUNCTIONS.items():
-            tool = TOOLS.get(function)
-            if tool is not None and not tool.mutating:
-                module.add_callable(function, _bridge(function, first, context, call, calls))
-        module.add_callable("print", lambda *args: printed.append(" ".join(_text(a) for a in args)))
-        limits = _Limits(params.timeout_s, context.killed)
-        globals_ = starlark.Globals.extended_by([starlark.LibraryExtension.Json, starlark.LibraryExtension.StructType])
+        functions = {f: first for f, first in READ_ONLY_FUNCTIONS.items() if f in TOOLS and not TOOLS[f].mutating}
+        request = {"program": params.program, "timeout_s": params.timeout_s, "max_steps": MAX_STEPS,
+                   "max_memory_bytes": MAX_MEMORY_BYTES, "functions": functions}
+        worker = subprocess.Popen([sys.executable, "-I", _WORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, close_fds=True)
         try:
-            ast = starlark.parse("script.star", params.program, starlark.Dialect.extended())
-            value = starlark.eval_with(starlark.EvalOptions(check_cancelled=limits), module, ast, globals_).value
-        except starlark.StarlarkError as error:
-            if limits.reason:
-                raise ToolError(f"script stopped: {limits.reason}") from None
-            if "serde::serialize" in str(error):
-                raise ToolError(_NOT_JSON) from None
-            raise ToolError(_starlark_message(str(error))) from None
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError):
-            raise ToolError(_NOT_JSON) from None
-        return ToolResult(self.name, {"result": value, "printed": printed, "tool_calls": calls["count"], "steps": limits.checks * 1000})
+            return self._converse(worker, request, params.timeout_s, context, call)
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+            worker.wait()
+            for stream in (worker.stdin, worker.stdout, worker.stderr):
+                if stream is not None:
+                    stream.close()
+
+    def _converse(self, worker: subprocess.Popen[bytes], request: dict[str, Any], timeout_s: float,
+                  context: ToolContext, call: Any) -> ToolResult:
+        assert worker.stdin is not None and worker.stdout is not None
+        _write(worker, request)
+        # The worker stops itself at the time limit; this one is for a worker that cannot (tool calls
+        # excluded: the time a tool takes is the tool's).
+        deadline = time.monotonic() + timeout_s + 10
+        while True:
+            ready, _, _ = select.select([worker.stdout], [], [], 0.1)
+            if context.killed():
+                raise ToolError("script stopped: the run was killed")
+            if not ready:
+                if time.monotonic() > deadline:
+                    raise ToolError(f"script stopped: the script ran longer than {timeout_s:g} s")
+                continue
+            line = worker.stdout.readline(MAX_MESSAGE_BYTES)
+            if not line:
+                raise ToolError(f"script stopped: {_why_it_died(worker)}")
+            if not line.endswith(b"\n"):
+                raise ToolError(f"script stopped: its result or a call in it is larger than {MAX_MESSAGE_BYTES // 2**20} MiB")
+            message = json.loads(line)
+            if "call" in message:
+                started = time.monotonic()
+                try:
+                    answer = {"result": call(message["call"], message.get("arguments") or {}, context).to_json()}
+                except ToolError as error:
+                    answer = {"error": str(error)}
+                deadline += time.monotonic() - started
+                _write(worker, answer)
+            elif "done" in message:
+                done = message["done"]
+                return ToolResult(self.name, {"result": done["result"], "printed": done["printed"],
+                                              "tool_calls": done["tool_calls"], "steps": done["steps"]})
+            elif "stopped" in message:
+                raise ToolError(f"script stopped: {_MEMORY if message['stopped'] == 'memory' else message['stopped']}")
+            else:
+                raise ToolError(str(message.get("error", "the script failed")))
 
 
-def _bridge(function: str, first: str, context: ToolContext, call: Any, calls: dict[str, int]) -> Any:
-    def invoke(*args: Any, **kwargs: Any) -> Any:
-        if function == "enumerate" and _is_builtin_enumerate(args, kwargs):
-            # The tool shares its name with Starlark's enumerate(); a list argument means the builtin.
-            start = kwargs.get("start", args[1] if len(args) > 1 else 0)
-            return [(start + i, item) for i, item in enumerate(args[0])]
-        if len(args) > 1:
-            raise ValueError(f"{function}() takes at most one positional argument ({first}); pass the rest by name")
-        arguments = dict(kwargs)
-        if args:
-            arguments[first] = args[0]
-        calls["count"] += 1
-        try:
-            return call(function, arguments, context).to_json()
-        except ToolError as error:
-            raise ValueError(str(error)) from None
-
-    return invoke
-
-
-def _is_builtin_enumerate(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
-    return bool(args) and not isinstance(args[0], str) and set(kwargs) <= {"start"}
-
-
-def _starlark_message(text: str) -> str:
-    """The error and the Starlark line it happened on, without the ASCII-art frame."""
-    error = next((line.strip() for line in text.splitlines() if line.strip().startswith("error:")), text.strip())
-    where = re.findall(r"script\.star:(\d+)(?::(\d+))?", text)
-    line = f" (line {where[-1][0]})" if where else ""
-    return f"script error{line}: {error.removeprefix('error:').strip()}"
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, default=str)
-
-
-def _resident_bytes() -> int:
+def _write(worker: subprocess.Popen[bytes], message: dict[str, Any]) -> None:
+    assert worker.stdin is not None
     try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * _PAGE
-    except OSError:
-        return 0
+        worker.stdin.write(json.dumps(message).encode() + b"\n")
+        worker.stdin.flush()
+    except BrokenPipeError:
+        pass  # it died: the next read says why
+
+
+def _why_it_died(worker: subprocess.Popen[bytes]) -> str:
+    """A worker that ended without an answer hit its memory cap (the allocator aborts it)."""
+    try:
+        code = worker.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        return "the evaluator stopped answering"
+    errors = worker.stderr.read(4096).decode("utf-8", "replace") if worker.stderr is not None else ""
+    if code in (-signal.SIGABRT, -signal.SIGKILL, -signal.SIGSEGV) or "memory" in errors.lower():
+        return _MEMORY
+    return f"the evaluator ended unexpectedly (exit {code}): {errors.strip()[-300:]}"

@@ -24,6 +24,8 @@ _HOMES = {
     "run_git": "listing",
     "git_argv": "safe_git",
     "names_program": "safe_git",
+    "git_environment": "safe_git",
+    "run_unstalled": "unstall",
     "is_outside": "outside_programs",
     "program_outside": "outside_programs",
     "stat_files": "listing",
@@ -84,5 +86,6 @@ if TYPE_CHECKING:
     from .manifest import JournalDamaged
     from .intent import JournalUnwritable
     from .recovery import Recovered, recover_interrupted
-    from .safe_git import git_argv, names_program
+    from .safe_git import git_argv, git_environment, names_program
+    from .unstall import run_unstalled
     from .outside_programs import is_outside, program_outside

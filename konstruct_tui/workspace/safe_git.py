@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .outside_programs import program_outside
+from .unstall import run_unstalled
 
 # Keys that name a program to run, or switch on something that runs one, and their safe values.
 FIXED_OVERRIDES: Mapping[str, str] = {
@@ -126,9 +127,8 @@ def _driver_overrides(root: Path) -> tuple[str, ...]:
     if cached is not None and _stat_key([p for p, *_ in cached[0]]) == cached[0]:
         return cached[1]
     try:
-        done = subprocess.run([*_fixed_argv(root), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
-                              capture_output=True, timeout=TIMEOUT_S, check=False, env=git_environment(),
-                              stdin=subprocess.DEVNULL)
+        done = run_unstalled([*_fixed_argv(root), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
+                             root=root, timeout=TIMEOUT_S, env=git_environment())
     except (OSError, subprocess.TimeoutExpired):
         return ()
     fields = done.stdout.split(b"\0")
@@ -159,5 +159,5 @@ def git_argv(root: str | os.PathLike[str], *args: str) -> list[str]:
 
 def run_git(root: str | os.PathLike[str], *args: str, timeout: float = TIMEOUT_S) -> subprocess.CompletedProcess[bytes]:
     """Run a hardened git in `root`, capturing its output. Raises OSError / TimeoutExpired like subprocess.run."""
-    return subprocess.run(git_argv(root, *args), capture_output=True, timeout=timeout, check=False,
-                          env=git_environment(), stdin=subprocess.DEVNULL)
+    # Unstalled: a FIFO named `.gitignore` in the workspace must not hold git (and us) for the timeout.
+    return run_unstalled(git_argv(root, *args), root=root, timeout=timeout, env=git_environment())

@@ -120,7 +120,9 @@ def _project(root: Path) -> PolicyConfig:
 
 
 @pytest.mark.parametrize(("command", "decision"), [
-    ("npm test", "allow"), ("npm test -- --watch", "allow"), ("npm run test -- --script-shell=x", "allow"),
+    ("npm test", "allow"), ("npm test -- --watch", "allow"),
+        # Issue 31: extras behind `--` are the program's options, judged by the same unsafe-option rules.
+        ("npm run test -- --script-shell=x", "ask"),
     ("make test", "allow"), ("pytest -q -k smoke tests/test_a.py", "allow"), ("go test -run TestA ./pkg/...", "allow"),
     ("make test -f evil.mk", "ask"), ("make test -fevil.mk", "ask"), ("make test --file=evil.mk", "ask"),
     ("make test --makefile evil.mk", "ask"), ("make test -C /elsewhere", "ask"), ("make test --eval=x", "ask"),

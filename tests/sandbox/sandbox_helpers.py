@@ -11,24 +11,33 @@ import pytest
 from konstruct_tui.commands import ProcessOutcome, run_process
 from konstruct_tui.sandbox import Confinement, SandboxSettings, kernel_abi, plan_for
 
-__all__ = ["needs_landlock", "needs_network_rules", "run_confined", "run_process", "verdicts", "writer"]
+__all__ = ["refused", "needs_landlock", "needs_network_rules", "run_confined", "run_process", "verdicts", "writer"]
 
 needs_landlock = pytest.mark.skipif(kernel_abi() == 0, reason="this kernel has no Landlock")
 needs_network_rules = pytest.mark.skipif(kernel_abi() < 4, reason="Landlock network rules need ABI 4")
 
-# A child that tries to write each path given and prints one verdict per path.
+# A child that tries to write each path given and prints one verdict per path. Refused is any of:
+# EACCES (Landlock), EROFS (a folder bound read-only into the command's own root) and ENOENT (a place
+# that is not in the command's filesystem at all: /tmp, /run, the home folder).
 WRITER = """
-import sys
+import errno, sys
 for target in sys.argv[1:]:
     try:
         with open(target, "w") as out:
             out.write("written")
         print("wrote", target)
-    except PermissionError:
-        print("denied", target)
     except OSError as error:
-        print("error", target, error.errno)
+        refused = error.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT)
+        print("denied" if refused else "error", target, error.errno)
 """
+_REFUSALS = ("Permission denied", "PermissionError", "Read-only file system", "Errno 30",
+             "No such file or directory", "FileNotFoundError", "cannot access")
+
+
+def refused(stderr: str) -> bool:
+    """Whether a child's error output says the kernel refused: no right (EACCES), a read-only view
+    (EROFS), or a path that does not exist in the command's own root (ENOENT)."""
+    return any(word in stderr for word in _REFUSALS)
 
 
 def run_confined(root: Path, argv: list[str], mode: str = "workspace-write", allow_network: bool = False,

@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from sandbox_helpers import needs_landlock, run_confined, verdicts, writer
+from sandbox_helpers import needs_landlock, refused, run_confined, verdicts, writer
 
 pytestmark = needs_landlock
 
@@ -71,7 +71,7 @@ def test_a_child_of_the_child_is_confined_too(workspace_root: Path, outside_path
 def test_sh_redirection_outside_is_refused(workspace_root: Path, outside_paths: Callable[[str], Path]) -> None:
     escape = outside_paths("~")
     outcome = run_confined(workspace_root, ["sh", "-c", 'echo hi > "$1"', "sh", str(escape)])
-    assert outcome.status == "failed" and "Permission denied" in outcome.stderr
+    assert outcome.status == "failed" and refused(outcome.stderr)
     assert not escape.exists()
 
 
@@ -79,8 +79,8 @@ def test_deleting_outside_the_workspace_is_refused(workspace_root: Path) -> None
     victim_dir = Path(tempfile.mkdtemp(prefix="konstruct-sandbox-victim-"))
     (victim_dir / "keep.txt").write_text("precious")
     try:
-        outcome = run_confined(workspace_root, ["rm", "-rf", str(victim_dir)])
-        assert outcome.status == "failed"
+        # Not in the command's own root at all: `rm -rf` finds nothing to remove.
+        run_confined(workspace_root, ["rm", "-rf", str(victim_dir)])
         assert (victim_dir / "keep.txt").read_text() == "precious"
     finally:
         (victim_dir / "keep.txt").unlink()

@@ -36,3 +36,20 @@ def test_verification_commands_are_confined(workspace_root: Path, tmp_path: Path
     assert [r.outcome for r in results] == ["failed", "failed"], results
     assert all("planted" not in r.output for r in results)
     assert (workspace_root / ".git" / "config").read_text() == config_before
+
+
+def test_in_mode_full_verification_needs_the_full_access_grant(workspace_root: Path) -> None:
+    """Issue 31: mode `full` runs the executor's code unconfined; like any unconfined run it needs
+    `full_access`, which an unattended run never holds."""
+    from konstruct_tui.sandbox import SandboxConfig
+
+    SandboxConfig().update(workspace_root, mode="full")
+    witness = workspace_root / "ran.txt"
+    command = shlex.join([sys.executable, "-c", f"open({str(witness)!r}, 'w').write('unconfined')"])
+    with Workspace(workspace_root) as workspace:
+        refused = asyncio.run(run_verification([command], workspace, [], timeout_s=30, last_call=lambda: 0))
+        assert refused[0].outcome == "refused" and "full_access" in refused[0].output, refused
+        assert not witness.exists()
+        granted = asyncio.run(run_verification([command], workspace, [], timeout_s=30, last_call=lambda: 0,
+                                               full_access=lambda: True))
+    assert granted[0].outcome == "ok" and witness.read_text() == "unconfined", granted

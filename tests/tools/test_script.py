@@ -94,3 +94,30 @@ def test_enumerate_is_both_the_tool_and_the_builtin(ws: Workspace) -> None:
     result = run(ws, 'files = [f["path"] for f in enumerate(collection="files")["results"]]\n[[i, x] for i, x in enumerate(["p", "q"], 1)] + [sorted(files)]')
     assert result["result"][:2] == [[1, "p"], [2, "q"]]
     assert result["result"][2] == ["a.py", "b.py"]
+
+
+def _resident() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * 4096
+
+
+@pytest.mark.parametrize("program", [
+    # Issue 31: four string operations reached 1 GiB between two looks at the resident size.
+    'a = "x" * 200000000\nb = a + a\nc = b + a\nd = c + b\nlen(d)',
+    'a = "x" * 300000000\nb = "".join([a, a, a, a])\nlen(b)',
+    'a = "xy" * 150000000\nb = a.replace("x", "xxxx")\nlen(b)',
+    'a = "x" * 300000000\nb = "%s%s%s" % (a, a, a)\nlen(b)',
+    'a = ["x"] * 200000000\nlen(a)',
+    'a = "x" * 100000000\nb = json.encode([a, a, a, a, a, a])\nlen(b)',
+    'a = "x" * 2147483000\nlen(a)',
+])
+def test_a_huge_allocation_is_refused_where_it_is_made(ws: Workspace, program: str) -> None:
+    before = _resident()
+    with pytest.raises(ToolError, match="script stopped: the script used more than 512 MiB"):
+        run(ws, program, timeout_s=30)
+    assert _resident() - before < 256 * 2**20  # the workbench itself never held it
+
+
+def test_a_script_below_the_limit_still_computes_with_tools(ws: Workspace) -> None:
+    result = run(ws, 'a = "x" * 100000000\n[len(a + a), read_code(["a.py"])["results"][0]["path"]]', timeout_s=30)
+    assert result["result"] == [200000000, "a.py"] and result["tool_calls"] == 1
