@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.filter import LineFilter
 from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -69,6 +70,7 @@ from .slash_dispatch import SlashDispatch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
 from .trust_broker import ModalTrustBroker
 from .trust_prompt import TrustPrompt
+from .untrusted import TerminalGuard
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
@@ -111,6 +113,7 @@ class Workbench(App[None]):
     def __init__(self, setup: WorkbenchSetup, *, themes: ThemeSet | None = None) -> None:
         self.setup = setup
         self.themes = themes or load_themes()
+        self._terminal_guard = TerminalGuard()
         super().__init__()
         for theme in self.themes.loaded:
             self.register_theme(theme)
@@ -221,6 +224,10 @@ class Workbench(App[None]):
         # A user theme may leave Konstruct's tokens out: each falls back to the base color it stands for.
         self.theme_variables = fill_app_variables(super().get_css_variables())
         return self.theme_variables
+
+    def get_line_filters(self) -> list[LineFilter]:
+        # The last wall: whatever a widget draws, no terminal control in it reaches the terminal.
+        return [*super().get_line_filters(), self._terminal_guard]
 
     def syntax_theme(self) -> str:
         current = self.current_theme
