@@ -17,7 +17,7 @@ characters, so a parser reads the same strings and a terminal sees no control.
 
 from __future__ import annotations
 
-import html.entities
+import functools
 import re
 
 # Characters a terminal obeys or hides, besides the C0 and C1 controls and DEL.
@@ -45,6 +45,7 @@ def _escape(code: int) -> str:
 _TABLE: dict[int, str] = {code: _escape(code) for code in HAZARDS}
 _LAYOUT_TABLE: dict[int, str] = {**_TABLE, ord("\n"): "\n", ord("\t"): "\t"}
 _HAZARD = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(HAZARDS)) + "]")
+_LAYOUT_HAZARD = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(HAZARDS) if chr(c) not in "\n\t") + "]")
 # json.dumps escapes C0 inside strings itself; outside strings, newlines and tabs are its layout.
 _JSON_HAZARD = re.compile("[" + "".join(re.escape(chr(c)) for c in sorted(HAZARDS) if c >= 0x20) + "]")
 
@@ -53,11 +54,11 @@ def neutralise(text: str, *, keep_layout: bool = True) -> str:
     """`text` with every hazard shown as a visible escape. `keep_layout` keeps newlines and tabs
     (a reply, a diff, command output) and reads a CRLF line end as a newline; without it (a file
     name in a heading, a one-line error) they show as ␊ and ␉ too."""
-    if not _HAZARD.search(text):
-        return text  # the common case, and the cheap one: a streamed reply is neutralised per delta
     if keep_layout:
+        if not _LAYOUT_HAZARD.search(text):
+            return text  # the common case, and the cheap one: a reply is neutralised as it repaints
         return text.replace("\r\n", "\n").translate(_LAYOUT_TABLE)
-    return text.translate(_TABLE)
+    return text.translate(_TABLE) if _HAZARD.search(text) else text
 
 
 def has_hazards(text: str) -> bool:
@@ -73,11 +74,15 @@ def without_hazards(text: str) -> str:
 # Markdown decodes character references: `&#x202e;` or `&rlm;` in a report becomes the character
 # itself in any Markdown viewer, after `neutralise` has looked. Such a reference is shown literally
 # (a Markdown backslash escape before its `&`), so the viewer prints the reference, not the character.
-_DANGEROUS_NAMES = sorted(
-    (name.rstrip(";") for name, value in html.entities.html5.items() if any(ord(ch) in HAZARDS for ch in value)),
-    key=len, reverse=True,
-)
-_REFERENCE = re.compile(r"&(#[0-9]{1,8};?|#[xX][0-9a-fA-F]{1,7};?|(?:" + "|".join(map(re.escape, _DANGEROUS_NAMES)) + r");?)")
+@functools.cache
+def _references() -> re.Pattern[str]:
+    import html.entities  # here: 2,000 names, and only a report needs them
+
+    names = sorted(
+        (name.rstrip(";") for name, value in html.entities.html5.items() if any(ord(ch) in HAZARDS for ch in value)),
+        key=len, reverse=True,
+    )
+    return re.compile(r"&(#[0-9]{1,8};?|#[xX][0-9a-fA-F]{1,7};?|(?:" + "|".join(map(re.escape, names)) + r");?)")
 
 
 def _reference(match: re.Match[str]) -> str:
@@ -96,7 +101,7 @@ def _reference(match: re.Match[str]) -> str:
 def neutralise_markdown(text: str) -> str:
     """Markdown written for people (a blueprint report): `neutralise`, and no character reference
     that a Markdown viewer would decode into a hazard."""
-    return _REFERENCE.sub(_reference, neutralise(text))
+    return _references().sub(_reference, neutralise(text))
 
 
 def inert_json(dumped: str) -> str:

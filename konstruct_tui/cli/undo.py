@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from ..workspace import UndoRefused, WriteJournal, undo_last
+from ..untrusted_text import neutralise
 from .common import add_root, open_workspace, print_json
 
 
@@ -22,7 +23,7 @@ def run_undo(args: argparse.Namespace) -> int:
         try:
             result = undo_last(workspace, WriteJournal(workspace.root))
         except UndoRefused as refusal:
-            print(f"konstruct: undo refused: {workspace.scrub(str(refusal))}", file=sys.stderr)
+            print(neutralise(f"konstruct: undo refused: {workspace.scrub(str(refusal))}"), file=sys.stderr)
             return 1
         print_json(result)
     return 0
