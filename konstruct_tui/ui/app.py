@@ -70,7 +70,7 @@ from .slash_dispatch import SlashDispatch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
 from .trust_broker import ModalTrustBroker
 from .trust_prompt import TrustPrompt
-from .untrusted import TerminalGuard
+from .untrusted import TerminalGuard, plain
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
@@ -163,7 +163,7 @@ class Workbench(App[None]):
         s = self.setup
         model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured · /model picks one"
         label = "  [reverse $scripted-label] SCRIPTED DEMO — no model is called, no network [/]" if s.demo else ""
-        return Content.from_markup(f"[b]Konstruct[/b]  {escape(s.root.name)}  [dim]{escape(model)}[/dim]{label}")
+        return Content.from_markup(f"[b]Konstruct[/b]  {plain(s.root.name, keep_layout=False)}  [dim]{plain(model, keep_layout=False)}[/dim]{label}")
 
     def on_mount(self) -> None:
         self.batches.border_title = "Batches"
@@ -218,7 +218,7 @@ class Workbench(App[None]):
         self.setup = replace(self.setup, settings=settings, model_problem=None)
         self.runs.use_model(settings)
         self.query_one("#banner", Static).update(self._banner())
-        self.transcript.add_note(f"[$success]✓ the next request goes to {escape(settings.provider)} · {escape(settings.model)}[/]")
+        self.transcript.add_note(f"[$success]✓ the next request goes to {escape(settings.provider)} · {plain(settings.model, keep_layout=False)}[/]")
 
     def get_css_variables(self) -> dict[str, str]:
         # A user theme may leave Konstruct's tokens out: each falls back to the base color it stands for.
@@ -292,7 +292,7 @@ class Workbench(App[None]):
 
     def _show_attachment(self, attachment: Attachment) -> None:
         for path, revision in attachment.attached:
-            self.transcript.add_note(f"[dim]📎 attached {escape(path)} ({escape(revision[:19])}…)[/dim]")
+            self.transcript.add_note(f"[dim]📎 attached {plain(path, keep_layout=False)} ({escape(revision[:19])}…)[/dim]")
         for problem in attachment.problems:
             self.transcript.add_problem(problem)
 
