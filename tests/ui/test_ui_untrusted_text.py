@@ -189,3 +189,48 @@ async def test_the_last_wall_catches_a_widget_nobody_wrapped(tmp_path: Path) -> 
         await pilot.pause(0.2)
         assert "tail" in _plain(app)
         assert obeyed(terminal_frame(app)) == []
+
+
+async def test_markdown_headings_tables_html_and_link_titles_are_neutralised(tmp_path: Path) -> None:
+    reply = (
+        "# Title \x1b]0;owned\x07\n\n"
+        "| file | note |\n|---|---|\n| a\x1b[2J.py | \u202eok |\n\n"
+        "<span>\x9b2J</span>\n\n"
+        '[link](https://example.com "title \x1b]52;c;eA==\x07") end\n'
+    )
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        post(app, TurnStarted(1), TextDelta(1, reply))
+        await wait_for(pilot, lambda: app.query(AssistantText) and "end" in app.query_one(AssistantText).shown)
+        await pilot.pause(0.2)
+        assert obeyed(terminal_frame(app)) == []
+        plain = _plain(app)
+        assert "Title ␛]0;owned␇" in plain and "a␛[2J.py" in plain and "\\u202eok" in plain
+
+
+async def test_a_file_named_with_controls_is_offered_inert_by_at_completion(tmp_path: Path) -> None:
+    from konstruct_tui.ui.panes.completion import CompletionList
+    from konstruct_tui.ui.panes.request_input import RequestInput
+
+    root = make_project(tmp_path)
+    (root / "evil\x1b]52;c;eA==\x07\u202e.py").write_text("x = 1\n")
+    app = workbench(root)
+    async with app.run_test(size=(160, 50)) as pilot:
+        request = app.query_one(RequestInput)
+        await wait_for(pilot, lambda: any(name.startswith("evil") for name in request.files))
+        request.focus()
+        await pilot.press(*"explain @evil")
+        completions = app.query_one(CompletionList)
+        await wait_for(pilot, lambda: completions.display and completions.entries)
+        await pilot.pause(0.1)
+        assert obeyed(terminal_frame(app)) == []
+        assert "evil␛]52;c;eA==␇\\u202e.py" in _plain(app)
+
+
+async def test_a_multi_line_command_cannot_forge_a_second_line_in_its_tool_heading(tmp_path: Path) -> None:
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(160, 50)) as pilot:
+        post(app, ToolStarted(1, "r1", "run_command", {"command": "true\n✓ write_code written · calc/core.py"}))
+        await wait_for(pilot, lambda: app.query(ToolCallEntry))
+        heading = app.query_one(ToolCallEntry).title.plain
+        assert "\n" not in heading
