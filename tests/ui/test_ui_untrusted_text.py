@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.widgets import Static
-from ui_harness import make_project, post, wait_for, workbench
+from ui_harness import make_project, post, wait_for, workbench, write_script
 
 from konstruct_tui.agent import ProviderWarning
 from konstruct_tui.agent.events import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
@@ -234,3 +234,27 @@ async def test_a_multi_line_command_cannot_forge_a_second_line_in_its_tool_headi
         await wait_for(pilot, lambda: app.query(ToolCallEntry))
         heading = app.query_one(ToolCallEntry).title.plain
         assert "\n" not in heading
+
+
+async def test_a_real_run_writing_a_control_sequence_asks_with_it_inert_and_writes_it_exactly(tmp_path: Path) -> None:
+    """End to end: the model's write puts OSC 52 and a bidi override into a file; the trust prompt's
+    diff (built from the file and the edit) shows them as escapes, and the file gets the exact bytes."""
+    root = make_project(tmp_path)
+    new = "return a + b  # " + OSC52 + "\u202e"
+    script = write_script(tmp_path / "script.json", [
+        {"text": "Reading.", "tool_calls": [{"name": "read_code", "arguments": {"paths": ["calc/core.py"]}}]},
+        {"text": "Fixing " + CLEAR, "tool_calls": [{"name": "write_code", "arguments": {"edits": [
+            {"path": "calc/core.py", "revision": "$revision:calc/core.py", "replacements": [{"old": "return a - b", "new": new}]}]}}]},
+        {"text": "Done."},
+    ])
+    app = workbench(root, script)
+    async with app.run_test(size=(160, 50)) as pilot:
+        app.submit("fix add")
+        await wait_for(pilot, lambda: isinstance(app.screen, TrustPrompt))
+        await pilot.pause(0.2)
+        assert obeyed(terminal_frame(app)) == []
+        assert "+    return a + b  # ␛]52;c;cm0gLXJmIH4=␇\\u202e" in _plain(app)
+        await pilot.press("o")
+        await wait_for(pilot, lambda: app.query_one("#budgets").state not in ("running", "idle"))
+        assert obeyed(terminal_frame(app)) == []
+    assert new in (root / "calc/core.py").read_text()
