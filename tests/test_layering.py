@@ -24,7 +24,11 @@ UI_ONLY = {"textual", "rich"}  # the screen's libraries: ui/ only
 # Data shipped with the package (the demo's sample project), not code of ours.
 DATA = ("app/demo/sample",)
 
-# What each package may import, inside konstruct_tui (besides itself, `userdirs` and `package_face`). Dependencies
+# Top-level modules every layer may import: where Konstruct keeps its files, and the one function
+# that makes untrusted text safe for a terminal (the ui, the cli and the reports all need it).
+EVERYONE = {"userdirs", "untrusted_text", "package_face"}
+
+# What each package may import, inside konstruct_tui (besides itself and EVERYONE). Dependencies
 # point one way: ui -> app -> blueprint -> agent -> tools -> graph/commands/trust/sandbox -> workspace.
 MAY_IMPORT: dict[str, set[str]] = {
     "workspace": set(),
@@ -99,7 +103,7 @@ def test_the_contract_names_every_package() -> None:
 
 @pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
 def test_each_layer_imports_only_the_layers_below_it(layer: str) -> None:
-    allowed = MAY_IMPORT[layer] | {layer, "userdirs", "package_face", None}
+    allowed = MAY_IMPORT[layer] | {layer, *EVERYONE, None}
     guilty = sorted({f"{i.source} imports {i.target}" for i in imports() if i.layer == layer and i.target_layer not in allowed})
     assert guilty == []
 
@@ -193,7 +197,7 @@ def test_other_packages_import_through_the_face() -> None:
 
     guilty = sorted({
         f"{i.source} imports {i.target}" for i in imports()
-        if i.target_layer not in (None, i.layer, "userdirs", "package_face", "ui", "cli") and i.target.count(".") >= 2 and not is_face(i.target)
+        if i.target_layer not in (None, i.layer, *EVERYONE, "ui", "cli") and i.target.count(".") >= 2 and not is_face(i.target)
     })
     assert guilty == []
 

@@ -6,6 +6,7 @@ read mid-run, or after a crash, is a half-written report and says which pieces a
 
 from __future__ import annotations
 
+from ..untrusted_text import neutralise_markdown
 from .ledger import executor_claims, recorded_changes
 from .owner import effective_status
 from .plan import Blueprint, Phase
@@ -94,6 +95,9 @@ def backfill_phase_sections(store: RunStore, run_id: str, blueprint: Blueprint) 
 
 
 def render(store: RunStore, run_id: str) -> str:
+    """The report as Markdown. Most of it is someone else's words (the adjudicator's evidence, the
+    executor's claims, titles, command lines, file names): it is neutralised as a whole, here, where
+    it leaves for a terminal or a Markdown viewer; the stored sections keep the words as they came."""
     run = store.run(run_id)
     assert run is not None
     sections = dict(store.sections(run_id))
@@ -127,7 +131,7 @@ def render(store: RunStore, run_id: str) -> str:
                            + ", ".join(f"`{p}`" for p in entry["detail"]["pinned_edited"]))
         else:
             out.append(f"- {entry['kind']}: {entry['detail']}")
-    return "\n".join(out).rstrip() + "\n"
+    return neutralise_markdown("\n".join(out).rstrip() + "\n")
 
 
 def _how(change: dict) -> str:

@@ -20,6 +20,7 @@ from types import ModuleType
 
 from .. import __version__
 from . import workbench
+from ..untrusted_text import neutralise
 from .common import UsageError
 
 # Command word -> the module that registers it. Only the module of the command being run is
@@ -100,7 +101,7 @@ def _one_line_warnings() -> Iterator[None]:
         if str(message) in said:
             return ""
         said.add(str(message))
-        return f"konstruct: warning: {message}\n"
+        return neutralise(f"konstruct: warning: {message}") + "\n"
 
     warnings.formatwarning = format_warning
     try:
@@ -126,7 +127,7 @@ def _main(argv: list[str]) -> int:
             return 0
         return int(args.handler(args) or 0)
     except UsageError as error:
-        print(f"konstruct: error: {error}", file=sys.stderr)
+        print(neutralise(f"konstruct: error: {error}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -137,7 +138,7 @@ def _main(argv: list[str]) -> int:
     except Exception as error:  # a bug: one line for the person, the traceback on request
         if os.environ.get("KONSTRUCT_DEBUG"):
             raise
-        print(f"konstruct: internal error: {type(error).__name__}: {error} (KONSTRUCT_DEBUG=1 shows the traceback)", file=sys.stderr)
+        print(neutralise(f"konstruct: internal error: {type(error).__name__}: {error} (KONSTRUCT_DEBUG=1 shows the traceback)"), file=sys.stderr)
         return 1
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .recovery import settle_interrupted
+from ..untrusted_text import neutralise
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, print_json, whole_number
 
 if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to parse a command line
@@ -125,7 +126,7 @@ def start_run(args: argparse.Namespace) -> int:
         raise UsageError(str(problem)) from None
     store, warning = open_for_run()
     if warning:
-        print(f"konstruct: warning: {warning}", file=sys.stderr)
+        print(neutralise(f"konstruct: warning: {warning}"), file=sys.stderr)
     run_id = create_run(store, plan, workspace, settings, owner=owner_token())
     with _RunLock(run_id):
         return _drive(store, run_id, plan.blueprint, workspace, models, settings, options, args, resumed=False)
@@ -216,7 +217,7 @@ def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models:
         orchestrator = Orchestrator(store, run_id, blueprint, workspace, models, reporter, options, switch, settings.price())
         finished = asyncio.run(_with_signals(orchestrator, switch, resumed))
     if not args.headless:
-        print(f"run {run_id}: {finished.reason}: {finished.message}\nreport: konstruct blueprint report {run_id}")
+        print(neutralise(f"run {run_id}: {finished.reason}: {finished.message}\nreport: konstruct blueprint report {run_id}"))
     return EXIT_CODES.get(finished.reason, 1)
 
 
@@ -252,7 +253,7 @@ class Readable:
             "watchdog": lambda: f"  watchdog: {data['kind']} ({data['action']})",
         }.get(kind)
         if line is not None:
-            print(line(), flush=True)
+            print(neutralise(line()), flush=True)  # tool errors, titles and gate messages: model words
 
 
 def show_status(args: argparse.Namespace) -> int:
@@ -266,19 +267,19 @@ def show_status(args: argparse.Namespace) -> int:
             print_json({"runs": runs})
         else:
             for r in runs:
-                print(f"{r['run_id']}  {r['status']:<8} {r['title']}")
+                print(neutralise(f"{r['run_id']}  {r['status']:<8} {r['title']}", keep_layout=False))
         return 0
     store = _store()
     payload = status_of(store, _run(store, args.run).id)
     if args.json:
         print_json(payload)
         return 0
-    print(f"{payload['title']} ({payload['run_id']}): {payload['status']}" + (f" — {payload['message']}" if payload["message"] else ""))
+    print(neutralise(f"{payload['title']} ({payload['run_id']}): {payload['status']}" + (f" — {payload['message']}" if payload["message"] else "")))
     for phase in payload["phases"]:
         outstanding = f" outstanding: {', '.join(phase['outstanding'])}" if phase["outstanding"] else ""
-        print(f"  {phase['id']:<12} {phase['status']:<8} attempts {phase['attempts']}  verdict {phase['verdict'] or '-'}{outstanding}")
+        print(neutralise(f"  {phase['id']:<12} {phase['status']:<8} attempts {phase['attempts']}  verdict {phase['verdict'] or '-'}{outstanding}"))
     for defect in payload["defects"]:
-        print(f"  defect [{defect['phase']}]: {defect['text']}")
+        print(neutralise(f"  defect [{defect['phase']}]: {defect['text']}"))
     return 0
 
 

@@ -76,13 +76,16 @@ class JsonLinesReporter:
         import json  # here: the commands that run no agent never load these
 
         from ..agent import event_json
+        from ..untrusted_text import inert_json
 
         self._dumps = json.dumps
         self._json = event_json
+        self._inert = inert_json
 
     def report(self, event: Any) -> None:
         try:
-            sys.stdout.write(self._dumps(self._json(event), ensure_ascii=False) + "\n")
+            # Exact values; C1, bidi and zero-width characters as JSON escapes (json.dumps leaves them raw).
+            sys.stdout.write(self._inert(self._dumps(self._json(event), ensure_ascii=False)) + "\n")
             sys.stdout.flush()
         except BrokenPipeError:
             pass  # the reader went away; the run goes on, and its session or run store is still written

@@ -16,6 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from .recovery import settle_interrupted
+from ..untrusted_text import neutralise
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, whole_number
 
 if TYPE_CHECKING:  # the agent layer loads when a run starts, not to parse (or refuse) a command line
@@ -83,7 +84,7 @@ def run_agent(args: argparse.Namespace) -> int:
         finished = asyncio.run(_drive(loop, None if record else args.request, record, args.request if record else None))
     if finished.reason == "error":
         # The JSON lines are for programs; a person watching the terminal reads this line.
-        print(f"konstruct run: error: {finished.message}", file=sys.stderr)
+        print(neutralise(f"konstruct run: error: {finished.message}"), file=sys.stderr)  # a server's own words
     return EXIT_CODES.get(finished.reason, 1)
 
 

@@ -17,6 +17,7 @@ import warnings
 from typing import Any
 
 from ..trust import CAPABILITIES, BadGrant, TrustStore, TrustStoreWarning
+from ..untrusted_text import neutralise
 from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json
 
@@ -53,7 +54,7 @@ def _store() -> TrustStore:
 
 def _report_warnings(store: TrustStore) -> None:
     for message in store.warnings:
-        print(f"konstruct: warning: {message}", file=sys.stderr)
+        print(neutralise(f"konstruct: warning: {message}"), file=sys.stderr)
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from ..workspace import JournalUnusable, UndoRefused, WriteJournal, drop_batch, undo_last
+from ..untrusted_text import neutralise
 from .common import UsageError, add_root, open_workspace, print_json
 
 
@@ -32,7 +33,7 @@ def run_undo(args: argparse.Namespace) -> int:
         except JournalUnusable as unusable:
             raise UsageError(f"undo refused: {workspace.scrub(str(unusable))}") from None
         except UndoRefused as refusal:
-            print(f"konstruct: undo refused: {workspace.scrub(str(refusal))}", file=sys.stderr)
+            print(neutralise(f"konstruct: undo refused: {workspace.scrub(str(refusal))}"), file=sys.stderr)
             return 1
         print_json(result)
     return 0

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .recovery import settle_interrupted
+from ..untrusted_text import neutralise
 from .common import UsageError, open_workspace, positive_number, whole_number
 
 DEMO_TURN_DEADLINE_S = 900.0  # the demo's last turn hangs until killed; give the person time
@@ -90,7 +91,7 @@ def open_demo(args: argparse.Namespace) -> int:
     root = prepare_demo()
     run_workbench(WorkbenchSetup(root, settings, None, Limits(max_turns=20), demo=True, theme=theme, first_request=FIRST_REQUEST,
                                  blueprint=BLUEPRINT, blueprint_settings=blueprint_settings, follow_up_settings=follow_up))
-    print(f"konstruct demo: the sample project (with the agent's edits) is at {root}", file=sys.stderr)
+    print(neutralise(f"konstruct demo: the sample project (with the agent's edits) is at {root}"), file=sys.stderr)
     return 0
 
 

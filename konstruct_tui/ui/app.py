@@ -22,6 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
+from textual.filter import LineFilter
 from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -52,6 +53,7 @@ from .panes.transcript import Transcript
 from .reporter import MessageReporter, Streamed
 from .screens.history_search import HistorySearch
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
+from .untrusted import TerminalGuard, plain
 
 if TYPE_CHECKING:
     # The core behind the screen: loaded after the first frame (`_start_core`), not before it.
@@ -106,6 +108,7 @@ class Workbench(App[None]):
     def __init__(self, setup: WorkbenchSetup, *, themes: ThemeSet | None = None) -> None:
         self.setup = setup
         self.themes = themes or load_themes()
+        self._terminal_guard = TerminalGuard()
         super().__init__()
         for theme in self.themes.loaded:
             self.register_theme(theme)
@@ -183,7 +186,7 @@ class Workbench(App[None]):
         s = self.setup
         model = f"{s.settings.provider} · {s.settings.model}" if s.settings else "no model configured · /model picks one"
         label = "  [reverse $scripted-label] SCRIPTED DEMO — no model is called, no network [/]" if s.demo else ""
-        return Content.from_markup(f"[b]Konstruct[/b]  {escape(s.root.name)}  [dim]{escape(model)}[/dim]{label}")
+        return Content.from_markup(f"[b]Konstruct[/b]  {plain(s.root.name, keep_layout=False)}  [dim]{plain(model, keep_layout=False)}[/dim]{label}")
 
     def on_mount(self) -> None:
         self.batches.border_title = "Batches"
@@ -245,12 +248,16 @@ class Workbench(App[None]):
         self.runs.use_model(settings)
         self.transcript.show_reasoning = getattr(settings, "show_reasoning", True)
         self.query_one("#banner", Static).update(self._banner())
-        self.transcript.add_note(f"[$success]✓ the next request goes to {escape(settings.provider)} · {escape(settings.model)}[/]")
+        self.transcript.add_note(f"[$success]✓ the next request goes to {escape(settings.provider)} · {plain(settings.model, keep_layout=False)}[/]")
 
     def get_css_variables(self) -> dict[str, str]:
         # A user theme may leave Konstruct's tokens out: each falls back to the base color it stands for.
         self.theme_variables = fill_app_variables(super().get_css_variables())
         return self.theme_variables
+
+    def get_line_filters(self) -> list[LineFilter]:
+        # The last wall: whatever a widget draws, no terminal control in it reaches the terminal.
+        return [*super().get_line_filters(), self._terminal_guard]
 
     def syntax_theme(self) -> str:
         current = self.current_theme
@@ -317,7 +324,7 @@ class Workbench(App[None]):
 
     def _show_attachment(self, attachment: Attachment) -> None:
         for path, revision in attachment.attached:
-            self.transcript.add_note(f"[dim]📎 attached {escape(path)} ({escape(revision[:19])}…)[/dim]")
+            self.transcript.add_note(f"[dim]📎 attached {plain(path, keep_layout=False)} ({escape(revision[:19])}…)[/dim]")
         for problem in attachment.problems:
             self.transcript.add_problem(problem)
 

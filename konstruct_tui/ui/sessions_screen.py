@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ..app import SessionSummary
+from .untrusted import plain
 
 
 class SessionsScreen(ModalScreen[str | None]):
@@ -52,5 +53,5 @@ def _label(summary: SessionSummary) -> Content:
     colour = "$success" if state == "done" else "$warning" if state in ("killed", "unfinished") else "$error"
     request = summary.request if len(summary.request) <= 56 else summary.request[:55] + "…"
     return Content.from_markup(
-        f"[b]{escape(summary.session_id)}[/b]  [{colour}]{escape(state):<10}[/]  {escape(request)}  [dim]{escape(summary.model)}[/dim]"
+        f"[b]{escape(summary.session_id)}[/b]  [{colour}]{escape(state):<10}[/]  {plain(request, keep_layout=False)}  [dim]{escape(summary.model)}[/dim]"
     )

@@ -19,6 +19,7 @@ from ..app import (
     settings_for,
     undo_last_batch,
 )
+from ..untrusted_text import neutralise
 from .screens.model_picker import ModelPicker
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ class SlashDispatch:
         if not diff:
             self._note_lines(["no changes in this session" + (f" under {argument}" if argument else "") + " (the files are as the session found them)"])
             return
-        app.transcript.add_diff(f"this session changed {len(changed)} file(s): {', '.join(changed)}", diff)
+        app.transcript.add_diff(neutralise(f"this session changed {len(changed)} file(s): {', '.join(changed)}", keep_layout=False), diff)
 
     def _undo(self, _argument: str) -> None:
         app = self.app

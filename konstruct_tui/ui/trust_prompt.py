@@ -8,11 +8,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..app import DENY, TrustAnswer, TrustPreview
+from ..untrusted_text import neutralise
+from .untrusted import plain
 
 ANSWERS = {
     "allow-once": TrustAnswer(True, "once"),
@@ -67,13 +68,13 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         p = self.preview
         self.set_class(self.app.size.width < 100, "-narrow")
         with Vertical(id="trust-dialog"):
-            yield Static(Content.from_markup(f"⚑ The agent asks to {escape(p.detail)}"), id="trust-title")
+            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(p.detail, keep_layout=False)}"), id="trust-title")
             with Horizontal(id="trust-body"):
                 with VerticalScroll(id="trust-details", can_focus=False):
                     yield Static(Content.from_markup(self._facts(with_radius=p.capability != "edit")), id="trust-facts")
                     for path, diff in p.diffs:
-                        yield Static(Content.from_markup(f"[b]diff[/b] {escape(path)}"), classes="trust-diff")
-                        yield Static(Syntax(diff, "diff", theme=self.syntax_theme, word_wrap=True), classes="trust-diff-body")
+                        yield Static(Content.from_markup(f"[b]diff[/b] {plain(path, keep_layout=False)}"), classes="trust-diff")
+                        yield Static(Syntax(neutralise(diff), "diff", theme=self.syntax_theme, word_wrap=True), classes="trust-diff-body")
                 if p.capability == "edit":
                     yield Static(Content.from_markup(self._radius()), id="trust-radius")
             yield Static("↑↓ PgUp PgDn Home End scroll · o once · s session · a always · esc deny", id="trust-keys")
@@ -95,30 +96,30 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
     def _radius(self) -> str:
         p = self.preview
         if p.blast_radius is None:
-            return f"[b]blast radius[/b]\n[dim]{escape(p.blast_note or 'unknown')}[/dim]"
+            return f"[b]blast radius[/b]\n[dim]{plain(p.blast_note or 'unknown')}[/dim]"
         if not p.blast_radius:
             return "[b]blast radius[/b]\nno other file depends on these"
-        return f"[b]blast radius[/b]\n[$warning]{len(p.blast_radius)} dependent file(s)[/]\n" + "\n".join(escape(path) for path in p.blast_radius)
+        return f"[b]blast radius[/b]\n[$warning]{len(p.blast_radius)} dependent file(s)[/]\n" + "\n".join(plain(path, keep_layout=False) for path in p.blast_radius)
 
     def _facts(self, with_radius: bool = True) -> str:
         p = self.preview
-        lines = [f"[b]capability[/b]  {escape(p.capability)} [dim](tool {escape(p.tool)})[/dim]"]
+        lines = [f"[b]capability[/b]  {plain(p.capability)} [dim](tool {plain(p.tool)})[/dim]"]
         if p.command:
-            lines.append(f"[b]command[/b]     {escape(p.command)}")
+            lines.append(f"[b]command[/b]     {plain(p.command)}")
         if p.rule:
-            lines.append(f"[b]rule[/b]        {escape(p.rule)}: {escape(p.reason or '')}")
+            lines.append(f"[b]rule[/b]        {plain(p.rule)}: {plain(p.reason or '')}")
         if p.paths:
-            lines.append(f"[b]files[/b]       {escape(', '.join(p.paths))}")
+            lines.append(f"[b]files[/b]       {plain(', '.join(p.paths), keep_layout=False)}")
         if p.capability == "edit" and with_radius:
             if p.blast_radius is None:
-                lines.append(f"[b]blast radius[/b] [dim]{escape(p.blast_note or 'unknown')}[/dim]")
+                lines.append(f"[b]blast radius[/b] [dim]{plain(p.blast_note or 'unknown')}[/dim]")
             elif p.blast_radius:
                 shown = ", ".join(p.blast_radius[:12]) + (f" and {len(p.blast_radius) - 12} more" if len(p.blast_radius) > 12 else "")
-                lines.append(f"[b]blast radius[/b] [$warning]{len(p.blast_radius)} dependent file(s)[/]: {escape(shown)}")
+                lines.append(f"[b]blast radius[/b] [$warning]{len(p.blast_radius)} dependent file(s)[/]: {plain(shown, keep_layout=False)}")
             else:
                 lines.append("[b]blast radius[/b] no other file depends on these")
         for note in p.notes:
-            lines.append(f"[dim]{escape(note)}[/dim]")
+            lines.append(f"[dim]{plain(note)}[/dim]")
         return "\n".join(lines)
 
     def on_mount(self) -> None:

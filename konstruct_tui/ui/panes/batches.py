@@ -14,6 +14,7 @@ from textual.widgets import DataTable
 
 from ...agent import ToolFinished
 from ...app import batch_rows, status_token
+from ...untrusted_text import neutralise
 from ..messages import Reportable
 
 # Recent history kept on screen; older batches scroll away (the transcript keeps every result).
@@ -69,10 +70,10 @@ class BatchTable(DataTable[Text]):
         colour = self._colour(status_token(row.status))
         return (
             Text(str(row.batch), style="dim"),
-            Text(row.tool),
-            Text(row.path, overflow="ellipsis"),
+            Text(neutralise(row.tool, keep_layout=False)),
+            Text(neutralise(row.path, keep_layout=False), overflow="ellipsis"),
             Text(row.status, style=Style(color=colour, bold=row.status != "ok")),
-            Text(row.reason, overflow="ellipsis"),
+            Text(neutralise(row.reason, keep_layout=False), overflow="ellipsis"),
         )
 
     def _colour(self, token: str) -> RichColor | None:

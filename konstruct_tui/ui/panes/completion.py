@@ -11,6 +11,8 @@ from textual.content import Content
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from ...untrusted_text import neutralise
+
 
 @dataclass(frozen=True)
 class Completion:
@@ -40,8 +42,9 @@ class CompletionList(OptionList):
         if not entries:
             self.display = False
             return
-        width = max(len(e.label) for e in entries) + 2
-        self.add_options([Option(Content.assemble(e.label.ljust(width), (e.detail, "dim"))) for e in entries])
+        labels = [neutralise(e.label, keep_layout=False) for e in entries]  # file names are anyone's
+        width = max(len(label) for label in labels) + 2
+        self.add_options([Option(Content.assemble(label.ljust(width), (neutralise(e.detail), "dim"))) for label, e in zip(labels, entries, strict=True)])
         self.highlighted = 0
         self.display = True
 

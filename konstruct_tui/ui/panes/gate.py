@@ -10,11 +10,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.markup import escape
 from textual.widgets import Static
 
 from ...blueprint import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
 from ..messages import Reportable
+from ..untrusted import plain
 
 _VERDICT_TOKENS = {
     "complete": "$gate-pass",
@@ -80,12 +80,12 @@ class GatePane(VerticalScroll):
             return
         lines = ["[$scripted-label]scripted demo run[/]"] if self.scripted else []
         if self.run_title:
-            lines.append(f"[b]run[/b] {escape(self.run_title)}")
+            lines.append(f"[b]run[/b] {plain(self.run_title)}")
         for view in self.phases.values():
             lines.extend(_phase_lines(view))
         if self.alarm is not None:
             a = self.alarm
-            lines.append(f"[$warning]watchdog: {escape(a.kind)}[/] {a.idle_s:.0f}s idle → {escape(a.action)}")
+            lines.append(f"[$warning]watchdog: {plain(a.kind)}[/] {a.idle_s:.0f}s idle → {plain(a.action)}")
         self.query_one("#gate-body", Static).update(Content.from_markup("\n".join(lines)))
 
     def reset(self) -> None:
@@ -96,24 +96,24 @@ class GatePane(VerticalScroll):
 
 
 def _phase_lines(view: PhaseView) -> list[str]:
-    title = f" {escape(view.title)}" if view.title else ""
+    title = f" {plain(view.title)}" if view.title else ""
     attempt = f" [dim](attempt {view.attempt})[/dim]" if view.attempt > 1 else ""
     verdict = view.verdict
-    closed = f" · [dim]{escape(view.closed)}[/dim]" if view.closed else ""
-    lines = [f"[b]{escape(view.phase)}[/b]{title}{attempt}"]
+    closed = f" · [dim]{plain(view.closed)}[/dim]" if view.closed else ""
+    lines = [f"[b]{plain(view.phase)}[/b]{title}{attempt}"]
     if verdict is None:
         lines.append(f"  [$gate-pending]◌ gate pending[/]{closed}")
     else:
         word = verdict.verdict or "no verdict"
         token = _VERDICT_TOKENS.get(word, "$gate-fail")
-        decision = f" → {escape(verdict.decision)}" if verdict.decision else ""
-        lines.append(f"  [{token}]● {escape(word)}[/]{closed}")
-        lines.append(f"  [dim]by {escape(verdict.tier)}{decision}[/dim]")
+        decision = f" → {plain(verdict.decision)}" if verdict.decision else ""
+        lines.append(f"  [{token}]● {plain(word)}[/]{closed}")
+        lines.append(f"  [dim]by {plain(verdict.tier)}{decision}[/dim]")
     if verdict is not None:
         for veto in verdict.vetoes:
-            lines.append(f"  [$gate-fail]veto:[/] {escape(veto)}")
+            lines.append(f"  [$gate-fail]veto:[/] {plain(veto)}")
         if verdict.outstanding:
-            lines.append("  [$gate-fail]outstanding:[/] " + ", ".join(escape(t) for t in verdict.outstanding))
+            lines.append("  [$gate-fail]outstanding:[/] " + ", ".join(plain(t) for t in verdict.outstanding))
     for defect in view.defects:
-        lines.append(f"  [$gate-defects]defect:[/] {escape(defect)}")
+        lines.append(f"  [$gate-defects]defect:[/] {plain(defect)}")
     return lines

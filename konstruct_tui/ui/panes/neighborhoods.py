@@ -15,6 +15,7 @@ from textual.widgets import Static
 from ...agent import SessionStarted, ToolFinished
 from ...app import batch_rows
 from ..messages import Reportable
+from ..untrusted import plain
 
 _READ = {"ok"}
 _WRITTEN = {"written", "created", "deleted"}
@@ -107,7 +108,7 @@ class NeighborhoodsPane(Vertical):
             stale = f" · [$warning]{len(hood.stale)} stale[/]" if hood.stale else ""
             opened = bool(hood.touched) or rank == 0
             mark = "▾" if opened else "▸"
-            lines.append(f"{mark} [b]{escape(hood.name)}[/b] [dim]{max(hood.size, len(hood.members))} files[/dim]{touched}{stale}")
+            lines.append(f"{mark} [b]{plain(hood.name, keep_layout=False)}[/b] [dim]{max(hood.size, len(hood.members))} files[/dim]{touched}{stale}")
             if opened:
                 shown = hood.members[:_MAX_MEMBERS]
                 lines.extend("  " + _member_markup(member, hood) for member in shown)
@@ -131,4 +132,4 @@ def _member_markup(path: str, hood: HoodView) -> str:
     mark = "[$accent]✎[/]" if how == "written" else "[$primary]◉[/]" if how == "read" else "[dim]·[/dim]"
     bridge = " [dim](bridge)[/dim]" if path in hood.bridges else ""
     stale = " [$warning](stale)[/]" if path in hood.stale else ""
-    return f"{mark} {escape(path)}{bridge}{stale}"
+    return f"{mark} {plain(path, keep_layout=False)}{bridge}{stale}"

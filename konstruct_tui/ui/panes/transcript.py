@@ -11,9 +11,8 @@ from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.markup import escape
 from textual.widget import Widget
-from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets import Collapsible, Static
 
 from ...agent import (
     Compacted,
@@ -28,8 +27,10 @@ from ...agent import (
     TurnStarted,
 )
 from ...app import describe_call, describe_outcome, diffs_of
+from ...untrusted_text import neutralise
 from ..messages import Reportable
 from .thinking import ThinkingBlock
+from ..untrusted import UntrustedMarkdown, plain
 
 # A streamed reply repaints at most this often: a fast model sends hundreds of deltas a second and
 # repainting on each would make the screen fall behind the stream (bench/bench_ui.py measures it).
@@ -51,7 +52,7 @@ class AssistantText(Vertical):
         self._length = 0
         self._sent = 0  # characters handed to the Markdown widget
         self._shown = 0  # characters the Markdown widget has finished rendering
-        self._markdown = Markdown("", classes="assistant-markdown")
+        self._markdown = UntrustedMarkdown("", classes="assistant-markdown")
         self._painted_at = 0.0
         self._pending = False
         self._appending = False
@@ -128,11 +129,11 @@ class ToolCallEntry(Collapsible):
         if self.finished is None:
             mark, outcome = "[$tool-running]●[/]", "[$tool-running]running…[/]"
         elif self.finished.ok:
-            mark, outcome = "[$tool-ok]✓[/]", escape(describe_outcome(self.finished))
+            mark, outcome = "[$tool-ok]✓[/]", plain(describe_outcome(self.finished), keep_layout=False)
         else:
-            mark, outcome = "[$tool-failed]✗[/]", f"[$tool-failed]{escape(describe_outcome(self.finished))}[/]"
-        about = f" [dim]·[/dim] {escape(subject)}" if subject else ""
-        return Content.from_markup(f"{mark} [b]{escape(self.started.tool)}[/b] {outcome}{about}")
+            mark, outcome = "[$tool-failed]✗[/]", f"[$tool-failed]{plain(describe_outcome(self.finished), keep_layout=False)}[/]"
+        about = f" [dim]·[/dim] {plain(subject, keep_layout=False)}" if subject else ""
+        return Content.from_markup(f"{mark} [b]{plain(self.started.tool, keep_layout=False)}[/b] {outcome}{about}")
 
     def on_collapsible_expanded(self, event: Collapsible.Expanded) -> None:
         if event.collapsible is self and not self._built:
@@ -147,8 +148,8 @@ class ToolCallEntry(Collapsible):
         if self.finished is not None:
             diffs = diffs_of(self.finished.result)
             for path, diff in diffs:
-                parts.append(Static(Content.from_markup(f"[b]diff[/b] {escape(path)}")))
-                parts.append(Static(Syntax(diff, "diff", theme=self._syntax_theme, word_wrap=True), classes="diff"))
+                parts.append(Static(Content.from_markup(f"[b]diff[/b] {plain(path, keep_layout=False)}")))
+                parts.append(Static(Syntax(neutralise(diff), "diff", theme=self._syntax_theme, word_wrap=True), classes="diff"))
             shown = _without_diffs(self.finished.result) if diffs else self.finished.result
             parts.append(Static(Content.from_markup("[b]result[/b]")))
             parts.append(Static(_json(shown, self._syntax_theme)))
@@ -187,7 +188,7 @@ class Transcript(VerticalScroll):
 
     def add_request(self, text: str) -> None:
         self._reply = None
-        self._mount_entry(Static(Content.from_markup(f"[b $primary]›[/] {escape(text)}"), classes="request"))
+        self._mount_entry(Static(Content.from_markup(f"[b $primary]›[/] {plain(text)}"), classes="request"))
 
     def add_note(self, markup: str, classes: str = "note") -> None:
         self._reply = None
@@ -195,12 +196,12 @@ class Transcript(VerticalScroll):
 
     def add_problem(self, text: str) -> None:
         """The one place run errors are shown: a line in the transcript, never a traceback."""
-        self.add_note(f"[$error]⚠ {escape(text)}[/]", classes="problem")
+        self.add_note(f"[$error]⚠ {plain(text)}[/]", classes="problem")
 
     def add_diff(self, title: str, diff: str) -> None:
         """A unified diff (/diff), open and syntax coloured; it collapses to its title line."""
         self._reply = None
-        body = Static(Syntax(diff, "diff", theme=self.syntax_theme, word_wrap=True), classes="diff")
+        body = Static(Syntax(neutralise(diff), "diff", theme=self.syntax_theme, word_wrap=True), classes="diff")
         self._mount_entry(Collapsible(body, title=title, collapsed=False, classes="tool-call diff-entry"))
 
     def show(self, event: Reportable) -> None:
@@ -232,15 +233,15 @@ class Transcript(VerticalScroll):
             self._end_reply()
         elif isinstance(event, SessionStarted):
             resumed = "resumed " if event.resumed else ""
-            note = f" — [$scripted-label]{escape(event.note)}[/]" if event.note else ""
-            self.add_note(f"[dim]{resumed}session {escape(event.session_id)} · {escape(event.provider)} {escape(event.model)}[/dim]{note}")
+            note = f" — [$scripted-label]{plain(event.note)}[/]" if event.note else ""
+            self.add_note(f"[dim]{resumed}session {plain(event.session_id)} · {plain(event.provider)} {plain(event.model)}[/dim]{note}")
         elif isinstance(event, TrustRequested):
             self._end_reply()
             decision = f" → {event.decision}" if event.decision else ""
-            self.add_note(f"[$warning]⚑ trust[/] {escape(event.capability)}: {escape(event.detail)}{decision}")
+            self.add_note(f"[$warning]⚑ trust[/] {plain(event.capability)}: {plain(event.detail)}{decision}")
         elif isinstance(event, ProviderWarning):
             self._end_reply()  # after a `retry` warning the model's reply starts over below it
-            self.add_note(f"[$warning]⚠ {escape(event.message)}[/]")
+            self.add_note(f"[$warning]⚠ {plain(event.message)}[/]")
         elif isinstance(event, Compacted):
             self._end_reply()
             self.add_note(f"[dim]── compacted here: {event.replaced_messages} earlier messages → a summary plus facts on "
@@ -248,7 +249,7 @@ class Transcript(VerticalScroll):
         elif isinstance(event, Finished):
             self._end_reply()
             colour = "$success" if event.reason == "done" else "$warning" if event.reason == "killed" else "$error"
-            message = f": {escape(event.message)}" if event.message else ""
+            message = f": {plain(event.message)}" if event.message else ""
             self.add_note(f"[{colour}]■ finished ({event.reason}) after {event.turns} turn(s)[/]{message}", classes="finished")
 
     def _fold_thinking(self) -> None:
@@ -275,7 +276,8 @@ class Transcript(VerticalScroll):
 
 
 def _json(value: Any, theme: str) -> Syntax:
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    # json escapes C0 itself; C1, bidi and zero-width characters it leaves as they are
+    text = neutralise(json.dumps(value, indent=2, ensure_ascii=False, default=str))
     lines = text.splitlines()
     if len(lines) > _MAX_SHOWN_LINES:
         text = "\n".join([*lines[:_MAX_SHOWN_LINES], f"… {len(lines) - _MAX_SHOWN_LINES} more lines"])

@@ -18,6 +18,8 @@ from textual.widgets.option_list import Option
 
 from ...app import REMOTE_CHOICES as REMOTE
 from ...app import USUAL_PORTS, LocalServer, ModelChoice, detect_local_servers, key_source
+from ...untrusted_text import neutralise
+from ..untrusted import plain
 
 
 class ModelPicker(ModalScreen[ModelChoice | None]):
@@ -91,7 +93,7 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
     def show_servers(self, servers: list[LocalServer]) -> None:
         found = ", ".join(f"{s.name} at {s.base_url}" for s in servers)
         self.query_one("#model-detected", Static).update(
-            f"found on this machine: {found}" if servers else "no local server answered on 127.0.0.1 (Ollama 11434, llama.cpp 8080, LM Studio 1234, vLLM 8000)"
+            f"found on this machine: {plain(found, keep_layout=False)}" if servers else "no local server answered on 127.0.0.1 (Ollama 11434, llama.cpp 8080, LM Studio 1234, vLLM 8000)"
         )
         options = self.query_one("#model-servers", OptionList)
         options.clear_options()
@@ -104,7 +106,7 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
         for server in servers:
             for model in server.models or ("(type the model name)",):
                 self.choices.append(ModelChoice("openai", model if server.models else "", server.base_url))
-                shown.append(Option(Content.assemble(f"{server.name} · {model}  ", (server.base_url, "dim"))))
+                shown.append(Option(Content.assemble(neutralise(f"{server.name} · {model}  ", keep_layout=False), (server.base_url, "dim"))))
         for remote in REMOTE:
             self.choices.append(remote)
             shown.append(Option(Content.assemble(f"{remote.provider} · {remote.model}  ", ("the provider's own endpoint, needs a key", "dim"))))
@@ -144,7 +146,7 @@ class ModelPicker(ModalScreen[ModelChoice | None]):
     def action_save(self) -> None:
         problem = self.choice.problem()
         if problem:
-            self.query_one("#model-problem", Static).update(problem)
+            self.query_one("#model-problem", Static).update(plain(problem))
             return
         self.dismiss(self.choice)
 
