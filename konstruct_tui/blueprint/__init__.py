@@ -8,7 +8,7 @@ composition root hands the run its source; this package imports no provider), `r
 `RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm`, and `render_report`.
 """
 
-from .events import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
+from .events import PhaseClosed, PhaseStarted, RunStarted, SessionOpened, VerdictReached, WatchdogAlarm
 from .models import ModelSource, SharedModel
 from .orchestrator import Orchestrator, new_run_id
 from .owner import effective_status, owner_token
@@ -30,6 +30,7 @@ __all__ = [
     "RunOptions",
     "RunStarted",
     "RunStore",
+    "SessionOpened",
     "SharedModel",
     "StoreDamaged",
     "StoreUnusable",

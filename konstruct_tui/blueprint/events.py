@@ -3,7 +3,7 @@
 them as JSON lines (`event_json` works on them unchanged).
 
 A run's stream: `session_started` (session_id is the run id) first, then per phase attempt
-`phase_started`, the executor's turn and tool events, the adjudicator's turn and tool events (each
+`phase_started`, `session_opened` as each model session begins, the executor's turn and tool events, the adjudicator's turn and tool events (each
 session numbers its own turns from 1), `verdict` after every gate, `phase_closed` when a phase
 closes, and `finished` last (reason `done`, `stalled`, `error`, `killed`).
 """
@@ -37,6 +37,19 @@ class PhaseStarted:
     fresh: bool  # a new session (first attempt, second retry on, resume) rather than a nudge
     tasks: tuple[dict[str, str], ...] = ()
     nudge: str = ""
+
+
+@dataclass(frozen=True)
+class SessionOpened:
+    """A model session of the run begins: which role (executor, adjudicator), for which phase and
+    attempt. The workbench's transcript marks where each session's turns start."""
+
+    name: ClassVar[str] = "session_opened"
+    run_id: str
+    phase: str
+    attempt: int
+    role: str
+    session_id: str
 
 
 @dataclass(frozen=True)
@@ -83,7 +96,7 @@ class WatchdogAlarm:
     action: str
 
 
-BlueprintEvent = RunStarted | PhaseStarted | VerdictReached | PhaseClosed | WatchdogAlarm
+BlueprintEvent = RunStarted | PhaseStarted | SessionOpened | VerdictReached | PhaseClosed | WatchdogAlarm
 
 
 def plain(value: Any) -> Any:

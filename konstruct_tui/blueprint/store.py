@@ -188,6 +188,31 @@ class RunStore:
         path = path or default_path()
         return cls(path) if path.is_file() else None
 
+    @classmethod
+    def read_only(cls, path: Path | None = None) -> RunStore | None:
+        """The store opened for reading only (the workbench's runs screen follows runs another
+        process drives: it never writes, migrates or creates). None when no run was ever started."""
+        path = path or default_path()
+        if not path.is_file():
+            return None
+        store = cls.__new__(cls)
+        store.path = path
+        try:
+            store.db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StoreDamaged(damaged_message(path, str(error))) from None
+        store.db.row_factory = sqlite3.Row
+        try:
+            version = store.db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                store.db.close()
+                raise StoreUnusable(f"the blueprint run store {path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+            store._check_columns()
+        except sqlite3.DatabaseError as error:
+            store.db.close()
+            raise StoreDamaged(damaged_message(path, str(error))) from None
+        return store
+
     def close(self) -> None:
         self.db.close()
 

@@ -106,6 +106,7 @@ class Workbench(App[None]):
         Binding("ctrl+g", "toggle_calls", "Expand calls"),
         Binding("ctrl+t", "next_theme", "Theme"),
         Binding("ctrl+l", "focus_request", "Request", show=False),
+        Binding("f2", "runs", "Runs", show=False),
     ]
 
     def __init__(self, setup: WorkbenchSetup, *, themes: ThemeSet | None = None) -> None:
@@ -472,6 +473,14 @@ class Workbench(App[None]):
     def action_focus_request(self) -> None:
         self.request.focus()
 
+    def action_runs(self, run_id: str | None = None) -> None:
+        """The runs screen (/runs, /blueprint, f2); with a run id, attached to that run at once."""
+        from .runs_screen import RunScreen, RunsScreen  # loaded on first use: not on the first paint's path
+
+        self.push_screen(RunsScreen(self.setup.root))
+        if run_id:
+            self.push_screen(RunScreen(run_id))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Kill run", "Stop the agent run mid-flight (ctrl+k)", self.action_kill)
@@ -482,6 +491,7 @@ class Workbench(App[None]):
         yield SystemCommand("Show or hide the side panes", "Budgets, neighborhoods, gate and batches on narrow terminals (ctrl+b)", self.action_toggle_side)
         yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
         yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
+        yield SystemCommand("Blueprint runs", "Every blueprint run of this project: attach, stop, resume, report (f2, /runs)", self.action_runs)
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
 
     def on_unmount(self) -> None:

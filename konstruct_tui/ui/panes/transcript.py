@@ -27,6 +27,7 @@ from ...agent import (
     TurnStarted,
 )
 from ...app import describe_call, describe_outcome, diffs_of
+from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 
 # A streamed reply repaints at most this often: a fast model sends hundreds of deltas a second and
@@ -159,6 +160,7 @@ class Transcript(VerticalScroll):
     # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
     DRAWS: ClassVar[tuple[type, ...]] = (
         TextDelta, ToolStarted, ToolFinished, TurnStarted, SessionStarted, TrustRequested, Finished, Compacted, ProviderWarning,
+        PhaseStarted, SessionOpened,
     )
 
     def __init__(self, *, syntax_theme: str = "monokai", id: str | None = None) -> None:
@@ -221,6 +223,11 @@ class Transcript(VerticalScroll):
             resumed = "resumed " if event.resumed else ""
             note = f" — [$scripted-label]{escape(event.note)}[/]" if event.note else ""
             self.add_note(f"[dim]{resumed}session {escape(event.session_id)} · {escape(event.provider)} {escape(event.model)}[/dim]{note}")
+        elif isinstance(event, (PhaseStarted, SessionOpened)):
+            self._end_reply()
+            marker = session_marker(event)
+            if marker:  # an executor's session is marked with its phase (phase_started follows at once)
+                self.add_note(marker, classes="session-marker")
         elif isinstance(event, TrustRequested):
             self._end_reply()
             decision = f" → {event.decision}" if event.decision else ""
@@ -253,6 +260,18 @@ class Transcript(VerticalScroll):
         self._reply = None
         self._calls.clear()
         self.remove_children()
+
+
+def session_marker(event: PhaseStarted | SessionOpened) -> str:
+    """Where a blueprint session's turns begin: the phase boundary (with the executor's session) and
+    the adjudicator's session, so whose words follow is never a guess."""
+    if isinstance(event, PhaseStarted):
+        how = "new executor session" if event.fresh else "executor nudged"
+        return (f"[b $primary]━━ phase {escape(event.phase)}[/] [b]{escape(event.title)}[/b] · attempt {event.attempt} · "
+                f"[dim]{how} {escape(event.session_id)}[/dim] [b $primary]━━[/]")
+    if event.role == "executor":
+        return ""
+    return f"[$accent]── {escape(event.role)}[/] · phase {escape(event.phase)} · attempt {event.attempt} [dim]{escape(event.session_id)}[/dim] [$accent]──[/]"
 
 
 def _json(value: Any, theme: str) -> Syntax:
