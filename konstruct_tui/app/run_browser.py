@@ -224,7 +224,7 @@ def _worker(run: Any) -> str:
         return "-"
     alive = owner_alive(run.owner)
     if alive and pid == os.getpid():
-        return "this workbench"
+        return "this workbench" if run.status == "running" else "this workbench (ended)"
     if alive is None:
         return f"pid {pid} on {run.owner.rsplit('@', 1)[-1]}"
     return f"pid {pid}" if alive else f"pid {pid} ({'gone' if run.status == 'running' else 'ended'})"

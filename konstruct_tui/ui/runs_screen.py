@@ -63,7 +63,8 @@ class RunsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Content.from_markup("[b]Blueprint runs[/b] [dim]— enter attaches · a: all projects · escape: back[/dim]"), id="runs-title")
         table: DataTable[Any] = DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
-        table.add_columns("run", "status", "phase", "try", "worker", "age", "title")
+        for label, width in (("run", 26), ("status", 11), ("phase", None), ("try", 3), ("worker", None), ("age", 4), ("title", None)):
+            table.add_column(label, width=width)
         yield table
         yield Static(id="runs-note")
         yield Footer()

@@ -107,7 +107,7 @@ async def test_the_gate_keeps_every_attempt_and_shows_the_failing_checks_own_wor
         assert isinstance(runs, RunsScreen)
         await wait_for(pilot, lambda: runs.rows, timeout=10)
         [row] = runs.rows
-        assert (row.status, row.phase, row.attempt, row.worker) == ("done", "p1", 2, "this workbench")
+        assert (row.status, row.phase, row.attempt, row.worker) == ("done", "p1", 2, "this workbench (ended)")
         table = runs.query_one(DataTable)
         assert table.get_row_at(0)[0] == row.run_id and table.get_row_at(0)[6] == "Calc fixes"
         await pilot.press("enter")
@@ -244,7 +244,8 @@ async def test_attach_to_a_run_another_process_drives_then_stop_and_resume_it(tm
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-def test_runs_screen_snapshot(size: tuple[int, int], snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("view", ["list", "attached"])
+def test_runs_screen_snapshot(view: str, size: tuple[int, int], snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """The list and an attached run, drawn from a store with a fixed run (times pinned)."""
     app = _workbench(make_project(tmp_path))
     _fixed_store(tmp_path / "store.sqlite3", app.setup.root)
@@ -252,6 +253,9 @@ def test_runs_screen_snapshot(size: tuple[int, int], snap_compare, tmp_path: Pat
     async def settle(pilot: Any) -> None:
         app.push_screen(RunsScreen(app.setup.root, tmp_path / "store.sqlite3"))
         await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and app.screen.rows)
+        if view == "list":
+            await pilot.pause(0.3)
+            return
         app.push_screen(RunScreen("bp-20260101-120000-abc123", tmp_path / "store.sqlite3"))
         await wait_for(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.query(".verification"))
         await pilot.pause(0.3)

@@ -46,7 +46,7 @@ class GatePane(VerticalScroll):
     # The event types this pane draws: the app routes only these to `show` (see messages.EventRoutes).
     # A plain SessionStarted (a pair-coding run) ends the following of a blueprint run: its
     # `finished` is not the blueprint's.
-    DRAWS: ClassVar[tuple[type, ...]] = (SessionStarted, PhaseStarted, VerdictReached, PhaseClosed, WatchdogAlarm, Finished)
+    DRAWS: ClassVar[tuple[type, ...]] = (RunStarted, SessionStarted, PhaseStarted, VerdictReached, PhaseClosed, WatchdogAlarm, Finished)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -103,13 +103,13 @@ class GatePane(VerticalScroll):
         lines = ["[$scripted-label]scripted demo run[/]"] if self.scripted else []
         if self.run_title:
             lines.append(f"[b]run[/b] {escape(self.run_title)}")
+        lines.extend(self._ending_lines())  # first: what to do next stays in sight however long the history
         ended = self.ended.reason if self.ended is not None else None
         for view in self.phases.values():
             lines.extend(_phase_lines(view, ended))
         if self.alarm is not None:
             a = self.alarm
             lines.append(f"[$warning]watchdog: {escape(a.kind)}[/] {a.idle_s:.0f}s idle → {escape(a.action)}")
-        lines.extend(self._ending_lines())
         self.query_one("#gate-body", Static).update(Content.from_markup("\n".join(lines)))
 
     def _ending_lines(self) -> list[str]:
