@@ -20,9 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..blueprint import RunStore, effective_status, render_report
-from ..blueprint.owner import owner_alive
-from ..blueprint.verification import output_excerpt
+from ..blueprint import RunStore, effective_status, output_excerpt, owner_alive, render_report
 from ..userdirs import data_dir, private_dir
 
 RESUMABLE = ("parked", "stalled", "interrupted")
@@ -119,7 +117,7 @@ def age_text(seconds: float) -> str:
     return f"{int(seconds)}s"
 
 
-def open_store(path: Path | None = None) -> RunStore | None:
+def open_run_store(path: Path | None = None) -> RunStore | None:
     """The run store, read-only; None before any run was started. Raises StoreDamaged /
     StoreUnusable with a one-line message."""
     return RunStore.read_only(path)

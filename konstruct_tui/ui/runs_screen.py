@@ -4,7 +4,7 @@ newest first; enter attaches to one.
 Attached, the screen follows the run store (read-only, polled): a run another process drives
 updates as it goes. It shows the phases, every attempt's verdict, the ledger and each verification's
 command, exit status and output (head and tail; the full output one key away); `s` stops, `r`
-resumes, `p` shows the report. The reading is the app layer's (`app/run_browser.py`); this file draws.
+resumes, `p` shows the report. The reading is the app layer's (app/run_browser.py); this file draws.
 """
 
 from __future__ import annotations
@@ -21,8 +21,18 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Collapsible, DataTable, Footer, Markdown, Static
 
-from ..app import run_browser
-from ..app.run_browser import ResumeProcess, RunRow, RunView, Verification
+from ..app import (
+    ResumeProcess,
+    RunRow,
+    RunView,
+    Verification,
+    list_runs,
+    open_run_store,
+    read_run,
+    report_markdown,
+    start_resume,
+    stop_run,
+)
 from ..blueprint import StoreDamaged, StoreUnusable
 from .panes.gate import verdict_markup
 
@@ -77,8 +87,8 @@ class RunsScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list", name="runs list")
     def action_refresh(self) -> None:
         try:
-            store = run_browser.open_store(self.store_path)
-            rows = [] if store is None else run_browser.list_runs(store, None if self.all_projects else self.root)
+            store = open_run_store(self.store_path)
+            rows = [] if store is None else list_runs(store, None if self.all_projects else self.root)
             if store is not None:
                 store.close()
             problem = None
@@ -177,8 +187,8 @@ class RunScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="run-view", name="run view")
     def action_refresh(self) -> None:
         try:
-            store = run_browser.open_store(self.store_path)
-            view = None if store is None else run_browser.read_run(store, self.run_id)
+            store = open_run_store(self.store_path)
+            view = None if store is None else read_run(store, self.run_id)
             if store is not None:
                 store.close()
             problem = None if view is not None else f"run {self.run_id} is not in the run store"
@@ -221,14 +231,14 @@ class RunScreen(Screen[None]):
             app.action_kill()
             self.notify("Stopping this workbench's run (as ctrl+k).")
             return
-        message = run_browser.stop_run(view.row)
+        message = stop_run(view.row)
         self.notify(message, severity="information" if message.startswith("asked") else "warning")
 
     def action_resume(self) -> None:
         view = self.view
         if view is None:
             return
-        started = run_browser.start_resume(view.row)
+        started = start_resume(view.row)
         if isinstance(started, str):
             self.notify(started, severity="warning")
             return
@@ -241,8 +251,8 @@ class RunScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="run-report", name="run report")
     def _load_report(self) -> None:
         try:
-            store = run_browser.open_store(self.store_path)
-            text = run_browser.report_markdown(store, self.run_id) if store is not None else "No run store."
+            store = open_run_store(self.store_path)
+            text = report_markdown(store, self.run_id) if store is not None else "No run store."
             if store is not None:
                 store.close()
         except (StoreDamaged, StoreUnusable) as error:
