@@ -477,7 +477,11 @@ class Workbench(App[None]):
         """The runs screen (/runs, /blueprint, f2); with a run id, attached to that run at once."""
         from .runs_screen import RunScreen, RunsScreen  # loaded on first use: not on the first paint's path
 
-        self.push_screen(RunsScreen(self.setup.root))
+        if len(self.screen_stack) > 1 and not isinstance(self.screen, RunsScreen):
+            self.notify("Close this screen first (escape); then f2 or /runs.", severity="warning")
+            return  # never on top of a trust question, nor a second list over the first
+        if not isinstance(self.screen, RunsScreen):
+            self.push_screen(RunsScreen(self.setup.root))
         if run_id:
             self.push_screen(RunScreen(run_id))
 

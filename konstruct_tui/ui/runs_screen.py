@@ -86,6 +86,8 @@ class RunsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list", name="runs list")
     def action_refresh(self) -> None:
+        if self.rows and not self.is_current:
+            return  # an attached run is on top: the list is read again when it is back in sight
         try:
             store = open_run_store(self.store_path)
             rows = [] if store is None else list_runs(store, None if self.all_projects else self.root)

@@ -286,3 +286,41 @@ def _fixed_store(path: Path, root: Path) -> None:
     stamp = time.time() - 3 * 3600
     store.db.execute("UPDATE runs SET created=?, updated=?", (stamp, stamp))
     store.close()
+
+
+async def test_an_unknown_run_or_a_damaged_store_is_one_line_on_screen(tmp_path: Path) -> None:
+    from konstruct_tui.blueprint import default_path
+
+    app = _workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.submit("/runs bp-[b]nope")  # markup in a typed id is text, not styling
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.problem)
+        assert "run bp-[b]nope is not in the run store" in _text(app.screen)
+        await pilot.press("s", "r")  # nothing to stop or resume: nothing happens, nothing breaks
+        await pilot.press("escape", "escape")
+        store = default_path()
+        store.parent.mkdir(parents=True, exist_ok=True)
+        store.write_bytes(b"garbage, not SQLite " * 300)
+        before = store.read_bytes()
+        await pilot.press("f2")
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        await wait_for(pilot, lambda: screen.problem is not None)
+        note = _text(screen)
+        assert f"the blueprint run store {store} is damaged" in note and "Traceback" not in note
+        await pilot.press("f2")  # a second f2 does not stack a second list
+        assert app.screen is screen and len(app.screen_stack) == 2
+        assert store.read_bytes() == before  # looking changed nothing
+
+
+async def test_f2_never_covers_a_trust_question(tmp_path: Path) -> None:
+    from konstruct_tui.app import TrustPreview
+    from konstruct_tui.ui.trust_prompt import TrustPrompt
+
+    app = _workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(TrustPrompt(TrustPreview("run_command", "command", "run `ls`", ())))
+        await pilot.pause()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, TrustPrompt)
