@@ -135,15 +135,15 @@ def read_run(store: RunStore, run_id: str) -> RunView | None:
         return None
     titles = _phase_titles(run.blueprint)
     sessions = store.sessions(run_id)
+    counts = store.call_counts(run_id)
     phases = []
     for record in store.phases(run_id):
-        calls = store.calls(run_id, record.phase_id)
-        last = calls[-1] if calls else None
+        count, role, tool, ok = counts.get(record.phase_id, (0, "", "", True))
         phases.append(PhaseView(
             record.phase_id, titles.get(record.phase_id, ""), record.status,
             tuple(_attempt(g) for g in store.gates(run_id, record.phase_id)),
             tuple((s["role"], int(s["attempt"]), s["id"], s["reason"] or "open") for s in sessions if s["phase_id"] == record.phase_id),
-            len(calls), f"{last.role} {last.tool} {'ok' if last.ok else 'failed'}" if last else ""))
+            count, f"{role} {tool} {'ok' if ok else 'failed'}" if count else ""))
     verifications = tuple(Verification(v["phase_id"], int(v["attempt"]), v["command"], v["outcome"], v["exit_code"], v["output"])
                           for v in store.verifications(run_id))
     return RunView(_row(store, run), run.source, tuple(phases), tuple(store.ledger(run_id)), tuple(store.defects(run_id)), verifications)

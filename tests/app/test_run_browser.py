@@ -138,3 +138,20 @@ def test_a_failing_checks_own_output_is_in_its_veto_and_the_report(tmp_path: Pat
     assert report.count("README lacks a Usage section") == 3  # the phase's last gate, the verification, the audit trail
     assert "```text" in report and "- veto: `python check_doc.py` failed (exit 1)" in report
     assert os.path.exists(path)
+
+
+def test_an_attached_run_counts_each_phases_tool_calls_and_names_the_last(tmp_path: Path) -> None:
+    path = tmp_path / "runs.sqlite3"
+    _store(path, ("bp-1", tmp_path, None))
+    store = RunStore(path)
+    store.start_session("s1", "bp-1", "p1", 1, "executor")
+    store.record_call("s1", "bp-1", "p1", "executor", "read_code", {"paths": ["a.py"]}, True, {"results": []})
+    store.record_call("s1", "bp-1", "p1", "executor", "write_code", {"edits": []}, False, {"error": "conflict"})
+    store.close()
+    reader = open_run_store(path)
+    assert reader is not None
+    view = read_run(reader, "bp-1")
+    assert view is not None
+    [phase] = view.phases
+    assert (phase.calls, phase.last_call) == (2, "executor write_code failed")
+    assert phase.sessions == (("executor", 1, "s1", "open"),)
