@@ -50,7 +50,10 @@ def status_markup(status: str) -> str:
 class RunsScreen(Screen[None]):
     """Every run in the store for this project (`a`: every project), newest first."""
 
+    # The table scrolls, never the screen: a screen scrollbar flickering in while the rows load
+    # would shift every line by a column.
     DEFAULT_CSS = """
+    RunsScreen { overflow: hidden; }
     RunsScreen #runs-title { padding: 0 1; text-style: bold; }
     RunsScreen #runs-note { padding: 0 1; color: $text-muted; }
     RunsScreen DataTable { height: 1fr; }
@@ -149,6 +152,7 @@ class RunScreen(Screen[None]):
     """One run, attached: follows the store while the run goes on, wherever it runs."""
 
     DEFAULT_CSS = """
+    RunScreen { overflow: hidden; }
     RunScreen #run-body { height: 1fr; padding: 0 1; }
     RunScreen .run-section { margin-top: 1; }
     RunScreen .verification { margin: 0; padding: 0; }
@@ -268,7 +272,7 @@ class RunScreen(Screen[None]):
 class ReportScreen(Screen[None]):
     """The run's report (`konstruct blueprint report RUN`), rendered as Markdown."""
 
-    DEFAULT_CSS = "ReportScreen #report-body { height: 1fr; padding: 0 1; }"
+    DEFAULT_CSS = "ReportScreen { overflow: hidden; } ReportScreen #report-body { height: 1fr; padding: 0 1; }"
     BINDINGS = [Binding("escape", "close", "Back")]
 
     def __init__(self, run_id: str, markdown: str) -> None:
