@@ -67,7 +67,7 @@ class VerdictReached:
     outstanding: tuple[str, ...] = ()
     evidence: tuple[dict[str, str], ...] = ()
     defects: tuple[str, ...] = ()
-    vetoes: tuple[str, ...] = ()  # mechanical and executable findings, one line each
+    vetoes: tuple[str, ...] = ()  # mechanical and executable findings: one line each, then (a failing check) its output, indented
     message: str = ""
     changed: tuple[dict[str, str], ...] = ()  # what differs on disk from the phase's start: path, kind, how, detail
     pinned_edited: tuple[str, ...] = ()  # pinned verification files the phase edited; verification ignored those edits
