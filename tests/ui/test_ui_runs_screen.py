@@ -334,3 +334,21 @@ async def test_f2_never_covers_a_trust_question(tmp_path: Path) -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, TrustPrompt)
+
+
+async def test_ctrl_k_on_a_blueprint_run_leaves_the_resume_command_in_the_gate(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    scripts = write_scripts(tmp_path / "s", {"executor-p1": [read("calc.py"), {"text": "Thinking about add", "hang": True}]})
+    plan = tmp_path / "plan.toml"
+    plan.write_text(blueprint_text(PHASE_FIX))
+    app = _workbench(root, scripts, plan)
+    async with app.run_test(size=(120, 40)) as pilot:
+        gate = app.query_one(GatePane)
+        await wait_for(pilot, lambda: "p1" in gate.phases and app.runs.running, timeout=60)
+        await wait_for(pilot, lambda: "Thinking about add" in _text(app.query_one(Transcript)), timeout=30)
+        await pilot.press("ctrl+k")
+        await wait_for(pilot, lambda: gate.ended is not None, timeout=30)
+        await pilot.pause()
+        shown = _text(gate)
+        assert gate.run_id is not None and f"konstruct blueprint resume {gate.run_id}" in shown
+        assert "gate pending" not in shown and "■ run killed" in shown
