@@ -174,7 +174,6 @@ class RunScreen(Screen[None]):
         self.problem: str | None = None
         self.resumed: ResumeProcess | None = None
         self.resume_failure: str | None = None
-        self.looks = 0  # store reads so far (a test waits on the screen having looked again)
         self._shown_verifications = 0
 
     def compose(self) -> ComposeResult:
@@ -203,7 +202,6 @@ class RunScreen(Screen[None]):
         self.app.call_from_thread(self._show, view, problem)
 
     def _show(self, view: RunView | None, problem: str | None) -> None:
-        self.looks += 1
         failure = self.resumed.failure() if self.resumed is not None else None
         if failure:
             self.resumed, self.resume_failure = None, failure
