@@ -72,6 +72,7 @@ class RunsScreen(Screen[None]):
         self.all_projects = False
         self.rows: list[RunRow] = []
         self.problem: str | None = None
+        self._noted = ""
 
     def compose(self) -> ComposeResult:
         yield Static(Content.from_markup("[b]Blueprint runs[/b] [dim]— enter attaches · a: all projects · escape: back[/dim]"), id="runs-title")
@@ -127,7 +128,9 @@ class RunsScreen(Screen[None]):
                     f"(in another terminal: it shows here) or `konstruct --blueprint FILE`.[/dim]")
         else:
             text = f"[dim]{len(rows)} run(s) of {where}, newest first; the list follows the run store.[/dim]"
-        self.query_one("#runs-note", Static).update(Content.from_markup(text))
+        if text != self._noted:  # a look that found nothing new repaints nothing
+            self._noted = text
+            self.query_one("#runs-note", Static).update(Content.from_markup(text))
 
     def action_toggle_all(self) -> None:
         self.all_projects = not self.all_projects

@@ -266,11 +266,13 @@ def test_runs_screen_snapshot(view: str, size: tuple[int, int], snap_compare, tm
 async def _settled(app: Workbench, pilot: Any) -> None:
     """One full repaint at the final layout: a line first drawn while the rows were loading may keep
     its pieces cut where the layout then was, which changes the picture's bytes, not what it shows."""
+    await app.workers.wait_for_complete()
     await pilot.pause(0.3)
     for widget in app.screen.walk_children():
         widget.refresh(layout=True)
     app.screen.refresh(layout=True)
-    await pilot.pause(0.3)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause(0.5)
 
 
 def _fixed_store(path: Path, root: Path) -> None:
