@@ -13,6 +13,8 @@ Public names:
 - blueprint runs: `load_blueprint` / `check_commands` / `read_blueprint` / `open_models` /
   `create_run` / `run_blueprint` / `BlueprintPlan` / `BlueprintProblem`, and `ScriptBook` /
   `model_source` / `describe_model` (which model a blueprint run talks to);
+- the runs screen's reading of the run store (run_browser): `open_run_store`, `list_runs`, `read_run`,
+  `stop_run`, `start_resume`, `report_markdown`, with `RunRow` / `RunView` / `Verification` / `ResumeProcess`;
 - trust: `TrustAnswer` / `DENY` / `TrustPreview` / `build_preview`;
 - what panes show: `Notice` / `RunEvent`, `GraphOverview`, `SessionSummary`, and the summaries
   `status_token` / `describe_call` / `describe_outcome` / `batch_rows` / `diffs_of`.
@@ -43,6 +45,18 @@ if TYPE_CHECKING:
     from .graph_overview import GraphOverview
     from .models import ScriptBook, describe_model, model_source
     from .runs import agent_loop, drive, neighborhood_ranker
+    from .run_browser import (
+        ResumeProcess,
+        RunRow,
+        RunView,
+        Verification,
+        list_runs,
+        open_run_store,
+        read_run,
+        report_markdown,
+        start_resume,
+        stop_run,
+    )
     from .session_list import Replayed, SessionSummary
     from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
     from .trust import DENY, TrustAnswer
@@ -65,6 +79,16 @@ if TYPE_CHECKING:
     from .slash_commands import COMMANDS, SlashCommand, SlashInput, complete_command, help_lines, literal_request, parse_slash
 
 __all__ = [
+    "ResumeProcess",
+    "RunRow",
+    "RunView",
+    "Verification",
+    "list_runs",
+    "open_run_store",
+    "read_run",
+    "report_markdown",
+    "start_resume",
+    "stop_run",
     "COMMANDS",
     "DENY",
     "REMOTE_CHOICES",

@@ -28,11 +28,12 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("sessions", "list this project's sessions, continue one"),
     SlashCommand("compact", "summarize older turns, keep files and revisions"),
     SlashCommand("cost", "tokens and cost of the last run and the session"),
+    SlashCommand("runs", "blueprint runs: attach, stop, resume, report", "<run>"),
     SlashCommand("quit", "leave the workbench"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}
 # Names people type out of habit from other tools; each maps onto one of ours.
-ALIASES = {"exit": "quit", "q": "quit", "clear": "new", "reset": "new", "?": "help", "h": "help", "resume": "sessions", "models": "model"}
+ALIASES = {"exit": "quit", "q": "quit", "clear": "new", "reset": "new", "?": "help", "h": "help", "resume": "sessions", "models": "model", "blueprint": "runs", "blueprints": "runs"}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,8 @@ Public names: `parse_blueprint` / `Blueprint` / `Phase` / `Task` / `BlueprintInv
 `RunStore` (run state in SQLite), `Orchestrator` / `RunOptions` / `new_run_id` (a run),
 `ModelSource` / `SharedModel` (the port for which model each session talks to: the
 composition root hands the run its source; this package imports no provider), `refused_commands`, the events
-`RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm`, and `render_report`.
+`RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm` / `SessionOpened`, `render_report`, `owner_alive` and `output_excerpt` (the head and tail of a
+command's output).
 """
 
 from __future__ import annotations
@@ -15,16 +16,16 @@ from typing import TYPE_CHECKING
 from ..package_face import lazy_face
 
 if TYPE_CHECKING:
-    from .events import PhaseClosed, PhaseStarted, RunStarted, VerdictReached, WatchdogAlarm
+    from .events import PhaseClosed, PhaseStarted, RunStarted, SessionOpened, VerdictReached, WatchdogAlarm
     from .models import ModelSource, SharedModel
     from .orchestrator import Orchestrator, new_run_id
-    from .owner import effective_status, owner_token
+    from .owner import effective_status, owner_alive, owner_token
     from .plan import Blueprint, BlueprintInvalid, Phase, Task, parse_blueprint
     from .report import render as render_report
     from .run_options import RunOptions
     from .store import RunStore, StoreDamaged, StoreUnusable, damaged_message, default_path
     from .store_repair import open_for_run
-    from .verification import refused_commands
+    from .verification import output_excerpt, refused_commands
 
 __all__ = [
     "Blueprint",
@@ -37,6 +38,7 @@ __all__ = [
     "RunOptions",
     "RunStarted",
     "RunStore",
+    "SessionOpened",
     "SharedModel",
     "StoreDamaged",
     "StoreUnusable",
@@ -48,6 +50,8 @@ __all__ = [
     "effective_status",
     "new_run_id",
     "open_for_run",
+    "output_excerpt",
+    "owner_alive",
     "owner_token",
     "parse_blueprint",
     "refused_commands",

@@ -3,7 +3,7 @@
 them as JSON lines (`event_json` works on them unchanged).
 
 A run's stream: `session_started` (session_id is the run id) first, then per phase attempt
-`phase_started`, the executor's turn and tool events, the adjudicator's turn and tool events (each
+`phase_started`, `session_opened` as each model session begins, the executor's turn and tool events, the adjudicator's turn and tool events (each
 session numbers its own turns from 1), `verdict` after every gate, `phase_closed` when a phase
 closes, and `finished` last (reason `done`, `stalled`, `error`, `killed`).
 """
@@ -40,6 +40,19 @@ class PhaseStarted:
 
 
 @dataclass(frozen=True)
+class SessionOpened:
+    """A model session of the run begins: which role (executor, adjudicator), for which phase and
+    attempt. The workbench's transcript marks where each session's turns start."""
+
+    name: ClassVar[str] = "session_opened"
+    run_id: str
+    phase: str
+    attempt: int
+    role: str
+    session_id: str
+
+
+@dataclass(frozen=True)
 class VerdictReached:
     """One gate run: which rung decided (`tier`), what the adjudicator said and why the phase did
     or did not close."""
@@ -54,7 +67,7 @@ class VerdictReached:
     outstanding: tuple[str, ...] = ()
     evidence: tuple[dict[str, str], ...] = ()
     defects: tuple[str, ...] = ()
-    vetoes: tuple[str, ...] = ()  # mechanical and executable findings, one line each
+    vetoes: tuple[str, ...] = ()  # mechanical and executable findings: one line each, then (a failing check) its output, indented
     message: str = ""
     changed: tuple[dict[str, str], ...] = ()  # what differs on disk from the phase's start: path, kind, how, detail
     pinned_edited: tuple[str, ...] = ()  # pinned verification files the phase edited; verification ignored those edits
@@ -83,7 +96,7 @@ class WatchdogAlarm:
     action: str
 
 
-BlueprintEvent = RunStarted | PhaseStarted | VerdictReached | PhaseClosed | WatchdogAlarm
+BlueprintEvent = RunStarted | PhaseStarted | SessionOpened | VerdictReached | PhaseClosed | WatchdogAlarm
 
 
 def plain(value: Any) -> Any:

@@ -20,7 +20,7 @@ from ..tools import matches as glob_matches
 from .plan import Phase
 from .store import ToolCallRecord
 from .verdict import Verdict
-from .verification import VerifyResult
+from .verification import VerifyResult, output_excerpt
 
 WRITE_TOOLS = frozenset({"write_code", "delete_code"})
 LANDED = frozenset({"written", "created", "deleted"})
@@ -105,8 +105,16 @@ def executable(results: Sequence[VerifyResult], baseline: Mapping[str, Sequence[
             blame = result.implication
             code = "verify_failed_elsewhere" if blame.failing and not blame.implicated else "verify_failed"
             ignored = f" (the phase's edits to {', '.join(result.ignored)} were ignored: pinned verification)" if result.ignored else ""
-            vetoes.append(Veto("executable", code, f"`{result.command}` {result.outcome} (exit {result.exit_code}): {blame.describe()}{ignored}"))
+            vetoes.append(Veto("executable", code, f"`{result.command}` {result.outcome} (exit {result.exit_code}): {blame.describe()}{ignored}"
+                               + _said(result.output)))
     return vetoes
+
+
+def _said(output: str) -> str:
+    """The command's own words under its veto (head and tail): the person and the executor read
+    what the check complained of, not only that it failed."""
+    excerpt = output_excerpt(output)
+    return ("\n" + "\n".join(f"    {line}" for line in excerpt)) if excerpt else ""
 
 
 def preexisting(results: Sequence[VerifyResult], baseline: Mapping[str, Sequence[str]] | None) -> list[str]:

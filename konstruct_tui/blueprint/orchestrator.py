@@ -32,7 +32,7 @@ from ..workspace import Workspace, WriteJournal
 from . import report
 from .claims import MarkTask, PhaseClaims, PhaseDone
 from .disk import PhaseDisk
-from .events import PhaseClosed, PhaseStarted, RunStarted, WatchdogAlarm
+from .events import PhaseClosed, PhaseStarted, RunStarted, SessionOpened, WatchdogAlarm
 from .ledger import attempts_digest, recorded_changes
 from .models import ModelSource
 from .owner import owner_token
@@ -222,6 +222,7 @@ class Orchestrator:
     def _open(self, role: str, phase: Phase, attempt: int, tools: dict[str, Tool[Any]], settle_after: frozenset[str]) -> PhaseSession:
         session_id = f"{self.run_id}-{phase.id}-{role[:3]}{attempt}-{uuid.uuid4().hex[:6]}"
         self.store.start_session(session_id, self.run_id, phase.id, attempt, role)
+        self.reporter.report(SessionOpened(self.run_id, phase.id, attempt, role, session_id))
         last_touch = [0.0]
 
         is_executor = role == "executor"

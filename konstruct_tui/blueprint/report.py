@@ -11,6 +11,7 @@ from .ledger import executor_claims, recorded_changes
 from .owner import effective_status
 from .plan import Blueprint, Phase
 from .store import RunStore
+from .verification import output_excerpt
 
 _PHASE_BASE = 100
 _FINAL = (("changed_files", 900), ("verification", 910), ("summary", 920))
@@ -32,6 +33,8 @@ def write_phase_section(store: RunStore, run_id: str, blueprint: Blueprint, phas
         lines += ["", f"Last gate: {last.decision} by the {last.tier} rung, verdict `{last.verdict or 'none'}`."]
         for item in last.detail.get("evidence", []):
             lines.append(f"- {item['id']}: {item['evidence']}")
+        for veto in last.detail.get("vetoes", []):
+            lines += _veto_lines(str(veto.get("message", "")))
         if last.outstanding:
             lines.append("Outstanding: " + ", ".join(last.outstanding))
         for defect in last.detail.get("defects", []):
@@ -60,6 +63,8 @@ def write_final_sections(store: RunStore, run_id: str, blueprint: Blueprint, sta
         failing = f"; failing files: {', '.join(row['failing'])}" if row["failing"] else ""
         when = "before the phase began" if row["attempt"] == 0 else f"attempt {row['attempt']}"
         lines.append(f"- {phase_id}: `{command}` → {row['outcome']} (exit {row['exit_code']}, {when}){failing}")
+        if row["outcome"] != "ok" and row["output"].strip():
+            lines += _fenced(output_excerpt(row["output"]))
     if not latest:
         lines.append("No verification commands ran.")
     store.put_section(run_id, "verification", _FINAL[1][1], "\n".join(lines) + "\n")
@@ -123,6 +128,8 @@ def render(store: RunStore, run_id: str) -> str:
             defects = "; ".join(entry["defects"]) or "none"
             out.append(f"- {entry['phase_id']} attempt {entry['detail'].get('attempt')}: **{entry['detail'].get('decision')}** "
                        f"(tier {entry['tier']}, verdict {entry['verdict'] or 'none'}); evidence: {evidence}; defects: {defects}")
+            for veto in entry["detail"].get("vetoes") or []:
+                out += [f"  {line}" for line in _veto_lines(str(veto.get("message", "")))]
             changed = entry["detail"].get("changed") or []
             if changed:
                 out.append("  - changed on disk: " + ", ".join(f"`{c['path']}` ({c['kind']}, {_how(c)})" for c in changed))
@@ -132,6 +139,19 @@ def render(store: RunStore, run_id: str) -> str:
         else:
             out.append(f"- {entry['kind']}: {entry['detail']}")
     return neutralise_markdown("\n".join(out).rstrip() + "\n")
+
+
+def _veto_lines(message: str) -> list[str]:
+    """A veto as a list item; the failing command's own output under it (gate.py indents it) as a block."""
+    first, *said = message.split("\n")
+    return [f"- veto: {first}", *_fenced([line.removeprefix("    ") for line in said])] if said else [f"- veto: {first}"]
+
+
+def _fenced(lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    fence = "````" if any("```" in line for line in lines) else "```"
+    return [f"  {fence}text", *(f"  {line}" for line in lines), f"  {fence}"]
 
 
 def _how(change: dict) -> str:

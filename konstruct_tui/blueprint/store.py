@@ -188,6 +188,31 @@ class RunStore:
         path = path or default_path()
         return cls(path) if path.is_file() else None
 
+    @classmethod
+    def read_only(cls, path: Path | None = None) -> RunStore | None:
+        """The store opened for reading only (the workbench's runs screen follows runs another
+        process drives: it never writes, migrates or creates). None when no run was ever started."""
+        path = path or default_path()
+        if not path.is_file():
+            return None
+        store = cls.__new__(cls)
+        store.path = path
+        try:
+            store.db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise StoreDamaged(damaged_message(path, str(error))) from None
+        store.db.row_factory = sqlite3.Row
+        try:
+            version = store.db.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                store.db.close()
+                raise StoreUnusable(f"the blueprint run store {path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+            store._check_columns()
+        except sqlite3.DatabaseError as error:
+            store.db.close()
+            raise StoreDamaged(damaged_message(path, str(error))) from None
+        return store
+
     def close(self) -> None:
         self.db.close()
 
@@ -291,6 +316,15 @@ class RunStore:
         query = "SELECT * FROM tool_calls WHERE run_id=? AND phase_id=?" + (" AND role=?" if role else "") + " ORDER BY seq"
         rows = self.db.execute(query, (run_id, phase_id, role) if role else (run_id, phase_id))
         return [ToolCallRecord(r["seq"], r["session_id"], r["role"], r["tool"], json.loads(r["arguments"]), bool(r["ok"]), json.loads(r["result"]), r["at"]) for r in rows]
+
+    def call_counts(self, run_id: str) -> dict[str, tuple[int, str, str, bool]]:
+        """phase id -> (tool calls so far, and the last one's role, tool and ok): one cheap query for
+        a screen that looks twice a second (the calls themselves are never decoded)."""
+        rows = self.db.execute(
+            "SELECT t.phase_id, c.n, t.role, t.tool, t.ok FROM tool_calls t JOIN "
+            "(SELECT phase_id, COUNT(*) AS n, MAX(seq) AS last FROM tool_calls WHERE run_id=? GROUP BY phase_id) c "
+            "ON t.seq = c.last", (run_id,))
+        return {r[0]: (int(r[1]), r[2], r[3], bool(r[4])) for r in rows}
 
     def last_call_seq(self) -> int:
         return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM tool_calls").fetchone()[0])

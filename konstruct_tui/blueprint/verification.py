@@ -55,6 +55,19 @@ class VerifyResult:
         return self.outcome == "ok" and self.counts
 
 
+EXCERPT_LINES = 6  # lines from each end of a verification's output shown beside its veto and in the report
+_EXCERPT_WIDTH = 200
+
+
+def output_excerpt(output: str, lines: int = EXCERPT_LINES) -> list[str]:
+    """The head and tail of a command's output (its own message is usually at one end or the other:
+    a traceback's last line, a checker's first complaint), with a mark saying how much was left out."""
+    text = [line[:_EXCERPT_WIDTH] + ("…" if len(line) > _EXCERPT_WIDTH else "") for line in output.strip().splitlines()]
+    if len(text) <= 2 * lines:
+        return text
+    return [*text[:lines], f"… {len(text) - 2 * lines} more lines …", *text[-lines:]]
+
+
 def refused_commands(commands: Sequence[str], workspace: Workspace) -> list[tuple[str, str]]:
     """(command, reason) for each command the policy refuses."""
     config = PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root)

@@ -103,6 +103,7 @@ class Workbench(App[None]):
         Binding("pagedown", "transcript_page_down", "Scroll down", show=False),
         Binding("ctrl+home", "transcript_top", "Transcript top", show=False),
         Binding("ctrl+end", "transcript_end", "Transcript end", show=False),
+        Binding("f2", "runs", "Runs", show=False),
     ]
 
     def __init__(self, setup: WorkbenchSetup, *, themes: ThemeSet | None = None) -> None:
@@ -532,6 +533,17 @@ class Workbench(App[None]):
 
     def action_transcript_end(self) -> None:
         self.transcript.scroll_end(animate=False)
+    def action_runs(self, run_id: str | None = None) -> None:
+        """The runs screen (/runs, /blueprint, f2); with a run id, attached to that run at once."""
+        from .runs_screen import RunScreen, RunsScreen  # loaded on first use: not on the first paint's path
+
+        if len(self.screen_stack) > 1 and not isinstance(self.screen, RunsScreen):
+            self.notify("Close this screen first (escape); then f2 or /runs.", severity="warning")
+            return  # never on top of a trust question, nor a second list over the first
+        if not isinstance(self.screen, RunsScreen):
+            self.push_screen(RunsScreen(self.setup.root))
+        if run_id:
+            self.push_screen(RunScreen(run_id))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -543,6 +555,7 @@ class Workbench(App[None]):
         yield SystemCommand("Show or hide the side panes", "Budgets, neighborhoods, gate and batches on narrow terminals (ctrl+b)", self.action_toggle_side)
         yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
         yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
+        yield SystemCommand("Blueprint runs", "Every blueprint run of this project: attach, stop, resume, report (f2, /runs)", self.action_runs)
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
         yield SystemCommand("Transcript: page up", "Scroll the transcript up a page (PageUp, from the input too)", self.action_transcript_page_up)
         yield SystemCommand("Transcript: page down", "Scroll the transcript down a page (PageDown)", self.action_transcript_page_down)

@@ -44,7 +44,7 @@ class SlashDispatch:
 
     def _help(self, _argument: str) -> None:
         lines = ["Commands (answered here, never sent to the model):", *help_lines()]
-        lines.append("keys: ^k kill · ^r search requests · ^b panes (narrow) · ^p palette · ^q quit")
+        lines.append("keys: ^k kill · ^r search requests · ^b panes (narrow) · f2 runs · ^p palette · ^q quit")
         self._note_lines(lines)
 
     def _diff(self, argument: str) -> None:
@@ -122,6 +122,9 @@ class SlashDispatch:
 
     def _cost(self, _argument: str) -> None:
         self._note_lines(self.app.costs.lines())
+
+    def _runs(self, argument: str) -> None:
+        self.app.action_runs(argument or None)
 
     def _quit(self, _argument: str) -> None:
         self.app.exit()

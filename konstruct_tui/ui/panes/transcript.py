@@ -28,6 +28,7 @@ from ...agent import (
 )
 from ...app import describe_call, describe_outcome, diffs_of
 from ...untrusted_text import neutralise
+from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 from .thinking import ThinkingBlock
 from ..untrusted import UntrustedMarkdown, plain
@@ -163,6 +164,7 @@ class Transcript(VerticalScroll):
     DRAWS: ClassVar[tuple[type, ...]] = (
         TextDelta, ToolStarted, ToolFinished, TurnStarted, SessionStarted, TrustRequested, Finished, Compacted, ProviderWarning,
         ReasoningDelta,
+        PhaseStarted, SessionOpened,
     )
 
     def __init__(self, *, syntax_theme: str = "monokai", id: str | None = None) -> None:
@@ -235,6 +237,11 @@ class Transcript(VerticalScroll):
             resumed = "resumed " if event.resumed else ""
             note = f" — [$scripted-label]{plain(event.note)}[/]" if event.note else ""
             self.add_note(f"[dim]{resumed}session {plain(event.session_id)} · {plain(event.provider)} {plain(event.model)}[/dim]{note}")
+        elif isinstance(event, (PhaseStarted, SessionOpened)):
+            self._end_reply()
+            marker = session_marker(event)
+            if marker:  # an executor's session is marked with its phase (phase_started follows at once)
+                self.add_note(marker, classes="session-marker")
         elif isinstance(event, TrustRequested):
             self._end_reply()
             decision = f" → {event.decision}" if event.decision else ""
@@ -273,6 +280,18 @@ class Transcript(VerticalScroll):
         self._calls.clear()
         self._thoughts.clear()
         self.remove_children()
+
+
+def session_marker(event: PhaseStarted | SessionOpened) -> str:
+    """Where a blueprint session's turns begin: the phase boundary (with the executor's session) and
+    the adjudicator's session, so whose words follow is never a guess."""
+    session = escape(event.session_id.removeprefix(f"{event.run_id}-"))  # the run's id is on every one: its own part says which
+    if isinstance(event, PhaseStarted):
+        how = "new executor session" if event.fresh else "executor nudged"
+        return f"[b $primary]━━ phase {escape(event.phase)}[/] [b]{escape(event.title)}[/b] · attempt {event.attempt} · [dim]{how} {session}[/dim]"
+    if event.role == "executor":
+        return ""
+    return f"[$accent]── {escape(event.role)}[/] · phase {escape(event.phase)} · attempt {event.attempt} [dim]{session}[/dim]"
 
 
 def _json(value: Any, theme: str) -> Syntax:

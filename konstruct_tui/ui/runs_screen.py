@@ -1,0 +1,356 @@
+"""The runs screen (`/runs`, `/blueprint`, f2, the palette): every blueprint run of the project,
+newest first; enter attaches to one.
+
+Attached, the screen follows the run store (read-only, polled): a run another process drives
+updates as it goes. It shows the phases, every attempt's verdict, the ledger and each verification's
+command, exit status and output (head and tail; the full output one key away); `s` stops, `r`
+resumes, `p` shows the report. The reading is the app layer's (app/run_browser.py); this file draws.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Collapsible, DataTable, Footer, Markdown, Static
+
+from ..app import (
+    ResumeProcess,
+    RunRow,
+    RunView,
+    Verification,
+    list_runs,
+    open_run_store,
+    read_run,
+    report_markdown,
+    start_resume,
+    stop_run,
+)
+from ..blueprint import StoreDamaged, StoreUnusable
+from .panes.gate import verdict_markup
+
+if TYPE_CHECKING:
+    from .app import Workbench
+
+POLL_S = 0.5  # how often an attached screen looks at the store: a run in another process shows within this
+_STATUS_TOKENS = {"running": "$primary", "done": "$success", "parked": "$warning", "interrupted": "$warning", "stalled": "$error"}
+
+
+def status_markup(status: str) -> str:
+    return f"[{_STATUS_TOKENS.get(status, '$text')}]{escape(status)}[/]"
+
+
+class RunsScreen(Screen[None]):
+    """Every run in the store for this project (`a`: every project), newest first."""
+
+    # The table scrolls, never the screen: a screen scrollbar flickering in while the rows load
+    # would shift every line by a column.
+    DEFAULT_CSS = """
+    RunsScreen { overflow: hidden; }
+    RunsScreen #runs-title { padding: 0 1; text-style: bold; }
+    RunsScreen #runs-note { padding: 0 1; color: $text-muted; }
+    RunsScreen DataTable { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("enter", "open", "Attach", show=True),
+        Binding("a", "toggle_all", "All projects"),
+        Binding("f5", "refresh", "Refresh", show=False),
+    ]
+
+    def __init__(self, root: Any, store_path: Any = None) -> None:
+        super().__init__()
+        self.root = root
+        self.store_path = store_path
+        self.all_projects = False
+        self.rows: list[RunRow] = []
+        self.problem: str | None = None
+        self._noted = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(Content.from_markup("[b]Blueprint runs[/b] [dim]— enter attaches · a: all projects · escape: back[/dim]"), id="runs-title")
+        table: DataTable[Any] = DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+        for label, width in (("run", 26), ("status", 11), ("phase", None), ("try", 3), ("worker", None), ("age", 4), ("title", None)):
+            table.add_column(label, width=width)
+        yield table
+        yield Static(id="runs-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        self.action_refresh()
+        self.set_interval(POLL_S * 2, self.action_refresh)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="runs-list", name="runs list")
+    def action_refresh(self) -> None:
+        if self.rows and not self.is_current:
+            return  # an attached run is on top: the list is read again when it is back in sight
+        try:
+            store = open_run_store(self.store_path)
+            rows = [] if store is None else list_runs(store, None if self.all_projects else self.root)
+            if store is not None:
+                store.close()
+            problem = None
+        except (StoreDamaged, StoreUnusable) as error:
+            rows, problem = [], str(error)
+        self.app.call_from_thread(self._show, rows, problem)
+
+    def _show(self, rows: list[RunRow], problem: str | None) -> None:
+        self.problem = problem
+        if rows == self.rows and self.is_mounted and self.query_one(DataTable).row_count == len(rows):
+            self._note(rows)
+            return
+        self.rows = rows
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        now = time.time()
+        for row in rows:
+            table.add_row(row.run_id, Content.from_markup(status_markup(row.status)), row.phase, str(row.attempt or "-"),
+                          row.worker, row.age(now), row.title, key=row.run_id)
+        if rows:
+            table.move_cursor(row=min(cursor, len(rows) - 1))
+        self._note(rows)
+
+    def _note(self, rows: list[RunRow]) -> None:
+        where = "every project" if self.all_projects else "this project"
+        if self.problem:
+            text = f"[$error]⚠ {escape(self.problem)}[/]"
+        elif not rows:
+            text = (f"[dim]No blueprint runs for {where} yet. Start one with `konstruct blueprint run FILE` "
+                    f"(in another terminal: it shows here) or `konstruct --blueprint FILE`.[/dim]")
+        else:
+            text = f"[dim]{len(rows)} run(s) of {where}, newest first; the list follows the run store.[/dim]"
+        if text != self._noted:  # a look that found nothing new repaints nothing
+            self._noted = text
+            self.query_one("#runs-note", Static).update(Content.from_markup(text))
+
+    def action_toggle_all(self) -> None:
+        self.all_projects = not self.all_projects
+        self.rows = []
+        self.action_refresh()
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        if not self.rows or table.cursor_row < 0:
+            return
+        self.app.push_screen(RunScreen(self.rows[table.cursor_row].run_id, self.store_path))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RunScreen(Screen[None]):
+    """One run, attached: follows the store while the run goes on, wherever it runs."""
+
+    DEFAULT_CSS = """
+    RunScreen { overflow: hidden; }
+    RunScreen #run-body { height: 1fr; padding: 0 1; }
+    RunScreen .run-section { margin-top: 1; }
+    RunScreen .verification { margin: 0; padding: 0; }
+    RunScreen .output { color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("s", "stop", "Stop"),
+        Binding("r", "resume", "Resume"),
+        Binding("p", "report", "Report"),
+        Binding("f5", "refresh", "Refresh", show=False),
+    ]
+
+    def __init__(self, run_id: str, store_path: Any = None) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.store_path = store_path
+        self.view: RunView | None = None
+        self.problem: str | None = None
+        self.resumed: ResumeProcess | None = None
+        self.resume_failure: str | None = None
+        self._shown_verifications = 0
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="run-body"):
+            yield Static(id="run-header")
+            yield Static(id="run-phases", classes="run-section")
+            yield Static(id="run-ledger", classes="run-section")
+            yield Static(Content.from_markup("[b]Verification[/b]"), id="run-verification-title", classes="run-section")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.run_id
+        self.action_refresh()
+        self.set_interval(POLL_S, self.action_refresh)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="run-view", name="run view")
+    def action_refresh(self) -> None:
+        try:
+            store = open_run_store(self.store_path)
+            view = None if store is None else read_run(store, self.run_id)
+            if store is not None:
+                store.close()
+            problem = None if view is not None else f"run {self.run_id} is not in the run store"
+        except (StoreDamaged, StoreUnusable) as error:
+            view, problem = None, str(error)
+        self.app.call_from_thread(self._show, view, problem)
+
+    def _show(self, view: RunView | None, problem: str | None) -> None:
+        failure = self.resumed.failure() if self.resumed is not None else None
+        if failure:
+            self.resumed, self.resume_failure = None, failure
+            self.notify(failure, severity="error", timeout=8)
+        problem = problem or self.resume_failure
+        if view == self.view and problem == self.problem:
+            return
+        self.view, self.problem = view, problem
+        header = self.query_one("#run-header", Static)
+        if view is None:
+            header.update(Content.from_markup(f"[$error]⚠ {escape(self.problem or 'no such run')}[/]"))
+            return
+        header.update(Content.from_markup("\n".join(_header_lines(view, problem))))
+        self.query_one("#run-phases", Static).update(Content.from_markup("\n".join(_phase_lines(view))))
+        self.query_one("#run-ledger", Static).update(Content.from_markup("\n".join(_ledger_lines(view))))
+        body = self.query_one("#run-body", VerticalScroll)
+        new = view.verifications[self._shown_verifications:]
+        if not view.verifications and self._shown_verifications == 0:
+            self.query_one("#run-verification-title", Static).update(Content.from_markup("[b]Verification[/b] [dim]none ran yet[/dim]"))
+        elif new:
+            self.query_one("#run-verification-title", Static).update(Content.from_markup("[b]Verification[/b]"))
+            body.mount_all([_verification_entry(v) for v in new])
+            self._shown_verifications = len(view.verifications)
+
+    def action_stop(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        app: Workbench = self.app  # type: ignore[assignment]
+        if view.row.worker == "this workbench":
+            app.action_kill()
+            self.notify("Stopping this workbench's run (as ctrl+k).")
+            return
+        message = stop_run(view.row)
+        self.notify(message, severity="information" if message.startswith("asked") else "warning")
+
+    def action_resume(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        started = start_resume(view.row)
+        if isinstance(started, str):
+            self.notify(started, severity="warning")
+            return
+        self.resumed, self.resume_failure = started, None
+        self.notify(f"Resuming {view.row.run_id} in its own process (log: {started.log}); this screen follows it.")
+
+    def action_report(self) -> None:
+        self._load_report()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="run-report", name="run report")
+    def _load_report(self) -> None:
+        try:
+            store = open_run_store(self.store_path)
+            text = report_markdown(store, self.run_id) if store is not None else "No run store."
+            if store is not None:
+                store.close()
+        except (StoreDamaged, StoreUnusable) as error:
+            text = f"⚠ {error}"
+        self.app.call_from_thread(self.app.push_screen, ReportScreen(self.run_id, text))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ReportScreen(Screen[None]):
+    """The run's report (`konstruct blueprint report RUN`), rendered as Markdown."""
+
+    DEFAULT_CSS = "ReportScreen { overflow: hidden; } ReportScreen #report-body { height: 1fr; padding: 0 1; }"
+    BINDINGS = [Binding("escape", "close", "Back")]
+
+    def __init__(self, run_id: str, markdown: str) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="report-body"):
+            yield Markdown(self.markdown, id="report")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"report of {self.run_id}"
+        self.query_one("#report-body").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def _header_lines(view: RunView, problem: str | None) -> list[str]:
+    row = view.row
+    lines = [f"[b]{escape(row.title)}[/b]  [dim]{escape(row.run_id)} · {escape(view.source)}[/dim]",
+             f"{status_markup(row.status)} · phase {escape(row.phase)} · attempt {row.attempt or '-'} · worker {escape(row.worker)} · "
+             f"started {row.age()} ago"]
+    if row.message and row.status != "running":
+        lines.append(f"[dim]{escape(row.message)}[/dim]")
+    if row.next_step:
+        lines.append(f"[$warning]next:[/] [b]{escape(row.next_step)}[/b] [dim](r resumes it from here · p shows the report)[/dim]")
+    elif row.status == "running":
+        lines.append("[dim]live: following the run store · s stops the run (it parks, resumable)[/dim]")
+    if problem:
+        lines.append(f"[$error]⚠ {escape(problem)}[/]")
+    return lines
+
+
+def _phase_lines(view: RunView) -> list[str]:
+    lines = ["[b]Phases[/b]"]
+    for phase in view.phases:
+        title = f" {escape(phase.title)}" if phase.title else ""
+        activity = f" [dim]· {phase.calls} tool call(s), last: {escape(phase.last_call)}[/dim]" if phase.calls else ""
+        lines.append(f"[b]{escape(phase.phase_id)}[/b]{title} · {status_markup(phase.status)}{activity}")
+        for attempt in phase.attempts:
+            lines.append(f"  attempt {attempt.attempt}: " + verdict_markup(attempt.verdict, attempt.decision, attempt.tier))
+            if attempt.problem:
+                lines.append(f"    [$gate-fail]problem:[/] {escape(attempt.problem)}")
+            for veto in attempt.vetoes:
+                first, *said = veto.split("\n")
+                lines.append(f"    [$gate-fail]veto:[/] {escape(first)}")
+                lines += [f"    [dim]{escape(line)}[/dim]" for line in said]
+            if attempt.outstanding and attempt.decision != "close":
+                lines.append("    [$gate-fail]outstanding:[/] " + ", ".join(escape(t) for t in attempt.outstanding))
+            for task, evidence in attempt.evidence:
+                lines.append(f"    [$gate-pass]evidence[/] {escape(task)}: {escape(evidence)}")
+            for defect in attempt.defects:
+                lines.append(f"    [$gate-defects]defect:[/] {escape(defect)}")
+        if phase.status == "running" and (not phase.attempts or phase.attempts[-1].decision != "close"):
+            lines.append("  [$gate-pending]◌ gate pending[/] [dim](the executor is working)[/dim]")
+        if phase.sessions:
+            lines.append("  [dim]sessions: " + ", ".join(f"{escape(role)} {n} ({escape(end)})" for role, n, _, end in phase.sessions) + "[/dim]")
+    return lines
+
+
+def _ledger_lines(view: RunView) -> list[str]:
+    lines = ["[b]Ledger[/b]"]
+    lines += [f"[b]{escape(pid)}[/b] {escape(summary)}" for pid, summary in view.ledger] or ["[dim]no phase closed yet[/dim]"]
+    lines += [f"[$gate-defects]defect[/] [{escape(pid)}] {escape(text)}" for pid, text in view.defects]
+    return lines
+
+
+def _verification_entry(verification: Verification) -> Collapsible:
+    ok = verification.outcome == "ok"
+    mark = "✓" if ok else "✗"
+    excerpt = "\n".join(verification.excerpt) or "(no output)"
+    full = verification.output.strip()
+    parts: list[Any] = [Static(excerpt, classes="output", markup=False)]
+    if full and full != excerpt:
+        parts.append(Collapsible(Static(full, classes="output", markup=False),
+                                 title=f"full output ({len(full.splitlines())} lines)", collapsed=True))
+    return Collapsible(*parts, title=f"{mark} {verification.heading}", collapsed=ok, classes="verification")
