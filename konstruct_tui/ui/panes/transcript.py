@@ -285,13 +285,13 @@ class Transcript(VerticalScroll):
 def session_marker(event: PhaseStarted | SessionOpened) -> str:
     """Where a blueprint session's turns begin: the phase boundary (with the executor's session) and
     the adjudicator's session, so whose words follow is never a guess."""
-    session = escape(event.session_id.removeprefix(f"{event.run_id}-"))  # the run's id is on every one: its own part says which
+    session = plain(event.session_id.removeprefix(f"{event.run_id}-"))  # the run's id is on every one: its own part says which
     if isinstance(event, PhaseStarted):
         how = "new executor session" if event.fresh else "executor nudged"
-        return f"[b $primary]━━ phase {escape(event.phase)}[/] [b]{escape(event.title)}[/b] · attempt {event.attempt} · [dim]{how} {session}[/dim]"
+        return f"[b $primary]━━ phase {plain(event.phase)}[/] [b]{plain(event.title)}[/b] · attempt {event.attempt} · [dim]{how} {session}[/dim]"
     if event.role == "executor":
         return ""
-    return f"[$accent]── {escape(event.role)}[/] · phase {escape(event.phase)} · attempt {event.attempt} [dim]{session}[/dim]"
+    return f"[$accent]── {plain(event.role)}[/] · phase {plain(event.phase)} · attempt {event.attempt} [dim]{session}[/dim]"
 
 
 def _json(value: Any, theme: str) -> Syntax:
