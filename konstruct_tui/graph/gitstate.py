@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from ..workspace import run_git
-from ..workspace.odd_names import shown
+from ..workspace import shown
 
 _TIMEOUT = 10
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..package_face import lazy_face
 
 if TYPE_CHECKING:
+    from .argument_bounds import MAX_DEPTH, ArgumentsTooBig, check_bounds
     from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
     from .globs import matches
     from .graph_access import ForegroundGraph, GraphAccess
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from .write_code import WriteCodeInput
 
 __all__ = [
+    "MAX_DEPTH",
+    "ArgumentsTooBig",
+    "check_bounds",
     "TOOLS",
     "ForegroundGraph",
     "GraphAccess",

@@ -14,6 +14,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 _HOMES = {
+    "shown": "odd_names",
+    "on_disk": "odd_names",
     "FileState": "snapshot",
     "TreeSnapshot": "snapshot",
     "changes_between": "snapshot",
@@ -88,4 +90,5 @@ if TYPE_CHECKING:
     from .recovery import Recovered, recover_interrupted
     from .safe_git import git_argv, git_environment, names_program
     from .unstall import run_unstalled
+    from .odd_names import on_disk, shown
     from .outside_programs import is_outside, program_outside
