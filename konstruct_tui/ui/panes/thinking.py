@@ -10,8 +10,8 @@ from textual.content import Content
 from textual.markup import escape
 from textual.widgets import Collapsible, Static
 
-# Repaint at most this often: reasoning streams as fast as text (see transcript._REPAINT_S).
-_REPAINT_S = 1 / 30
+from .repaint import RepaintThrottle
+
 _TAIL_CHARS = 20_000  # a long reasoning phase shows its latest part while it streams; all of it once folded
 
 
@@ -22,8 +22,7 @@ class ThinkingBlock(Collapsible):
         self._parts: list[str] = []
         self._started = time.monotonic()
         self._took: float | None = None
-        self._pending = False
-        self._painted_at = 0.0
+        self._repaint = RepaintThrottle(self, self._paint)
         self._body = Static("", classes="thinking-text", markup=False)
         super().__init__(self._body, title=self._heading(), collapsed=False, classes="thinking")
 
@@ -39,18 +38,10 @@ class ThinkingBlock(Collapsible):
 
     def append(self, text: str) -> None:
         self._parts.append(text)
-        if self._pending:
-            return
-        self._pending = True
-        since = time.monotonic() - self._painted_at
-        if since >= _REPAINT_S:
-            self.call_later(self._paint)  # after the pieces already queued: one repaint for the lot
-        else:
-            self.set_timer(_REPAINT_S - since, self._paint)
+        self._repaint.request()
 
     def _paint(self) -> None:
-        self._pending = False
-        self._painted_at = time.monotonic()
+        self._repaint.painting()
         text = self.text
         self._body.update(text if self.folded or len(text) <= _TAIL_CHARS else "…" + text[-_TAIL_CHARS:])
 

@@ -4,7 +4,6 @@ as one line that expands to its arguments, its result and, for writes, the diffs
 from __future__ import annotations
 
 import json
-import time
 from typing import Any, ClassVar
 
 from rich.syntax import Syntax
@@ -32,10 +31,8 @@ from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 from .thinking import ThinkingBlock
 from ..untrusted import UntrustedMarkdown, plain
+from .repaint import RepaintThrottle
 
-# A streamed reply repaints at most this often: a fast model sends hundreds of deltas a second and
-# repainting on each would make the screen fall behind the stream (bench/bench_ui.py measures it).
-_REPAINT_S = 1 / 30
 _MAX_SHOWN_LINES = 200
 
 
@@ -54,8 +51,7 @@ class AssistantText(Vertical):
         self._sent = 0  # characters handed to the Markdown widget
         self._shown = 0  # characters the Markdown widget has finished rendering
         self._markdown = UntrustedMarkdown("", classes="assistant-markdown")
-        self._painted_at = 0.0
-        self._pending = False
+        self._repaint = RepaintThrottle(self, self.flush)
         self._appending = False
 
     def compose(self) -> ComposeResult:
@@ -64,18 +60,10 @@ class AssistantText(Vertical):
     def append(self, text: str) -> None:
         self._parts.append(text)
         self._length += len(text)
-        if self._pending:
-            return
-        self._pending = True
-        since = time.monotonic() - self._painted_at
-        if since >= _REPAINT_S:
-            self.call_later(self.flush)  # after the deltas already queued: one repaint for the lot
-        else:
-            self.set_timer(_REPAINT_S - since, self.flush)
+        self._repaint.request()
 
     def flush(self) -> None:
-        self._pending = False
-        self._painted_at = time.monotonic()
+        self._repaint.painting()
         if not self._appending and self._sent < self._length:
             self._appending = True
             self.call_later(self._append_pending)
