@@ -12,12 +12,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.markup import escape
+from .untrusted import plain
 from textual.screen import Screen
 from textual.widgets import Collapsible, DataTable, Footer, Markdown, Static
 
@@ -44,7 +46,7 @@ _STATUS_TOKENS = {"running": "$primary", "done": "$success", "parked": "$warning
 
 
 def status_markup(status: str) -> str:
-    return f"[{_STATUS_TOKENS.get(status, '$text')}]{escape(status)}[/]"
+    return f"[{_STATUS_TOKENS.get(status, '$text')}]{plain(status)}[/]"
 
 
 class RunsScreen(Screen[None]):
@@ -77,8 +79,7 @@ class RunsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Content.from_markup("[b]Blueprint runs[/b] [dim]— enter attaches · a: all projects · escape: back[/dim]"), id="runs-title")
         table: DataTable[Any] = DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
-        for label, width in (("run", 26), ("status", 11), ("phase", None), ("try", 3), ("worker", None), ("age", 4), ("title", None)):
-            table.add_column(label, width=width)
+        _columns(table, [])
         yield table
         yield Static(id="runs-note")
         yield Footer()
@@ -110,11 +111,13 @@ class RunsScreen(Screen[None]):
         self.rows = rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row
-        table.clear()
+        table.clear(columns=True)
+        _columns(table, rows)
         now = time.time()
         for row in rows:
-            table.add_row(row.run_id, Content.from_markup(status_markup(row.status)), row.phase, str(row.attempt or "-"),
-                          row.worker, row.age(now), row.title, key=row.run_id)
+            # Plain text, never markup: a DataTable reads a str cell as markup, and a title is the plan's words.
+            table.add_row(Text(row.run_id), Content.from_markup(status_markup(row.status)), Text(row.phase),
+                          str(row.attempt or "-"), Text(row.worker), row.age(now), Text(row.title), key=row.run_id)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         self._note(rows)
@@ -122,7 +125,7 @@ class RunsScreen(Screen[None]):
     def _note(self, rows: list[RunRow]) -> None:
         where = "every project" if self.all_projects else "this project"
         if self.problem:
-            text = f"[$error]⚠ {escape(self.problem)}[/]"
+            text = f"[$error]⚠ {plain(self.problem)}[/]"
         elif not rows:
             text = (f"[dim]No blueprint runs for {where} yet. Start one with `konstruct blueprint run FILE` "
                     f"(in another terminal: it shows here) or `konstruct --blueprint FILE`.[/dim]")
@@ -215,7 +218,7 @@ class RunScreen(Screen[None]):
         self.view, self.problem = view, problem
         header = self.query_one("#run-header", Static)
         if view is None:
-            header.update(Content.from_markup(f"[$error]⚠ {escape(self.problem or 'no such run')}[/]"))
+            header.update(Content.from_markup(f"[$error]⚠ {plain(self.problem or 'no such run')}[/]"))
             return
         header.update(Content.from_markup("\n".join(_header_lines(view, problem))))
         self.query_one("#run-phases", Static).update(Content.from_markup("\n".join(_phase_lines(view))))
@@ -296,51 +299,51 @@ class ReportScreen(Screen[None]):
 
 def _header_lines(view: RunView, problem: str | None) -> list[str]:
     row = view.row
-    lines = [f"[b]{escape(row.title)}[/b]  [dim]{escape(row.run_id)} · {escape(view.source)}[/dim]",
-             f"{status_markup(row.status)} · phase {escape(row.phase)} · attempt {row.attempt or '-'} · worker {escape(row.worker)} · "
+    lines = [f"[b]{plain(row.title)}[/b]  [dim]{plain(row.run_id)} · {plain(view.source)}[/dim]",
+             f"{status_markup(row.status)} · phase {plain(row.phase)} · attempt {row.attempt or '-'} · worker {plain(row.worker)} · "
              f"started {row.age()} ago"]
     if row.message and row.status != "running":
-        lines.append(f"[dim]{escape(row.message)}[/dim]")
+        lines.append(f"[dim]{plain(row.message)}[/dim]")
     if row.next_step:
-        lines.append(f"[$warning]next:[/] [b]{escape(row.next_step)}[/b] [dim](r resumes it from here · p shows the report)[/dim]")
+        lines.append(f"[$warning]next:[/] [b]{plain(row.next_step)}[/b] [dim](r resumes it from here · p shows the report)[/dim]")
     elif row.status == "running":
         lines.append("[dim]live: following the run store · s stops the run (it parks, resumable)[/dim]")
     if problem:
-        lines.append(f"[$error]⚠ {escape(problem)}[/]")
+        lines.append(f"[$error]⚠ {plain(problem)}[/]")
     return lines
 
 
 def _phase_lines(view: RunView) -> list[str]:
     lines = ["[b]Phases[/b]"]
     for phase in view.phases:
-        title = f" {escape(phase.title)}" if phase.title else ""
-        activity = f" [dim]· {phase.calls} tool call(s), last: {escape(phase.last_call)}[/dim]" if phase.calls else ""
-        lines.append(f"[b]{escape(phase.phase_id)}[/b]{title} · {status_markup(phase.status)}{activity}")
+        title = f" {plain(phase.title)}" if phase.title else ""
+        activity = f" [dim]· {phase.calls} tool call(s), last: {plain(phase.last_call)}[/dim]" if phase.calls else ""
+        lines.append(f"[b]{plain(phase.phase_id)}[/b]{title} · {status_markup(phase.status)}{activity}")
         for attempt in phase.attempts:
             lines.append(f"  attempt {attempt.attempt}: " + verdict_markup(attempt.verdict, attempt.decision, attempt.tier))
             if attempt.problem:
-                lines.append(f"    [$gate-fail]problem:[/] {escape(attempt.problem)}")
+                lines.append(f"    [$gate-fail]problem:[/] {plain(attempt.problem)}")
             for veto in attempt.vetoes:
                 first, *said = veto.split("\n")
-                lines.append(f"    [$gate-fail]veto:[/] {escape(first)}")
-                lines += [f"    [dim]{escape(line)}[/dim]" for line in said]
+                lines.append(f"    [$gate-fail]veto:[/] {plain(first)}")
+                lines += [f"    [dim]{plain(line)}[/dim]" for line in said]
             if attempt.outstanding and attempt.decision != "close":
-                lines.append("    [$gate-fail]outstanding:[/] " + ", ".join(escape(t) for t in attempt.outstanding))
+                lines.append("    [$gate-fail]outstanding:[/] " + ", ".join(plain(t) for t in attempt.outstanding))
             for task, evidence in attempt.evidence:
-                lines.append(f"    [$gate-pass]evidence[/] {escape(task)}: {escape(evidence)}")
+                lines.append(f"    [$gate-pass]evidence[/] {plain(task)}: {plain(evidence)}")
             for defect in attempt.defects:
-                lines.append(f"    [$gate-defects]defect:[/] {escape(defect)}")
+                lines.append(f"    [$gate-defects]defect:[/] {plain(defect)}")
         if phase.status == "running" and (not phase.attempts or phase.attempts[-1].decision != "close"):
             lines.append("  [$gate-pending]◌ gate pending[/] [dim](the executor is working)[/dim]")
         if phase.sessions:
-            lines.append("  [dim]sessions: " + ", ".join(f"{escape(role)} {n} ({escape(end)})" for role, n, _, end in phase.sessions) + "[/dim]")
+            lines.append("  [dim]sessions: " + ", ".join(f"{plain(role)} {n} ({plain(end)})" for role, n, _, end in phase.sessions) + "[/dim]")
     return lines
 
 
 def _ledger_lines(view: RunView) -> list[str]:
     lines = ["[b]Ledger[/b]"]
-    lines += [f"[b]{escape(pid)}[/b] {escape(summary)}" for pid, summary in view.ledger] or ["[dim]no phase closed yet[/dim]"]
-    lines += [f"[$gate-defects]defect[/] [{escape(pid)}] {escape(text)}" for pid, text in view.defects]
+    lines += [f"[b]{plain(pid)}[/b] {plain(summary)}" for pid, summary in view.ledger] or ["[dim]no phase closed yet[/dim]"]
+    lines += [f"[$gate-defects]defect[/] [{plain(pid)}] {plain(text)}" for pid, text in view.defects]
     return lines
 
 
@@ -354,3 +357,12 @@ def _verification_entry(verification: Verification) -> Collapsible:
         parts.append(Collapsible(Static(full, classes="output", markup=False),
                                  title=f"full output ({len(full.splitlines())} lines)", collapsed=True))
     return Collapsible(*parts, title=f"{mark} {verification.heading}", collapsed=ok, classes="verification")
+
+
+def _columns(table: DataTable[Any], rows: list[RunRow]) -> None:
+    """Columns as wide as their widest cell, measured here: the table's own measuring runs when it
+    is idle, and a busy machine could draw the list before it, with the titles cut to their header."""
+    widths = {"phase": [r.phase for r in rows], "worker": [r.worker for r in rows], "title": [r.title for r in rows]}
+    for label, fixed in (("run", 26), ("status", 11), ("phase", 0), ("try", 3), ("worker", 0), ("age", 4), ("title", 0)):
+        width = fixed or max([len(label)] + [cell_len(str(v)) for v in widths[label]])
+        table.add_column(label, width=width)

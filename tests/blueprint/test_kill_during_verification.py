@@ -64,7 +64,11 @@ def _alive(pid: int) -> bool:
 
 
 def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(project: Path, tmp_path: Path, konstruct) -> None:
-    marker, release = f"verifying-{uuid.uuid4().hex}", tmp_path / "release"
+    # The release sits in a folder on PATH: a confined verification reads PATH's folders, never /tmp.
+    released = tmp_path / "bin"
+    released.mkdir()
+    marker, release = f"verifying-{uuid.uuid4().hex}", released / "release"
+    env = {**os.environ, "PATH": f"{released}{os.pathsep}{os.environ.get('PATH', '')}"}
     (project / "check_calc.py").write_text(SLOW_CHECK.format(marker=marker, release=str(release)))
     scripts = write_scripts(tmp_path / "s", {
         "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
@@ -74,7 +78,7 @@ def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(
     plan.write_text(blueprint_text(PHASE_FIX))
     child = subprocess.Popen([sys.executable, "-m", "konstruct_tui", "blueprint", "run", str(plan), "--root", str(project),
                               "--provider", "scripted", "--script", str(scripts), "--headless"],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     try:
         assert child.stdout is not None
         first = json.loads(child.stdout.readline())
@@ -105,7 +109,7 @@ def test_sigkill_during_verification_kills_the_verification_and_the_run_resumes(
 
     release.write_text("go")
     resumed = subprocess.run([sys.executable, "-m", "konstruct_tui", "blueprint", "resume", run_id, "--headless"],
-                             capture_output=True, text=True, timeout=120, check=False, env=dict(os.environ))
+                             capture_output=True, text=True, timeout=120, check=False, env=env)
     assert resumed.returncode == 0, resumed.stderr
     events = [json.loads(line) for line in resumed.stdout.splitlines()]
     assert events[-1]["event"] == "finished" and events[-1]["reason"] == "done"

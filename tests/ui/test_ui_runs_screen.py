@@ -109,7 +109,7 @@ async def test_the_gate_keeps_every_attempt_and_shows_the_failing_checks_own_wor
         [row] = runs.rows
         assert (row.status, row.phase, row.attempt, row.worker) == ("done", "p1", 2, "this workbench (ended)")
         table = runs.query_one(DataTable)
-        assert table.get_row_at(0)[0] == row.run_id and table.get_row_at(0)[6] == "Calc fixes"
+        assert str(table.get_row_at(0)[0]) == row.run_id and str(table.get_row_at(0)[6]) == "Calc fixes"
         await pilot.press("enter")
         run = app.screen
         assert isinstance(run, RunScreen)
