@@ -96,7 +96,7 @@ def _edge_kinds(snapshot: Any) -> dict[str, int]:
 
 def _unreadable(root: Path) -> tuple[str, ...]:
     """The folders the listing just made could not read (the build's or the warm start's)."""
-    from ..workspace.listing import unreadable_folders
+    from ..workspace import unreadable_folders
 
     return unreadable_folders(root.resolve())
 

@@ -47,7 +47,8 @@ def run_tool(args: argparse.Namespace) -> int:
 def parse_arguments(text: str) -> Any:
     """The `--json` text as a value, or a one-line UsageError: not JSON, too long, too deep, too many
     values (the bounds of `tools.argument_bounds`, checked before any tool sees it)."""
-    from ..tools.argument_bounds import MAX_DEPTH, ArgumentsTooBig, check_bounds
+    from ..tools import MAX_ARGUMENT_DEPTH as MAX_DEPTH
+    from ..tools import ArgumentsTooBig, check_bounds
 
     if len(text) > MAX_ARGUMENT_CHARS:
         raise UsageError(f"--json is longer than {MAX_ARGUMENT_CHARS} characters; split the call into smaller ones")

@@ -5,6 +5,8 @@ Public names: `TOOLS` / `call` / `describe` (the registry), `Tool` / `ToolInput`
 `ToolContext` / `ToolError` (what a tool is), `ForegroundGraph` (the graph a headless caller uses), `WriteCodeInput` (an edit batch, for previews).
 """
 
+from .argument_bounds import MAX_DEPTH as MAX_ARGUMENT_DEPTH
+from .argument_bounds import ArgumentsTooBig, check_bounds
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
 from .globs import matches
 from .graph_access import ForegroundGraph, GraphAccess
@@ -13,6 +15,9 @@ from .served_graph import ServedGraph
 from .write_code import WriteCodeInput
 
 __all__ = [
+    "MAX_ARGUMENT_DEPTH",
+    "ArgumentsTooBig",
+    "check_bounds",
     "TOOLS",
     "ForegroundGraph",
     "GraphAccess",

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..workspace import SKIPPED_DIRS, is_outside, program_outside
-from ..workspace.odd_names import shown
+from ..workspace import SKIPPED_DIRS, is_outside, program_outside, shown
 from .base import ToolError
 
 MAX_LINE_CHARS = 400  # a minified file's one-line hit would otherwise flood the result

@@ -28,6 +28,8 @@ _HOMES = {
     "program_outside": "outside_programs",
     "stat_files": "listing",
     "unreadable_folders": "listing",
+    "shown": "odd_names",
+    "on_disk": "odd_names",
     "apply_edits": "batch",
     "PathMissing": "containment",
     "PathRefused": "containment",
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     from .snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
     from .editing import EditRequest, preview_edits
     from .listing import SKIPPED_DIRS, run_git, stat_files, unreadable_folders
+    from .odd_names import on_disk, shown
     from .batch import apply_edits
     from .containment import PathMissing, PathRefused
     from .guards import EditRun
