@@ -50,7 +50,8 @@ def run_index(args: argparse.Namespace) -> int:
     warm = unchanged(root.resolve())
     if warm is not None and warm.summary is not None and (warm.members or not members):
         total = sum(warm.files.values())
-        summary: Mapping[str, Any] = {**warm.summary, "files": warm.files, "members": warm.members}
+        summary: Mapping[str, Any] = {**warm.summary, "files": warm.files, "members": warm.members,
+                                      "unreadable": _unreadable(root)}
         print(_summary(summary, time.perf_counter() - started, f"0 re-parsed, {total} unchanged"))
         return 0
     from ..graph import build_index
@@ -67,6 +68,7 @@ def run_index(args: argparse.Namespace) -> int:
         "edges": _edge_kinds(snapshot),
         "neighborhoods": len(snapshot.neighborhoods),
         "members": snapshot.side.complete,
+        "unreadable": _unreadable(root),
     }
     how = "cold build" if report.cold else f"{report.parsed} re-parsed, {len(snapshot.files) - report.parsed} unchanged"
     if report.member_seconds:
@@ -92,6 +94,13 @@ def _edge_kinds(snapshot: Any) -> dict[str, int]:
     return counts
 
 
+def _unreadable(root: Path) -> tuple[str, ...]:
+    """The folders the listing just made could not read (the build's or the warm start's)."""
+    from ..workspace import unreadable_folders
+
+    return unreadable_folders(root.resolve())
+
+
 def _summary(summary: Mapping[str, Any], seconds: float, how: str) -> str:
     files: Mapping[str, int] = summary["files"]
     edges: Mapping[str, int] = summary["edges"]
@@ -102,6 +111,9 @@ def _summary(summary: Mapping[str, Any], seconds: float, how: str) -> str:
     lines.append(f"Edges: {sum(edges.values())} ({kinds})")
     lines.append(f"Neighborhoods: {summary['neighborhoods']}")
     lines.append(f"Member uses: {'indexed' if summary.get('members', True) else _MEMBERS_PENDING}")
+    unreadable = summary.get("unreadable") or ()
+    if unreadable:  # their files are missing from the index; graph answers say so too (`unreadable`)
+        lines.append(f"Not readable (no permission; not indexed, answers may miss files there): {', '.join(unreadable)}")
     return "\n".join(lines)
 
 

@@ -13,8 +13,7 @@ import threading
 import time
 from collections.abc import Iterable
 
-from ..workspace import Workspace
-from ..workspace import on_disk
+from ..workspace import Workspace, on_disk
 from . import gitstate
 from .extraction import MAX_PARSE_BYTES
 from .snapshot import GraphSnapshot

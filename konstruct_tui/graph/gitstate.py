@@ -6,8 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from ..workspace import run_git
-from ..workspace import shown
+from ..workspace import run_git, shown
 
 _TIMEOUT = 10
 

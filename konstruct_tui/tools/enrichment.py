@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..graph import GraphSnapshot
+from ..workspace import unreadable_folders
 from .graph_access import graph_of, not_ready_reason
 from .hits import neighborhoods_at_hand
 
@@ -42,6 +43,9 @@ class GraphView:
             wanted = [f for f in files if f in self.snapshot.files]
             note["stale"] = list(self.graph.freshness.stale(self.snapshot, wanted))
             note["ahead_of_index"] = list(self.graph.freshness.ahead_of_index(self.snapshot, wanted))
+            folders = unreadable_folders(self.graph.freshness.workspace.root)
+            if folders:  # the index cannot see in there (see blind_spots)
+                note["unreadable"] = list(folders)
         return note
 
 

@@ -19,6 +19,7 @@ from ..graph import (
     GraphSnapshot,
 )
 from ..graph.languages import language_for
+from ..workspace import unreadable_folders
 from .base import Tool, ToolContext, ToolInput, ToolResult
 from .globs import path_filter
 from .graph_access import graph_of, not_ready_reason
@@ -130,6 +131,9 @@ def _symbols(context: ToolContext, target: str, params: EnumerateInput) -> tuple
     ]
     extra: dict[str, Any] = {"stale": list(graph.freshness.stale(snapshot, files)),
                              "ahead_of_index": list(graph.freshness.ahead_of_index(snapshot, files))}
+    folders = unreadable_folders(context.workspace.root)
+    if folders:  # the index cannot see in there (see blind_spots)
+        extra["unreadable"] = list(folders)
     if not items:
         extra.update(status=NO_REFERENCES, reason=f"{target or '.'} defines no symbols")
     return items, extra

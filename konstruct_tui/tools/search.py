@@ -10,6 +10,7 @@ from pydantic import Field
 
 from ..graph import NOT_INDEXED, OK, UNDETERMINABLE, GraphSnapshot, Symbol
 from .base import Tool, ToolContext, ToolInput, ToolResult
+from .blind_spots import mark_unreadable
 from .globs import path_filter
 from .graph_access import graph_of, not_ready_reason
 from .hits import finish_hits, neighborhoods_at_hand
@@ -101,7 +102,7 @@ class Search(Tool[SearchInput]):
         paths = sorted({h["path"] for h in payload["results"]})
         payload["stale"] = list(graph.freshness.stale(snapshot, paths))
         payload["ahead_of_index"] = list(graph.freshness.ahead_of_index(snapshot, paths))
-        return payload
+        return mark_unreadable(payload, context.workspace)
 
 
 def _existing_snapshot(context: ToolContext) -> GraphSnapshot | None:

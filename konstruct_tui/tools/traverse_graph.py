@@ -16,6 +16,7 @@ from pydantic import Field
 from ..graph import BY_NAME, NO_REFERENCES, OK, RESOLVED, UNDETERMINABLE, GraphAnswer, is_test_file, reach
 from ..workspace import Workspace
 from .base import Tool, ToolContext, ToolError, ToolInput, ToolResult
+from .blind_spots import mark_unreadable
 from .graph_access import GraphAccess, graph_of, not_ready_reason
 from .paths import relative_target
 from .traverse_modes import MODE_NAMES, MODES, Mode
@@ -65,7 +66,7 @@ class TraverseGraph(Tool[TraverseGraphInput]):
                 payload[key] = value
         payload.update(found.to_json())
         payload["bounds"] = mode.bounds()
-        return ToolResult(self.name, payload)
+        return ToolResult(self.name, mark_unreadable(payload, context.workspace))
 
 
 def _reads_members(mode: Mode, params: TraverseGraphInput) -> bool:

@@ -31,6 +31,7 @@ _HOMES = {
     "is_outside": "outside_programs",
     "program_outside": "outside_programs",
     "stat_files": "listing",
+    "unreadable_folders": "listing",
     "apply_edits": "batch",
     "PathMissing": "containment",
     "PathRefused": "containment",
@@ -75,7 +76,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .snapshot import FileState, TreeSnapshot, changes_between, normalise, take_snapshot
     from .editing import EditRequest, preview_edits
-    from .listing import SKIPPED_DIRS, run_git, stat_files
+    from .listing import SKIPPED_DIRS, run_git, stat_files, unreadable_folders
     from .batch import apply_edits
     from .containment import PathMissing, PathRefused
     from .guards import EditRun
