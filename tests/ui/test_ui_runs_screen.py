@@ -354,3 +354,26 @@ async def test_ctrl_k_on_a_blueprint_run_leaves_the_resume_command_in_the_gate(t
         shown = _text(gate)
         assert gate.run_id is not None and f"konstruct blueprint resume {gate.run_id}" in shown
         assert "gate pending" not in shown and "■ run killed" in shown
+
+
+async def test_a_plan_title_with_markup_and_escapes_is_shown_as_written(tmp_path: Path) -> None:
+    """A run's title and phase are the plan author's words: `[/]`, `[b]` and an escape sequence in
+    them are text in the list and in the attached view, never styling, a crash or a terminal control."""
+    from konstruct_tui.blueprint import RunStore
+
+    app = _workbench(make_project(tmp_path))
+    store = RunStore(tmp_path / "store.sqlite3")
+    title = "[/] fix [b]add\x1b]52;c;cm0gLXJmIC8=\x07 now"
+    store.create_run("bp-20260101-120000-markup", title, "plan.toml", blueprint_text(PHASE_FIX), str(app.setup.root),
+                     {"provider": "scripted"}, ["p1"])
+    store.close()
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(RunsScreen(app.setup.root, tmp_path / "store.sqlite3"))
+        await wait_for(pilot, lambda: isinstance(app.screen, RunsScreen) and app.screen.rows)
+        cell = app.screen.query_one(DataTable).get_row_at(0)[6]
+        assert str(cell).startswith("[/] fix [b]add") and "\x1b" not in _text(app.screen)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.query(".verification, Static"))
+        await pilot.pause(0.2)
+        shown = _text(app.screen)
+        assert "[/] fix [b]add" in shown and "\x1b" not in shown and "\x07" not in shown
