@@ -9,6 +9,15 @@ from blueprint_harness import CALC, CHECK
 
 
 @pytest.fixture(autouse=True)
+def bare_inner_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verifications these tests run are `pytest` in a scratch project: without this, each one
+    would load every pytest plugin installed for our own suite (textual's snapshots, hypothesis,
+    benchmark's git calls), compiled afresh in the verification's empty bytecode cache, 3-8 s a run.
+    A plan's own `-p plugin` (in its pyproject or command) still loads."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+
+
+@pytest.fixture(autouse=True)
 def private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path_factory.mktemp("bp-userdirs")
     for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
