@@ -73,6 +73,9 @@ class _Launcher:
         try:
             if isolate is not None:  # before Landlock: a Landlock-confined thread may not mount
                 namespaces.enter(isolate)
+                # The view's /proc is a procfs of its own (namespaces._proc): a rule made on the
+                # machine's /proc (in build_ruleset) does not reach it.
+                ruleset.allow_beneath("/proc", landlock.READ_RIGHTS)
             landlock.restrict_thread(ruleset)
             drop_dangerous_capabilities()
             if network_filter is not None:

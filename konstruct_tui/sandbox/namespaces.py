@@ -44,7 +44,7 @@ from functools import lru_cache
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_REMOUNT = 1, 2, 4, 32
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _MNT_DETACH = 2
 _AT_FDCWD, _AT_RECURSIVE = -100, 0x8000
@@ -153,7 +153,10 @@ def _build(stage: str, view: View) -> None:
     readable = [p for p in _outermost(view.readable) if not any(_within(p, w) for w in writable)]
     inside = [p for p in view.readable if any(_within(p, w) for w in writable)]  # a PATH folder in the workspace
     for path in readable:
-        _bind(stage, path, writable=False)
+        if path == "/proc":
+            _proc(stage)
+        else:
+            _bind(stage, path, writable=False)
     for path in writable:  # over a read-only parent (a workspace under /opt) where there is one
         _bind(stage, path, writable=True)
     for path in files:
@@ -169,6 +172,20 @@ def _build(stage: str, view: View) -> None:
             if os.path.lexists(stage + path):
                 _mount("/dev/null", stage + path, _MS_BIND)
     _mount(None, stage, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | _MS_NOSUID | _MS_NODEV)  # the new root alone
+
+
+def _proc(stage: str) -> None:
+    """A procfs of its own, not the machine's bound in: with `hidepid=ptraceable` a process is listed
+    only to those that may ptrace it, and Landlock lets a confined command ptrace nothing outside
+    its own domain. So `/proc` shows the command's own processes, never the person's others (their
+    command lines carry tokens and passwords: `mysql -p…`, `curl -H 'Authorization: …'`), and
+    `/proc/PID/root`, `cwd` and `fd` of those processes are not there to walk through. Read-only."""
+    target = stage + _place(stage, "/proc")
+    # Numbered as the machine numbers them, not as the command's PID namespace does: a procfs of
+    # that namespace (Linux 6.17's `pidns=`) needs the namespace's first process, which does not
+    # exist yet here. /proc/self is right either way; `/proc/$$` in the command never was.
+    _mount("proc", target, _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "proc", "hidepid=ptraceable")
+    _read_only(target)
 
 
 def enter(view: View | None, read_only: Sequence[str] = ()) -> None:
