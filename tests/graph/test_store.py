@@ -98,7 +98,8 @@ def test_a_damaged_index_file_is_replaced(project: Path, indexer_for) -> None:
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     path.write_bytes(b"this is not a database" * 100)
-    indexer = indexer_for(project)
+    with pytest.warns(UserWarning, match="was damaged .*rebuilt from the sources"):
+        indexer = indexer_for(project)
     snapshot = indexer.refresh()
     assert indexer.report.cold
     assert ("app/main.mini", "lib/util.mini") in snapshot.pairs()
