@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mini_language import MiniSupport, mini_languages
 
 from konstruct_tui.graph import store as store_module
