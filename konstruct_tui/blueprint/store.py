@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..userdirs import (SQLITE_BUSY_CODES, StoreWaiting, data_dir, held_by, lock_wait_s, private_dir, sqlite_code,
+from ..userdirs import (SQLITE_BUSY_CODES, StoreProblem, StoreWaiting, data_dir, held_by, lock_wait_s, private_dir, sqlite_code,
                         sqlite_problem)
 
 _SCHEMA = """
@@ -178,7 +178,8 @@ class RunStore:
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, *_MIGRATIONS, SCHEMA_VERSION):
                 self.db.close()
-                raise StoreUnusable(f"the blueprint run store {self.path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+                raise StoreUnusable(f"the blueprint run store {self.path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}: use the konstruct that wrote it, "
+                                    "or move the file aside to start afresh (nothing was changed)")
             if version in _MIGRATIONS:
                 with self.transaction() as db:
                     for step in range(version, SCHEMA_VERSION):
@@ -211,6 +212,7 @@ class RunStore:
     def existing(cls, path: Path | None = None) -> RunStore | None:
         """The store if there is one; None (and nothing created) if no run was ever started."""
         path = path or default_path()
+        _not_a_folder(path)
         return cls(path) if path.is_file() else None
 
     @classmethod
@@ -218,20 +220,22 @@ class RunStore:
         """The store opened for reading only (the workbench's runs screen follows runs another
         process drives: it never writes, migrates or creates). None when no run was ever started."""
         path = path or default_path()
+        _not_a_folder(path)
         if not path.is_file():
             return None
         store = cls.__new__(cls)
         store.path = path
         try:
             store.db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10, check_same_thread=False)
-        except sqlite3.Error as error:
-            raise StoreDamaged(damaged_message(path, str(error))) from None
+        except sqlite3.DatabaseError as error:
+            raise store._problem(error) from None
         store.db.row_factory = sqlite3.Row
         try:
             version = store.db.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
                 store.db.close()
-                raise StoreUnusable(f"the blueprint run store {path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+                raise StoreUnusable(f"the blueprint run store {path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}: use the konstruct that wrote it, "
+                                    "or move the file aside to start afresh (nothing was changed)")
             store._check_columns()
         except sqlite3.DatabaseError as error:
             store.db.close()
@@ -477,6 +481,12 @@ class RunStore:
             if how != "verification" or origins.get(path, ("verification",))[0] == "verification":
                 origins[path] = (how, detail)
         return origins
+
+
+def _not_a_folder(path: Path) -> None:
+    """Something other than a file where the store belongs is not "no run yet": say so."""
+    if path.exists() and not path.is_file():
+        raise StoreProblem(f"the blueprint run store {path} is not a file: move it aside (nothing was changed)")
 
 
 def damaged_message(path: Path, why: str) -> str:

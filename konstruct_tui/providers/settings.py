@@ -143,13 +143,16 @@ def config_path() -> Path:
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
     path = path or config_path()
+    text = ""
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            text = handle.read().decode("utf-8")
+        return tomllib.loads(text)
     except FileNotFoundError:
         return {}
     except tomllib.TOMLDecodeError as error:  # its message names the line and column
-        raise ConfigInvalid(f"config file {path} is unreadable: {error}: fix that line, or move the file aside "
+        where = str(error).replace("at end of document", f"at line {text.count(chr(10)) + 1}, the end of the file")
+        raise ConfigInvalid(f"config file {path} is unreadable: {where}: fix that line, or move the file aside "
                             "(every key in it is optional)") from None
     except UnicodeDecodeError:
         raise ConfigInvalid(f"config file {path} is unreadable: it is not UTF-8 text (damaged or overwritten): move it "
