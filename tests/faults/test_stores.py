@@ -342,3 +342,27 @@ def test_the_run_store(case: Case, capsys: pytest.CaptureFixture[str], monkeypat
         else:
             assert ("is not a file" if fault == "directory" else "cannot be opened") in err, err
     assert files_under(case.root) == before  # the reading commands never repair, move or rewrite
+
+
+def test_a_session_file_that_cannot_be_written_stops_the_run_in_one_line(
+        case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An immutable session file (or a full disk): the resumed run stops at its first write with one
+    line naming the file, and what the session held stays as it was."""
+    from konstruct_tui.agent.sessions import sessions_dir
+
+    code, out, err = run_cli(capsys, "run", "--root", str(case.project), "--provider", "scripted", "--script", str(script(case)), "look")
+    session_id = json.loads(out.splitlines()[0])["session_id"]
+    path = sessions_dir() / f"{session_id}.jsonl"
+    before = path.read_bytes()
+    real_open = os.open
+
+    def refusing_open(name, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.path.realpath(name) == os.path.realpath(path) and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EPERM, "Operation not permitted")
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing_open)
+    code, _, err = run_cli(capsys, "run", "--resume", session_id, "--provider", "scripted", "--script", str(script(case, "again.json")), "go on")
+    one_line(code, err, path)
+    assert "cannot write the session file" in err and "Operation not permitted" in err
+    assert path.read_bytes() == before
