@@ -9,6 +9,7 @@ import json
 import os
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,18 +44,24 @@ def test_a_store_another_process_is_writing_is_waited_for_and_never_moved_aside(
     first = _run_once(project, tmp_path, konstruct)
     path = default_path()
     monkeypatch.setenv("KONSTRUCT_LOCK_WAIT_S", "0.5")
-    writer = sqlite3.connect(path, isolation_level=None)  # another konstruct in the middle of a write
-    writer.execute("BEGIN EXCLUSIVE")
+    writer = subprocess.Popen([sys.executable, "-c", (  # another konstruct in the middle of a write
+        "import sqlite3, sys\n"
+        f"db = sqlite3.connect({str(path)!r}, isolation_level=None)\n"
+        "db.execute('BEGIN EXCLUSIVE')\n"
+        "db.execute(\"UPDATE runs SET updated = updated\")\n"
+        "print('writing', flush=True)\n"
+        "sys.stdin.read()\n")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
+        assert writer.stdout is not None and writer.stdout.readline() == "writing\n"
         (project / "calc.py").write_text((project / "calc.py").read_text().replace("a + b", "a - b"))
         code, _, err = konstruct(*_args(project, tmp_path))
         # A reader is not blocked by a writer (WAL): status answers while the run writes.
         status_code, status, _ = konstruct("blueprint", "status", first, "--json")
     finally:
-        writer.execute("ROLLBACK")
-        writer.close()
+        writer.communicate("")  # its stdin closes: it rolls back and exits
     assert code == 2 and "internal error" not in err and err.count("\n") == 1, err
-    assert str(path) in err and "held by another konstruct" in err and "damaged" not in err
+    assert str(path) in err and "damaged" not in err
+    assert f"held by another konstruct (pid {writer.pid})" in err  # who holds it, from /proc/locks
     assert any("waiting up to 0.5 s" in note and str(path) in note for note in _notes(recwarn))
     assert list(path.parent.glob("runs.sqlite3.damaged-*")) == []  # a live store is never set aside
     assert status_code == 0 and status["status"] == "done"
