@@ -195,8 +195,8 @@ class _RunLock:
             self.handle.seek(0)
             pid = self.handle.read().strip()
             self.handle.close()
-            holder = f"pid {pid}" if pid.isdigit() else "another process"
-            raise UsageError(f"run {self.path.stem} is being driven by another konstruct ({holder}); wait for it to finish "
+            holder = f" (pid {pid})" if pid.isdigit() else ""
+            raise UsageError(f"run {self.path.stem} is running in another process{holder}; wait for it to finish "
                              f"or stop that process, then `konstruct blueprint resume {self.path.stem}`") from None
         self.handle.seek(0)
         self.handle.truncate()

@@ -136,7 +136,7 @@ def test_a_second_resume_of_one_run_is_refused_with_the_holders_pid(project: Pat
     finally:
         os.close(holder)
     assert code == 2 and err.count("\n") == 1 and "internal error" not in err
-    assert f"pid {os.getpid()}" in err and f"run {run_id} is being driven by another konstruct" in err
+    assert f"run {run_id} is running in another process (pid {os.getpid()})" in err
     code, status, _ = konstruct("blueprint", "status", run_id, "--json")
     assert status["status"] == "parked"  # the refused resume changed nothing
 
