@@ -366,3 +366,49 @@ def test_a_session_file_that_cannot_be_written_stops_the_run_in_one_line(
     one_line(code, err, path)
     assert "cannot write the session file" in err and "Operation not permitted" in err
     assert path.read_bytes() == before
+
+
+def test_an_index_another_process_is_writing_is_left_alone(
+        case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Locked is not damaged: the index is waited for, then one line; the live file is never deleted."""
+    from konstruct_tui.graph.store import index_path
+
+    assert run_cli(capsys, "index", "--root", str(case.project))[0] == 0
+    path = index_path(case.project)
+    (case.project / "more.py").write_text("from calc import add\n")  # so the next index must write
+    monkeypatch.setenv("KONSTRUCT_LOCK_WAIT_S", "0.3")
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN EXCLUSIVE")
+    writer.execute("INSERT OR REPLACE INTO meta VALUES ('being', 'written')")
+    try:
+        code, _, err = run_cli(capsys, "index", "--root", str(case.project))
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+    one_line(code, err, path)
+    assert "held by another konstruct" in err and "waited 0.3 s" in err and "damaged" not in err
+    code, out, _ = run_cli(capsys, "index", "--root", str(case.project))
+    assert code == 0 and "Indexed 3 files" in out and "cold build" not in out  # the same index, kept and refreshed
+
+
+def test_an_index_that_cannot_be_written_is_one_line(case: Case, capsys: pytest.CaptureFixture[str]) -> None:
+    """Read-only (immutable: as root, chmod would not stop a write): named, and not deleted."""
+    import subprocess
+
+    from konstruct_tui.graph.store import index_path
+
+    assert run_cli(capsys, "index", "--root", str(case.project))[0] == 0
+    path = index_path(case.project)
+    settle = sqlite3.connect(path)
+    settle.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    settle.close()
+    (case.project / "more.py").write_text("from calc import add\n")
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here")
+    try:
+        before = path.read_bytes()
+        code, _, err = run_cli(capsys, "index", "--root", str(case.project))
+        one_line(code, err, path)
+        assert "readonly" in err and "konstruct index" in err and path.read_bytes() == before
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
