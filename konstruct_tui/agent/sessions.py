@@ -126,8 +126,12 @@ class SessionLog:
 def session_held(session_id: str) -> Iterator[None]:
     """One process continues a session at a time: a second `konstruct run --resume` of it is
     refused with the holder's pid, rather than both appending and interleaving their messages."""
-    path = private_dir(sessions_dir()) / f"{session_id}.lock"
-    handle = open(path, "a+")  # "a+": opening must not wipe the holder's pid before the lock is ours
+    path = sessions_dir() / f"{session_id}.lock"
+    try:
+        handle = open(path, "a+")  # "a+": opening must not wipe the holder's pid before the lock is ours
+    except OSError as error:
+        raise StoreProblem(f"cannot lock the session {session_id} ({path}: {error.strerror or error}): make the "
+                           "sessions folder writable and resume again (nothing was changed)") from None
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
