@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     )
     from .prompt import system_prompt
     from .session_facts import carried_facts
-    from .sessions import SessionMissing, SessionRecord, load as load_session, sessions_dir
+    from .sessions import SessionMissing, SessionRecord, load as load_session, session_held, sessions_dir
     from .trust_gate import SessionGate, TrustGate, TrustQuestion, edited_paths, headless_gate, question_for
 
 __all__ = [
@@ -122,6 +122,7 @@ __all__ = [
     "load_session",
     "model_turns",
     "question_for",
+    "session_held",
     "sessions_dir",
     "system_prompt",
     "tool_specs",

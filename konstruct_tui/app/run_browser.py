@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ..blueprint import RunStore, effective_status, output_excerpt, owner_alive, render_report
-from ..userdirs import data_dir, private_dir
+from ..blueprint import RunStore, StoreUnusable, effective_status, output_excerpt, owner_alive, render_report
+from ..userdirs import StoreProblem, data_dir, private_dir
 
 RESUMABLE = ("parked", "stalled", "interrupted")
 
@@ -119,8 +119,12 @@ def age_text(seconds: float) -> str:
 
 def open_run_store(path: Path | None = None) -> RunStore | None:
     """The run store, read-only; None before any run was started. Raises StoreDamaged /
-    StoreUnusable with a one-line message."""
-    return RunStore.read_only(path)
+    StoreUnusable with a one-line message (a busy or unreachable store too: the screen shows the
+    line, whatever kept it from opening)."""
+    try:
+        return RunStore.read_only(path)
+    except StoreProblem as problem:
+        raise StoreUnusable(str(problem)) from None
 
 
 def list_runs(store: RunStore, root: Path | None = None) -> list[RunRow]:

@@ -8,17 +8,20 @@ did not. Resume reads the run back from these rows alone.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import time
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..userdirs import data_dir, private_dir
+from ..userdirs import (SQLITE_BUSY_CODES, StoreProblem, StoreWaiting, data_dir, held_by, lock_wait_s, private_dir, sqlite_code,
+                        sqlite_problem)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -75,6 +78,7 @@ CREATE TABLE IF NOT EXISTS changes (
 
 
 SCHEMA_VERSION = 2
+_FIX = "check that you can read and write it and its folder, and run the command again"
 _MIGRATIONS = {1: "ALTER TABLE runs ADD COLUMN owner TEXT"}  # from version N to N + 1
 
 
@@ -145,7 +149,28 @@ class RunStore:
         if self.path.is_file() and self.path.stat().st_size == 0 and not (os.path.exists(wal) and os.path.getsize(wal) > 0):
             # We never leave an empty store (the schema is written at once): this one was truncated.
             raise StoreDamaged(damaged_message(self.path, "it is empty: truncated to nothing"))
-        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=10, check_same_thread=False)
+        try:
+            self.db = sqlite3.connect(self.path, isolation_level=None, timeout=0.2, check_same_thread=False)
+            self._prepare()
+        except sqlite3.DatabaseError as error:
+            if sqlite_code(error) not in SQLITE_BUSY_CODES:
+                raise self._problem(error) from None
+            # Another process is writing it (a live run): a lock, not damage. Say so, wait, bounded.
+            warnings.warn(f"another konstruct{held_by(self.path, f'{self.path}-shm')} is writing the blueprint run store "
+                          f"{self.path}; waiting up to {lock_wait_s():g} s", StoreWaiting, stacklevel=2)
+            try:
+                self.db = sqlite3.connect(self.path, isolation_level=None, timeout=lock_wait_s(), check_same_thread=False)
+                self._prepare()
+            except sqlite3.DatabaseError as again:
+                raise self._problem(again) from None
+        self.db.execute("PRAGMA busy_timeout=10000")  # a run's writes wait for a reader's moment, as before
+
+    def _problem(self, error: sqlite3.DatabaseError) -> Exception:
+        """A lock or an access problem as one line that moves nothing; anything else is damage."""
+        return sqlite_problem(self.path, "the blueprint run store", error, _FIX) or StoreDamaged(damaged_message(self.path, str(error)))
+
+    def _prepare(self) -> None:
+        """Migrate and check the schema (raises sqlite3 errors; StoreUnusable for a newer store)."""
         self.db.row_factory = sqlite3.Row
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -153,7 +178,8 @@ class RunStore:
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, *_MIGRATIONS, SCHEMA_VERSION):
                 self.db.close()
-                raise StoreUnusable(f"the blueprint run store {self.path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+                raise StoreUnusable(f"the blueprint run store {self.path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}: use the konstruct that wrote it, "
+                                    "or move the file aside to start afresh (nothing was changed)")
             if version in _MIGRATIONS:
                 with self.transaction() as db:
                     for step in range(version, SCHEMA_VERSION):
@@ -161,9 +187,9 @@ class RunStore:
             self.db.executescript(_SCHEMA)
             self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._check_columns()
-        except sqlite3.DatabaseError as error:
+        except BaseException:
             self.db.close()
-            raise StoreDamaged(damaged_message(self.path, str(error))) from None
+            raise
 
     def _check_columns(self) -> None:
         """A SQLite file of someone else's (or one overwritten by an older layout) is not our store."""
@@ -178,7 +204,7 @@ class RunStore:
         try:
             problems = [row[0] for row in self.db.execute("PRAGMA quick_check")]
         except sqlite3.DatabaseError as error:
-            raise StoreDamaged(damaged_message(self.path, str(error))) from None
+            raise self._problem(error) from None
         if problems != ["ok"]:
             raise StoreDamaged(damaged_message(self.path, problems[0]))
 
@@ -186,6 +212,7 @@ class RunStore:
     def existing(cls, path: Path | None = None) -> RunStore | None:
         """The store if there is one; None (and nothing created) if no run was ever started."""
         path = path or default_path()
+        _not_a_folder(path)
         return cls(path) if path.is_file() else None
 
     @classmethod
@@ -193,25 +220,46 @@ class RunStore:
         """The store opened for reading only (the workbench's runs screen follows runs another
         process drives: it never writes, migrates or creates). None when no run was ever started."""
         path = path or default_path()
+        _not_a_folder(path)
         if not path.is_file():
             return None
         store = cls.__new__(cls)
         store.path = path
         try:
             store.db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=10, check_same_thread=False)
-        except sqlite3.Error as error:
-            raise StoreDamaged(damaged_message(path, str(error))) from None
+        except sqlite3.DatabaseError as error:
+            raise store._problem(error) from None
         store.db.row_factory = sqlite3.Row
         try:
             version = store.db.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
                 store.db.close()
-                raise StoreUnusable(f"the blueprint run store {path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}")
+                raise StoreUnusable(f"the blueprint run store {path} has schema version {version}; this konstruct reads {SCHEMA_VERSION}: use the konstruct that wrote it, "
+                                    "or move the file aside to start afresh (nothing was changed)")
             store._check_columns()
         except sqlite3.DatabaseError as error:
             store.db.close()
-            raise StoreDamaged(damaged_message(path, str(error))) from None
+            raise store._problem(error) from None
         return store
+
+    @classmethod
+    def for_reading(cls, path: Path | None = None) -> RunStore | None:
+        """The store for a command that only reads (`status`, `report`): opened read-only, so it
+        works on a read-only store and changes nothing; one of an older schema is migrated first
+        (that needs a write, as any run would do). None when no run was ever started."""
+        path = path or default_path()
+        try:
+            return cls.read_only(path)
+        except StoreUnusable:
+            with contextlib.suppress(sqlite3.Error):
+                db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+                try:
+                    version = db.execute("PRAGMA user_version").fetchone()[0]
+                finally:
+                    db.close()
+                if version in (0, *_MIGRATIONS):
+                    return cls(path)
+            raise
 
     def close(self) -> None:
         self.db.close()
@@ -433,6 +481,12 @@ class RunStore:
             if how != "verification" or origins.get(path, ("verification",))[0] == "verification":
                 origins[path] = (how, detail)
         return origins
+
+
+def _not_a_folder(path: Path) -> None:
+    """Something other than a file where the store belongs is not "no run yet": say so."""
+    if path.exists() and not path.is_file():
+        raise StoreProblem(f"the blueprint run store {path} is not a file: move it aside (nothing was changed)")
 
 
 def damaged_message(path: Path, why: str) -> str:

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from ..userdirs import StoreProblem, integrity_ok
 from .store import RunStore, StoreDamaged, default_path
 
 _TABLES = ("runs", "phases", "attempts", "sessions", "tool_calls", "verifications", "gates", "defects", "ledger",
@@ -30,6 +31,10 @@ def open_for_run(path: Path | None = None) -> tuple[RunStore, str | None]:
     except StoreDamaged as damaged:
         if store is not None:
             store.close()
+        if not _damage_confirmed(path, str(damaged)):
+            raise StoreProblem(f"the blueprint run store {path} could not be used ({str(damaged).split(' is damaged ', 1)[-1].split(';', 1)[0]}) "
+                               "but `PRAGMA integrity_check` finds it sound, so it was left in place: run the command again, "
+                               "and if it says so again, move the file aside yourself") from None
         aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(f"{path}{suffix}"):
@@ -39,6 +44,18 @@ def open_for_run(path: Path | None = None) -> tuple[RunStore, str | None]:
         why = str(damaged).split(" is damaged ", 1)[-1].split(";", 1)[0]
         return store, (f"the blueprint run store was damaged {why}: moved aside to {aside}; "
                        f"{carried} earlier run(s) carried over into a new store")
+
+
+def _damage_confirmed(path: Path, why: str) -> bool:
+    """Only a store that is really damaged is moved aside: one that is empty, not laid out as ours,
+    or that fails `PRAGMA integrity_check`. A busy store (another process writing) never is."""
+    if "it is empty" in why or "its runs table lacks" in why:
+        return True
+    sound = integrity_ok(path)
+    if sound is None:  # locked or out of reach while we looked: a lock is not damage
+        raise StoreProblem(f"the blueprint run store {path} is in use or cannot be read ({why.split(' is damaged ', 1)[-1].split(';', 1)[0]}); "
+                           "it was left in place: try again when the other konstruct has finished")
+    return not sound
 
 
 def salvage(damaged: Path, into: RunStore) -> int:

@@ -136,6 +136,11 @@ def _main(argv: list[str]) -> int:
         os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush must not fail again
         return 141  # as a shell reports a command ended by SIGPIPE
     except Exception as error:  # a bug: one line for the person, the traceback on request
+        from ..userdirs import StoreProblem
+
+        if isinstance(error, StoreProblem):  # a file of ours busy or out of reach: its own line says what to do
+            print(neutralise(f"konstruct: error: {error}"), file=sys.stderr)
+            return 2
         if os.environ.get("KONSTRUCT_DEBUG"):
             raise
         print(neutralise(f"konstruct: internal error: {type(error).__name__}: {error} (KONSTRUCT_DEBUG=1 shows the traceback)"), file=sys.stderr)

@@ -43,13 +43,15 @@ def _store_errors(handler: Callable[[argparse.Namespace], int]) -> Callable[[arg
     @functools.wraps(handler)
     def guarded(args: argparse.Namespace) -> int:
         from ..blueprint import StoreDamaged, StoreUnusable, damaged_message, default_path
+        from ..userdirs import sqlite_problem
 
         try:
             return handler(args)
         except (StoreDamaged, StoreUnusable) as error:
             raise UsageError(str(error)) from None
-        except sqlite3.DatabaseError as error:
-            raise UsageError(damaged_message(default_path(), str(error))) from None
+        except sqlite3.DatabaseError as error:  # met after opening: a lock or an access problem is not damage
+            problem = sqlite_problem(default_path(), "the blueprint run store", error, "run the command again when it has finished")
+            raise UsageError(str(problem) if problem else damaged_message(default_path(), str(error))) from None
 
     return guarded
 
@@ -186,12 +188,20 @@ class _RunLock:
         self.path = private_dir(data_dir() / "blueprint" / "locks") / f"{run_id}.lock"
 
     def __enter__(self) -> None:
-        self.handle = open(self.path, "w")
+        self.handle = open(self.path, "a+")  # "a+": opening must not wipe the holder's pid before the lock is ours
         try:
             fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            self.handle.seek(0)
+            pid = self.handle.read().strip()
             self.handle.close()
-            raise UsageError(f"run {self.path.stem} is running in another process") from None
+            holder = f" (pid {pid})" if pid.isdigit() else ""
+            raise UsageError(f"run {self.path.stem} is running in another process{holder}; wait for it to finish "
+                             f"or stop that process, then `konstruct blueprint resume {self.path.stem}`") from None
+        self.handle.seek(0)
+        self.handle.truncate()
+        self.handle.write(f"{os.getpid()}\n")
+        self.handle.flush()
 
     def __exit__(self, *exc: object) -> None:
         self.handle.close()  # the kernel drops the lock; a SIGKILLed run drops it too
@@ -260,7 +270,7 @@ def show_status(args: argparse.Namespace) -> int:
     from ..blueprint import RunStore, effective_status
 
     if args.run is None:
-        existing = RunStore.existing()
+        existing = RunStore.for_reading()
         runs = [{"run_id": r.id, "title": r.title, "status": effective_status(r), "reason": r.reason, "source": r.source}
                 for r in (existing.runs() if existing else [])]
         if args.json:
@@ -269,7 +279,7 @@ def show_status(args: argparse.Namespace) -> int:
             for r in runs:
                 print(neutralise(f"{r['run_id']}  {r['status']:<8} {r['title']}", keep_layout=False))
         return 0
-    store = _store()
+    store = _store(reading=True)
     payload = status_of(store, _run(store, args.run).id)
     if args.json:
         print_json(payload)
@@ -334,15 +344,17 @@ def _blueprint(store: RunStore, run: Any) -> Any:
 def show_report(args: argparse.Namespace) -> int:
     from ..blueprint import render_report
 
-    store = _store()
+    store = _store(reading=True)
     sys.stdout.write(render_report(store, _run(store, args.run).id))
     return 0
 
 
-def _store() -> RunStore:
+def _store(reading: bool = False) -> RunStore:
+    """The run store; `reading`: opened read-only (status and report change nothing, and work on a
+    store they may not write)."""
     from ..blueprint import RunStore
 
-    store = RunStore.existing()
+    store = RunStore.for_reading() if reading else RunStore.existing()
     if store is None:
         raise UsageError("no blueprint run has been started yet (see `konstruct blueprint run`)")
     return store

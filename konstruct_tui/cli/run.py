@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import contextlib
 import gc
 import os
 import signal
@@ -76,7 +77,7 @@ def run_agent(args: argparse.Namespace) -> int:
     workspace = open_workspace(root)
     settle_interrupted(workspace)  # an interrupted batch is settled before the agent reads a file
     limits = Limits(args.max_turns, args.max_tokens, args.max_cost, args.timeout)
-    with workspace:
+    with workspace, _held(record):
         try:
             loop = agent_loop(workspace, settings, JsonLinesReporter(), headless_gate(workspace.root, grant=args.yes), limits, KillSwitch())
         except (ConfigInvalid, ScriptInvalid) as error:
@@ -89,12 +90,26 @@ def run_agent(args: argparse.Namespace) -> int:
 
 
 def _resumed(session_id: str) -> SessionRecord:
-    from ..agent import SessionMissing, load_session
+    from ..agent import SessionMissing, load_session, sessions_dir
 
     try:
-        return load_session(session_id)
+        record = load_session(session_id)
     except SessionMissing as missing:
         raise UsageError(str(missing)) from None
+    if record.skipped:
+        print(neutralise(f"konstruct: warning: {record.skipped} line(s) of the session file {sessions_dir() / session_id}.jsonl "
+                         "could not be read (torn by a crash, or damaged) and were left out; every other line was kept"),
+              file=sys.stderr)
+    return record
+
+
+def _held(record: SessionRecord | None) -> Any:
+    """The resumed session, held for this process (a second resume is refused with our pid)."""
+    if record is None:
+        return contextlib.nullcontext()
+    from ..agent import session_held
+
+    return session_held(record.session_id)
 
 
 async def _drive(loop: AgentLoop, request: str | None, record: SessionRecord | None, follow_up: str | None) -> Any:

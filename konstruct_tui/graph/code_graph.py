@@ -7,6 +7,7 @@ runs in the foreground.
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections import Counter
 from collections.abc import Iterable
@@ -17,7 +18,7 @@ from .facts import LanguageSupport
 from .indexer import Indexer, IndexReport, Progress
 from .languages import languages
 from .snapshot import GraphSnapshot
-from .store import IndexStore
+from .store import IndexStore, index_problem
 from .timeline import mark
 from .warm_start import unchanged
 
@@ -113,6 +114,8 @@ def build_index(
             store.set_summary({"files": dict(indexer.report.files), "edges": dict(edges), "neighborhoods": len(hoods)})
         mark("summary")
         return snapshot, indexer.report
+    except sqlite3.DatabaseError as error:  # met mid-build (another writer, a page gone bad): one line
+        raise index_problem(store.path, error) from None
     finally:
         store.close()
 

@@ -15,11 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..userdirs import cache_dir, private_dir, workspace_key
+from ..userdirs import (SQLITE_BUSY_CODES, StoreProblem, StoreWaiting, cache_dir, held_by, integrity_ok, lock_wait_s,
+                        private_dir, sqlite_code, sqlite_problem, workspace_key)
 from .facts import Edge, FileFacts, LanguageSupport
 from .records import FileEntry, FileRecord, facts_from_json
 
@@ -47,6 +49,21 @@ CREATE TABLE IF NOT EXISTS neighborhoods (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, members TEXT NOT NULL, bridges TEXT NOT NULL
 );
 """
+
+_FIX = "remove it (it is a cache: `konstruct index` builds it again from the sources) or fix its permissions"
+
+
+def index_problem(path: Path, error: sqlite3.DatabaseError) -> StoreProblem:
+    """The one line for an index error met after it opened: a lock or access problem as such, else
+    damage found mid-way, which the next `konstruct index` repairs (the damaged file is rebuilt)."""
+    return sqlite_problem(path, "the code graph index", error, _FIX) or StoreProblem(
+        f"the code graph index {path} is damaged ({error}): remove it and run `konstruct index` (it is a cache, built "
+        "again from the sources)")
+
+
+class IndexRebuilt(UserWarning):
+    """The index file was damaged and was built again from the sources (it is only a cache)."""
+
 
 _GRAPH = Path(__file__).parent
 # The code whose output the store keeps: facts come from these modules and queries, edges from the
@@ -117,17 +134,49 @@ class IndexStore:
         self.rebuilt = False
         self.replaced = False  # an index written by other extraction code (or schema) was dropped
         try:
-            self._db = self._open(path)
-        except sqlite3.DatabaseError:  # a damaged cache file: it is only a cache, start a new one
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
-            self._db = self._open(path)
-        if self.meta("fingerprint") != fingerprint:
-            self._reset(fingerprint)
+            self._db = self._open_waiting(path)
+        except sqlite3.DatabaseError as error:
+            self._db = self._replace_damaged(path, error)
+        try:
+            if self.meta("fingerprint") != fingerprint:
+                self._reset(fingerprint)
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise sqlite_problem(path, "the code graph index", error, _FIX) or error from None
+
+    @classmethod
+    def _open_waiting(cls, path: Path) -> sqlite3.Connection:
+        """Open, and when another process holds the file's lock say so and wait, bounded: a lock
+        is not damage, and a live index is never deleted for being busy."""
+        try:
+            return cls._open(path, timeout=0.2)
+        except sqlite3.DatabaseError as error:
+            if sqlite_code(error) not in SQLITE_BUSY_CODES:
+                raise
+        warnings.warn(f"another konstruct{held_by(path, f'{path}-shm')} is writing the code graph index {path}; "
+                      f"waiting up to {lock_wait_s():g} s", StoreWaiting, stacklevel=4)
+        return cls._open(path, timeout=lock_wait_s())
+
+    @classmethod
+    def _replace_damaged(cls, path: Path, error: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """A damaged cache file is only a cache: deleted and built again from the sources, with a
+        note. Only damage: a lock or a permission problem is one line and the file stays, and
+        nothing is deleted unless `PRAGMA integrity_check` fails or the file is not ours."""
+        problem = sqlite_problem(path, "the code graph index", error, _FIX)
+        if problem is not None:
+            raise problem from None
+        foreign = "no such table" in str(error) or "no such column" in str(error)
+        if not foreign and integrity_ok(path) is not False:
+            raise StoreProblem(f"the code graph index {path} cannot be read ({error}) but does not check as damaged: "
+                               f"{_FIX} (nothing was changed)") from None
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        warnings.warn(f"the code graph index {path} was damaged ({error}): rebuilt from the sources", IndexRebuilt, stacklevel=4)
+        return cls._open(path, timeout=lock_wait_s())
 
     @staticmethod
-    def _open(path: Path) -> sqlite3.Connection:
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+    def _open(path: Path, timeout: float) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=timeout)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             # No fsync: the index is a cache. A crash can at worst lose or damage it, and a damaged
@@ -135,6 +184,7 @@ class IndexStore:
             db.execute("PRAGMA synchronous=OFF")
             db.executescript(_TABLES)
             db.execute("SELECT value FROM meta LIMIT 1").fetchall()
+            db.execute(f"PRAGMA busy_timeout={int(lock_wait_s() * 1000)}")  # later writes wait as long, no longer
         except sqlite3.DatabaseError:
             db.close()
             raise

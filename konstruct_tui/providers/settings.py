@@ -143,13 +143,24 @@ def config_path() -> Path:
 
 def load_config(path: Path | None = None) -> dict[str, Any]:
     path = path or config_path()
+    text = ""
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            text = handle.read().decode("utf-8")
+        return tomllib.loads(text)
     except FileNotFoundError:
         return {}
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise ConfigInvalid(f"config file {path.name} in the konstruct config dir is unreadable: {error}") from None
+    except tomllib.TOMLDecodeError as error:  # its message names the line and column
+        where = str(error).replace("at end of document", f"at line {text.count(chr(10)) + 1}, the end of the file")
+        raise ConfigInvalid(f"config file {path} is unreadable: {where}: fix that line, or move the file aside "
+                            "(every key in it is optional)") from None
+    except UnicodeDecodeError:
+        raise ConfigInvalid(f"config file {path} is unreadable: it is not UTF-8 text (damaged or overwritten): move it "
+                            "aside and write it again (every key in it is optional)") from None
+    except OSError as error:
+        what = "a folder, not a file" if path.is_dir() else f"cannot be read ({error.strerror or error})"
+        raise ConfigInvalid(f"config file {path} is unreadable: it is {what}: fix its permissions or move it aside "
+                            "(every key in it is optional)") from None
 
 
 def resolve(
@@ -169,8 +180,11 @@ def resolve(
         raise ConfigInvalid(f"unknown provider {chosen!r}; choose one of {', '.join(PROVIDERS)}")
     section = config.get(chosen) or {}
     if not isinstance(section, dict):
-        raise ConfigInvalid(f"[{chosen}] in the config file must be a table")
-    deadline = turn_deadline_s if turn_deadline_s is not None else float(config.get("turn_deadline_s", 300))
+        raise ConfigInvalid(f"[{chosen}] in {config_path()} must be a table")
+    try:
+        deadline = turn_deadline_s if turn_deadline_s is not None else float(config.get("turn_deadline_s", 300))
+    except (TypeError, ValueError):
+        raise ConfigInvalid(f"turn_deadline_s in {config_path()} must be a number of seconds, not {config.get('turn_deadline_s')!r}") from None
     if deadline <= 0:
         raise ConfigInvalid("the turn deadline must be a positive number of seconds")
     prices = dict(KNOWN_PRICES)
@@ -193,7 +207,7 @@ def resolve(
     name = model or env.get(f"KONSTRUCT_{chosen.upper().replace('-', '_')}_MODEL") or str(section.get("model") or DEFAULT_MODELS[chosen])
     per_model = for_model(_table(config, "models"), name) or {}
     if not isinstance(per_model, dict):
-        raise ConfigInvalid(f"[models.{name!r}] in the config file must be a table")
+        raise ConfigInvalid(f"[models.{name!r}] in {config_path()} must be a table")
     limit = _positive(per_model.get("max_output_tokens", section.get("max_output_tokens", DEFAULT_MAX_OUTPUT[chosen])), "max_output_tokens", name)
     window = per_model.get("context_tokens")
     effort = _effort(per_model.get("reasoning_effort", section.get("reasoning_effort")), name)

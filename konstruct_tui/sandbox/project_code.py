@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
-from ..workspace import git_argv, git_environment, names_program, run_unstalled
+from ..workspace import config_entries, files_key, names_program
 
 _SKIP = frozenset({".git", "node_modules", ".hg", ".svn"})
 _cache: dict[str, tuple[tuple, tuple[str, ...]]] = {}
@@ -65,25 +64,16 @@ def git_code(root: str) -> list[str]:
         return []
     with _lock:
         cached = _cache.get(root)
-    if cached is not None and _stat_key([p for p, *_ in cached[0]]) == cached[0]:
+    if cached is not None and files_key([p for p, *_ in cached[0]]) == cached[0]:
         return list(cached[1])
-    env = git_environment()
-    env.pop("GIT_CONFIG_NOSYSTEM", None)  # the person's own git reads /etc/gitconfig too
-    try:
-        done = run_unstalled(git_argv(root, "config", "-z", "--list", "--show-origin"), root=root, timeout=30, env=env)
-    except (OSError, subprocess.TimeoutExpired):
+    found_config = config_entries(root, system=True, timeout=30)  # the person's own git reads /etc/gitconfig too
+    if found_config is None:
         return []
-    fields = done.stdout.split(b"\0")
-    origins = {os.path.join(root, ".git", "config")}
+    origins, entries = found_config
     out: list[str] = []
-    for origin, entry in zip(fields[0::2], fields[1::2], strict=False):
-        text = os.fsdecode(origin)
-        source = text[len("file:"):] if text.startswith("file:") else ""
-        source = os.path.join(root, source) if source and not os.path.isabs(source) else source
+    for source, key, value in entries:
         if source:
-            origins.add(source)
             out.append(source)
-        key, _, value = os.fsdecode(entry).partition("\n")
         lowered = key.lower()
         if lowered == "include.path" or (lowered.startswith("includeif.") and lowered.endswith(".path")):
             if source:
@@ -97,7 +87,7 @@ def git_code(root: str) -> list[str]:
     found = [os.path.realpath(p) for p in out if p]
     found = list(dict.fromkeys(p for p in found if _within(p, root) and os.path.lexists(p)))
     with _lock:
-        _cache[root] = (_stat_key(sorted(origins)), tuple(found))
+        _cache[root] = (files_key(sorted(origins)), tuple(found))
     return found
 
 
@@ -123,17 +113,6 @@ def _first_word(value: str) -> str:
     except ValueError:
         words = value.split()
     return words[0] if words else ""
-
-
-def _stat_key(paths: list[str]) -> tuple:
-    key: list[tuple[object, ...]] = []
-    for path in paths:
-        try:
-            found = os.stat(path)
-            key.append((path, found.st_mtime_ns, found.st_size, found.st_ino))
-        except OSError:
-            key.append((path, None))
-    return tuple(key)
 
 
 def held_read_only(root: str | os.PathLike[str]) -> list[str]:

@@ -25,6 +25,8 @@ _HOMES = {
     "SKIPPED_DIRS": "listing",
     "run_git": "listing",
     "git_argv": "safe_git",
+    "config_entries": "safe_git",
+    "files_key": "safe_git",
     "names_program": "safe_git",
     "git_environment": "safe_git",
     "run_unstalled": "unstall",
@@ -89,7 +91,7 @@ if TYPE_CHECKING:
     from .manifest import JournalDamaged
     from .intent import JournalUnwritable
     from .recovery import Recovered, recover_interrupted
-    from .safe_git import git_argv, git_environment, names_program
+    from .safe_git import config_entries, files_key, git_argv, git_environment, names_program
     from .unstall import run_unstalled
     from .odd_names import on_disk, shown
     from .outside_programs import is_outside, program_outside

@@ -108,7 +108,8 @@ def _fixed_argv(root: Path) -> list[str]:
     return out
 
 
-def _stat_key(paths: Sequence[str]) -> tuple:
+def files_key(paths: Sequence[str]) -> tuple:
+    """What a cache of git's configuration is keyed by: each config file's mtime, size and inode."""
     key: list[tuple[object, ...]] = []
     for path in paths:
         try:
@@ -119,27 +120,48 @@ def _stat_key(paths: Sequence[str]) -> tuple:
     return tuple(key)
 
 
+def config_entries(root: str | os.PathLike[str], *, values: bool = True, system: bool = False,
+                   timeout: float = TIMEOUT_S) -> tuple[set[str], list[tuple[str, str, str]]] | None:
+    """git's configuration for `root`, read with our hardened git (reading configuration runs
+    nothing): the config files it came from (`.git/config` always among them) and each entry as
+    (its file, absolute, or "" for one given on the command line; key; value, "" without `values`).
+    `system`: the system config too, as the person's own git reads it. None when git cannot run."""
+    path = Path(root)
+    env = git_environment()
+    if system:
+        env.pop("GIT_CONFIG_NOSYSTEM", None)
+    argv = [*_fixed_argv(path), "-C", str(path), "config", "-z", "--list", "--show-origin", *(() if values else ("--name-only",))]
+    try:
+        done = run_unstalled(argv, root=path, timeout=timeout, env=env)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    fields = done.stdout.split(b"\0")
+    origins: set[str] = {os.path.join(path, ".git", "config")}
+    entries: list[tuple[str, str, str]] = []
+    for origin, entry in zip(fields[0::2], fields[1::2], strict=False):
+        text = os.fsdecode(origin)
+        source = text[len("file:"):] if text.startswith("file:") else ""
+        source = os.path.join(path, source) if source and not os.path.isabs(source) else source
+        if source:
+            origins.add(source)
+        key, _, value = os.fsdecode(entry).partition("\n")
+        entries.append((source, key, value))
+    return origins, entries
+
+
 def _driver_overrides(root: Path) -> tuple[str, ...]:
     """`-c key=` for every per-driver key any config file names (cached until a config file changes)."""
     cache_key = str(root)
     with _cache_lock:
         cached = _cache.get(cache_key)
-    if cached is not None and _stat_key([p for p, *_ in cached[0]]) == cached[0]:
+    if cached is not None and files_key([p for p, *_ in cached[0]]) == cached[0]:
         return cached[1]
-    try:
-        done = run_unstalled([*_fixed_argv(root), "-C", str(root), "config", "-z", "--list", "--show-origin", "--name-only"],
-                             root=root, timeout=TIMEOUT_S, env=git_environment())
-    except (OSError, subprocess.TimeoutExpired):
+    found = config_entries(root, values=False)
+    if found is None:
         return ()
-    fields = done.stdout.split(b"\0")
-    origins: set[str] = {str(root / ".git" / "config")}
+    origins, entries = found
     overrides: list[str] = []
-    for origin, name in zip(fields[0::2], fields[1::2], strict=False):
-        text = os.fsdecode(origin)
-        if text.startswith("file:"):
-            file = text[len("file:"):]
-            origins.add(file if os.path.isabs(file) else str(root / file))
-        key = os.fsdecode(name)
+    for _source, key, _value in entries:
         if _DRIVER_KEY.match(key) and key.lower() not in (k.lower() for k in FIXED_OVERRIDES):
             overrides += ["-c", f"{key}="]
             if key.lower().startswith("filter."):  # a required filter with no command would stop git
@@ -147,7 +169,7 @@ def _driver_overrides(root: Path) -> tuple[str, ...]:
     result = tuple(dict.fromkeys(overrides[1::2]))  # each `key=value` once
     flat = tuple(x for key in result for x in ("-c", key))
     with _cache_lock:
-        _cache[cache_key] = (_stat_key(sorted(origins)), flat)
+        _cache[cache_key] = (files_key(sorted(origins)), flat)
     return flat
 
 

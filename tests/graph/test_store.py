@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mini_language import MiniSupport, mini_languages
 
 from konstruct_tui.graph import store as store_module
@@ -98,7 +100,8 @@ def test_a_damaged_index_file_is_replaced(project: Path, indexer_for) -> None:
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     path.write_bytes(b"this is not a database" * 100)
-    indexer = indexer_for(project)
+    with pytest.warns(UserWarning, match="was damaged .*rebuilt from the sources"):
+        indexer = indexer_for(project)
     snapshot = indexer.refresh()
     assert indexer.report.cold
     assert ("app/main.mini", "lib/util.mini") in snapshot.pairs()
