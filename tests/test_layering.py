@@ -208,7 +208,7 @@ _TESTS_BEHIND_THE_FACE = frozenset({
     "agent/test_reasoning_responses.py -> providers.responses", "app/test_run_browser.py -> blueprint.failures",
     "app/test_run_browser.py -> blueprint.gate", "app/test_run_browser.py -> blueprint.store",
     "app/test_run_browser.py -> blueprint.verification", "app/test_run_browser.py -> blueprint.report",
-    "commands/test_red_team_policy.py -> workspace.safe_git", "faults/test_fault_journal_edges.py -> workspace.intent",
+    "commands/programs/test_git.py -> workspace.safe_git", "faults/test_fault_journal_edges.py -> workspace.intent",
     "sandbox/test_sandbox_verification.py -> blueprint.verification", "tools/test_go_build_constraints.py -> graph.build_constraints",
     "tools/test_graph_honesty.py -> graph.dynamic_lookups", "ui/test_ui_runs_screen.py -> blueprint.store",
 })
