@@ -115,7 +115,7 @@ def deny_extract(name: str, args: list[str], root: Path | None) -> Finding | Non
     return None
 
 
-_GIT_WIPES = frozenset({"clean", "reset", "checkout", "restore", "rm", "stash", "switch", "read-tree", "update-index"})
+_GIT_WIPES = frozenset(sub for sub, entry in BY_NAME["git"].subcommands.items() if entry.wipes)
 
 
 # git's own options that take a value, as git reads them (a separate word, or `--long=value`).

@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .options import Parsed, Table, parse
-from .programs import PROGRAMS
+from .programs import PROGRAMS, names_where
 from .shellwords import ShellSyntaxError, split_words
 
-PRIVILEGE = frozenset({"sudo", "doas", "su", "pkexec", "run0", "sudoedit", "runuser", "systemd-run"})
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh"})
+PRIVILEGE = names_where("privileged")
+SHELLS = names_where("shell")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 

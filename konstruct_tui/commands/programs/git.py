@@ -57,6 +57,9 @@ GIT = Program(
         "archive": Subcommand(unsafe=frozenset({"--remote", "-o"}), runs={"--exec": "shell"}),
         "filter-branch": Subcommand(runs={f"--{what}-filter": "shell" for what in (
             "tree", "index", "env", "parent", "msg", "commit", "tag-name")}),
+        # the wiping subcommands: aimed at another folder (`git -C / clean -fdx`) the deny list judges where
+        **{sub: Subcommand(wipes=True) for sub in ("clean", "reset", "checkout", "restore", "rm", "stash", "switch",
+                                                  "read-tree", "update-index")},
         "config": Subcommand(takes_value=frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment",
                                                     "--value", "--url"})),
     },

@@ -27,6 +27,7 @@ class Subcommand:
     in_every_preset: bool = False  # every allowlist preset admits `git SUB` (looking around)
     lists_only_with: tuple[str, ...] = ()  # `git branch NAME` creates; with one of these options it lists
     takes_value: frozenset[str] = frozenset()  # its options whose value is the next word (`--sort KEY`)
+    wipes: bool = False  # it throws away work in the folder it runs in (`git clean`, `git reset`)
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Runner:
     table: Table
     operands: int = 0
     named_by: tuple[str, ...] = ()  # names that are this runner with its operand given (`linux64`: `setarch linux64`)
+    benign: bool = False  # changes nothing that matters (`timeout 60 pytest`): an allowlist matches what it runs
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,8 @@ the next word (where the policy must find the subcommand or an operand). `writes
     the program alone only looks around; `in_every_preset`: every allowlist preset admits it.
     `endless`: options that make a look around never end. `text`: its arguments are text, patterns
     or data, never scanned for shell code. `inspects_disks`: it may name a disk device without
-    writing it. `uploads`: it sends files off the machine. `subcommands`: what each subcommand
+    writing it. `uploads`: it sends files off the machine. `shell`: a shell
+    (`-c STRING` runs the string). `privileged`: it runs a command as another user (refused). `subcommands`: what each subcommand
     adds; `runner`: set when it starts another program (a wrapper); `runs_subcommands`: its
     subcommands that start another program (`uv run`), with their option tables.
 
@@ -75,6 +78,8 @@ the next word (where the policy must find the subcommand or an operand). `writes
     text: bool = False
     inspects_disks: bool = False
     uploads: bool = False
+    shell: bool = False
+    privileged: bool = False
     subcommands: dict[str, Subcommand] = field(default_factory=dict)
     runner: Runner | None = None
     runs_subcommands: dict[str, Table] = field(default_factory=dict)

@@ -23,26 +23,26 @@ _ARCHES = ("linux32", "linux64", "i386", "i486", "i586", "i686", "x86_64", "amd6
 
 
 def _runner(name: str, spelling: tuple[str, str] = ("", ""), roles: dict[str, str] | None = None,
-            numeric: bool = False, operands: int = 0, named_by: tuple[str, ...] = ()) -> Program:
+            numeric: bool = False, operands: int = 0, named_by: tuple[str, ...] = (), benign: bool = False) -> Program:
     """A wrapper's entry: `spelling` is (short letters, long names) in getopt's spelling."""
-    return Program((name,), runner=Runner(options(spelling[0], spelling[1], roles, numeric), operands, named_by))
+    return Program((name,), runner=Runner(options(spelling[0], spelling[1], roles, numeric), operands, named_by, benign))
 
 
 PROGRAMS = (
     _runner("env", ("0iu:C:S:vP:a:", "null ignore-environment unset= chdir= split-string= debug argv0= block-signal=? "
                     "default-signal=? ignore-signal=? list-signal-handling"),
             {"-S": "split", "--split-string": "split", "-C": "chdir", "--chdir": "chdir", "-P": "path"}),
-    _runner("nice", ("n:", "adjustment="), numeric=True),
-    _runner("ionice", ("c:n:p:P:u:t", "class= classdata= pid= pgid= uid= ignore")),
-    _runner("timeout", ("s:k:v", "signal= kill-after= foreground preserve-status verbose"), operands=1),
-    _runner("nohup"), _runner("builtin"), _runner("unbuffer", ("p", "")),
+    _runner("nice", ("n:", "adjustment="), numeric=True, benign=True),
+    _runner("ionice", ("c:n:p:P:u:t", "class= classdata= pid= pgid= uid= ignore"), benign=True),
+    _runner("timeout", ("s:k:v", "signal= kill-after= foreground preserve-status verbose"), operands=1, benign=True),
+    _runner("nohup", benign=True), _runner("builtin"), _runner("unbuffer", ("p", ""), benign=True),
     _runner("command", ("pvV", "")), _runner("exec", ("cla:", "")),
-    _runner("time", ("f:o:apvq", "format= output= append portability verbose quiet"), {"-o": "write", "--output": "write"}),
-    _runner("stdbuf", ("i:o:e:", "input= output= error=")),
-    _runner("setsid", ("cfw", "ctty fork wait")),
+    _runner("time", ("f:o:apvq", "format= output= append portability verbose quiet"), {"-o": "write", "--output": "write"}, benign=True),
+    _runner("stdbuf", ("i:o:e:", "input= output= error="), benign=True),
+    _runner("setsid", ("cfw", "ctty fork wait"), benign=True),
     _runner("chrt", ("bdfioraRmpvT:P:D:", "batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose "
-                     "sched-runtime= sched-period= sched-deadline="), operands=1),
-    _runner("taskset", ("apc", "all-tasks pid cpu-list"), operands=1),
+                     "sched-runtime= sched-period= sched-deadline="), operands=1, benign=True),
+    _runner("taskset", ("apc", "all-tasks pid cpu-list"), operands=1, benign=True),
     _runner("flock", ("sxunw:E:oc:Fv", "shared exclusive unlock nonblock nb timeout= wait= conflict-exit-code= close "
                       "command= no-fork verbose"), {"-c": "shell", "--command": "shell"}, operands=1),
     _runner("watch", ("n:d::tbegcCxpwq:rs:", "interval= differences=? no-title beep errexit chgexit color no-color exec "

@@ -73,3 +73,15 @@ def test_an_option_whose_value_runs_is_refused_without_being_written_twice() -> 
                         ("difftool", "--extcmd"), ("grep", "-O")):
         assert option in git.subcommands[sub].runs and option not in git.subcommands[sub].unsafe
         assert option in git.unsafe_options(sub)
+
+
+def test_what_the_wrapper_reader_does_by_name_matches_the_table() -> None:
+    """Behaviour beyond reading options stays code in wrappers.py, keyed by the table's names: a
+    privileged program without its peeler, or a peeler for a program the table does not know as
+    a wrapper, would drift apart silently."""
+    from konstruct_tui.commands import wrappers
+    from konstruct_tui.commands.programs import names_where
+
+    assert set(wrappers._PRIVILEGED_PEELERS) == names_where("privileged")
+    assert set(wrappers._AFTER) <= set(wrappers._WRAPPERS)
+    assert wrappers.PRIVILEGE == names_where("privileged") and "sudo" in wrappers.PRIVILEGE
