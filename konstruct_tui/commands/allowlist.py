@@ -17,17 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from .programs import PROGRAMS, Subcommand
 from .shellwords import ShellSyntaxError, split_words
 from .unsafe_options import first_unsafe, own_exact, unsafe_for
 from .wrappers import is_assignment, unwrap
 
 Prefix = tuple[str, ...]
 
-# Read-only looking around, shared by every preset. `git branch` lists branches only (see unsafe_options).
-_COMMON = (
-    "ls", "cat", "head", "tail", "wc", "grep", "rg", "pwd", "echo", "which", "diff", "file", "stat", "tree",
-    "git status", "git diff", "git log", "git show", "git branch", "git rev-parse", "git ls-files",
-    "git blame", "git grep",
+# Read-only looking around, shared by every preset (`in_every_preset` in the program table).
+_COMMON = tuple(
+    [name for p in PROGRAMS if p.in_every_preset for name in p.names]
+    + [f"{p.name} {sub}" for p in PROGRAMS for sub, entry in p.subcommands.items() if entry.in_every_preset]
 )
 
 PRESETS: dict[str, tuple[str, ...]] = {
@@ -53,12 +53,9 @@ PRESETS: dict[str, tuple[str, ...]] = {
         "mvn", "./mvnw", "gradle", "./gradlew", "java", "javac", "jar", "ant", "kotlinc", "kotlin", "sbt test", "sbt compile",
     ),
 }
-# `git branch NAME` creates a branch: the look-around rule admits listing only. With a name, git
-# lists only under an option that puts it in list mode (`--list`, or a filter: `--merged X`,
-# `--contains X`, `--points-at X`); `-v NAME`, `--color NAME`, `--column NAME`, `--sort=k NAME` all
-# create NAME (checked against git 2.39), so a name with any other option is a creation.
-LISTING_ONLY = {("git", "branch"): ("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")}
-_VALUE_TAKING = frozenset({"--points-at", "--format", "--sort"})  # a separate word is their value
+# `git branch NAME` creates a branch: the look-around rule admits listing only (`lists_only_with` in
+# the program table: the options that put it in list mode; `takes_value`: those whose value is the next word).
+LISTING_ONLY = {(p.name, sub): entry for p in PROGRAMS for sub, entry in p.subcommands.items() if entry.lists_only_with}
 
 
 class BadPrefix(ValueError):
@@ -135,7 +132,8 @@ def matching_rule(argv: Sequence[str], rules: Iterable[Rule], inner_allowed: Cal
     return Match(None, refusal)
 
 
-_BENIGN = frozenset({"timeout", "nice", "time", "stdbuf", "nohup", "ionice", "chrt", "taskset", "setsid", "unbuffer"})
+# Wrappers that change nothing that matters (`timeout 60 pytest`): `benign` in the program table.
+_BENIGN = frozenset(name for p in PROGRAMS if p.runner is not None and p.runner.benign for name in p.names)
 
 
 def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner_allowed: Callable[[Sequence[str]], bool]) -> str | None:
@@ -157,9 +155,9 @@ def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner
     return None
 
 
-def creates_branch(rest: Sequence[str], listing: tuple[str, ...]) -> bool:
+def creates_branch(rest: Sequence[str], listing: Subcommand) -> bool:
     """`git branch NAME` (a name with no listing option) creates a branch."""
-    if any(w.split("=", 1)[0] in listing for w in rest):
+    if any(w.split("=", 1)[0] in listing.lists_only_with for w in rest):
         return False
     skip = False
     for word in rest:
@@ -167,7 +165,7 @@ def creates_branch(rest: Sequence[str], listing: tuple[str, ...]) -> bool:
             skip = False
             continue
         if word.startswith("-"):
-            skip = word in _VALUE_TAKING
+            skip = word in listing.takes_value
             continue
         return True
     return False

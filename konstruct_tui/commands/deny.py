@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .environment import is_secret_name
 from .own_controls import changes_own_trust
+from .programs import names_where
 from .sweeping import (
     DENY,
     Finding,
@@ -40,7 +41,7 @@ _SECRETS = re.compile(
 _SECRET_HINTS = (".ssh", "id_", ".aws", ".netrc", "/etc/", ".gnupg", ".kube", ".docker", ".git-credentials",
                  ".password-store", "gcloud", "trust.json", ".pgpass", "_history", "/proc")
 # Sending a project's env file somewhere: `curl -d @.env`, `curl -T .env`, `wget --post-file=.env`.
-_UPLOADERS = frozenset({"curl", "wget", "http", "https", "xh", "scp", "rsync", "nc", "ncat", "netcat", "socat", "ftp", "sftp"})
+_UPLOADERS = names_where("uploads")
 _ENV_FILE = re.compile(r"(^|[@=/])\.env(\.[\w.-]+)?$")
 # Variables that make the next program load code of the caller's choosing.
 _INJECTING = re.compile(
@@ -108,16 +109,8 @@ def judge_program(argv: Sequence[str], root: Path | None) -> Finding | None:
 
 
 # Programs that inspect a disk they name, or whose forms that write one are judged by their own rules
-# above (`hdparm --security-erase`, `cryptsetup luksFormat`, `fdisk` without `-l`): any other program
-# naming a disk may write to it.
-_DEVICE_READERS = frozenset({
-    "ls", "stat", "file", "lsblk", "blkid", "smartctl", "udevadm", "findmnt", "df", "du", "realpath", "readlink",
-    "which", "echo", "find", "tree", "lsof", "fuser", "mount", "findfs", "hdparm", "fdisk", "parted", "sfdisk", "gdisk",
-    "sgdisk", "partprobe", "cryptsetup", "e2fsck", "fsck", "tune2fs", "dumpe2fs", "resize2fs", "nvme", "mdadm",
-    # readers, and git, whose one way to write a named file (`--output`) has its own rule
-    "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "diff", "cmp", "md5sum", "sha1sum", "sha256sum",
-    "basename", "dirname", "git", "printf", "logger", "test", "[", "expr", "jq",
-})
+# (`inspects_disks` in the program table): any other program naming a disk may write to it.
+_DEVICE_READERS = names_where("inspects_disks")
 # A path starting a word, after `=`, `:`, `,`, `@`, a quote or a space inside the word (`of=/dev/sda`,
 # `OPEN:/dev/sda`, sed's `1w /dev/sda`, awk's `print > "/dev/sda"`).
 _PATHS_IN_WORD = re.compile(r"""(?:^|[=:,@\s"'])(/[^=:,@\s"';]*)""")

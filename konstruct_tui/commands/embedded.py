@@ -16,45 +16,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..workspace import names_program
+from .programs import BY_NAME, names_where
 from .sweeping import git_places
 from .wrappers import program_name
 
-# Programs whose arguments are text, patterns or data, never run.
-TEXT_PROGRAMS = frozenset({
-    "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "jq", "yq", "cat", "head", "tail",
-    "wc", "logger", "test", "[", "expr", "git", "gh", "glab", "hg", "svn", "cowsay", "figlet", "banner",
-    "awk", "gawk", "mawk", "nawk",  # awk programs get their own scan (inline_code)
-})
+# Programs whose arguments are text, patterns or data, never run (`text` in the program table).
+TEXT_PROGRAMS = names_where("text")
+_GIT = BY_NAME["git"]
+_VIM_NAMES = BY_NAME["vim"].names  # `vim +'!cmd'` runs cmd in a shell
+
+
 @dataclass(frozen=True)
 class EmbeddedCode:
     code: str
     via: str
     strict: bool
     argv: tuple[str, ...] | None = None  # a program run with arguments, no shell (`rg --pre CMD FILE`)
-
-
-# Options whose value a program runs: (program, subcommand or None) -> {option: how}. `shell`: run
-# by a shell; `program`: a program run with a file name appended (judged as `VALUE FILE`).
-_EXEC_OPTIONS: dict[tuple[str, str | None], dict[str, str]] = {
-    ("git", "rebase"): {"--exec": "shell", "-x": "shell"},
-    ("git", "grep"): {"--open-files-in-pager": "program", "-O": "program"},
-    ("git", "difftool"): {"--extcmd": "shell", "-x": "shell"},
-    ("git", "send-email"): {"--sendmail-cmd": "shell", "--smtp-server": "program"},
-    ("git", "clone"): {"--upload-pack": "shell", "-u": "shell"}, ("git", "fetch"): {"--upload-pack": "shell"},
-    ("git", "pull"): {"--upload-pack": "shell"}, ("git", "push"): {"--receive-pack": "shell", "--exec": "shell"},
-    ("git", "ls-remote"): {"--upload-pack": "shell"}, ("git", "archive"): {"--exec": "shell"},
-    ("rg", None): {"--pre": "program", "--hostname-bin": "program"},
-    ("tar", None): {"--to-command": "shell", "--use-compress-program": "shell", "-I": "shell", "--info-script": "shell",
-                    "--new-volume-script": "shell", "-F": "shell", "--rsh-command": "program", "--rmt-command": "program"},
-    ("zip", None): {"--unzip-command": "shell", "-TT": "shell"},
-    ("vim", None): {"-c": "vim", "--cmd": "vim"}, ("vi", None): {"-c": "vim", "--cmd": "vim"},
-    ("nvim", None): {"-c": "vim", "--cmd": "vim"}, ("ex", None): {"-c": "vim", "--cmd": "vim"},
-    ("rsync", None): {"-e": "shell", "--rsh": "shell", "--rsync-path": "shell"},
-    ("scp", None): {"-S": "program"}, ("sort", None): {"--compress-program": "program"},
-    ("make", None): {"--eval": "shell", "-E": "shell"},
-    ("git", "filter-branch"): {f"--{what}-filter": "shell" for what in ("tree", "index", "env", "parent", "msg", "commit",
-                                                                       "tag-name")},
-}
 
 
 def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
@@ -81,7 +58,7 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
         template = args[start:at]  # parallel's own options come first, then the command
         found.append(EmbeddedCode(" ".join(template + [w for w in args[at + 1:] if w != ":::"]), "parallel", True))
     found += _exec_options(name, args)
-    if name in ("vim", "vi", "nvim", "ex", "view", "gvim"):
+    if name in _VIM_NAMES:
         found += [EmbeddedCode(w[1:].lstrip(":")[1:], f"{name} +", True) for w in args if w.startswith("+") and w[1:].lstrip(":").startswith("!")]
     if name == "sed":
         found += _sed_execute(args)
@@ -95,9 +72,12 @@ def embedded_code(argv: Sequence[str]) -> list[EmbeddedCode]:
 
 
 def _exec_options(name: str, args: list[str]) -> list[EmbeddedCode]:
-    """Values of options that run a program or a shell string (the table above)."""
-    sub = next((w for w in args if not w.startswith("-")), None) if name == "git" else None
-    table = _EXEC_OPTIONS.get((name, sub)) or _EXEC_OPTIONS.get((name, None))
+    """Values of options that run a program or a shell string (`runs` in the program table): `shell`
+    run by a shell; `program` a program run with a file name appended (judged as `VALUE FILE`);
+    `vim` an editor command, `:!cmd` running cmd."""
+    entry = BY_NAME.get(name)
+    sub = next((w for w in args if not w.startswith("-")), None) if entry is not None and entry.subcommands else None
+    table = entry.runs_in(sub) if entry is not None else {}
     if not table:
         return []
     found = []
@@ -186,7 +166,7 @@ def _git_settings(args: list[str]) -> list[EmbeddedCode]:
 
 
 # `git config`'s options that take a value.
-_CONFIG_VALUED = frozenset({"-f", "--file", "--blob", "--type", "--default", "--comment", "--value", "--url"})
+_CONFIG_VALUED = _GIT.subcommands["config"].takes_value
 
 
 def _git_subcommand(args: Sequence[str]) -> int | None:

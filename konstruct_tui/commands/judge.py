@@ -32,6 +32,7 @@ from .shellwords import (
     Word,
     describe_operator,
     tokenize,
+    word_runs,
 )
 from .targets import place_of
 from .wrappers import PEEL_BUDGET, program_name, shell_code_of, unwrap
@@ -47,19 +48,6 @@ _MAX_PROBES = 16
 _MKFS_NAME = re.compile(r"^mkfs(\.|$)")
 _REDIRECT_OUT = frozenset({">", ">>", ">|", "&>", ">&", "<>"})
 _SINKS = frozenset({"/dev/null", "/dev/stderr", "/dev/stdout", "/dev/tty"})
-
-
-def word_runs(tokens: Sequence[Token]) -> list[list[Word]]:
-    """The words between operators: each run is one command a shell would start (or a redirection
-    target). Used to look for denied commands anywhere in a compound line."""
-    runs: list[list[Word]] = [[]]
-    for token in tokens:
-        if isinstance(token, Operator):
-            if runs[-1]:
-                runs.append([])
-        else:
-            runs[-1].append(token)
-    return [run for run in runs if run]
 
 
 def hard_line(tokens: Sequence[Token], root: Path | None, depth: int) -> Finding | None:

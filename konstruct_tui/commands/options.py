@@ -12,7 +12,7 @@ An option that is not in the table is reported, not guessed: the caller asks ins
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 
@@ -136,3 +136,38 @@ def parse(words: Sequence[str], start: int, table: Table, operands: int | None =
 def _done(out: Parsed, i: int) -> Parsed:
     out.end = i
     return out
+
+
+def first_unsafe(args: Iterable[str], unsafe: frozenset[str], listed: frozenset[str] = frozenset(),
+                 exact: frozenset[str] = frozenset()) -> str | None:
+    """The first word of `args` that spells an unsafe option not in `listed` (`exact`: the
+    program's own long options, never read as abbreviations).
+
+    Matching is deliberately loose, so it errs towards refusing: a long option also matches its
+    abbreviations (git and GNU tools accept `--out=x` for `--output=x`), a short letter matches
+    inside a cluster (`-nO`), `--opt=value` matches `--opt`."""
+    for word in args:
+        if word == "--":
+            return None
+        if not word.startswith("-") or word == "-" or word.split("=", 1)[0] in exact:
+            continue
+        for option in _spellings(word, unsafe):
+            if option not in listed:
+                return word
+    return None
+
+
+def _spellings(word: str, unsafe: frozenset[str]) -> list[str]:
+    name = word.split("=", 1)[0]
+    if name in unsafe:
+        return [name]
+    if word.startswith("--"):  # `--out=x` for `--output=x`; short stems (`--co`) are other options' own names
+        return [o for o in unsafe if o.startswith("--") and len(name) > 4 and o.startswith(name)]
+    found = []
+    for option in unsafe:
+        if option.startswith("-") and not option.startswith("--"):
+            if len(option) == 2 and option[1] in word[1:] and not word[1:].isdigit():
+                found.append(option)  # a letter inside a cluster: `-nO`
+            elif len(option) > 2 and word.startswith(option + "="):
+                found.append(option)  # `-out=x`; find's `-exec` and `-fprintf` matched whole above
+    return found

@@ -203,6 +203,8 @@ def _decide_chain(tokens: list[Word | Operator], config: PolicyConfig) -> Policy
         steps.append(ChainStep(connector, tuple(w.text for w in words)))
         runs.append(words)
         connector, words = token.text, []
+    if not runs:
+        return None  # `;` alone: no command at all, as a shell reads it a syntax error (compound)
     decisions = [_decide_simple(run, config) for run in runs]
     for k, decision in enumerate(decisions):
         if decision.decision == "refuse":

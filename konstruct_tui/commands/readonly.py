@@ -20,19 +20,14 @@ from pathlib import Path
 
 from ..workspace import git_argv, program_outside
 from .allowlist import LISTING_ONLY, creates_branch
+from .programs import BY_NAME, PROGRAMS
 from .unsafe_options import first_unsafe, own_exact, unsafe_for
 
-READ_ONLY: tuple[tuple[str, ...], ...] = tuple(tuple(entry.split()) for entry in (
-    "ls", "cat", "head", "tail", "wc", "file", "stat", "pwd", "tree", "rg", "grep", "egrep", "fgrep", "find", "du",
-    "which", "realpath", "readlink", "basename", "dirname", "diff", "cmp", "md5sum", "sha1sum", "sha256sum", "echo",
-    "uname", "whoami", "date",
-    "git status", "git log", "git show", "git diff", "git blame", "git grep", "git ls-files", "git rev-parse",
-    "git branch", "git shortlog", "git describe", "git ls-tree", "git cat-file", "git reflog show",
-))
-
-
-# Options that make a look around never end (`tail -f`, `-qf`, `--fol`): matched like unsafe options.
-_ENDLESS: dict[str, frozenset[str]] = {"tail": frozenset({"-f", "-F", "--follow", "--retry"})}
+# The read-only list: `read_only` in the program table, for a program and for a subcommand.
+READ_ONLY: tuple[tuple[str, ...], ...] = tuple(
+    [(name,) for p in PROGRAMS if p.read_only for name in p.names]
+    + [(p.name, *sub.split()) for p in PROGRAMS for sub, entry in p.subcommands.items() if entry.read_only]
+)
 
 
 def read_only_rule(argv: Sequence[str], root: Path | None = None) -> str | None:
@@ -46,8 +41,8 @@ def read_only_rule(argv: Sequence[str], root: Path | None = None) -> str | None:
         listing = LISTING_ONLY.get(tuple(argv[:2]))  # type: ignore[arg-type]
         if listing is not None and creates_branch(rest, listing):
             return None
-        endless = _ENDLESS.get(words[0])
-        if endless is not None and first_unsafe(rest, endless) is not None:
+        endless = BY_NAME[words[0]].endless  # options that make a look around never end (`tail -f`)
+        if endless and first_unsafe(rest, endless) is not None:
             return None  # follows forever: not a look around
         if any(_reads_a_device(word, root) for word in rest):
             return None

@@ -291,24 +291,21 @@ def _go(workspace: Workspace) -> list[ProjectScript]:
     ]
 
 
-def _maven(workspace: Workspace) -> list[ProjectScript]:
-    if not _exists(workspace, "pom.xml"):
+def _wrapped_tool(workspace: Workspace, kind: str, markers: tuple[str, ...], plain: str, wrapper: str,
+                  goals: tuple[tuple[str, str], ...]) -> list[ProjectScript]:
+    """Maven and Gradle: run through the project's own wrapper script when it ships one (`./mvnw`),
+    else the tool on PATH; either spelling on a command line is the script."""
+    if not any(_exists(workspace, m) for m in markers):
         return []
-    tool = "./mvnw" if _exists(workspace, "mvnw") else "mvn"
-    spellings = lambda goal: (("mvn", goal), ("./mvnw", goal))  # noqa: E731
-    return [
-        ProjectScript("test", "maven", "pom.xml", (tool, "test"), spellings("test")),
-        ProjectScript("build", "maven", "pom.xml", (tool, "package"), spellings("package")),
-    ]
+    tool = f"./{wrapper}" if _exists(workspace, wrapper) else plain
+    return [ProjectScript(name, kind, markers[0], (tool, goal), ((plain, goal), (f"./{wrapper}", goal)))
+            for name, goal in goals]
+
+
+def _maven(workspace: Workspace) -> list[ProjectScript]:
+    return _wrapped_tool(workspace, "maven", ("pom.xml",), "mvn", "mvnw", (("test", "test"), ("build", "package")))
 
 
 def _gradle(workspace: Workspace) -> list[ProjectScript]:
     markers = ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts")
-    if not any(_exists(workspace, m) for m in markers):
-        return []
-    tool = "./gradlew" if _exists(workspace, "gradlew") else "gradle"
-    spellings = lambda task: (("gradle", task), ("./gradlew", task))  # noqa: E731
-    return [
-        ProjectScript("test", "gradle", "build.gradle", (tool, "test"), spellings("test")),
-        ProjectScript("build", "gradle", "build.gradle", (tool, "build"), spellings("build")),
-    ]
+    return _wrapped_tool(workspace, "gradle", markers, "gradle", "gradlew", (("test", "test"), ("build", "build")))

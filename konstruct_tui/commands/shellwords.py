@@ -18,6 +18,7 @@ the line, no backtracking: judging time stays linear in its length.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 # Longest first, so `&&` wins over `&` and `<<<` over `<<`.
@@ -397,17 +398,22 @@ def split_words(line: str) -> list[str]:
     return words
 
 
-def segments(tokens: list[Token]) -> list[list[str]]:
+def word_runs(tokens: Sequence[Token]) -> list[list[Word]]:
     """The words between operators: each run is one command a shell would start (or a redirection
     target). Used to look for denied commands anywhere in a compound line."""
-    runs: list[list[str]] = [[]]
+    runs: list[list[Word]] = [[]]
     for token in tokens:
         if isinstance(token, Operator):
             if runs[-1]:
                 runs.append([])
         else:
-            runs[-1].append(token.text)
+            runs[-1].append(token)
     return [run for run in runs if run]
+
+
+def segments(tokens: list[Token]) -> list[list[str]]:
+    """The text of each run of words between operators (word_runs)."""
+    return [[word.text for word in run] for run in word_runs(tokens)]
 
 
 _NAMES = {

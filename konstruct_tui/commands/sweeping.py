@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .programs import BY_NAME
 from .targets import Place, is_device, place_of
 
 DENY = "deny"
@@ -25,18 +26,11 @@ class Finding:
     reason: str
 
 
-# Options naming a file the program writes: onto the machine's own folders or a disk, that is the
-# same catastrophe as `cp x /etc/passwd`.
-_OUTPUT_OPTIONS: dict[str, tuple[str, ...]] = {
-    "curl": ("-o", "--output"), "wget": ("-O", "--output-document", "-o", "--output-file", "-a", "--append-output"),
-    "sort": ("-o", "--output"), "tree": ("-o",), "git": ("--output", "-o", "--output-directory"),
-    "gcc": ("-o",), "cc": ("-o",), "clang": ("-o",), "go": ("-o",), "ld": ("-o",), "base64": ("-o", "--output"),
-    "openssl": ("-out",), "xxd": (), "uniq": (), "split": (), "iconv": ("-o", "--output"), "pandoc": ("-o", "--output"),
-}
-
-
 def deny_output(name: str, args: list[str], root: Path | None) -> Finding | None:
-    options = _OUTPUT_OPTIONS.get(name, ())
+    """An option naming a file the program writes (`writes` in the program table) aimed at the
+    machine's own folders or a disk: the same catastrophe as `cp x /etc/passwd`."""
+    entry = BY_NAME.get(name)
+    options = entry.writes if entry is not None else ()
     for k, word in enumerate(args):
         for option in options:
             if word == option and k + 1 < len(args):
@@ -121,12 +115,11 @@ def deny_extract(name: str, args: list[str], root: Path | None) -> Finding | Non
     return None
 
 
-_GIT_WIPES = frozenset({"clean", "reset", "checkout", "restore", "rm", "stash", "switch", "read-tree", "update-index"})
+_GIT_WIPES = frozenset(sub for sub, entry in BY_NAME["git"].subcommands.items() if entry.wipes)
 
 
 # git's own options that take a value, as git reads them (a separate word, or `--long=value`).
-GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix",
-                        "--attr-source", "--list-cmds"})
+GIT_VALUED = BY_NAME["git"].takes_value
 
 
 def git_places(args: Sequence[str]) -> tuple[str, int | None]:

@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .options import Parsed, Table, parse
+from .programs import PROGRAMS, names_where
 from .shellwords import ShellSyntaxError, split_words
 
-PRIVILEGE = frozenset({"sudo", "doas", "su", "pkexec", "run0", "sudoedit", "runuser", "systemd-run"})
-SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh"})
+PRIVILEGE = names_where("privileged")
+SHELLS = names_where("shell")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
@@ -145,10 +146,6 @@ class Wrapper:
     after: Callable[[_State, Parsed], None] | None = None  # special cases, once options are read
 
 
-def _t(short: str = "", long: str = "", roles: dict[str, str] | None = None, numeric: bool = False) -> Table:
-    return Table(short, tuple(long.split()), numeric, False, roles or {})
-
-
 def _env_after(s: _State, parsed: Parsed) -> None:
     words = s.words
     i = parsed.end
@@ -213,84 +210,20 @@ def _ssh_after(s: _State, parsed: Parsed) -> None:
     s.stop = True
 
 
-_SETARCH = _t("RFZLXBIST3v", "addr-no-randomize fdpic-funcptrs mmap-page-zero addr-compat-layout read-implies-exec "
-              "32bit short-inode whole-seconds sticky-timeouts 3gb 4gb uname-2.6 verbose list show=?")
-_NPX = _t("p:c:yqw:", "package= call= yes no quiet ignore-existing workspace= workspaces include-workspace-root "
-          "prefix= registry= cache= offline prefer-offline prefer-online loglevel= silent",
-          {"-c": "shell", "--call": "shell", "--prefix": "chdir", "-w": "chdir", "--workspace": "chdir"})
-
-_WRAPPERS: dict[str, Wrapper] = {
-    "env": Wrapper(_t("0iu:C:S:vP:a:", "null ignore-environment unset= chdir= split-string= debug argv0= "
-                      "block-signal=? default-signal=? ignore-signal=? list-signal-handling",
-                      {"-S": "split", "--split-string": "split", "-C": "chdir", "--chdir": "chdir", "-P": "path"}),
-                   after=_env_after),
-    "nice": Wrapper(_t("n:", "adjustment=", numeric=True)),
-    "ionice": Wrapper(_t("c:n:p:P:u:t", "class= classdata= pid= pgid= uid= ignore"), after=_pid_mode),
-    "timeout": Wrapper(_t("s:k:v", "signal= kill-after= foreground preserve-status verbose"), operands=1),
-    "nohup": Wrapper(_t()), "builtin": Wrapper(_t()), "unbuffer": Wrapper(_t("p")),
-    "command": Wrapper(_t("pvV")), "exec": Wrapper(_t("cla:")),
-    "time": Wrapper(_t("f:o:apvq", "format= output= append portability verbose quiet",
-                       {"-o": "write", "--output": "write"})),
-    "stdbuf": Wrapper(_t("i:o:e:", "input= output= error=")),
-    "setsid": Wrapper(_t("cfw", "ctty fork wait")),
-    "chrt": Wrapper(_t("bdfioraRmpvT:P:D:", "batch deadline fifo idle other rr reset-on-fork all-tasks max pid verbose "
-                       "sched-runtime= sched-period= sched-deadline="), operands=1, after=_pid_mode),
-    "taskset": Wrapper(_t("apc", "all-tasks pid cpu-list"), operands=1, after=_pid_mode),
-    "flock": Wrapper(_t("sxunw:E:oc:Fv", "shared exclusive unlock nonblock nb timeout= wait= conflict-exit-code= "
-                        "close command= no-fork verbose", {"-c": "shell", "--command": "shell"}),
-                     operands=1, after=_flock_after),
-    "watch": Wrapper(_t("n:d::tbegcCxpwq:rs:", "interval= differences=? no-title beep errexit chgexit color no-color "
-                        "exec precise no-wrap equexit= no-rerun shotsfile="), after=_watch_after),
-    "script": Wrapper(_t("ac:eE:fqt::T:B:I:O:m:", "append command= return flush quiet timing=? log-in= log-out= "
-                         "log-io= log-timing= logging-format= echo= force output-limit=",
-                         {"-c": "shell", "--command": "shell"}), operands=1, after=_script_after),
-    "ssh": Wrapper(_t("46AaCfGgKkMNnqsTtVvXxYyB:b:c:D:E:e:F:I:i:J:L:l:m:O:o:p:Q:R:S:W:w:"), after=_ssh_after),
-    "busybox": Wrapper(_t()), "caffeinate": Wrapper(_t("dimsuw:t:")),
-    "strace": Wrapper(_t("cCdDfFhikqrtTvVwxyYzZna:b:e:E:I:o:O:p:P:s:S:u:U:X:",
-                         "output= trace= signal= abbrev= verbose= raw= read= write= fault= inject= status= quiet=? "
-                         "decode-fds=? user= env= attach= trace-path= summary-sort-by= string-limit= columns= "
-                         "const-print-style= seccomp-bpf follow-forks output-separately summary-only summary "
-                         "summary-wall-clock absolute-timestamps=? relative-timestamps=? syscall-times=? "
-                         "instruction-pointer stack-traces no-abbrev decode-pids= kvm= secontext=? always-show-pid "
-                         "detach-on= daemonize=? debug argv0= timestamps=? successful-only failed-only",
-                         {"-o": "output", "--output": "output"})),
-    "ltrace": Wrapper(_t("bcCdfhiLrStTVwa:A:D:e:F:l:n:o:p:s:u:x:X:", "output= library= demangle align= indent= "
-                         "debug= config= help version", {"-o": "output", "--output": "output"})),
-    "unshare": Wrapper(_t("muinpUCTfrcw:R:S:G:", "mount=? uts=? ipc=? net=? pid=? user=? cgroup=? time=? fork "
-                          "kill-child=? mount-proc=? mount-binfmt=? map-user= map-group= map-users= map-groups= "
-                          "map-root-user map-current-user map-auto propagation= setgroups= keep-caps setuid= "
-                          "setgid= root= wd= monotonic= boottime= load-interp=",
-                          {"-w": "chdir", "--wd": "chdir", "-R": "chdir", "--root": "chdir"})),
-    "nsenter": Wrapper(_t("amuinpUCTFZt:S:G:r::w::", "all target= mount=? uts=? ipc=? net=? pid=? user=? cgroup=? "
-                          "time=? setuid= setgid= preserve-credentials root=? wd=? no-fork follow-context "
-                          "join-cgroup env user-parent keep-caps", {"-w": "chdir", "--wd": "chdir"})),
-    "chroot": Wrapper(_t("", "userspec= groups= skip-chdir"), operands=1),
-    "setarch": Wrapper(_SETARCH, operands=1, after=_setarch_after),
-    "xargs": Wrapper(_t("0a:d:E:e::I:i::L:l::n:P:s:oprtx", "null arg-file= delimiter= eof=? replace=? max-lines=? "
-                        "max-args= max-procs= max-chars= interactive no-run-if-empty verbose exit open-tty "
-                        "show-limits process-slot-var="), after=_xargs_after),
-    # package runners: `npx rimraf /` runs the package's program with the rest of the words
-    "npx": Wrapper(_NPX), "pnpx": Wrapper(_NPX), "bunx": Wrapper(_t("p:", "package= bun")),
-    "uvx": Wrapper(_t("qvn", "from= with= with-editable= with-requirements= python= quiet verbose no-cache isolated "
-                      "offline refresh")),
-    "fakeroot": Wrapper(_t("l:s:i:u", "lib= faked= unknown-is-real")),
+# What some wrappers do besides reading their options (their option tables are in the program table).
+_AFTER: dict[str, Callable[[_State, Parsed], None]] = {
+    "env": _env_after, "ionice": _pid_mode, "chrt": _pid_mode, "taskset": _pid_mode, "flock": _flock_after,
+    "watch": _watch_after, "script": _script_after, "ssh": _ssh_after, "setarch": _setarch_after, "xargs": _xargs_after,
 }
-# `linux64 rm -rf /`: setarch's aliases name the architecture themselves.
-_ARCH_ALIASES = frozenset({"linux32", "linux64", "i386", "i486", "i586", "i686", "x86_64", "amd64", "arm64",
-                           "aarch64", "ppc", "ppc32", "ppc64", "s390", "s390x", "sparc", "sparc32", "sparc64"})
+_WRAPPERS: dict[str, Wrapper] = {
+    name: Wrapper(p.runner.table, p.runner.operands, _AFTER.get(p.name)) for p in PROGRAMS if p.runner is not None
+    for name in p.names
+}
+# `linux64 rm -rf /`: names that are a wrapper with its operand given (setarch's aliases name the architecture).
+_NAMED_BY: dict[str, str] = {alias: p.name for p in PROGRAMS if p.runner is not None for alias in p.runner.named_by}
 # Runners of a project's environment: `uv run CMD`, `poetry run CMD`, `npm exec -- CMD` run CMD.
 _SUBCOMMAND_RUNNERS: dict[tuple[str, str], Table] = {
-    ("uv", "run"): _t("qvw:p:", "with= with-editable= with-requirements= python= package= extra= all-extras "
-                      "no-dev frozen locked isolated no-project no-sync offline quiet verbose directory= project= "
-                      "env-file= no-env-file module script gui-script", {"--directory": "chdir", "--project": "chdir"}),
-    ("poetry", "run"): _t("qvnP:C:", "quiet verbose no-interaction project= directory=",
-                          {"-C": "chdir", "--directory": "chdir", "-P": "chdir", "--project": "chdir"}),
-    ("pdm", "run"): _t("qvlgp:", "verbose quiet list global project= venv=", {"-p": "chdir", "--project": "chdir"}),
-    ("pipenv", "run"): _t("qv", "quiet verbose python="), ("hatch", "run"): _t("", ""),
-    ("conda", "run"): _t("n:p:v", "name= prefix= cwd= no-capture-output live-stream", {"--cwd": "chdir"}),
-    ("npm", "exec"): _NPX, ("npm", "x"): _NPX, ("bun", "x"): _t("p:", "package= bun"),
-    ("pnpm", "dlx"): _t("c", "package= shell-mode silent", {}), ("pnpm", "exec"): _t("cr", "shell-mode recursive parallel"),
-    ("yarn", "dlx"): _t("p:q", "package= quiet"), ("yarn", "exec"): _t(),
+    (name, sub): table for p in PROGRAMS for name in p.names for sub, table in p.runs_subcommands.items()
 }
 
 
@@ -350,7 +283,7 @@ def _peelable(words: Sequence[str]) -> bool:
         return False
     name = program_name(words[lead])
     runner = len(words) > lead + 1 and (name, words[lead + 1]) in _SUBCOMMAND_RUNNERS
-    return bool(name in _PRIVILEGED_PEELERS or name in _WRAPPERS or name in _ARCH_ALIASES or runner)
+    return bool(name in _PRIVILEGED_PEELERS or name in _WRAPPERS or name in _NAMED_BY or runner)
 
 
 PEEL_BUDGET = 32  # wrappers peeled off one command; more is refused, never judged as the wrapper itself
@@ -378,10 +311,10 @@ def unwrap(argv: Sequence[str]) -> Unwrapped:
         elif name in _WRAPPERS:
             s.wrappers.append(name)
             _peel(s, name, _WRAPPERS[name])
-        elif name in _ARCH_ALIASES:
+        elif name in _NAMED_BY:
             s.wrappers.append(name)
             s.words = [s.words[0], "-"] + s.words[1:]  # as `setarch ARCH`, the arch being the alias
-            _peel(s, "setarch", Wrapper(_SETARCH, operands=1, after=_setarch_after))
+            _peel(s, _NAMED_BY[name], _WRAPPERS[_NAMED_BY[name]])
         elif runner is not None:
             s.wrappers.append(f"{name} {before[1]}")
             _peel_runner(s, f"{name} {before[1]}", runner)

@@ -136,7 +136,7 @@ def test_as_a_process_the_server_words_reach_stderr_and_exit_1(project: Path, tm
 
 
 def test_a_configured_context_window_compacts_and_the_json_lines_say_where(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from konstruct_tui.providers.settings import config_path
+    from konstruct_tui.providers import config_path
 
     config_path().parent.mkdir(parents=True, exist_ok=True)
     config_path().write_text('[models."m"]\ncontext_tokens = 6000\nmax_output_tokens = 1000\n')  # 15000 characters a turn

@@ -133,8 +133,10 @@ async def test_without_agents_md_or_graph_nothing_is_said_about_them(project: Pa
 async def test_a_slow_or_failing_graph_never_holds_the_run(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(loop_module, "NEIGHBORHOOD_WAIT_S", 0.1)
 
+    slow_s = 5.0
+
     def slow(ws, request):
-        time.sleep(5)
+        time.sleep(slow_s)
         return [{"name": "late"}]
 
     def broken(ws, request):
@@ -144,7 +146,7 @@ async def test_a_slow_or_failing_graph_never_holds_the_run(project: Path, tmp_pa
         loop, model, _ = scripted_loop(project, write_script(tmp_path, [DONE]), rank_neighborhoods=ranker)
         started = time.monotonic()
         assert (await loop.run("fix add")).reason == "done"
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < slow_s / 2  # against the slow ranker's own time: it did not wait for it
         assert "neighborhood" not in model.transcripts[0][0].text.lower()
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from konstruct_tui.app.model_servers import ModelChoice, detect_local_servers, key_source, save_model_choice
 from konstruct_tui.providers import resolve
-from konstruct_tui.providers.settings import config_path, load_config
+from konstruct_tui.providers import config_path, load_config
 
 
 class _Server(BaseHTTPRequestHandler):

@@ -128,7 +128,7 @@ def test_a_failing_checks_own_output_is_in_its_veto_and_the_report(tmp_path: Pat
                                          {"vetoes": [{"rung": "executable", "code": "verify_failed", "message": veto.message}]}),
                       audit={"kind": "gate", "tier": "executable", "detail": {"attempt": 1, "decision": "stalled",
                                                                              "vetoes": [{"message": veto.message}]}})
-    from konstruct_tui.blueprint.plan import parse_blueprint
+    from konstruct_tui.blueprint import parse_blueprint
     from konstruct_tui.blueprint.report import write_final_sections, write_phase_section
 
     blueprint = parse_blueprint(PLAN)

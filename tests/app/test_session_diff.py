@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from konstruct_tui.agent.events import BudgetUpdate, SessionStarted
+from konstruct_tui.agent import BudgetUpdate, SessionStarted
 from konstruct_tui.app.session_commands import CostLedger, undo_last_batch
 from konstruct_tui.app.session_diff import session_diff
 from konstruct_tui.workspace import EditRequest, EditRun, Workspace, WriteJournal, apply_edits

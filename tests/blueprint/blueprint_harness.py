@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from konstruct_tui.agent.events import CollectingReporter, Finished
+from konstruct_tui.agent import CollectingReporter, Finished
 from konstruct_tui.app import ScriptBook
 from konstruct_tui.blueprint import (
     Orchestrator,
@@ -88,7 +88,7 @@ class RunResult:
     run_id: str
 
     def events(self, name: str) -> list[dict[str, Any]]:
-        from konstruct_tui.agent.events import event_json
+        from konstruct_tui.agent import event_json
 
         return [event_json(e) for e in self.reporter.events if e.name == name]
 
@@ -114,7 +114,7 @@ class RecordingBook(ScriptBook):
         original = port.stream_turn
 
         def stream_turn(system: str, transcript: Any, tools: Any) -> Any:
-            from konstruct_tui.agent.ports import UserMessage
+            from konstruct_tui.agent import UserMessage
 
             seen.append("\n".join(m.text for m in transcript if isinstance(m, UserMessage)))
             return original(system, transcript, tools)

@@ -1,4 +1,4 @@
-"""Fixtures for the blueprint scenarios: private user dirs for every test, and a tiny project."""
+"""Fixtures for the blueprint scenarios: a tiny project (user dirs: the fixture at the tests root)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,6 @@ def bare_inner_pytest(monkeypatch: pytest.MonkeyPatch) -> None:
     benchmark's git calls), compiled afresh in the verification's empty bytecode cache, 3-8 s a run.
     A plan's own `-p plugin` (in its pyproject or command) still loads."""
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path_factory.mktemp("bp-userdirs")
-    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        monkeypatch.setenv(name, str(home / name.lower()))
-    return home
 
 
 @pytest.fixture

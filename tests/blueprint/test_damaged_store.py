@@ -126,7 +126,7 @@ def test_the_workbench_sets_a_damaged_store_aside_and_says_so(project: Path, tmp
     """A blueprint started from the workbench (not `konstruct blueprint run`) meets a damaged store
     the same way: set aside, a warning in the transcript, and the run goes on."""
     from konstruct_tui.agent import CollectingReporter, KillSwitch, ProviderWarning
-    from konstruct_tui.app.blueprint_runs import read_blueprint, run_blueprint
+    from konstruct_tui.app import read_blueprint, run_blueprint
     from konstruct_tui.providers import ProviderSettings
     from konstruct_tui.workspace import Workspace
 

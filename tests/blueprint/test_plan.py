@@ -52,28 +52,28 @@ def test_a_malformed_blueprint_names_the_line_and_the_key(text: str, expected: s
     assert str(caught.value).startswith(expected), str(caught.value)
 
 
-def test_the_cli_refuses_a_malformed_blueprint_with_exit_2_and_writes_nothing(tmp_path: Path, konstruct, private_dirs: Path) -> None:
+def test_the_cli_refuses_a_malformed_blueprint_with_exit_2_and_writes_nothing(tmp_path: Path, konstruct, private_user_dirs: Path) -> None:
     plan = tmp_path / "plan.toml"
     plan.write_text(GOOD.replace('goal = "first"\n', ""))
     code, out, err = konstruct("blueprint", "run", str(plan), "--root", str(tmp_path), "--provider", "scripted", "--script", str(plan))
     assert code == 2 and out is None
     assert err.strip() == "konstruct: error: plan.toml:3: phases[1].goal: is missing"
-    assert not list(private_dirs.rglob("runs.sqlite3"))
+    assert not list(private_user_dirs.rglob("runs.sqlite3"))
 
 
-def test_the_cli_refuses_a_verify_command_the_policy_refuses(tmp_path: Path, konstruct, private_dirs: Path) -> None:
+def test_the_cli_refuses_a_verify_command_the_policy_refuses(tmp_path: Path, konstruct, private_user_dirs: Path) -> None:
     plan = tmp_path / "plan.toml"
     plan.write_text(GOOD.replace('verify = ["python -m pytest -q"]', 'verify = ["pytest -q && rm -rf /"]'))
     code, _, err = konstruct("blueprint", "run", str(plan), "--root", str(tmp_path), "--provider", "scripted", "--script", str(plan))
     assert code == 2 and "verify command 'pytest -q && rm -rf /' is refused by the command policy" in err
-    assert not list(private_dirs.rglob("runs.sqlite3"))
+    assert not list(private_user_dirs.rglob("runs.sqlite3"))
 
 
-def test_unknown_runs_and_missing_files_are_usage_errors(tmp_path: Path, konstruct, private_dirs: Path) -> None:
+def test_unknown_runs_and_missing_files_are_usage_errors(tmp_path: Path, konstruct, private_user_dirs: Path) -> None:
     code, _, err = konstruct("blueprint", "status", "bp-nope")
     assert code == 2 and "no blueprint run has been started yet" in err
     assert konstruct("blueprint", "status", "--json")[1] == {"runs": []}
-    assert not [p for p in private_dirs.rglob("*") if p.is_file()]  # asking wrote nothing
+    assert not [p for p in private_user_dirs.rglob("*") if p.is_file()]  # asking wrote nothing
     assert konstruct("blueprint", "resume", "bp-nope")[0] == 2
     assert konstruct("blueprint", "report", "bp-nope")[0] == 2
     code, _, err = konstruct("blueprint", "run", str(tmp_path / "missing.toml"))

@@ -41,6 +41,13 @@ def test_chains_are_refused_by_default() -> None:
     assert decide("ls && ls").rule == "compound"
 
 
+# Broke before: a line of separators and no command crashed the policy when chains were allowed.
+@pytest.mark.parametrize("line", [";", "; ", "; ;", "\n;"])
+def test_separators_with_no_command_are_compound_not_a_crash(line: str) -> None:
+    for config in (PolicyConfig.build(chains=True), PolicyConfig.build(["python"], chains=True), PolicyConfig()):
+        assert (decide(line, config).decision, decide(line, config).rule) == ("refuse", "compound")
+
+
 def test_a_chain_of_allowlisted_steps_is_allowed_and_needs_no_grant() -> None:
     config = PolicyConfig.build(["python"], chains=True)
     result = decide("pytest -q && ruff check .", config)

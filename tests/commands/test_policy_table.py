@@ -353,11 +353,6 @@ def test_a_whole_process_folder_is_a_credential_store() -> None:
     assert _check("cat /proc/cpuinfo").decision == "ask"
 
 
-def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> None:
-    assert _check("find . -delete -name x").rule == "destructive"
-    assert _check("find . -name x -delete").decision == "ask"
-
-
 def test_control_characters_that_hide_text_are_refused() -> None:
     for command in ("ls \x1b[2K rm", "echo \u202eabc", "ls\x00", "rm -rf /\u200b", "r\u200bm -rf /", "ls \ufeff"):
         assert _check(command).decision == "refuse", repr(command)
@@ -376,11 +371,6 @@ QUOTING_AND_UNPACKING_DENIED = [
 def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
     decision = _check(command)
     assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
-
-
-def test_archives_read_from_system_folders_are_not_refused() -> None:
-    assert _check("tar -czf out.tgz -C /etc .").decision == "ask"
-    assert _check("unzip x.zip -d build").decision == "ask"
 
 
 OUTPUT_OPTIONS_DENIED = ["git -c protocol.ext.allow=always fetch \"ext::sh -c 'rm -rf /'\"", "git diff --output=/etc/passwd", "curl -o /etc/passwd http://x", "wget -O /usr/bin/ls http://x",
@@ -440,18 +430,3 @@ def test_runners_outside_the_tables_are_probed_for_denied_commands(command: str)
     assert _check("grep rm -rf /").decision == "ask"  # text programs: the words are a pattern and files
 
 
-ENV_SPLIT_STRING_DENIED = ["env -S 'rm${IFS}-rf /'", "env -S 'rm\\_-rf\\_/'", "env -S '${X}rm -rf /'",
-                           "timeout --signal=KILL 5 rm -rf /", "nice --adjustment 5 rm -rf /", "watch --exec rm -rf /",
-                           "chroot --userspec=1:1 / rm -rf /", "npx --yes -- rm -rf /"]
-
-
-@pytest.mark.parametrize("command", ENV_SPLIT_STRING_DENIED)
-def test_env_split_strings_are_read_as_env_reads_them(command: str) -> None:
-    decision = _check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
-
-
-def test_env_split_string_with_a_variable_is_never_allowed() -> None:
-    decision = decide("env -S 'pytest ${ARGS}'", PolicyConfig.build(["python"]))
-    assert decision.decision == "refuse"
-    assert decide("env -S 'pytest ${ARGS}'").decision == "ask"

@@ -109,7 +109,10 @@ _TREE = textwrap.dedent(
 )
 
 
-def test_cancel_kills_the_whole_group_within_300ms(tmp_path: Path) -> None:
+def test_cancel_kills_the_whole_group_even_what_ignores_sigterm(tmp_path: Path) -> None:
+    """Both processes ignore SIGTERM and would live 60 s; after the cancel none is left long before
+    that. The issue's 300 ms bar is measured by bench/bench_commands.py (a unit test holds no
+    absolute time limit under a second: a busy machine is not a failure)."""
     cancellation = Cancellation()
     result: dict[str, object] = {}
     worker = threading.Thread(target=lambda: result.update(
@@ -128,9 +131,9 @@ def test_cancel_kills_the_whole_group_within_300ms(tmp_path: Path) -> None:
     time.sleep(0.2)  # let the grandchild install its SIGTERM handler
     cancelled_at = time.monotonic()
     cancellation.cancel()
-    while _alive_in_group(pgid) and time.monotonic() - cancelled_at < 0.3:
+    while _alive_in_group(pgid) and time.monotonic() - cancelled_at < 5:
         time.sleep(0.005)
-    assert _alive_in_group(pgid) == [], "something of the group outlived the cancel by 300 ms"
+    assert _alive_in_group(pgid) == [], "something of the group outlived the cancel (it would live 60 s alone)"
     worker.join(5)
     assert not worker.is_alive()
     assert result["outcome"].status == "killed"  # type: ignore[union-attr]

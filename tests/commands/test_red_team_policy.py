@@ -40,17 +40,6 @@ def test_searching_for_a_disk_s_name_is_a_look_around(tmp_path: Path) -> None:
     assert _answer("grep -rn /dev/sda docs", tmp_path) == ("allow", "read_only")
 
 
-# Broke before: `tail` clusters and abbreviations that follow forever passed as a look around.
-@pytest.mark.parametrize("command", ["tail -qf a.txt", "tail --fol a.txt", "tail -n1 -F a.txt", "tail --follow=name a.txt",
-                                     "tail --retry a.txt"])
-def test_a_tail_that_never_ends_is_not_a_look_around(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("ask", "needs_grant")
-
-
-def test_a_tail_that_ends_is_still_a_look_around(tmp_path: Path) -> None:
-    assert _answer("tail -n 5 a.txt", tmp_path) == ("allow", "read_only")
-
-
 # Broke before: `tail /dev/zero` (no grant) keeps every byte waiting for a newline: 1.7 GB in 3 s;
 # `tail /proc/self/pagemap`, a kernel pseudo-file with no stated size, 1.3 GB in 3 s.
 @pytest.mark.parametrize("command", ["tail /dev/zero", "tail zero-link", "grep -f /dev/zero a.txt", "grep -f/dev/zero a.txt",
@@ -67,14 +56,6 @@ def test_a_look_around_that_reads_a_device_or_a_pipe_asks(command: str, tmp_path
 def test_dev_null_is_still_read_freely(tmp_path: Path) -> None:
     assert _answer("cat /dev/null", tmp_path) == ("allow", "read_only")
     assert _answer("diff /dev/null a.txt", tmp_path) == ("allow", "read_only")
-
-
-# Broke before (the other way): grep's own `--include=GLOB` was read as an abbreviation of `--include-dir`.
-def test_grep_include_is_grep_s_own_option_not_an_abbreviation(tmp_path: Path) -> None:
-    assert _answer("grep -rn --include=*.py needle .", tmp_path) == ("allow", "read_only")
-    assert _answer("grep -rn --include=*.py needle .", tmp_path, presets=["python"]) == ("allow", "allowlist")
-    # make's `--include` still abbreviates its unsafe `--include-dir`
-    assert _answer("make --include=/tmp/x all", tmp_path, allow=["make"]) == ("refuse", "allowlist")
 
 
 # Held, not yet tested.
@@ -94,12 +75,6 @@ def test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds(comman
     """git's revision options take no abbreviations and find's primaries none: these fail in the tool
     (`unrecognized argument`), so allowing them writes nothing. Pinned so a change is noticed."""
     assert _answer(command, tmp_path) == ("allow", "read_only")
-
-
-@pytest.mark.parametrize("command", ["git -c core.pager=x log", "git --no-pager log", "git log --outp=x",
-                                     "git grep --textconv x", "git log --exec=x", "git branch --edit-description"])
-def test_git_options_that_run_or_write_are_not_look_arounds(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 # Broke before: `konstruct sandbox set --mode full` only asked, and an option value that spells a
@@ -199,60 +174,6 @@ def test_wrappers_within_the_budget_are_still_read(tmp_path: Path) -> None:
     assert _answer("env " * 32 + "ls", tmp_path) == ("ask", "needs_grant")
 
 
-# Broke before: git settings whose value git runs were a short list of their own (per-driver keys,
-# `remote.*.uploadpack`, `core.alternateRefsCommand` only asked), `git config KEY VALUE` was not read
-# at all, and `ext::sh -c rm% -rf% /` was split as a shell would split it, not as git does. Now one
-# list serves both our hardened git and the policy (workspace/safe_git.py `names_program`).
-@pytest.mark.parametrize("command", [
-    "git -c remote.origin.uploadpack='rm -rf /' fetch", "git -c diff.x.textconv='rm -rf /' log",
-    "git -c filter.x.clean='rm -rf /' add .", "git -c merge.x.driver='rm -rf /' merge y",
-    "git -c core.alternateRefsCommand='rm -rf /' fetch", "git -c mergetool.x.cmd='rm -rf /' mergetool",
-    "git clone 'ext::sh -c rm% -rf% /' x", "git config core.fsmonitor 'rm -rf /'",
-    "git config --global core.pager 'rm -rf /'", "git config --file x.cfg filter.y.clean 'rm -rf /'",
-    "git config alias.x '!rm -rf /'", "git submodule foreach 'rm -rf /'", "git submodule foreach --recursive rm -rf /",
-    "git bisect run rm -rf /", "git filter-branch --tree-filter 'rm -rf /' HEAD",
-    "git filter-branch --index-filter='rm -rf /' HEAD",
-])
-def test_every_git_setting_or_subcommand_that_runs_a_command_is_judged(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("refuse", "deny")
-
-
-@pytest.mark.parametrize("command", ["git config user.name 'rm -rf /'", "git config core.pager less",
-                                     "git submodule foreach git status", "git bisect run pytest -x",
-                                     "git commit -m 'rm -rf /'"])
-def test_git_settings_and_subcommands_that_run_nothing_denied_still_ask(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("ask", "needs_grant")
-
-
-def test_the_policy_and_our_git_share_one_list_of_program_settings() -> None:
-    from konstruct_tui.workspace.safe_git import FIXED_OVERRIDES, names_program
-
-    assert names_program("filter.anything.clean") and names_program("remote.x.uploadpack") and names_program("core.pager")
-    assert not names_program("user.name") and not names_program("core.autocrlf")
-    # every fixed key our git overrides because it names a program is one the policy judges
-    for key in ("core.fsmonitor", "core.pager", "core.sshCommand", "diff.external", "gpg.program", "credential.helper"):
-        assert key in FIXED_OVERRIDES and names_program(key)
-
-
-# Broke before: git's global options were read one at a time, so a second `-C` (or a `-c` in front)
-# hid where a wiping command works; a command a wrapper runs in another folder was held to the hard
-# deny list only there (`env -C /etc cat shadow` asked).
-@pytest.mark.parametrize("command", ["git -C src -C / clean -fdx", "git -c x=y -C / clean -fdx",
-                                     "git --work-tree=src --work-tree=/ clean -fdx", "git -C ~ stash"])
-def test_git_wipes_are_judged_where_every_C_leads(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("refuse", "deny")
-
-
-@pytest.mark.parametrize("command", ["git -C .. clean -fdx", "git -C src -C .. -C .. clean -fdx"])
-def test_git_wipes_above_the_project_are_outside_the_workspace(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("refuse", "outside_workspace")
-
-
-def test_git_wipes_inside_the_project_still_ask(tmp_path: Path) -> None:
-    assert _answer("git -C src clean -fdx", tmp_path) == ("ask", "needs_grant")
-    assert _answer("git -C sub/.. reset --hard", tmp_path) == ("ask", "needs_grant")
-
-
 @pytest.mark.parametrize(("command", "rule"), [("env -C /etc cat shadow", "secrets"), ("unshare -w /etc cat shadow", "secrets"),
                                                ("env -C .. rm -rf project", "outside_workspace")])
 def test_a_command_run_in_another_folder_is_judged_fully_from_there(command: str, rule: str, tmp_path: Path) -> None:
@@ -270,35 +191,6 @@ def test_a_program_from_the_project_is_never_a_look_around(command: str, tmp_pat
 @pytest.mark.parametrize("command", ["./x.sh", "sh x.sh", "./pytest", "bin/pytest -q", "./cat a.txt"])
 def test_a_program_from_the_project_is_never_admitted_by_a_preset(command: str, tmp_path: Path) -> None:
     assert _answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")
-
-
-# Broke before: options guessed to mean "list" with a name after them created the branch in git
-# (`git branch -v NAME`, `--color NAME`, `--column NAME`: checked against git), and the look-around
-# rule admitted them. Now a name is a listing only under an option git reads as list mode.
-@pytest.mark.parametrize("command", ["git branch -v newb", "git branch -vv newb", "git branch --color newb",
-                                     "git branch --column newb", "git branch -r newb", "git branch --sort=refname newb"])
-def test_git_branch_with_a_name_is_a_listing_only_in_list_mode(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("ask", "needs_grant")
-    assert _answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")
-
-
-def test_git_branch_with_a_name_really_creates_it_with_those_options(tmp_path: Path) -> None:
-    import subprocess
-
-    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.email=t@e", "-c", "user.name=t", "commit", "-q", "--allow-empty",
-                    "-m", "x"], check=True)
-    for option in ("-v", "--color", "--column"):
-        subprocess.run(["git", "-C", str(tmp_path), "branch", option, f"made{option.strip('-')}"], capture_output=True)
-    made = subprocess.run(["git", "-C", str(tmp_path), "branch", "--list", "made*"], capture_output=True, text=True).stdout
-    assert made.split() == ["madecolor", "madecolumn", "madev"]  # what the rule above guards against
-
-
-@pytest.mark.parametrize("command", ["git branch", "git branch -a", "git branch -vv", "git branch --list 'feat*'",
-                                     "git branch --merged main", "git branch --contains HEAD", "git branch --format x",
-                                     "git branch --sort refname", "git branch --show-current"])
-def test_git_branch_listings_stay_look_arounds(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("allow", "read_only")
 
 
 def _scripts_project(tmp_path: Path, files: dict[str, str]) -> PolicyConfig:
@@ -341,14 +233,6 @@ def test_a_script_file_with_nothing_denied_still_runs_as_written(tmp_path: Path)
 def test_make_variables_and_inline_recipes_are_judged_too(files: dict[str, str], command: str, tmp_path: Path) -> None:
     decision = decide(command, _scripts_project(tmp_path, files))
     assert (decision.decision, decision.rule) == ("refuse", "deny")
-
-
-# Broke before: look-arounds that start other programs found on PATH (which may name a folder in the
-# project): rg's decompressors, file's.
-@pytest.mark.parametrize("command", ["rg -z needle", "rg --search-zip needle", "rg -nz needle", "file -z a.gz",
-                                     "file --uncompress a.gz"])
-def test_a_look_around_that_starts_decompressors_asks(command: str, tmp_path: Path) -> None:
-    assert _answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 # Broke before: pytest reads more options from `@FILE` (one per line: `-p`, `evil_plugin`), past the

@@ -16,13 +16,6 @@ from konstruct_tui.graph.store import IndexStore
 from konstruct_tui.workspace import Workspace
 
 
-@pytest.fixture(autouse=True)
-def graph_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path_factory.mktemp("graph-userdirs")
-    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
-        monkeypatch.setenv(name, str(home / name.lower()))
-    return home
-
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:

@@ -170,12 +170,12 @@ def _konstruct(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[s
                           env=env, timeout=120)
 
 
-def test_the_cli_says_whether_member_uses_are_indexed(tmp_path: Path, graph_user_dirs: Path) -> None:
+def test_the_cli_says_whether_member_uses_are_indexed(tmp_path: Path, private_user_dirs: Path) -> None:
     import os
 
     root = tmp_path / "proj"
     write_files(root, FILES)
-    env = {**os.environ, "XDG_CACHE_HOME": str(graph_user_dirs / "xdg_cache_home")}
+    env = {**os.environ, "XDG_CACHE_HOME": str(private_user_dirs / "xdg_cache_home")}
     cold = _konstruct("index", "--root", str(root), env=env)
     assert cold.returncode == 0 and "Member uses: not indexed yet" in cold.stdout
     asked = _konstruct("tool", "traverse_graph", "--root", str(root), "--json",
@@ -205,7 +205,7 @@ def test_a_refresh_that_builds_the_tier_hands_over_the_file_graph_first(tmp_path
 
 
 def test_a_served_symbol_question_waits_for_the_tier_a_file_question_does_not_need(tmp_path: Path) -> None:
-    from konstruct_tui.tools.served_graph import ServedGraph
+    from konstruct_tui.tools import ServedGraph
 
     write_files(tmp_path, FILES)
     with Workspace(tmp_path) as workspace:

@@ -12,11 +12,11 @@ from konstruct_tui.graph import store as store_module
 from konstruct_tui.graph.store import IndexStore, extraction_fingerprint, index_path
 
 
-def test_the_index_lives_in_the_user_cache_dir_per_workspace(project: Path, indexer_for, graph_user_dirs: Path) -> None:
+def test_the_index_lives_in_the_user_cache_dir_per_workspace(project: Path, indexer_for, private_user_dirs: Path) -> None:
     indexer_for(project).refresh()
     path = index_path(project)
     assert path.is_file()
-    assert str(path).startswith(str(graph_user_dirs / "xdg_cache_home"))
+    assert str(path).startswith(str(private_user_dirs / "xdg_cache_home"))
     assert path.name.startswith("project-") and path.suffix == ".sqlite"
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from konstruct_tui.agent.budgets import BudgetMeter, Limits
-from konstruct_tui.agent.ports import Usage
+from konstruct_tui.agent import BudgetMeter, Limits
+from konstruct_tui.agent import Usage
 from konstruct_tui.providers import ConfigInvalid, Price, open_provider, resolve
 
 LOCAL = {"base_url": "http://127.0.0.1:11434/v1", "environ": {}}

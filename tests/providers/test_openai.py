@@ -8,7 +8,7 @@ import httpx
 import pytest
 from provider_wire import mock_client, sse_response, wire
 
-from konstruct_tui.agent.ports import (
+from konstruct_tui.agent import (
     AssistantMessage,
     TextChunk,
     ToolCall,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from konstruct_tui.agent.ports import (
+from konstruct_tui.agent import (
     AssistantMessage,
     TextChunk,
     ToolCallChunk,
@@ -79,7 +79,7 @@ def test_unusable_scripts_say_why(tmp_path: Path, content: str, problem: str) ->
 
 
 async def test_a_scripted_turn_can_think_first(tmp_path) -> None:
-    from konstruct_tui.agent.ports import ReasoningChunk, ReasoningDone, TextChunk, UserMessage
+    from konstruct_tui.agent import ReasoningChunk, ReasoningDone, TextChunk, UserMessage
     from konstruct_tui.providers import ScriptedProvider
 
     script = tmp_path / "s.json"

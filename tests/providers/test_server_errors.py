@@ -9,7 +9,7 @@ import httpx
 import pytest
 from provider_wire import mock_client, sse_response, wire
 
-from konstruct_tui.agent.ports import (
+from konstruct_tui.agent import (
     Notice,
     Restart,
     TextChunk,

@@ -1,4 +1,4 @@
-"""Fixtures for the sandbox tests: private user dirs, a workspace, and fresh paths outside it.
+"""Fixtures for the sandbox tests: the machine's kernel ABI, a workspace, and fresh paths outside it.
 Plain helpers (markers, running a confined child) are in sandbox_helpers.py."""
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def private_user_dirs_for_sandbox(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path_factory.mktemp("sandbox-userdirs")
-    for name in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
-        monkeypatch.setenv(name, str(home / name.lower()))
+def kernel_abi_from_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox tests read the machine's own Landlock ABI, never one a caller's environment forces.
+    (Private user dirs come from the fixture at the tests root.)"""
     monkeypatch.delenv("KONSTRUCT_SANDBOX_ABI", raising=False)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from konstruct_tui.graph.code_graph import build_index
-from konstruct_tui.graph.freshness import Freshness
-from konstruct_tui.graph.query import GraphQuery
+from konstruct_tui.graph import build_index
+from konstruct_tui.graph import Freshness
+from konstruct_tui.graph import GraphQuery
 from konstruct_tui.tools import ToolContext, call
 from konstruct_tui.workspace import Workspace
 
@@ -128,7 +128,7 @@ def test_headless_enrichment_uses_an_existing_index(project: Path) -> None:
 def test_the_session_graph_plugs_in_as_it_is(project: Path) -> None:
     """The agent hands tools a `CodeGraph` (background reconciler): not ready yet -> answers that
     say so without waiting; ready -> enriched reads, and a write is heard by the reconciler."""
-    from konstruct_tui.graph.code_graph import CodeGraph
+    from konstruct_tui.graph import CodeGraph
 
     workspace = Workspace(project)
     waiting = CodeGraph(workspace, start=False)

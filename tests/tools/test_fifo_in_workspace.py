@@ -13,7 +13,7 @@ import pytest
 
 from konstruct_tui.tools import ToolContext, call
 from konstruct_tui.workspace import Workspace, list_files, run_git
-from konstruct_tui.workspace.unstall import run_unstalled
+from konstruct_tui.workspace import run_unstalled
 
 BOUND_S = 20  # far below the 60 s a stall cost, far above a busy machine's real time
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from konstruct_tui.graph.code_graph import CodeGraph
+from konstruct_tui.graph import CodeGraph
 from konstruct_tui.tools import ToolContext, call
 from konstruct_tui.tools.served_graph import ServedGraph
 from konstruct_tui.workspace import Workspace

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from konstruct_tui.sandbox.settings import SandboxConfig
+from konstruct_tui.sandbox import SandboxConfig
 from konstruct_tui.trust import TrustDecision, TrustRequest, TrustSession, TrustStore
 from konstruct_tui.trust.grants import TrustGrant
 

@@ -11,7 +11,7 @@ from textual.widgets._markdown import MarkdownFence
 from ui_harness import make_project, post, session_events, wait_for, workbench, write_script
 
 from konstruct_tui.agent import Limits
-from konstruct_tui.agent.events import TextDelta, TurnStarted
+from konstruct_tui.agent import TextDelta, TurnStarted
 from konstruct_tui.providers import resolve
 from konstruct_tui.ui.app import Workbench
 from konstruct_tui.ui.panes.budgets import BudgetsPane

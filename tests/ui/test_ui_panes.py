@@ -16,7 +16,7 @@ from ui_harness import (
     workbench,
 )
 
-from konstruct_tui.agent.events import (
+from konstruct_tui.agent import (
     BudgetUpdate,
     Finished,
     SessionStarted,
@@ -25,7 +25,7 @@ from konstruct_tui.agent.events import (
     ToolStarted,
     TurnStarted,
 )
-from konstruct_tui.blueprint.events import (
+from konstruct_tui.blueprint import (
     PhaseClosed,
     PhaseStarted,
     RunStarted,

@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.widgets import Static
 from ui_harness import make_project, post, wait_for, workbench
 
-from konstruct_tui.agent.events import (
+from konstruct_tui.agent import (
     Compacted,
     ProviderWarning,
     TextDelta,

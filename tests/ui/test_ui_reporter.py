@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from konstruct_tui.agent.events import TextDelta, ToolStarted
+from konstruct_tui.agent import TextDelta, ToolStarted
 from konstruct_tui.ui.messages import Reported
 from konstruct_tui.ui.reporter import MessageReporter, Streamed
 

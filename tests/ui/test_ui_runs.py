@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.widgets import OptionList
 from ui_harness import make_project, wait_for, workbench, write_script
 
-from konstruct_tui.agent.events import Finished
-from konstruct_tui.agent.killswitch import KillSwitch
+from konstruct_tui.agent import Finished
+from konstruct_tui.agent import KillSwitch
 from konstruct_tui.ui.messages import Reported, RequestSubmitted
 from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.request_input import RequestInput

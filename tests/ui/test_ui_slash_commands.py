@@ -11,8 +11,8 @@ from textual.widgets import Collapsible, Input, Static
 from ui_harness import make_project, wait_for, workbench, write_script
 
 from konstruct_tui.agent import load_session
-from konstruct_tui.app.model_servers import ModelChoice
-from konstruct_tui.providers.settings import config_path, load_config
+from konstruct_tui.app import ModelChoice
+from konstruct_tui.providers import config_path, load_config
 from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.completion import CompletionList
 from konstruct_tui.ui.panes.request_input import RequestInput
@@ -169,7 +169,7 @@ async def test_model_picker_saves_the_choice_and_the_next_request_uses_it(tmp_pa
 
 
 async def test_model_picker_lists_local_servers_and_escape_changes_nothing(tmp_path: Path) -> None:
-    from konstruct_tui.app.model_servers import LocalServer
+    from konstruct_tui.app import LocalServer
 
     app = workbench(make_project(tmp_path))
     async with app.run_test(size=NARROW) as pilot:
@@ -233,7 +233,7 @@ async def test_compact_replaces_the_older_turns_and_marks_where(tmp_path: Path) 
         assert "compacted here: 3 earlier messages" in _text_of(app) and "1 files read" in _text_of(app)
         app.submit("/compact")  # already compacted: nothing older than the summary to replace
         await wait_for(pilot, lambda: "nothing to compact" in _text_of(app))
-    from konstruct_tui.agent.sessions import sessions_dir
+    from konstruct_tui.agent import sessions_dir
 
     lines = (sessions_dir() / f"{session_id}.jsonl").read_text().splitlines()
     assert any('"compacted"' in line and '"request"' in line for line in lines)  # the file keeps the history and says where

@@ -13,9 +13,9 @@ from textual.widgets import Static
 from ui_harness import make_project, post, wait_for, workbench, write_script
 
 from konstruct_tui.agent import ProviderWarning
-from konstruct_tui.agent.events import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
+from konstruct_tui.agent import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
 from konstruct_tui.app import TrustPreview
-from konstruct_tui.blueprint.events import PhaseStarted, VerdictReached
+from konstruct_tui.blueprint import PhaseStarted, VerdictReached
 from konstruct_tui.ui.panes.gate import GatePane
 from konstruct_tui.ui.panes.transcript import AssistantText, ToolCallEntry, Transcript
 from konstruct_tui.ui.trust_prompt import TrustPrompt

@@ -12,7 +12,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from konstruct_tui.agent import Limits
-from konstruct_tui.agent.events import (
+from konstruct_tui.agent import (
     BudgetUpdate,
     Finished,
     SessionStarted,
@@ -22,7 +22,7 @@ from konstruct_tui.agent.events import (
     TrustRequested,
     TurnStarted,
 )
-from konstruct_tui.blueprint.events import PhaseStarted, VerdictReached
+from konstruct_tui.blueprint import PhaseStarted, VerdictReached
 from konstruct_tui.providers import resolve
 from konstruct_tui.ui.app import Workbench
 from konstruct_tui.ui.messages import Reported
