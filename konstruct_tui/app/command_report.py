@@ -22,10 +22,11 @@ CUT_MARK = re.compile(r"^\[\.\.\. (\d+) bytes truncated \.\.\.\]$")
 _NETWORK_WORDS = re.compile(
     r"could not resolve host|temporary failure in name resolution|name or service not known|"
     r"network is unreachable|couldn't connect to server|failed to establish a new connection|"
-    r"getaddrinfo|could not resolve hostname|eai_again|urlopen error \[errno 13\]|"
-    r"socket[^\n]*\n?[^\n]*permission denied",
+    r"getaddrinfo|could not resolve hostname|eai_again|connect eacces|urlopen error \[errno 13\]",
     re.IGNORECASE,
 )
+# Python's traceback of a refused connect: the socket module's frames, then EACCES.
+_SOCKET_REFUSED = re.compile(r"socket\.py.*permission denied", re.IGNORECASE | re.DOTALL)
 # A write the file system refused (Landlock answers EACCES; the read-only binds EROFS).
 _REFUSED_WRITE = re.compile(r"read-only file system|permission denied|operation not permitted", re.IGNORECASE)
 # A path in such a line: quoted ('x', "x", ‘x’) or after `: `.
@@ -112,7 +113,7 @@ def sandbox_blocked(sandbox: Any, output: str) -> str:
                 return f"the sandbox keeps .git read-only ({path})"
             if _outside(path):
                 return f"the sandbox blocked {path} (outside the workspace)"
-    if sandbox.get("network") == "blocked" and _NETWORK_WORDS.search(output):
+    if sandbox.get("network") == "blocked" and (_NETWORK_WORDS.search(output) or _SOCKET_REFUSED.search(output)):
         return "the sandbox blocked the network"
     return ""
 
