@@ -33,7 +33,9 @@ class DiffView(ScrollableContainer, can_focus=False):
         self.syntax_theme = syntax_theme
 
     def compose(self) -> ComposeResult:
-        yield Static(Syntax(neutralise(self.diff), "diff", theme=self.syntax_theme, word_wrap=False), classes="diff-lines")
+        # Without its last newline: Rich draws one as an empty row under the diff.
+        lines = neutralise(self.diff).removesuffix("\n")
+        yield Static(Syntax(lines, "diff", theme=self.syntax_theme, word_wrap=False), classes="diff-lines")
 
 
 class PathTitle(Static):
