@@ -109,6 +109,11 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         return f"[b]blast radius[/b]\n[$warning]{len(p.blast_radius)} dependent file(s)[/]\n" + "\n".join(
             plain(path_tail(neutralise(path, keep_layout=False), room), keep_layout=False) for path in p.blast_radius)
 
+    def _details_width(self) -> int:
+        """The diffs' column: the dialog (120 at most, less border and padding) less the radius column."""
+        dialog = min(120, self.app.size.width) - 4
+        return dialog - (24 if self.has_class("-narrow") else 34) - 1 if self.preview.capability == "edit" else dialog - 1
+
     def _facts(self, with_radius: bool = True) -> str:
         p = self.preview
         lines = [f"[b]capability[/b]  {plain(p.capability)} [dim](tool {plain(p.tool)})[/dim]"]
@@ -117,7 +122,9 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         if p.rule:
             lines.append(f"[b]rule[/b]        {plain(p.rule)}: {plain(p.reason or '')}")
         if p.paths:
-            lines.append(f"[b]files[/b]       {plain(', '.join(p.paths), keep_layout=False)}")
+            room = self._details_width() - 12  # after the label: each path fits its line, cut at its start
+            shown = (path_tail(neutralise(path, keep_layout=False), room) for path in p.paths)
+            lines.append(f"[b]files[/b]       {plain(', '.join(shown), keep_layout=False)}")
         if p.capability == "edit" and with_radius:
             if p.blast_radius is None:
                 lines.append(f"[b]blast radius[/b] [dim]{plain(p.blast_note or 'unknown')}[/dim]")

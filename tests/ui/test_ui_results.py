@@ -38,7 +38,7 @@ async def test_a_command_reads_as_a_terminal_block(tmp_path: Path) -> None:
         lines = _block_text(ok).splitlines()
         assert lines[0] == "$ pytest -q tests/test_calc.py"
         # Output as its own lines, never JSON with `\n` escapes; the cut is marked where it happened.
-        assert lines[1:4] == ["..", "✂ 20,480 bytes cut from the middle (the command kept its head and tail)", "2 passed in 0.01s"]
+        assert lines[1:4] == ["..", "✂ 20,480 bytes cut here (head and tail kept)", "2 passed in 0.01s"]
         assert lines[4] == "✓ exit 0 · 0.42 s · workspace-write · Landlock 7 · network blocked"
         assert "\\n" not in _block_text(ok) and "{" not in _block_text(ok)
 
@@ -146,6 +146,9 @@ async def test_the_trust_diff_scrolls_sideways_and_its_path_is_cut_at_the_start(
         assert DEEP.endswith(title.removeprefix("diff …"))
         radius = app.screen.query_one("#trust-radius", Static).content.plain  # type: ignore[union-attr]
         assert "…/entry_points/main.py" in radius.splitlines()  # the narrow column cuts it at a `/`, never mid-word
+        facts = app.screen.query_one("#trust-facts", Static)
+        files = next(line for line in facts.content.plain.splitlines() if line.startswith("files"))  # type: ignore[union-attr]
+        assert files.endswith("/core/calc.py") and "…/" in files and len(files) <= facts.size.width
 
 
 async def test_the_transcript_diff_scrolls_sideways_too(tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ def _stream(text: str, truncated: bool) -> list[str]:
 def _row(row: str) -> str:
     cut = CUT_MARK.match(row)
     if cut:
-        return f"[$warning]✂ {int(cut.group(1)):,} bytes cut from the middle (the command kept its head and tail)[/]"
+        return f"[$warning]✂ {int(cut.group(1)):,} bytes cut here (head and tail kept)[/]"
     return plain(row)
 
 
