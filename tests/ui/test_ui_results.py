@@ -65,6 +65,18 @@ async def test_command_output_is_shown_literally_never_as_markup(tmp_path: Path)
         assert "[b]not bold[/b] [link=https://x]y[/link]\\" in text and "␛]52;c;eA==␇" in text and "\x1b" not in text
 
 
+async def test_a_hostile_path_in_what_the_sandbox_blocked_stays_inert(tmp_path: Path) -> None:
+    hostile = {**SANDBOX_REFUSED, "stderr": "OSError: [Errno 30] Read-only file system: '/opt/[b]x\x1b[2J'\r\nfake\rline\n"}
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        (entry,) = await _expanded(app, pilot, *command_call("a", hostile))
+        assert "failed (exit 6): the sandbox blocked /opt/[b]x␛[2J (outside the workspace)" in entry.title.plain
+        text = _block_text(entry)
+        assert "\x1b" not in text and "\x1b" not in entry.title.plain
+        # CRLF ends a line; a lone CR is shown, never allowed to hide what came before it.
+        assert "Read-only file system: '/opt/[b]x␛[2J'\nfake␍line\n" in text
+
+
 async def test_other_results_read_as_lines(tmp_path: Path) -> None:
     app = workbench(make_project(tmp_path))
     read = {"results": [{"path": "calc/core.py", "status": "ok", "content": "def add(a, b):\n    return a - b\n"}]}

@@ -46,6 +46,8 @@ def block_markup(report: CommandReport, verdict: str) -> str:
 def _stream(text: str, truncated: bool) -> list[str]:
     if not text:
         return []
+    # CRLF endings are line ends; a lone CR stays visible (␍): it could hide what came before it.
+    text = text.replace("\r\n", "\n")
     rows = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
     hidden = 0
     if len(rows) > MAX_STREAM_LINES:
