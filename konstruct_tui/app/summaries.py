@@ -147,12 +147,13 @@ def _count(tool: str, result: dict[str, Any]) -> str:
         if isinstance(total, int) and total > shown:
             return f"{shown} of {total} {_plural(unit, total)}"
         return f"{shown} {_plural(unit, shown)}"
-    unit = _COUNTED.get(tool)
+    counted = _COUNTED.get(tool)
     bounds = result.get("bounds")
     if isinstance(bounds, dict) and isinstance(bounds.get("limit_unit"), str) and bounds["limit_unit"]:
-        unit = str(bounds["limit_unit"]).removesuffix("s")
-    if unit is None:
+        counted = str(bounds["limit_unit"]).removesuffix("s")
+    if counted is None:
         return ""
+    unit = counted
     more = " (more cut)" if result.get("truncated") else ""
     return f"{shown} {_plural(unit, shown)}{more}"
 
