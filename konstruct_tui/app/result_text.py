@@ -22,7 +22,7 @@ def _lines(value: Any, depth: int) -> list[str]:
             return [pad + "{}"]
         out: list[str] = []
         for key, item in value.items():
-            out.extend(_field(f"{pad}{key}:", item, depth))
+            out.extend(_field(f"{pad}{_key(key)}:", item, depth))
         return out
     if isinstance(value, (list, tuple)):
         if not value:
@@ -48,6 +48,12 @@ def _field(label: str, item: Any, depth: int) -> list[str]:
     return [f"{label} {_scalar(item)}"]
 
 
+def _key(key: Any) -> str:
+    # A key the model wrote could carry a line break and forge a field (`x\nstatus: ok`): quoted then.
+    text = str(key)
+    return text if text and text.isprintable() and ":" not in text and text.strip() == text else json.dumps(text, ensure_ascii=False)
+
+
 def _scalar(value: Any) -> str:
     if value is None:
         return "null"
@@ -57,7 +63,7 @@ def _scalar(value: Any) -> str:
         return repr(value)
     if isinstance(value, str):
         # One-line text as it is, unless it would read as another kind of value.
-        if value == "" or value.strip() != value or value in ("null", "true", "false", "{}", "[]"):
+        if value == "" or value.strip() != value or value in ("null", "true", "false", "{}", "[]") or "\r" in value:
             return json.dumps(value, ensure_ascii=False)
         return value
     if isinstance(value, (dict, list, tuple)):

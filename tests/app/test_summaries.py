@@ -104,3 +104,8 @@ def test_a_result_reads_as_lines_not_json_escapes() -> None:
         "stale: []",
     ]
     assert "\\n" not in text
+
+
+def test_a_key_cannot_forge_a_field() -> None:
+    text = result_text({"paths\nstatus: ok": ["a.py"], "x:y": 1})
+    assert text.splitlines() == ['"paths\\nstatus: ok":', "  - a.py", '"x:y": 1']
