@@ -52,7 +52,8 @@ class CommandReport:
 
     @property
     def ran(self) -> bool:
-        return self.exit_code is not None or self.signal is not None or self.status in ("ok", "failed", "timeout")
+        return (self.exit_code is not None or self.signal is not None or self.status in ("ok", "failed", "timeout")
+                or bool(self.stdout or self.stderr))
 
     def ending(self) -> str:
         """`exit 0`, `exit 2`, `killed by SIGKILL`, `timeout`, `refused`."""
