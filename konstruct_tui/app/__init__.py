@@ -17,7 +17,9 @@ Public names:
   `stop_run`, `start_resume`, `report_markdown`, with `RunRow` / `RunView` / `Verification` / `ResumeProcess`;
 - trust: `TrustAnswer` / `DENY` / `TrustPreview` / `build_preview`;
 - what panes show: `Notice` / `RunEvent`, `GraphOverview`, `SessionSummary`, and the summaries
-  `status_token` / `describe_call` / `describe_outcome` / `batch_rows` / `diffs_of`.
+  `status_token` / `describe_call` / `describe_outcome` / `verdict` / `batch_rows` / `diffs_of` /
+  `path_tail`, a command's result as a terminal shows it (`command_report` / `CommandReport`) and any
+  other result as readable text (`result_text`).
 - the person's commands in the workbench: slash commands (`parse_slash`, `complete_command`,
   `help_lines`), @file mentions (`attach_mentions`, `project_files`, `fuzzy_files`, `mention_at`),
   `session_diff`, `undo_last_batch`, `CostLedger`, `compact_session`, and the model picker's plain half
@@ -58,7 +60,9 @@ if TYPE_CHECKING:
         stop_run,
     )
     from .session_list import Replayed, SessionSummary
-    from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
+    from .command_report import CUT_MARK, CommandReport, command_report
+    from .result_text import result_text
+    from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, path_tail, status_token, verdict
     from .trust import DENY, TrustAnswer
     from .trust_preview import TrustPreview, build_preview
     from .workbench import NoModel, SessionRuns
@@ -79,6 +83,12 @@ if TYPE_CHECKING:
     from .slash_commands import COMMANDS, SlashCommand, SlashInput, complete_command, help_lines, literal_request, parse_slash
 
 __all__ = [
+    "CUT_MARK",
+    "CommandReport",
+    "command_report",
+    "result_text",
+    "path_tail",
+    "verdict",
     "ResumeProcess",
     "RunRow",
     "RunView",

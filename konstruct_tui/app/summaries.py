@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from ..agent import ToolFinished
+from .command_report import command_report
 
 # Which theme token colors each per-entry status (DESIGN.md §4 words). Unknown words get the
 # "rejected" color: a status the UI has never heard of deserves attention, not a calm green.
@@ -68,29 +69,122 @@ def _path_of(entry: Any) -> str:
     return str(entry)
 
 
-def describe_outcome(event: ToolFinished) -> str:
-    """`2 ok, 1 not_found` for a batch; the error for a failed call; `done` otherwise."""
+# Entry statuses that mean "this part did what was asked" (DESIGN.md §4 words). Everything else is a
+# part that did not: a batch with both is partly done (◐), with none of these it failed (✗).
+DONE_STATUSES = frozenset({"ok", "written", "created", "deleted", "unchanged", "no_references"})
+# Whole-call statuses that mean it failed: the call's ✗ whatever else the result says.
+FAILED_STATUSES = frozenset({
+    "failed", "refused", "rejected", "conflict", "killed", "timeout", "not_found", "needs_grant",
+    "denied", "error", "rolled_back",
+})
+
+# What a tool's count counts, where its result does not say (`search 7 matches`, not `search 7`).
+_COUNTED = {"search": "match", "traverse_graph": "node"}
+
+
+def verdict(event: ToolFinished) -> str:
+    """`ok` (✓: every part did what was asked), `partial` (◐: some did, or the answer is not a
+    whole one), `failed` (✗: refused, failed, conflict, killed, rejected, or no part did)."""
     if not event.ok:
-        return _clip(event.error or str(event.result.get("error", "failed")), 80)
+        return "failed"
+    if event.statuses:
+        done = sum(1 for status in event.statuses if status in DONE_STATUSES)
+        return "ok" if done == len(event.statuses) else "partial" if done else "failed"
+    status = event.result.get("status")
+    if not isinstance(status, str) or status in DONE_STATUSES:
+        return "ok"
+    return "failed" if status in FAILED_STATUSES else "partial"
+
+
+def describe_outcome(event: ToolFinished) -> str:
+    """`2 ok, 1 not_found` for a batch; `7 matches`; `refused: <why>`; the error for a failed call."""
+    if not event.ok:
+        return _clip(_model_advice_cut(event.error or str(event.result.get("error", "failed"))), 100)
     if event.statuses:
         counts = Counter(event.statuses)
         return ", ".join(f"{count} {status}" for status, count in counts.items())
+    if event.tool == "run_command":
+        return _command_outcome(event.result)
     status = event.result.get("status")
     text = str(status) if isinstance(status, str) else "done"
-    return text + _confinement(event.result.get("sandbox"))
+    reason = event.result.get("reason")
+    if text not in DONE_STATUSES and text != "done" and isinstance(reason, str) and reason:
+        return _clip(f"{text}: {reason}", 100)
+    return _count(event.tool, event.result) or text
 
 
-def _confinement(sandbox: Any) -> str:
-    """How a command ran: ` · workspace-write · Landlock 7`, or ` · unsandboxed` — never more than
-    the tool result says was in force."""
-    if not isinstance(sandbox, dict):
+def _command_outcome(result: dict[str, Any]) -> str:
+    """`ok · workspace-write · Landlock 7 · network blocked · 0.3 s`; a command that did not end
+    well says why first: `failed (exit 2): the sandbox blocked the network · …`, `refused: …`."""
+    report = command_report(result)
+    how = f" · {report.confinement}" if report.confinement else ""
+    took = f" · {report.duration_s:g} s" if report.duration_s is not None and report.ran else ""
+    if report.status == "ok":
+        return f"ok{how}{took}"
+    ending = report.ending()
+    head = f"{report.status} ({ending})" if report.ran and ending != report.status else report.status
+    why = report.blocked or report.reason
+    if not report.blocked and report.reason.startswith(("exited with status", "died of signal")):
+        why = ""  # the head already says it
+    elif not report.blocked and report.status in ("killed", "timeout"):
+        why = report.reason.split(":", 1)[0]  # `cancelled`, `still running after 600 s`: the rest is in the block
+    return _clip(f"{head}: {why}" if why else head, 110) + how + took
+
+
+def _count(tool: str, result: dict[str, Any]) -> str:
+    """`7 matches`, `40 files` (traverse_graph counts in its bounds' unit), `12 of 80 symbols`."""
+    results = result.get("results")
+    if tool == "git_diff" and isinstance(result.get("files"), list):
+        files = len(result["files"])
+        return f"{files} {_plural('file', files)} changed" if files else str(result.get("reason") or "no changes")
+    if not isinstance(results, list):
         return ""
-    mode = str(sandbox.get("mode", "unknown"))
-    abi = sandbox.get("abi")
-    if mode in ("unsandboxed", "full") or not abi:
-        return f" · {mode}"
-    network = " · network blocked" if sandbox.get("network") == "blocked" else ""
-    return f" · {mode} · Landlock {abi}{network}"
+    shown = len(results)
+    if tool == "enumerate" and isinstance(result.get("collection"), str):
+        unit = str(result["collection"]).removesuffix("s").removesuffix("ie") or "item"
+        unit = "directory" if unit == "director" else unit
+        total = result.get("total")
+        if isinstance(total, int) and total > shown:
+            return f"{shown} of {total} {_plural(unit, total)}"
+        return f"{shown} {_plural(unit, shown)}"
+    counted = _COUNTED.get(tool)
+    bounds = result.get("bounds")
+    if isinstance(bounds, dict) and isinstance(bounds.get("limit_unit"), str) and bounds["limit_unit"]:
+        counted = str(bounds["limit_unit"]).removesuffix("s")
+    if counted is None:
+        return ""
+    unit = counted
+    more = " (more cut)" if result.get("truncated") else ""
+    return f"{shown} {_plural(unit, shown)}{more}"
+
+
+def _plural(unit: str, count: int) -> str:
+    if count == 1:
+        return unit
+    if unit.endswith("y"):
+        return unit[:-1] + "ies"
+    return unit + ("es" if unit.endswith(("ch", "sh", "x")) else "s")
+
+
+def _model_advice_cut(error: str) -> str:
+    # A denial's text goes on to advise the model ("Do not retry..."); the person needs the why.
+    return error.split(" Do not retry", 1)[0]
+
+
+def path_tail(path: str, width: int) -> str:
+    """A path that fits `width` cells, cut at its start at a `/` (`…/core/calc.py`), never mid-word
+    unless its last part alone is too long (then that part keeps its end: `…alculator.py`)."""
+    if len(path) <= width:
+        return path
+    if width <= 1:
+        return "…"[:max(width, 0)]
+    kept = ""
+    for part in reversed(path.split("/")):
+        candidate = f"{part}/{kept}" if kept else part
+        if len(candidate) + 2 > width:
+            break
+        kept = candidate
+    return f"…/{kept}" if kept else "…" + path[-(width - 1):]
 
 
 def batch_rows(event: ToolFinished) -> list[tuple[str, str, str]]:

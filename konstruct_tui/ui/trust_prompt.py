@@ -3,7 +3,6 @@ Escape denies. The screen only asks; the broker (trust_broker.py) records the gr
 
 from __future__ import annotations
 
-from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -11,8 +10,9 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..app import DENY, TrustAnswer, TrustPreview
+from ..app import DENY, TrustAnswer, TrustPreview, path_tail
 from ..untrusted_text import neutralise
+from .diff_view import DiffView, PathTitle
 from .untrusted import plain
 
 ANSWERS = {
@@ -57,6 +57,8 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         Binding("pagedown", "scroll_details('page_down')", "Page down", show=False),
         Binding("home", "scroll_details('home')", "Top", show=False),
         Binding("end", "scroll_details('end')", "Bottom", show=False),
+        Binding("left", "scroll_diffs(-8)", "Scroll left", show=False),  # a diff scrolls sideways, never wraps
+        Binding("right", "scroll_diffs(8)", "Scroll right", show=False),
     ]
 
     def __init__(self, preview: TrustPreview, syntax_theme: str = "monokai") -> None:
@@ -72,12 +74,12 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
             with Horizontal(id="trust-body"):
                 with VerticalScroll(id="trust-details", can_focus=False):
                     yield Static(Content.from_markup(self._facts(with_radius=p.capability != "edit")), id="trust-facts")
-                    for path, diff in p.diffs:
-                        yield Static(Content.from_markup(f"[b]diff[/b] {plain(path, keep_layout=False)}"), classes="trust-diff")
-                        yield Static(Syntax(neutralise(diff), "diff", theme=self.syntax_theme, word_wrap=True), classes="trust-diff-body")
+                    for path, diff in p.diffs:  # unwrapped, scrolling sideways; the path cut at its start
+                        yield PathTitle("diff", path, classes="trust-diff")
+                        yield DiffView(diff, self.syntax_theme, classes="trust-diff-body")
                 if p.capability == "edit":
                     yield Static(Content.from_markup(self._radius()), id="trust-radius")
-            yield Static("↑↓ PgUp PgDn Home End scroll · o once · s session · a always · esc deny", id="trust-keys")
+            yield Static("↑↓←→ PgUp PgDn Home End scroll · o once · s session · a always · esc deny", id="trust-keys")
             with Horizontal(id="trust-answers"):
                 yield Button(Content("Allow once (o)"), id="allow-once", variant="primary", compact=True)
                 yield Button(Content("This session (s)"), id="allow-session", compact=True)
@@ -93,13 +95,24 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         {"up": details.scroll_up, "down": details.scroll_down, "page_up": details.scroll_page_up,
          "page_down": details.scroll_page_down, "home": details.scroll_home, "end": details.scroll_end}[how](animate=False)
 
+    def action_scroll_diffs(self, columns: int) -> None:
+        for view in self.query(DiffView):
+            view.scroll_relative(x=columns, animate=False)
+
     def _radius(self) -> str:
         p = self.preview
         if p.blast_radius is None:
             return f"[b]blast radius[/b]\n[dim]{plain(p.blast_note or 'unknown')}[/dim]"
         if not p.blast_radius:
             return "[b]blast radius[/b]\nno other file depends on these"
-        return f"[b]blast radius[/b]\n[$warning]{len(p.blast_radius)} dependent file(s)[/]\n" + "\n".join(plain(path, keep_layout=False) for path in p.blast_radius)
+        room = 22 if self.has_class("-narrow") else 32  # the column's width: a path is cut at its start, never mid-word
+        return f"[b]blast radius[/b]\n[$warning]{len(p.blast_radius)} dependent file(s)[/]\n" + "\n".join(
+            plain(path_tail(neutralise(path, keep_layout=False), room), keep_layout=False) for path in p.blast_radius)
+
+    def _details_width(self) -> int:
+        """The diffs' column: the dialog (120 at most, less border and padding) less the radius column."""
+        dialog = min(120, self.app.size.width) - 4
+        return dialog - (24 if self.has_class("-narrow") else 34) - 1 if self.preview.capability == "edit" else dialog - 1
 
     def _facts(self, with_radius: bool = True) -> str:
         p = self.preview
@@ -109,7 +122,9 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         if p.rule:
             lines.append(f"[b]rule[/b]        {plain(p.rule)}: {plain(p.reason or '')}")
         if p.paths:
-            lines.append(f"[b]files[/b]       {plain(', '.join(p.paths), keep_layout=False)}")
+            room = self._details_width() - 12  # after the label: each path fits its line, cut at its start
+            shown = (path_tail(neutralise(path, keep_layout=False), room) for path in p.paths)
+            lines.append(f"[b]files[/b]       {plain(', '.join(shown), keep_layout=False)}")
         if p.capability == "edit" and with_radius:
             if p.blast_radius is None:
                 lines.append(f"[b]blast radius[/b] [dim]{plain(p.blast_note or 'unknown')}[/dim]")

@@ -20,6 +20,7 @@ from konstruct_tui.ui.panes.transcript import AssistantText, Transcript
 from konstruct_tui.ui.screens.history_search import HistorySearch, matching
 from konstruct_tui.app import WorkbenchSetup
 from konstruct_tui.app import TrustPreview
+from konstruct_tui.ui.diff_view import DiffView
 from konstruct_tui.ui.trust_prompt import TrustPrompt
 
 
@@ -83,7 +84,7 @@ async def test_the_trust_prompt_shows_every_diff_whole_and_scrolls_by_keyboard(t
         await pilot.pause()
         prompt = app.screen
         details = prompt.query_one("#trust-details")
-        bodies = [str(s.content.code) for s in prompt.query(".trust-diff-body")]  # type: ignore[attr-defined]
+        bodies = [view.diff for view in prompt.query(DiffView)]
         assert len(bodies) == 2 and bodies[1].endswith("+THE LAST LINE\n")
         assert details.max_scroll_y > 0  # more than fits: it must scroll
         radius = prompt.query_one("#trust-radius", Static)

@@ -13,6 +13,7 @@ from ui_harness import make_project, wait_for, workbench, write_script
 from konstruct_tui.agent import load_session
 from konstruct_tui.app import ModelChoice
 from konstruct_tui.providers import config_path, load_config
+from konstruct_tui.ui.diff_view import DiffView
 from konstruct_tui.ui.panes.budgets import BudgetsPane
 from konstruct_tui.ui.panes.completion import CompletionList
 from konstruct_tui.ui.panes.request_input import RequestInput
@@ -137,7 +138,7 @@ async def test_diff_then_undo_after_a_run(tmp_path: Path) -> None:
         app.submit("/diff")
         await wait_for(pilot, lambda: "this session changed 1 file(s): calc/core.py" in _text_of(app))
         diff_entry = [c for c in app.query(Collapsible) if c.has_class("diff-entry")][-1]
-        body = str(diff_entry.query_one(".diff", Static).content.code)  # type: ignore[union-attr]
+        body = diff_entry.query_one(DiffView).diff
         assert "-    return a - b" in body and "+    return a + b" in body
         app.submit("/undo")
         await wait_for(pilot, lambda: "undid batch" in _text_of(app))

@@ -3,10 +3,8 @@ as one line that expands to its arguments, its result and, for writes, the diffs
 
 from __future__ import annotations
 
-import json
 from typing import Any, ClassVar
 
-from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -25,12 +23,13 @@ from ...agent import (
     TrustRequested,
     TurnStarted,
 )
-from ...app import describe_call, describe_outcome, diffs_of
-from ...untrusted_text import neutralise
+from ...app import command_report, describe_call, describe_outcome, diffs_of, result_text, verdict
 from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 from .thinking import ThinkingBlock
+from ..diff_view import DiffView, PathTitle
 from ..untrusted import UntrustedMarkdown, plain
+from .command_block import CommandBlock
 from .repaint import RepaintThrottle
 
 _MAX_SHOWN_LINES = 200
@@ -106,8 +105,10 @@ class ToolCallEntry(Collapsible):
     def finish(self, event: ToolFinished) -> None:
         self.finished = event
         self.set_class(False, "-running")
-        self.set_class(event.ok, "-ok")
-        self.set_class(not event.ok, "-failed")
+        outcome = verdict(event)
+        self.set_class(outcome == "ok", "-ok")
+        self.set_class(outcome == "partial", "-partial")
+        self.set_class(outcome == "failed", "-failed")
         self.title = self._heading()
         if self._built:
             self._build_body(rebuild=True)
@@ -117,10 +118,13 @@ class ToolCallEntry(Collapsible):
         subject = describe_call(self.started.tool, self.started.arguments)
         if self.finished is None:
             mark, outcome = "[$tool-running]●[/]", "[$tool-running]running…[/]"
-        elif self.finished.ok:
-            mark, outcome = "[$tool-ok]✓[/]", plain(describe_outcome(self.finished), keep_layout=False)
         else:
-            mark, outcome = "[$tool-failed]✗[/]", f"[$tool-failed]{plain(describe_outcome(self.finished), keep_layout=False)}[/]"
+            # The glyph tells the truth (✓ every part ok, ◐ partly, ✗ refused/failed/conflict/killed).
+            said = plain(describe_outcome(self.finished), keep_layout=False)
+            mark, outcome = {
+                "ok": ("[$tool-ok]✓[/]", said),
+                "partial": ("[$status-conflict]◐[/]", f"[$status-conflict]{said}[/]"),
+            }.get(verdict(self.finished), ("[$tool-failed]✗[/]", f"[$tool-failed]{said}[/]"))
         about = f" [dim]·[/dim] {plain(subject, keep_layout=False)}" if subject else ""
         return Content.from_markup(f"{mark} [b]{plain(self.started.tool, keep_layout=False)}[/b] {outcome}{about}")
 
@@ -133,15 +137,20 @@ class ToolCallEntry(Collapsible):
         if rebuild:
             contents.remove_children()
         self._built = True
-        parts: list[Static] = [Static(Content.from_markup("[b]arguments[/b]")), Static(_json(self.started.arguments, self._syntax_theme))]
-        if self.finished is not None:
-            diffs = diffs_of(self.finished.result)
+        finished = self.finished
+        if self.started.tool == "run_command" and finished is not None and "error" not in finished.result:
+            # A command reads as a terminal does: no arguments block, the command heads the output.
+            contents.mount(CommandBlock(command_report(finished.result), verdict(finished)))
+            return
+        parts: list[Widget] = [Static(Content.from_markup("[b]arguments[/b]")), _readable(self.started.arguments)]
+        if finished is not None:
+            diffs = diffs_of(finished.result)
             for path, diff in diffs:
-                parts.append(Static(Content.from_markup(f"[b]diff[/b] {plain(path, keep_layout=False)}")))
-                parts.append(Static(Syntax(neutralise(diff), "diff", theme=self._syntax_theme, word_wrap=True), classes="diff"))
-            shown = _without_diffs(self.finished.result) if diffs else self.finished.result
+                parts.append(PathTitle("diff", path))
+                parts.append(DiffView(diff, self._syntax_theme, classes="diff"))
+            shown = _without_diffs(finished.result) if diffs else finished.result
             parts.append(Static(Content.from_markup("[b]result[/b]")))
-            parts.append(Static(_json(shown, self._syntax_theme)))
+            parts.append(_readable(shown))
         contents.mount_all(parts)
 
 
@@ -159,6 +168,7 @@ class Transcript(VerticalScroll):
         super().__init__(id=id)
         self.syntax_theme = syntax_theme
         self._reply: AssistantText | None = None
+        self._answered = False  # the current turn's reply is on screen (the final answer is not repeated)
         self._calls: dict[str, ToolCallEntry] = {}
         self._follow = False  # anchored to the bottom (see _start_following)
         self._thoughts: list[ThinkingBlock] = []
@@ -191,7 +201,7 @@ class Transcript(VerticalScroll):
     def add_diff(self, title: str, diff: str) -> None:
         """A unified diff (/diff), open and syntax coloured; it collapses to its title line."""
         self._reply = None
-        body = Static(Syntax(neutralise(diff), "diff", theme=self.syntax_theme, word_wrap=True), classes="diff")
+        body = DiffView(diff, self.syntax_theme, classes="diff")
         self._mount_entry(Collapsible(body, title=title, collapsed=False, classes="tool-call diff-entry"))
 
     def show(self, event: Reportable) -> None:
@@ -208,6 +218,7 @@ class Transcript(VerticalScroll):
                 self._reply = AssistantText()
                 self._mount_entry(self._reply)
             self._reply.append(event.text)
+            self._answered = self._answered or bool(event.text.strip())
             if not self._follow:
                 self.call_after_refresh(self._start_following)
         elif isinstance(event, ToolStarted):
@@ -221,6 +232,7 @@ class Transcript(VerticalScroll):
                 entry.finish(event)
         elif isinstance(event, TurnStarted):
             self._end_reply()
+            self._answered = False
         elif isinstance(event, SessionStarted):
             resumed = "resumed " if event.resumed else ""
             note = f" — [$scripted-label]{plain(event.note)}[/]" if event.note else ""
@@ -245,6 +257,15 @@ class Transcript(VerticalScroll):
             self._end_reply()
             colour = "$success" if event.reason == "done" else "$warning" if event.reason == "killed" else "$error"
             message = f": {plain(event.message)}" if event.message else ""
+            if event.reason == "done":
+                # A finished run's message is the model's final reply: shown once, rendered. It has
+                # streamed already unless the last turn drew no text (a replayed or non-streamed end).
+                if event.message and not self._answered:
+                    answer = AssistantText()
+                    self._mount_entry(answer)
+                    answer.append(event.message)
+                message = ""
+            self._answered = False
             self.add_note(f"[{colour}]■ finished ({event.reason}) after {event.turns} turn(s)[/]{message}", classes="finished")
 
     def _fold_thinking(self) -> None:
@@ -265,6 +286,7 @@ class Transcript(VerticalScroll):
         self._follow = False
         self.anchor(False)
         self._reply = None
+        self._answered = False
         self._calls.clear()
         self._thoughts.clear()
         self.remove_children()
@@ -282,13 +304,13 @@ def session_marker(event: PhaseStarted | SessionOpened) -> str:
     return f"[$accent]── {plain(event.role)}[/] · phase {plain(event.phase)} · attempt {event.attempt} [dim]{session}[/dim]"
 
 
-def _json(value: Any, theme: str) -> Syntax:
-    # json escapes C0 itself; C1, bidi and zero-width characters it leaves as they are
-    text = neutralise(json.dumps(value, indent=2, ensure_ascii=False, default=str))
-    lines = text.splitlines()
+def _readable(value: Any) -> Static:
+    """Arguments or a result as `key: value` lines, text fields as their own lines (never JSON
+    with `\\n` escapes); untrusted, so escaped and neutralised by `plain`."""
+    lines = result_text(value).split("\n")
     if len(lines) > _MAX_SHOWN_LINES:
-        text = "\n".join([*lines[:_MAX_SHOWN_LINES], f"… {len(lines) - _MAX_SHOWN_LINES} more lines"])
-    return Syntax(text, "json", theme=theme, word_wrap=True)
+        lines = [*lines[:_MAX_SHOWN_LINES], f"… {len(lines) - _MAX_SHOWN_LINES} more lines (the session file keeps them)"]
+    return Static(Content.from_markup(plain("\n".join(lines))), classes="tool-result")
 
 
 def _without_diffs(result: dict[str, Any]) -> dict[str, Any]:
