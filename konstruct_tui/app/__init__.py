@@ -15,7 +15,8 @@ Public names:
   `model_source` / `describe_model` (which model a blueprint run talks to);
 - the runs screen's reading of the run store (run_browser): `open_run_store`, `list_runs`, `read_run`,
   `stop_run`, `start_resume`, `report_markdown`, with `RunRow` / `RunView` / `Verification` / `ResumeProcess`;
-- trust: `TrustAnswer` / `DENY` / `TrustPreview` / `build_preview`;
+- trust: `TrustAnswer` / `DENY` / `TrustPreview` / `build_preview`, and checking a narrowed grant
+  typed in the prompt (`command_rule`, `edit_glob`, `GrantChoiceError`);
 - what panes show: `Notice` / `RunEvent`, `GraphOverview`, `SessionSummary`, and the summaries
   `status_token` / `describe_call` / `describe_outcome` / `batch_rows` / `diffs_of`.
 - the person's commands in the workbench: slash commands (`parse_slash`, `complete_command`,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     )
     from .session_list import Replayed, SessionSummary
     from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, status_token
+    from .grant_choices import GrantChoiceError, command_rule, edit_glob
     from .trust import DENY, TrustAnswer
     from .trust_preview import TrustPreview, build_preview
     from .workbench import NoModel, SessionRuns
@@ -111,6 +113,9 @@ __all__ = [
     "SlashCommand",
     "SlashInput",
     "TrustAnswer",
+    "GrantChoiceError",
+    "command_rule",
+    "edit_glob",
     "TrustPreview",
     "WorkbenchSetup",
     "start_resource_tracker",

@@ -16,15 +16,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..agent import SessionGate, ToolStarted, TrustQuestion
-from ..trust import TrustDecision, TrustRequest, TrustSession, TrustStore
+from ..trust import CommandRule, TrustDecision, TrustRequest, TrustSession, TrustStore
 from ..workspace import Workspace
 from .trust_preview import TrustPreview, build_preview
 
 
 @dataclass(frozen=True)
 class TrustAnswer:
+    """The person's answer in the prompt. Granted, it may be narrowed: `paths` (edit) are the files
+    asked (each covers itself) or globs; `command` (commands) is `("exact", argv)` or
+    `("prefix", words)`; neither means the whole capability. Denied, it may carry a `message` the
+    agent receives as the call's result."""
+
     granted: bool
     scope: str | None = None  # once, session, always (trust.SCOPES)
+    paths: tuple[str, ...] = ()
+    command: tuple[str, tuple[str, ...]] | None = None
+    message: str = ""
 
 
 DENY = TrustAnswer(False)
@@ -69,10 +77,9 @@ class PreviewingBroker:
         preview = await asyncio.to_thread(build_preview, self._workspace, tool, request.capability, request.detail, arguments)
         answer = await self._ask(preview)
         if not answer.granted:
-            return TrustDecision.deny()
-        # A grant from the prompt covers the whole project for its capability; narrower path globs
-        # can be granted from `konstruct trust` (the prompt keeps to four plain answers).
-        return TrustDecision(True, answer.scope, ())
+            return TrustDecision.deny(answer.message)
+        command = CommandRule(*answer.command) if answer.command and request.capability == "commands" else None
+        return TrustDecision(True, answer.scope, answer.paths if request.capability == "edit" else (), command)
 
 
 class PreviewingGate:
@@ -90,6 +97,9 @@ class PreviewingGate:
     async def obtain(self, question: TrustQuestion) -> bool:
         self._broker.about(question)
         return await self._inner.obtain(question)
+
+    def denial_message(self, call_id: str) -> str:
+        return self._inner.denial_message(call_id)
 
 
 def workbench_gate(root: Any, broker: PreviewingBroker) -> PreviewingGate:
