@@ -15,7 +15,7 @@ from .execution import Cancellation, ProcessOutcome, kill_all_running, run_proce
 from .grant_rules import parse_grant_rule, propose_rule, rule_admits
 from .policy import PolicyConfig, PolicyDecision, decide
 from .scripts import ProjectScript, discover_scripts, find_script
-from .shellwords import ShellSyntaxError, segments, tokenize
+from .shellwords import ShellSyntaxError, segments, split_words, tokenize
 from .wrappers import is_assignment
 
 __all__ = [
@@ -41,5 +41,6 @@ __all__ = [
     "running_groups",
     "scrubbed_environment",
     "segments",
+    "split_words",
     "tokenize",
 ]
