@@ -23,12 +23,6 @@ from ..app import DENY, GrantChoiceError, TrustAnswer, TrustPreview, command_rul
 from ..untrusted_text import neutralise
 from .untrusted import plain
 
-# What each key does, by the kind of question. A choice missing for a question (no exact command for
-# a chain, no files for an edit without paths) is neither drawn nor bound.
-KEYS = {"allow-once": "o", "allow-session": "s", "allow-always": "a", "narrow": "r", "project-session": "p",
-        "project-always": "w", "every": "e", "deny-message": "m", "deny": "d"}
-
-
 class TrustPrompt(ModalScreen[TrustAnswer]):
     # Self-contained piece: its layout lives with it (STYLE.md: DEFAULT_CSS only for pieces like a
     # confirmation modal); colors are theme variables only.
@@ -89,7 +83,9 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
     # -- what is offered --------------------------------------------------------------------------
 
     def _choices(self) -> dict[str, str]:
-        """Button id -> label, in the order drawn (two columns: allow on the left, wider or deny on the right)."""
+        """Button id -> label (with its key), in the order drawn, two to a row. A choice missing for a
+        question (no exact command for a chain, no files for an edit without paths) is neither drawn
+        nor answered (see action_answer)."""
         p = self.preview
         if p.capability == "commands":
             exact = bool(p.argv)
@@ -117,9 +113,8 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         return out
 
     def _keys_line(self) -> str:
-        offered = " · ".join(f"{'g' if k == 'narrow' and self.preview.capability == 'edit' else KEYS[k]} {label.split(' (')[0].lower()}"
-                             for k, label in self.choices.items() if k != "deny")
-        return f"↑↓ PgUp PgDn scroll · {offered} · esc deny"
+        # The letters are on the buttons; this line says what else the keys do.
+        return "↑↓ PgUp PgDn scroll · a letter or enter chooses · tab moves · esc denies"
 
     # -- drawing ----------------------------------------------------------------------------------
 
@@ -127,7 +122,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         p = self.preview
         self.set_class(self.app.size.width < 100, "-narrow")
         with Vertical(id="trust-dialog"):
-            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(p.detail, keep_layout=False)}"), id="trust-title")
+            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(self._asks(), keep_layout=False)}"), id="trust-title")
             with Horizontal(id="trust-body"):
                 with VerticalScroll(id="trust-details", can_focus=False):
                     yield Static(Content.from_markup(self._facts(with_radius=p.capability != "edit")), id="trust-facts")
@@ -147,6 +142,13 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
                 yield Input(id="trust-typed", compact=True)
                 yield Static("", id="trust-problem")
             yield Static(Content.from_markup(self._every_warning()), id="trust-confirm")
+
+    def _asks(self) -> str:
+        """What the agent asks, as a sentence: a self-gated command's detail is the bare command line."""
+        p = self.preview
+        if p.tool == "run_command" and not p.detail.startswith("run "):
+            return f"run {p.detail}" if p.capability != "full_access" else p.detail
+        return p.detail
 
     def on_resize(self) -> None:
         # The answers stay on screen: the diffs get what is left of the terminal's height.
