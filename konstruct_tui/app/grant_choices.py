@@ -9,13 +9,14 @@ not cover the call in front of the person grants nothing they were asked about.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import shlex
 from collections.abc import Sequence
 from typing import Any
 
 from ..commands import BadPrefix, parse_grant_rule, propose_rule
-from ..trust import BadGrant, check_globs, glob_matches, normal_glob
+from ..trust import BadGrant, check_globs, exact_glob, glob_matches, normal_glob, workspace_path
 
 
 class GrantChoiceError(ValueError):
@@ -62,6 +63,14 @@ def edit_glob(text: str, paths: Sequence[str]) -> str:
     if missed:
         raise GrantChoiceError(f"{glob!r} does not cover {', '.join(missed[:3])}: it must cover every file asked")
     return glob
+
+
+def file_globs(root: str | os.PathLike[str], paths: Sequence[str]) -> tuple[str, ...]:
+    """"These files" as grant globs: each path as the workspace resolves it (`src/../a.py` is `a.py`),
+    matching only itself (a file named `*` is not every file). A path that resolves outside the
+    project is left out: the workspace refuses to write there whatever is granted."""
+    resolved = (workspace_path(root, p) for p in paths)
+    return tuple(dict.fromkeys(exact_glob(p) for p in resolved if p))
 
 
 def confinement_line(report: dict[str, Any]) -> str:

@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..agent import SessionGate, ToolStarted, TrustQuestion
-from ..trust import CommandRule, TrustDecision, TrustRequest, TrustSession, TrustStore
+from ..trust import BadGrant, CommandRule, TrustDecision, TrustRequest, TrustSession, TrustStore
 from ..workspace import Workspace
+from .grant_choices import file_globs
 from .trust_preview import TrustPreview, build_preview
+
+MAX_MESSAGE_CHARS = 4000  # a denial's message is read by the model: a note, not a document
 
 
 @dataclass(frozen=True)
@@ -77,9 +80,25 @@ class PreviewingBroker:
         preview = await asyncio.to_thread(build_preview, self._workspace, tool, request.capability, request.detail, arguments)
         answer = await self._ask(preview)
         if not answer.granted:
-            return TrustDecision.deny(answer.message)
-        command = CommandRule(*answer.command) if answer.command and request.capability == "commands" else None
-        return TrustDecision(True, answer.scope, answer.paths if request.capability == "edit" else (), command)
+            return TrustDecision.deny(answer.message[:MAX_MESSAGE_CHARS])
+        return self._decision(request, answer)
+
+    def _decision(self, request: TrustRequest, answer: TrustAnswer) -> TrustDecision:
+        """The grant the answer names, as the trust layer keeps it. An answer that cannot be a grant
+        (a rule with no words) is a denial, never a wider grant."""
+        paths: tuple[str, ...] = ()
+        if request.capability == "edit" and answer.paths:
+            if answer.paths == request.paths:  # "these files": each exactly itself, as resolved
+                paths = file_globs(self._workspace.root, answer.paths) if self._workspace else ()
+                if not paths:
+                    return TrustDecision.deny()
+            else:  # a glob the prompt checked
+                paths = answer.paths
+        try:
+            command = CommandRule(*answer.command) if answer.command and request.capability == "commands" else None
+        except BadGrant:
+            return TrustDecision.deny()
+        return TrustDecision(True, answer.scope, paths, command)
 
 
 class PreviewingGate:

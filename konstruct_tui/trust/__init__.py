@@ -6,7 +6,7 @@ Public names: `TrustStore` (the `always` grants on disk), `TrustGrant` / `TrustR
 """
 
 from .broker import DenyAll, GrantForRun, TrustBroker, TrustSession, is_granted
-from .grants import CAPABILITIES, SCOPES, BadGrant, CommandCheck, CommandRule, TrustDecision, TrustGrant, TrustRequest, check_globs, glob_matches, normal_glob
+from .grants import CAPABILITIES, SCOPES, BadGrant, CommandCheck, CommandRule, TrustDecision, TrustGrant, TrustRequest, check_globs, exact_glob, glob_matches, normal_glob, workspace_path
 from .store import TrustStore, TrustStoreWarning, project_key
 
 __all__ = [
@@ -25,8 +25,10 @@ __all__ = [
     "TrustStore",
     "TrustStoreWarning",
     "check_globs",
+    "exact_glob",
     "glob_matches",
     "normal_glob",
     "is_granted",
     "project_key",
+    "workspace_path",
 ]

@@ -95,3 +95,48 @@ async def test_a_rule_always_covers_the_programs_calls_and_is_stored(project: Pa
     assert person.shown[0].proposed_rule == "touch" and person.shown[1].command == "mkdir made"
     (stored,) = TrustStore().grants(project)
     assert stored.command is not None and (stored.command.match, stored.command.argv) == ("prefix", ("touch",))
+
+
+def _decide(project: Path, request_paths: tuple[str, ...], answer: TrustAnswer, capability: str = "edit"):  # type: ignore[no-untyped-def]
+    from konstruct_tui.trust import TrustRequest
+
+    broker = PreviewingBroker(Workspace(project), CallLedger(), Person())
+    return broker._decision(TrustRequest(capability, "x", request_paths), answer)
+
+
+def test_these_files_are_granted_as_the_workspace_resolves_them(project: Path) -> None:
+    """A path spelled with `..` (which a stored glob may not hold) or one that resolves outside is
+    never a crash and never a wider grant."""
+    (project / "sub").mkdir()
+    asked = ("sub/../calc.py", "../outside.py", "a*.py")
+    decision = _decide(project, asked, TrustAnswer(True, "always", paths=asked))
+    assert decision.granted and decision.paths == ("calc.py", "a\\*.py")  # the star is a star in a name, not a wildcard
+    only_outside = _decide(project, ("../x.py",), TrustAnswer(True, "always", paths=("../x.py",)))
+    assert not only_outside.granted
+
+
+async def test_always_for_a_file_spelled_with_dotdot_is_stored_and_covers_that_file_only(project: Path, tmp_path: Path) -> None:
+    write = {"text": "Fixing.", "tool_calls": [{"name": "write_code", "arguments": {"edits": [
+        {"path": "sub/../calc.py", "revision": "$revision:calc.py", "replacements": [{"old": "return a - b", "new": "return a + b"}]}]}}]}
+    (project / "sub").mkdir()
+    person = Person(TrustAnswer(True, "always", paths=("sub/../calc.py",)))
+    loop, _, events = _loop(project, tmp_path, [READ_CALC, write, DONE], person)
+    await loop.run("fix add")
+    assert events.of(ToolFinished)[1].statuses == ("written",)
+    (stored,) = TrustStore().grants(project)
+    assert stored.paths == ("calc.py",) and stored.covers("edit", "calc.py") and not stored.covers("edit", "other.py")
+
+
+def test_a_command_answer_that_is_no_rule_denies(project: Path) -> None:
+    assert not _decide(project, (), TrustAnswer(True, "session", command=("exact", ())), "commands").granted
+    assert not _decide(project, (), TrustAnswer(True, "always", command=("everything", ("x",))), "commands").granted
+
+
+def test_a_long_denial_message_is_cut(project: Path) -> None:
+    import asyncio
+
+    from konstruct_tui.trust import TrustRequest
+
+    broker = PreviewingBroker(Workspace(project), CallLedger(), Person(TrustAnswer(False, message="x" * 100_000)))
+    decision = asyncio.run(broker.request(TrustRequest("commands", "touch a")))
+    assert not decision.granted and len(decision.message) == 4000

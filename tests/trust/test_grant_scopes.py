@@ -45,7 +45,8 @@ def test_this_exact_command_covers_that_argv_only(tmp_path: Path, scope: str) ->
     for _ in range(2):  # not spent by use
         assert session.use("commands", command=judge("sleep 120"))
         assert session.use("commands", command=judge("sleep  '120'"))  # the same argv, spelled otherwise
-    for other in ("sleep 121", "sleep 120 5", "sleep", "./sleep 120", "/bin/sleep 120"):
+    for other in ("sleep 121", "sleep 120 5", "sleep", "./sleep 120", "/bin/sleep 120", "LD_PRELOAD=x.so sleep 120",
+                  "timeout 9 sleep 120", "env sleep 120"):
         assert not session.use("commands", command=judge(other)), other
     assert not session.use("commands")  # a caller that cannot say which command gets nothing from it
     assert not session.use("scripts", command=judge("sleep 120"))  # never the project's scripts
@@ -82,6 +83,14 @@ REFUSED = [
     ("timeout", "timeout 5 rm -rf x"),
     ("git branch", "git branch evil"),  # creates a branch
     ("npm", "npm --script-shell=/bin/evil test"),
+    ("npm test", "npm test --prefix /"),
+    ("pytest", "pytest -p evil_plugin"),  # loads a plugin from wherever
+    ("pytest", "pytest -c /tmp/evil.ini"),
+    ("pytest", "pytest -o addopts=-pevil"),
+    ("pytest", "pytest --rootdir=/"),
+    ("go test", "go test -exec ./evil"),
+    ("go test", "go test -toolexec ./evil"),
+    ("cargo test", "cargo test --config build.rustc-wrapper=./evil"),
 ]
 
 
