@@ -93,6 +93,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
             if exact:
                 out["allow-session"] = "This command, this session (s)"
                 out["allow-always"] = "This command, always here (a)"
+            if exact and p.proposed_rule:  # none for `CI=1 make`, `timeout 9 x`: no rule would stay narrow
                 out["narrow"] = "A rule like this, always… (r)"
             out["every"] = "Every command, always… (e)"
         elif p.capability == "edit":
@@ -258,7 +259,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         elif p.capability == "commands":
             label.update(Content("Allow always: commands that start with these words (the program's unsafe options "
                                  "stay refused; enter grants, esc goes back):"))
-            typed.value = p.proposed_rule or (p.argv[0] if p.argv else "")
+            typed.value = p.proposed_rule or ""
         else:
             label.update(Content("Allow always: edits to files matching this glob (workspace-relative; "
                                  "enter grants, esc goes back):"))

@@ -195,3 +195,61 @@ async def test_kill_during_the_question_denies_and_stops_the_run(tmp_path: Path)
         await wait_for(pilot, lambda: app.query_one("#budgets").state == "killed")
         assert not isinstance(app.screen, TrustPrompt)
     assert "return a - b" in (root / "calc/core.py").read_text()
+
+
+async def test_deny_with_a_message_in_a_run_reaches_the_agent_as_the_result(tmp_path: Path) -> None:
+    from konstruct_tui.agent import ToolFinished
+    from konstruct_tui.ui.messages import Reported
+
+    root = make_project(tmp_path)
+    app = workbench(root, _writing_script(tmp_path))
+    finished: list[ToolFinished] = []
+
+    def hook(message: object) -> None:
+        if isinstance(message, Reported) and isinstance(message.event, ToolFinished):
+            finished.append(message.event)
+
+    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+        app.submit("fix add")
+        await wait_for(pilot, lambda: isinstance(app.screen, TrustPrompt))
+        await pilot.press("m", *"subtraction is intended here", "enter")
+        await wait_for(pilot, lambda: app.query_one("#budgets").state not in ("running", "idle"))
+    write = next(e for e in finished if e.tool == "write_code")
+    assert write.result["status"] == "denied"
+    assert "The person says: subtraction is intended here" in (write.error or "")
+    assert "return a - b" in (root / "calc/core.py").read_text()
+
+
+@pytest.mark.parametrize(("capability", "keys", "expected"), [
+    ("scripts", ["a"], TrustAnswer(True, "always")),
+    ("scripts", ["s"], TrustAnswer(True, "session")),
+    ("full_access", ["a", "s"], TrustAnswer(True, "session")),  # never stored: `a` is not offered
+    ("commands", ["s"], TrustAnswer(True, "session", command=("exact", ("sleep", "120")))),
+])
+async def test_other_capabilities_offer_what_they_can_keep(tmp_path: Path, capability: str, keys: list[str],
+                                                           expected: TrustAnswer) -> None:
+    preview = TrustPreview("run_command", capability, "sleep 120", command="sleep 120",
+                           argv=("sleep", "120") if capability == "commands" else ())
+    app = workbench(make_project(tmp_path))
+    answers: list[TrustAnswer | None] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(TrustPrompt(preview), answers.append)
+        await pilot.pause(0.1)
+        assert "every" not in {b.id for b in app.screen.query("Button")} or capability == "commands"
+        for key in keys:
+            await pilot.press(key)
+        await wait_for(pilot, lambda: answers)
+    assert answers == [expected]
+
+
+async def test_a_chain_offers_once_or_every_command_only(tmp_path: Path) -> None:
+    preview = TrustPreview("run_command", "commands", "make && make test", command="make && make test", argv=())
+    app = workbench(make_project(tmp_path))
+    answers: list[TrustAnswer | None] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.push_screen(TrustPrompt(preview), answers.append)
+        await pilot.pause(0.1)
+        assert {b.id for b in app.screen.query("Button")} == {"allow-once", "every", "deny-message", "deny"}
+        await pilot.press("s", "a", "r", "o")  # not offered: nothing happens until `o`
+        await wait_for(pilot, lambda: answers)
+    assert answers == [TrustAnswer(True, "once")]
