@@ -112,6 +112,14 @@ class ToolRunner:
         self.reporter.report(TrustRequested(turn, question.call_id, question.tool, question.capability, question.detail, decision))
         if granted:
             return None
+        # What the person typed when denying reaches the model as the call's result. A gate that
+        # cannot take a message (a test's, MCP's) has no `denial_message`: the plain denial then.
+        said = getattr(self.gate, "denial_message", lambda _call_id: "")(question.call_id)
+        if said:
+            return (
+                f"denied: the person did not allow `{question.capability}` ({question.detail}); nothing was changed. "
+                f"The person says: {said}"
+            )
         return (
             f"denied: the person has not granted `{question.capability}` ({question.detail}); nothing was changed. "
             "Do not retry this call; finish with what you could do and say what grant you need."

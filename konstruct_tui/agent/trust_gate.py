@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..trust import DenyAll, GrantForRun, TrustBroker, TrustRequest, TrustSession, TrustStore
+from ..trust import DenyAll, GrantForRun, TrustBroker, TrustDecision, TrustRequest, TrustSession, TrustStore
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,9 @@ class TrustQuestion:
 
 class TrustGate(Protocol):
     """`ask`: may this call go ahead (spending a `once` grant)? `obtain`: ask and keep the answer
-    for a tool that spends grants itself. `grants` is what such a tool checks (`use(capability)`)."""
+    for a tool that spends grants itself. `grants` is what such a tool checks (`use(capability)`).
+    A gate may also offer `denial_message(call_id)`: what the person said when denying that call
+    (see SessionGate)."""
 
     @property
     def grants(self) -> object: ...
@@ -40,11 +42,21 @@ class SessionGate:
     def __init__(self, session: TrustSession) -> None:
         self.session = session
         self.grants = session
+        self._messages: dict[str, str] = {}  # call id -> what the person said when denying it
+
+    def denial_message(self, call_id: str) -> str:
+        """What the person said when denying the call (once; "" when they said nothing)."""
+        return self._messages.pop(call_id, "")
+
+    def _keep(self, question: TrustQuestion, decision: TrustDecision) -> None:
+        if not decision.granted and decision.message.strip():
+            self._messages[question.call_id] = decision.message.strip()
 
     async def obtain(self, question: TrustQuestion) -> bool:
         paths = question.paths if question.capability == "edit" else ()
         request = TrustRequest(question.capability, question.detail, paths)
         decision = await self.session.broker.request(request)
+        self._keep(question, decision)
         return self.session.record(request, decision) is not None
 
     async def ask(self, question: TrustQuestion) -> bool:
@@ -55,6 +67,7 @@ class SessionGate:
             return True
         request = TrustRequest(question.capability, question.detail, paths)
         decision = await self.session.broker.request(request)
+        self._keep(question, decision)
         if self.session.record(request, decision) is None:
             return False
         # A fresh grant covers this whole call; spend it once (a `once` grant is one call, not one file).

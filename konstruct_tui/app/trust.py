@@ -16,15 +16,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..agent import SessionGate, ToolStarted, TrustQuestion
-from ..trust import TrustDecision, TrustRequest, TrustSession, TrustStore
+from ..trust import BadGrant, CommandRule, TrustDecision, TrustRequest, TrustSession, TrustStore
 from ..workspace import Workspace
+from .grant_choices import file_globs
 from .trust_preview import TrustPreview, build_preview
+
+MAX_MESSAGE_CHARS = 4000  # a denial's message is read by the model: a note, not a document
 
 
 @dataclass(frozen=True)
 class TrustAnswer:
+    """The person's answer in the prompt. Granted, it may be narrowed: `paths` (edit) are the files
+    asked (each covers itself) or globs; `command` (commands) is `("exact", argv)` or
+    `("prefix", words)`; neither means the whole capability. Denied, it may carry a `message` the
+    agent receives as the call's result."""
+
     granted: bool
     scope: str | None = None  # once, session, always (trust.SCOPES)
+    paths: tuple[str, ...] = ()
+    command: tuple[str, tuple[str, ...]] | None = None
+    message: str = ""
 
 
 DENY = TrustAnswer(False)
@@ -69,10 +80,25 @@ class PreviewingBroker:
         preview = await asyncio.to_thread(build_preview, self._workspace, tool, request.capability, request.detail, arguments)
         answer = await self._ask(preview)
         if not answer.granted:
+            return TrustDecision.deny(answer.message[:MAX_MESSAGE_CHARS])
+        return self._decision(request, answer)
+
+    def _decision(self, request: TrustRequest, answer: TrustAnswer) -> TrustDecision:
+        """The grant the answer names, as the trust layer keeps it. An answer that cannot be a grant
+        (a rule with no words) is a denial, never a wider grant."""
+        paths: tuple[str, ...] = ()
+        if request.capability == "edit" and answer.paths:
+            if answer.paths == request.paths:  # "these files": each exactly itself, as resolved
+                paths = file_globs(self._workspace.root, answer.paths) if self._workspace else ()
+                if not paths:
+                    return TrustDecision.deny()
+            else:  # a glob the prompt checked
+                paths = answer.paths
+        try:
+            command = CommandRule(*answer.command) if answer.command and request.capability == "commands" else None
+        except BadGrant:
             return TrustDecision.deny()
-        # A grant from the prompt covers the whole project for its capability; narrower path globs
-        # can be granted from `konstruct trust` (the prompt keeps to four plain answers).
-        return TrustDecision(True, answer.scope, ())
+        return TrustDecision(True, answer.scope, paths, command)
 
 
 class PreviewingGate:
@@ -90,6 +116,9 @@ class PreviewingGate:
     async def obtain(self, question: TrustQuestion) -> bool:
         self._broker.about(question)
         return await self._inner.obtain(question)
+
+    def denial_message(self, call_id: str) -> str:
+        return self._inner.denial_message(call_id)
 
 
 def workbench_gate(root: Any, broker: PreviewingBroker) -> PreviewingGate:

@@ -16,8 +16,10 @@ from pydantic import ValidationError
 
 from ..agent import edited_paths
 from ..commands import PolicyConfig, decide, discover_scripts
+from ..sandbox import project_plan
 from ..tools import ToolContext, ToolError, WriteCodeInput, call
 from ..workspace import Workspace, preview_edits
+from .grant_choices import confinement_line, proposed_glob, proposed_rule
 
 MAX_DIFF_LINES = 5000  # every line a person approves is shown; past this the write is not reviewable here anyway
 GRAPH_WAIT_S = 2.0  # the prompt never waits longer than this for the blast radius
@@ -36,6 +38,14 @@ class TrustPreview:
     blast_radius: tuple[str, ...] | None = None  # None: the graph could not say (see blast_note)
     blast_note: str | None = None
     notes: tuple[str, ...] = ()
+    # How narrow a grant the prompt offers (grant_choices.py): the argv the policy read (empty for a
+    # chain or a script), the rule and glob it proposes, the sandbox the command would run under, and
+    # the project's name (the warned "every command" choice names it).
+    argv: tuple[str, ...] = ()
+    proposed_rule: str | None = None
+    proposed_glob: str | None = None
+    confinement: str | None = None
+    project: str = ""
 
 
 def build_preview(workspace: Workspace | None, tool: str, capability: str, detail: str, arguments: dict[str, Any] | None) -> TrustPreview:
@@ -47,21 +57,35 @@ def build_preview(workspace: Workspace | None, tool: str, capability: str, detai
     paths = edited_paths(arguments)
     diffs, notes = _diffs(workspace, tool, arguments)
     radius, note = blast_radius(workspace, paths)
-    return TrustPreview(tool, capability, detail, tuple(paths), diffs=tuple(diffs), blast_radius=radius, blast_note=note, notes=tuple(notes))
+    return TrustPreview(tool, capability, detail, tuple(paths), diffs=tuple(diffs), blast_radius=radius, blast_note=note,
+                        notes=tuple(notes), proposed_glob=proposed_glob(paths) if paths else None, project=workspace.root.name)
 
 
 def _command_preview(workspace: Workspace, tool: str, capability: str, detail: str, arguments: dict[str, Any]) -> TrustPreview:
     script = arguments.get("script")
+    confinement = _confinement(workspace)
     if isinstance(script, str):
         return TrustPreview(tool, capability, detail, command=f"project script {script!r}", rule="project_script",
-                            reason="the project's own scripts need the `scripts` grant")
+                            reason="the project's own scripts need the `scripts` grant", confinement=confinement,
+                            project=workspace.root.name)
     command = str(arguments.get("command") or "")
     try:
         config = PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root)
         decision = decide(command, config)
     except Exception as error:  # the policy is asked again when the command runs; here it only informs
-        return TrustPreview(tool, capability, detail, command=command, notes=(f"policy preview failed: {error}",))
-    return TrustPreview(tool, capability, detail, command=command, rule=decision.rule, reason=workspace.scrub(decision.reason))
+        return TrustPreview(tool, capability, detail, command=command, notes=(f"policy preview failed: {error}",),
+                            confinement=confinement, project=workspace.root.name)
+    return TrustPreview(tool, capability, detail, command=command, rule=decision.rule, reason=workspace.scrub(decision.reason),
+                        argv=decision.argv, proposed_rule=proposed_rule(decision.argv) if decision.argv else None,
+                        confinement=confinement, project=workspace.root.name)
+
+
+def _confinement(workspace: Workspace) -> str | None:
+    """The sandbox the project's commands run under on this machine (best effort: it only informs)."""
+    try:
+        return confinement_line(project_plan(workspace.root).report())
+    except Exception:  # noqa: BLE001 - a damaged sandbox settings file is reported where the command runs
+        return None
 
 
 def _diffs(workspace: Workspace, tool: str, arguments: dict[str, Any]) -> tuple[list[tuple[str, str]], list[str]]:

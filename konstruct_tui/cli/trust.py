@@ -1,8 +1,12 @@
 """`konstruct trust list|grant|revoke [--root DIR]`: the person's view of what the agent may do here.
 
-list    {"grants": [{"capability", "scope", "paths", "granted_at"}, ...]}   the `always` grants
-grant   CAPABILITY [--path GLOB]...  remember an `always` grant (edit may be narrowed to globs)
-revoke  [CAPABILITY] [--path GLOB]...  forget this project's grants (all, one capability, one edit scope)
+list    {"grants": [{"capability", "scope", "paths", "granted_at", "allows", "command"?}, ...]}   the `always`
+        grants; `allows` says what in one line; a narrow commands grant adds its rule:
+        "command": {"match": "exact"|"prefix", "argv": [...], "text": "pytest …"}
+grant   CAPABILITY [--path GLOB]... [--rule WORDS | --exact COMMAND]  remember an `always` grant (edit may be
+        narrowed to globs; commands to one exact command or an argv rule of the shape `--allow` takes)
+revoke  [CAPABILITY] [--path GLOB]... [--rule WORDS | --exact COMMAND]  forget this project's grants (all,
+        one capability, one edit scope, one command rule)
 reset   lift the lock a damaged trust store left (allowlist mode with nothing allowed, every project)
 
 Only `always` grants live on disk; `once` and `session` grants end with their session.
@@ -16,7 +20,8 @@ import sys
 import warnings
 from typing import Any
 
-from ..trust import CAPABILITIES, BadGrant, TrustStore, TrustStoreWarning
+from ..commands import BadPrefix, ShellSyntaxError, parse_grant_rule, split_words
+from ..trust import CAPABILITIES, BadGrant, CommandRule, TrustGrant, TrustStore, TrustStoreWarning
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
 from .common import UsageError, add_root, open_workspace, print_json
@@ -32,16 +37,45 @@ def register(commands: Any) -> None:
     add_root(grant)
     grant.add_argument("capability", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     grant.add_argument("--path", action="append", default=[], metavar="GLOB", help="edit only: limit to files matching GLOB")
+    _add_command_rule(grant)
     grant.set_defaults(handler=run_grant)
     revoke = actions.add_parser("revoke", help="forget this project's grants (all, or one capability)")
     add_root(revoke)
     revoke.add_argument("capability", nargs="?", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     revoke.add_argument("--path", action="append", default=None, metavar="GLOB", help="edit only: the grant's globs")
+    _add_command_rule(revoke)
     revoke.set_defaults(handler=run_revoke)
     reset = actions.add_parser("reset", help="lift the lock a damaged trust store left (your decision)")
     add_root(reset)
     reset.set_defaults(handler=run_reset)
     trust.set_defaults(handler=_missing_action)
+
+
+def _add_command_rule(parser: argparse.ArgumentParser) -> None:
+    narrow = parser.add_mutually_exclusive_group()
+    narrow.add_argument("--rule", metavar="WORDS", help="commands only: commands starting with these words "
+                        "(an argv rule as --allow takes: `pytest`, `git diff`; unsafe options stay refused)")
+    narrow.add_argument("--exact", metavar="COMMAND", help="commands only: this one command line, exactly")
+
+
+def _command_rule(args: argparse.Namespace) -> CommandRule | None:
+    """The rule `--rule` or `--exact` names, checked as the prompt checks one (bad: UsageError)."""
+    if args.rule is None and args.exact is None:
+        return None
+    if args.capability != "commands":
+        raise UsageError("--rule and --exact go with the commands capability only")
+    try:
+        if args.rule is not None:
+            words = parse_grant_rule(args.rule, split_words(args.rule))
+            return CommandRule("prefix", words)
+        words = tuple(split_words(args.exact))
+        return CommandRule("exact", words)
+    except (BadPrefix, ShellSyntaxError, BadGrant) as error:
+        raise UsageError(str(error)) from None
+
+
+def _listed(grant: TrustGrant) -> dict[str, Any]:
+    return {**grant.to_json(), "allows": grant.describe()}
 
 
 def _missing_action(args: argparse.Namespace) -> int:
@@ -64,37 +98,39 @@ def run_list(args: argparse.Namespace) -> int:
         warnings.simplefilter("ignore", TrustStoreWarning)  # shown once, below, as a CLI warning
         grants = store.grants(workspace.root)
         _report_warnings(store)
-        print_json(_scrubbed({"grants": [g.to_json() for g in grants]}, workspace))
+        print_json(_scrubbed({"grants": [_listed(g) for g in grants]}, workspace))
     return 0
 
 
 def run_grant(args: argparse.Namespace) -> int:
+    command = _command_rule(args)
     workspace = open_workspace(args.root)
     store = _store()
     with workspace, warnings.catch_warnings():
         warnings.simplefilter("ignore", TrustStoreWarning)
         try:
-            granted = store.grant(workspace.root, args.capability, tuple(args.path))
+            granted = store.grant(workspace.root, args.capability, tuple(args.path), command)
         except BadGrant as error:
             raise UsageError(str(error)) from None
         _report_warnings(store)
-        print_json(_scrubbed({"granted": granted.to_json()}, workspace))
+        print_json(_scrubbed({"granted": _listed(granted)}, workspace))
     return 0
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    workspace = open_workspace(args.root)
-    store = _store()
     if args.path is not None and args.capability != "edit":
         raise UsageError("--path goes with the edit capability only")
+    command = _command_rule(args)
+    workspace = open_workspace(args.root)
+    store = _store()
     with workspace, warnings.catch_warnings():
         warnings.simplefilter("ignore", TrustStoreWarning)
         try:
-            removed = store.revoke(workspace.root, args.capability, tuple(args.path) if args.path is not None else None)
+            removed = store.revoke(workspace.root, args.capability, tuple(args.path) if args.path is not None else None, command)
         except BadGrant as error:
             raise UsageError(str(error)) from None
         _report_warnings(store)
-        print_json(_scrubbed({"revoked": [g.to_json() for g in removed]}, workspace))
+        print_json(_scrubbed({"revoked": [_listed(g) for g in removed]}, workspace))
     return 0
 
 

@@ -2,7 +2,8 @@
 command as a child process group that can be killed at once.
 
 Public names: `decide` / `PolicyConfig` / `PolicyDecision` (the policy), `PRESETS` / `BadPrefix`
-(allowlists), `discover_scripts` / `find_script` / `ProjectScript` (project scripts),
+(allowlists), `propose_rule` / `parse_grant_rule` / `rule_admits` (command grants as argv rules),
+`discover_scripts` / `find_script` / `ProjectScript` (project scripts),
 `run_process` / `run_process_async` / `ProcessOutcome` / `Cancellation` / `running_groups` /
 `kill_all_running` / `scrubbed_environment` (execution).
 """
@@ -11,9 +12,10 @@ from .allowlist import PRESETS, BadPrefix
 from .chain import run_chain
 from .environment import scrubbed_environment
 from .execution import Cancellation, ProcessOutcome, kill_all_running, run_process, run_process_async, running_groups
+from .grant_rules import parse_grant_rule, propose_rule, rule_admits
 from .policy import PolicyConfig, PolicyDecision, decide
 from .scripts import ProjectScript, discover_scripts, find_script
-from .shellwords import ShellSyntaxError, segments, tokenize
+from .shellwords import ShellSyntaxError, segments, split_words, tokenize
 from .wrappers import is_assignment
 
 __all__ = [
@@ -28,6 +30,9 @@ __all__ = [
     "decide",
     "discover_scripts",
     "find_script",
+    "parse_grant_rule",
+    "propose_rule",
+    "rule_admits",
     "is_assignment",
     "kill_all_running",
     "run_chain",
@@ -36,5 +41,6 @@ __all__ = [
     "running_groups",
     "scrubbed_environment",
     "segments",
+    "split_words",
     "tokenize",
 ]

@@ -29,12 +29,13 @@ from ..commands import (
     discover_scripts,
     find_script,
     is_assignment,
+    rule_admits,
     run_chain,
     run_process,
     scrubbed_environment,
 )
 from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan, seccomp_filter
-from ..trust import TrustStore
+from ..trust import CommandCheck, TrustStore
 from .base import Tool, ToolContext, ToolInput, ToolResult
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -55,7 +56,7 @@ def stored_policy(root: Path) -> PolicyConfig:
 
 
 class GrantCheck(Protocol):
-    def use(self, capability: str, path: str | None = None) -> bool: ...
+    def use(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool: ...
 
 
 class RunCommandInput(ToolInput):
@@ -121,7 +122,7 @@ class RunCommand(Tool[RunCommandInput]):
                 payload["policy"] = {**payload["policy"], "capability": capability,
                                      "note": "read-only commands run without a grant only under the kernel "
                                              "sandbox in read-only mode with no network, which is not in force here"}
-        if grants is not None and capability and not grants.use(capability):
+        if grants is not None and capability and not grants.use(capability, command=_judged(decision)):
             payload["sandbox"] = plan.report()
             return self._result(context, {
                 "status": "needs_grant", **payload,
@@ -185,6 +186,12 @@ class RunCommand(Tool[RunCommandInput]):
         scrub = context.workspace.scrub
         clean = {k: scrub(v) if isinstance(v, str) else v for k, v in payload.items()}
         return ToolResult(self.name, clean)
+
+
+def _judged(decision: PolicyDecision) -> CommandCheck:
+    """How a narrow command grant is judged against this command: by the command layer, on the argv
+    the policy read (a chain has none, so only a grant for every command covers it)."""
+    return lambda rule: rule_admits(rule.match, rule.argv, decision.argv)
 
 
 def _can_confine_read_only(plan: SandboxPlan) -> bool:

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from .grants import (
     SESSION_ONLY,
+    CommandCheck,
     TrustDecision,
     TrustGrant,
     TrustRequest,
@@ -48,13 +49,15 @@ class DenyAll:
 
 
 def is_granted(capability: str, *, root: str | os.PathLike[str], path: str | None = None,
-               store: TrustStore | None = None, session_grants: Iterable[TrustGrant] = ()) -> bool:
-    """Whether `capability` (for `path`, with `edit`) is granted by the store's `always` grants for
-    the project at `root` or by `session_grants`. Consumes nothing."""
+               store: TrustStore | None = None, session_grants: Iterable[TrustGrant] = (),
+               command: CommandCheck | None = None) -> bool:
+    """Whether `capability` (for `path`, with `edit`; for the command `command` judges, with
+    `commands`) is granted by the store's `always` grants for the project at `root` or by
+    `session_grants`. Consumes nothing."""
     check_capability(capability)
     path = workspace_path(root, path) if path is not None else None
     grants = list(session_grants) + (store or TrustStore()).grants(root)
-    return any(g.covers(capability, path) for g in grants)
+    return any(g.covers(capability, path, command) for g in grants)
 
 
 class TrustSession:
@@ -69,23 +72,25 @@ class TrustSession:
         self._once: list[TrustGrant] = []
         self._lock = threading.Lock()
 
-    def is_granted(self, capability: str, path: str | None = None) -> bool:
+    def is_granted(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool:
         with self._lock:
             pending = list(self._session) + list(self._once)
-        return is_granted(capability, root=self.root, path=path, store=self.store, session_grants=pending)
+        return is_granted(capability, root=self.root, path=path, store=self.store, session_grants=pending, command=command)
 
-    def use(self, capability: str, path: str | None = None) -> bool:
+    def use(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool:
         """Whether the capability may be used now; a `once` grant that is the only cover is spent.
-        A path is matched as the workspace resolves it (`src/../x` is `x`)."""
+        A path is matched as the workspace resolves it (`src/../x` is `x`); a command grant's rule
+        is put to `command` (the command layer's judgement of the command at hand; without it, only
+        grants for every command cover `commands`)."""
         resolved = workspace_path(self.root, path) if path is not None else None
         with self._lock:
-            if any(g.covers(capability, resolved) for g in self._session):
+            if any(g.covers(capability, resolved, command) for g in self._session):
                 return True
-        if is_granted(capability, root=self.root, path=path, store=self.store):
+        if is_granted(capability, root=self.root, path=path, store=self.store, command=command):
             return True
         with self._lock:
             for k, grant in enumerate(self._once):
-                if grant.covers(capability, resolved):
+                if grant.covers(capability, resolved, command):
                     del self._once[k]
                     return True
         return False
@@ -100,9 +105,10 @@ class TrustSession:
         # The paths a request names are paths, not patterns: granted as asked, they cover exactly
         # themselves (a file named `**` or `*` must not become a grant over every file).
         paths = tuple(exact_glob(p) if p in request.paths else p for p in decision.paths) if request.capability == "edit" else ()
+        command = decision.command if request.capability == "commands" else None  # a rule narrows commands only
         if scope == "always":  # only stored grants must be clean globs; a session grant is matched as given
-            return self.store.grant(self.root, request.capability, check_globs(paths, request.capability))
-        grant = TrustGrant(request.capability, scope, paths, now_utc())
+            return self.store.grant(self.root, request.capability, check_globs(paths, request.capability), command)
+        grant = TrustGrant(request.capability, scope, paths, now_utc(), command)
         with self._lock:
             (self._session if scope == "session" else self._once).append(grant)
         return grant

@@ -7,12 +7,22 @@ commands unconfined, in a project whose sandbox mode is `full`) is granted per s
 
 Scopes: `once` (one use), `session` (this session or headless run), `always` (this project on this
 machine, kept in the trust store until revoked). Only `always` grants are written to disk.
+
+How wide: an `edit` grant may name path globs (a file as itself, `src/**`; none: the whole project).
+A `commands` grant may carry a `CommandRule`: one exact command line (`exact`) or an argv rule of the
+shape `--allow` takes (`prefix`: `pytest` admits `pytest -q tests/x`, never `pytestx` or an unsafe
+option). What an argv is and which options are unsafe is the command layer's: the trust layer only
+keeps the rule and asks the caller's `CommandCheck` whether it admits the command at hand. A rule
+widens nothing the policy refuses: the policy (and its hard deny list) answers before any grant.
+A `commands` grant without a rule is every command the policy lets ask (what older stores hold).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -23,6 +33,7 @@ SCOPES = ("once", "session", "always")
 # `full_access`: run commands without the sandbox (a project whose sandbox mode is `full`). It is
 # asked every session: never stored, an `always` answer lasts the session (see TrustSession.record).
 SESSION_ONLY = frozenset({"full_access"})
+COMMAND_MATCHES = ("exact", "prefix")
 
 
 class BadGrant(ValueError):
@@ -120,6 +131,38 @@ def workspace_path(root: str | os.PathLike[str], path: str) -> str | None:
     return os.path.relpath(target, real_root).replace(os.sep, "/")
 
 
+@dataclass(frozen=True)
+class CommandRule:
+    """Which command lines a `commands` grant covers: `exact` this argv and nothing else; `prefix`
+    commands whose argv starts with these words (the command layer also refuses unsafe options)."""
+
+    match: str
+    argv: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if self.match not in COMMAND_MATCHES:
+            raise BadGrant(f"unknown command match {self.match!r}; known: {', '.join(COMMAND_MATCHES)}")
+        if not self.argv or not all(isinstance(w, str) and w and "\0" not in w for w in self.argv):
+            raise BadGrant("a command rule names at least one non-empty word")
+
+    def text(self) -> str:
+        """As a person reads it: `pytest -q tests/x`, or `pytest …` for a prefix rule."""
+        return shlex.join(self.argv) + (" …" if self.match == "prefix" else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match": self.match, "argv": list(self.argv), "text": self.text()}
+
+    @classmethod
+    def from_json(cls, data: Any) -> CommandRule:
+        if not isinstance(data, dict) or not isinstance(data.get("argv"), list):
+            raise BadGrant("a grant's command rule is not an object with an argv list")
+        return cls(str(data.get("match")), tuple(data["argv"]))
+
+
+# Asked of a command grant's rule: does it admit the command being run? (The command layer answers.)
+CommandCheck = Callable[[CommandRule], bool]
+
+
 def now_utc() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
@@ -130,16 +173,32 @@ class TrustGrant:
     scope: str
     paths: tuple[str, ...] = ()  # edit only; empty means the whole project
     granted_at: str = ""
+    command: CommandRule | None = None  # commands only; None means every command the policy lets ask
 
-    def covers(self, capability: str, path: str | None = None) -> bool:
+    def covers(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool:
+        if self.command is not None:  # one command or one rule: never scripts, never another capability
+            return capability == self.capability == "commands" and command is not None and command(self.command)
         if self.capability != capability and not (self.capability == "commands" and capability == "scripts"):
             return False
         if capability != "edit" or not self.paths:
             return True
         return path is not None and any(glob_matches(glob, path) for glob in self.paths)
 
+    def describe(self) -> str:
+        """What the grant allows, in one line a person reads (`trust list`, the prompt)."""
+        if self.command is not None:
+            return f"the command {self.command.text()}" if self.command.match == "exact" else f"commands {self.command.text()}"
+        if self.capability == "edit":
+            return f"edits to {', '.join(self.paths)}" if self.paths else "edits anywhere in the project"
+        return {"commands": "every command the policy lets ask", "scripts": "the project's scripts",
+                "full_access": "commands without the sandbox"}[self.capability]
+
     def to_json(self) -> dict[str, Any]:
-        return {"capability": self.capability, "scope": self.scope, "paths": list(self.paths), "granted_at": self.granted_at}
+        out: dict[str, Any] = {"capability": self.capability, "scope": self.scope, "paths": list(self.paths),
+                               "granted_at": self.granted_at}
+        if self.command is not None:
+            out["command"] = self.command.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> TrustGrant:
@@ -151,8 +210,11 @@ class TrustGrant:
             raise BadGrant("a grant's paths are not a list of strings")
         capability = check_capability(str(data.get("capability")))
         granted_at = data.get("granted_at", "")
+        command = CommandRule.from_json(data["command"]) if data.get("command") is not None else None
+        if command is not None and capability != "commands":
+            raise BadGrant("a command rule scopes only the commands capability")
         return cls(capability, check_scope(str(data.get("scope"))), check_globs(tuple(paths), capability),
-                   granted_at if isinstance(granted_at, str) else "")
+                   granted_at if isinstance(granted_at, str) else "", command)
 
 
 @dataclass(frozen=True)
@@ -169,12 +231,16 @@ class TrustRequest:
 
 @dataclass(frozen=True)
 class TrustDecision:
-    """The person's answer. A granted `edit` may narrow the paths to globs (empty: the whole project)."""
+    """The person's answer. A granted `edit` may narrow the paths to globs (empty: the whole project);
+    a granted `commands` may narrow to a command rule. A denial may carry the person's message,
+    which the agent receives as the call's result."""
 
     granted: bool
     scope: str | None = None
     paths: tuple[str, ...] = ()
+    command: CommandRule | None = None
+    message: str = ""
 
     @classmethod
-    def deny(cls) -> TrustDecision:
-        return cls(False)
+    def deny(cls, message: str = "") -> TrustDecision:
+        return cls(False, message=message)

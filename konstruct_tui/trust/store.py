@@ -2,8 +2,10 @@
 
 One JSON file, `config_dir()/trust.json`, mode 0600 in a 0700 folder:
 
-    {"version": 1, "projects": {"/real/root": {"grants": [{"capability": "edit", "scope": "always",
-                                                            "paths": ["src/**"], "granted_at": "..."}],
+    {"version": 2, "projects": {"/real/root": {"grants": [{"capability": "edit", "scope": "always",
+                                                            "paths": ["src/**"], "granted_at": "..."},
+                                                           {"capability": "commands", "scope": "always", "paths": [],
+                                                            "command": {"match": "prefix", "argv": ["pytest"]}, ...}],
                                                "policy": {"presets": ["python"], "allow": [], "chains": false}}}}
 
 `policy` is the user's command policy for the project (allowlist presets and prefixes, chains); it
@@ -28,9 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from ..userdirs import FileDamaged, JsonFile, config_dir
-from .grants import SESSION_ONLY, BadGrant, TrustGrant, check_capability, check_globs, now_utc
+from .grants import SESSION_ONLY, BadGrant, CommandRule, TrustGrant, check_capability, check_globs, now_utc
 
+# Version 2 added command rules to `commands` grants ("command": {"match", "argv"}). A version 1 file
+# loads as it is (its `commands` grants cover every command, as they always did). A file is written as
+# version 2 only while it holds a command rule: a build that knows only version 1 then refuses the
+# file (fails closed) rather than reading a narrow grant as one for every command.
 VERSION = 1
+RULES_VERSION = 2
+READABLE_VERSIONS = (VERSION, RULES_VERSION)
 # The command policy of every project while the store is damaged: allowlist mode, nothing allowed.
 LOCKED_POLICY = {"presets": [], "allow": [], "chains": False, "locked": True}
 
@@ -62,25 +70,33 @@ class TrustStore:
 
     # -- changing -------------------------------------------------------------------------------
 
-    def grant(self, root: str | os.PathLike[str], capability: str, paths: tuple[str, ...] = ()) -> TrustGrant:
+    def grant(self, root: str | os.PathLike[str], capability: str, paths: tuple[str, ...] = (),
+              command: CommandRule | None = None) -> TrustGrant:
         """Remember an `always` grant. Granting what is already granted changes nothing."""
         check_globs(paths, check_capability(capability))
         if capability in SESSION_ONLY:
             raise BadGrant(f"{capability} is asked every session and cannot be granted always")
-        new = TrustGrant(capability, "always", tuple(paths), now_utc())
+        if command is not None and capability != "commands":
+            raise BadGrant("a command rule scopes only the commands capability")
+        new = TrustGrant(capability, "always", tuple(paths), now_utc(), command)
         key = project_key(root)
+
+        def same(stored: dict[str, Any]) -> bool:
+            old = TrustGrant.from_json(stored)
+            return (old.capability, old.paths, old.command) == (new.capability, new.paths, new.command)
 
         def add(projects: dict[str, Any]) -> None:
             grants = projects.setdefault(key, {}).setdefault("grants", [])
-            if not any(g["capability"] == capability and tuple(g.get("paths", [])) == new.paths for g in grants):
+            if not any(same(g) for g in grants):
                 grants.append(new.to_json())
 
         self._update(add)
         return new
 
     def revoke(self, root: str | os.PathLike[str], capability: str | None = None,
-               paths: tuple[str, ...] | None = None) -> list[TrustGrant]:
-        """Forget grants for the project: all of them, one capability's, or one edit grant's globs."""
+               paths: tuple[str, ...] | None = None, command: CommandRule | None = None) -> list[TrustGrant]:
+        """Forget grants for the project: all of them, one capability's, one edit grant's globs, or
+        one command rule."""
         if capability is not None:
             check_capability(capability)
         key = project_key(root)
@@ -93,7 +109,8 @@ class TrustStore:
             kept: list[Any] = []
             for g in project.get("grants", []):
                 grant = TrustGrant.from_json(g)
-                hit = (capability is None or grant.capability == capability) and (paths is None or grant.paths == paths)
+                hit = ((capability is None or grant.capability == capability) and (paths is None or grant.paths == paths)
+                       and (command is None or grant.command == command))
                 (removed if hit else kept).append(grant if hit else g)
             project["grants"] = kept
             if not kept and not project.get("policy"):
@@ -163,7 +180,7 @@ class TrustStore:
             data = self._read(locked=True)
             data.setdefault("projects", {})
             change(data if whole else data["projects"])
-            data["version"] = VERSION
+            data["version"] = RULES_VERSION if _holds_rules(data) else VERSION
             self.file.write(data)
 
     def _load(self, locked: bool = False) -> dict[str, Any]:
@@ -199,7 +216,7 @@ def _parse(data: Any) -> dict[str, Any]:
     """A trust file, validated. Raises ValueError (BadGrant is one)."""
     if not isinstance(data, dict) or not isinstance(data.get("projects"), dict):
         raise ValueError("it is not a trust file (no projects table)")
-    if data.get("version", VERSION) != VERSION:
+    if data.get("version", VERSION) not in READABLE_VERSIONS:
         raise ValueError(f"unknown version {data.get('version')!r}")
     for key, project in data["projects"].items():
         if not isinstance(project, dict) or not isinstance(project.get("grants", []), list):
@@ -210,6 +227,11 @@ def _parse(data: Any) -> dict[str, Any]:
     if "damaged" in data and not isinstance(data["damaged"], dict):
         raise ValueError("its damage record is not an object")
     return data
+
+
+def _holds_rules(data: dict[str, Any]) -> bool:
+    return any(g.get("command") is not None for project in data.get("projects", {}).values()
+               for g in project.get("grants", []))
 
 
 def _check_settings(key: str, settings: Any) -> None:

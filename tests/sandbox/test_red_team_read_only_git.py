@@ -17,7 +17,7 @@ from konstruct_tui.workspace import Workspace
 
 
 class NoGrants:
-    def use(self, capability: str, path: str | None = None) -> bool:
+    def use(self, capability: str, path: str | None = None, command: object = None) -> bool:
         return False
 
 

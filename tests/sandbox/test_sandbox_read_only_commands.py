@@ -25,7 +25,7 @@ class NoGrants:
     def __init__(self) -> None:
         self.asked: list[str] = []
 
-    def use(self, capability: str, path: str | None = None) -> bool:
+    def use(self, capability: str, path: str | None = None, command: object = None) -> bool:
         self.asked.append(capability)
         return False
 

@@ -80,3 +80,42 @@ def test_a_damaged_store_is_one_warning_line_whichever_command_meets_it(tmp_path
     lines = done.stderr.splitlines()
     assert lines and all(line.startswith("konstruct: warning: the trust store ") for line in lines), done.stderr
     assert len(lines) == len(set(lines)) and "TrustStoreWarning" not in done.stderr
+
+
+def test_command_rules_are_listed_with_scope_time_and_what_they_allow(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    assert _run(capsys, "grant", *root, "commands", "--rule", "pytest")[0] == 0
+    assert _run(capsys, "grant", *root, "commands", "--exact", "sleep 120")[0] == 0
+    assert _run(capsys, "grant", *root, "edit", "--path", "src/**")[0] == 0
+    listed = _run(capsys, "list", *root)[1]["grants"]
+    assert [(g["scope"], g.get("command"), g["allows"]) for g in listed] == [
+        ("always", {"match": "prefix", "argv": ["pytest"], "text": "pytest …"}, "commands pytest …"),
+        ("always", {"match": "exact", "argv": ["sleep", "120"], "text": "sleep 120"}, "the command sleep 120"),
+        ("always", None, "edits to src/**"),
+    ]
+    assert all(g["granted_at"].endswith("Z") for g in listed)
+    # a rule is revoked on its own; the other grants stay
+    code, payload, _ = _run(capsys, "revoke", *root, "commands", "--rule", "pytest")
+    assert code == 0 and [g["command"]["text"] for g in payload["revoked"]] == ["pytest …"]
+    assert [g["allows"] for g in _run(capsys, "list", *root)[1]["grants"]] == ["the command sleep 120", "edits to src/**"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["grant", "commands", "--rule", "git -c core.pager=less"],  # an unsafe option
+    ["grant", "commands", "--rule", "pytest; rm -rf /"],  # shell syntax
+    ["grant", "commands", "--rule", "CC=x make"],
+    ["grant", "commands", "--exact", ""],
+    ["grant", "edit", "--rule", "pytest"],  # rules scope commands only
+    ["grant", "commands", "--rule", "pytest", "--exact", "pytest"],
+    ["revoke", "scripts", "--exact", "pytest"],
+])
+def test_a_bad_rule_is_one_line_exit_2_and_nothing_stored(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          argv: list[str]) -> None:
+    try:
+        code = main(["trust", argv[0], "--root", str(tmp_path), *argv[1:]])
+    except SystemExit as exited:  # argparse's own usage errors
+        code = exited.code  # type: ignore[assignment]
+    err = capsys.readouterr().err
+    assert code == 2 and "error" in err
+    assert len(err.strip().splitlines()) == 1 or err.startswith("usage:")  # ours one line; argparse's usage + error
+    assert TrustStore().grants(tmp_path) == [] and not TrustStore().path.exists()

@@ -75,6 +75,30 @@ def test_trust_prompt_at_both_sizes(size: tuple[int, int], snap_compare, tmp_pat
     assert snap_compare(app, terminal_size=size, run_before=settle)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_trust_prompt_for_a_command_at_both_sizes(size: tuple[int, int], snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The grant scopes for a command, and the sandbox it would run under."""
+    from konstruct_tui.app import TrustPreview
+    from konstruct_tui.ui.trust_prompt import TrustPrompt
+
+    preview = TrustPreview("run_command", "commands", "pytest -q tests/test_core.py", command="pytest -q tests/test_core.py",
+                           rule="needs_grant", reason="an arbitrary command: it runs only with the user's 'commands' grant",
+                           argv=("pytest", "-q", "tests/test_core.py"), proposed_rule="pytest", project="calc",
+                           confinement="workspace-write (Landlock ABI 6) · network blocked · .git read-only · home hidden")
+    app = workbench(make_project(tmp_path))
+
+    async def settle(pilot: Pilot) -> None:  # type: ignore[type-arg]
+        app.query_one(RequestInput).cursor_blink = False
+        app.push_screen(TrustPrompt(preview))
+        await pilot.pause(0.3)
+        if size == (120, 40):  # the rule, proposed and open for editing
+            await pilot.press("r")
+            app.screen.query_one("#trust-typed").cursor_blink = False
+            await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
 def test_model_picker_at_80x24(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from konstruct_tui.app import LocalServer, ModelChoice
     from konstruct_tui.ui.screens.model_picker import ModelPicker
