@@ -87,9 +87,9 @@ def _llamacpp(client: httpx.Client, root: str) -> ServerLimits:
     props = _json(client.get(f"{root}/props"))
     if not isinstance(props, dict):
         return ServerLimits()
-    settings = props.get("default_generation_settings")
-    settings = settings if isinstance(settings, dict) else {}
-    params = settings.get("params") if isinstance(settings.get("params"), dict) else {}
+    given = props.get("default_generation_settings")
+    settings: dict[str, Any] = given if isinstance(given, dict) else {}
+    params: dict[str, Any] = settings["params"] if isinstance(settings.get("params"), dict) else {}
     window = _positive(settings.get("n_ctx")) or _positive(props.get("n_ctx"))
     return ServerLimits(window, _positive(settings.get("n_predict")) or _positive(params.get("n_predict")))
 
