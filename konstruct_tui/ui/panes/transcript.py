@@ -30,7 +30,7 @@ from ...untrusted_text import neutralise
 from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 from .thinking import ThinkingBlock
-from ..untrusted import UntrustedMarkdown, plain
+from ..untrusted import plain
 from .repaint import RepaintThrottle
 
 _MAX_SHOWN_LINES = 200
@@ -50,6 +50,8 @@ class AssistantText(Vertical):
         self._length = 0
         self._sent = 0  # characters handed to the Markdown widget
         self._shown = 0  # characters the Markdown widget has finished rendering
+        from ..untrusted_markdown import UntrustedMarkdown  # with the first reply: markdown_it is not needed for the first frame
+
         self._markdown = UntrustedMarkdown("", classes="assistant-markdown")
         self._repaint = RepaintThrottle(self, self.flush)
         self._appending = False
