@@ -46,7 +46,7 @@ class Deltas:
         """What this read gave, to hand on now."""
         self._close()
         items, self.items = self.items, []
-        if self.splitter is not None:
+        if self.splitter is not None and not self.splitter.seen:  # once a tag was seen, nothing is taken back
             self._answered += [item.text for item in items if isinstance(item, TextChunk)]
         return items
 
