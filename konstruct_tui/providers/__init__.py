@@ -1,36 +1,44 @@
 """Model providers over httpx: OpenAI-compatible chat completions, OpenAI Responses, Anthropic messages, and a
-scripted replay. Each implements the agent's `ModelCallPort`."""
+scripted replay. Each implements the agent's `ModelCallPort`.
+
+A lazy face (`package_face.py`): `from konstruct_tui.providers import resolve` loads the settings
+alone, not httpx and the wire formats; the workbench paints its first frame before those load.
+"""
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
-from ..agent import ModelCallPort
-from .anthropic import Anthropic
-from .errors import (
-    ProviderError,
-    ProviderRefused,
-    ScriptExhausted,
-    TurnDeadlineExceeded,
-)
-from .openai import OpenAICompatible
-from .responses import OpenAIResponses
-from .retry import DEFAULT_RETRY, RetryPolicy
-from .scripted import ScriptedProvider, ScriptInvalid, load_script
-from .server_limits import server_window, with_server_window
-from .settings import (
-    DEFAULT_BASE_URLS,
-    DEFAULT_MODELS,
-    EFFORTS,
-    KEY_VARIABLES,
-    PROVIDERS,
-    ConfigInvalid,
-    Price,
-    ProviderSettings,
-    config_path,
-    load_config,
-    resolve,
-)
+from ..package_face import lazy_face
+
+if TYPE_CHECKING:
+    from .anthropic import Anthropic
+    from .errors import (
+        ProviderError,
+        ProviderRefused,
+        ScriptExhausted,
+        TurnDeadlineExceeded,
+    )
+    from .openai import OpenAICompatible
+    from .opening import open_provider
+    from .responses import OpenAIResponses
+    from .retry import DEFAULT_RETRY, RetryPolicy
+    from .script_file import ScriptInvalid, load_script
+    from .scripted import ScriptedProvider
+    from .server_limits import server_window, with_server_window
+    from .settings import (
+        DEFAULT_BASE_URLS,
+        DEFAULT_MODELS,
+        EFFORTS,
+        KEY_VARIABLES,
+        PROVIDERS,
+        ConfigInvalid,
+        Price,
+        ProviderSettings,
+        config_path,
+        load_config,
+        resolve,
+    )
 
 __all__ = [
     "DEFAULT_BASE_URLS",
@@ -60,23 +68,4 @@ __all__ = [
     "with_server_window",
 ]
 
-
-def open_provider(settings: ProviderSettings, client: httpx.AsyncClient | None = None, retry: RetryPolicy = DEFAULT_RETRY) -> ModelCallPort:
-    """The provider the settings name. HTTP providers get `client` (or a new one whose read timeout
-    is the turn deadline, so a silent server cannot outlast it)."""
-    if settings.provider == "scripted":
-        assert settings.script is not None
-        return ScriptedProvider(settings.script, turn_deadline_s=settings.turn_deadline_s)
-    client = client or httpx.AsyncClient(timeout=httpx.Timeout(30.0, read=settings.turn_deadline_s))
-    kinds: dict[str, type[OpenAICompatible | OpenAIResponses | Anthropic]] = {
-        "openai": OpenAICompatible, "openai-responses": OpenAIResponses, "anthropic": Anthropic}
-    return kinds[settings.provider](
-        client,
-        model=settings.model,
-        base_url=settings.base_url,
-        api_key=settings.api_key,
-        retry=retry,
-        turn_deadline_s=settings.turn_deadline_s,
-        max_output_tokens=settings.max_output_tokens,
-        reasoning_effort=settings.reasoning_effort,
-    )
+__getattr__, __dir__ = lazy_face(__name__, __file__)

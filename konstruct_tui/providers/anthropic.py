@@ -38,8 +38,9 @@ from ..agent import (
     UserMessage,
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
-from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import event_batches
+from .deltas import Deltas
+from .server_words import describe_error, error_of, retryable
+from .sse import decoded, event_batches
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
 API_VERSION = "2023-06-01"
@@ -107,47 +108,50 @@ class Anthropic(StreamingProvider):
         usage = Usage()
         stop_reason: str | None = None
         stopped = False
+        out = Deltas(self.provider)  # this read's items, handed on together (deltas.py)
         async for batch in event_batches(source, state.stray):
-            for event in batch:
-                payload = parse_json(event.data)
+            for name, data in batch:
+                payload = decoded(data)
                 if not isinstance(payload, dict):
-                    notice = state.bad_line(event.data)
+                    notice = state.bad_line(data)
                     if notice:
-                        yield notice
+                        out.add(notice)
                     continue
-                kind = payload.get("type", event.event)
-                if kind == "message_start":
+                kind = payload.get("type", name)
+                if kind == "content_block_delta":  # first: all but a few events are deltas
+                    delta = payload.get("delta") or {}
+                    block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": []})
+                    step = delta.get("type")
+                    if step == "text_delta":
+                        if delta.get("text"):
+                            out.text(delta["text"])
+                    elif step == "thinking_delta":
+                        piece = delta.get("thinking") or ""
+                        block.setdefault("thinking_pieces", []).append(piece)  # joined at the block's end: += would copy it all each time
+                        if piece:
+                            out.reasoning(piece)
+                    elif step == "signature_delta":
+                        block.setdefault("signature_pieces", []).append(str(delta.get("signature") or ""))
+                    elif step == "input_json_delta":
+                        piece = delta.get("partial_json") or ""
+                        block["partial"].append(piece)
+                        state.out_chars += len(piece)
+                elif kind == "message_start":
                     usage = usage_of((payload.get("message") or {}).get("usage") or {}, usage)
                     state.server_usage = usage
                 elif kind == "content_block_start":
                     block = dict(payload.get("content_block") or {})
-                    block["partial"] = ""
+                    block["partial"] = []
                     blocks[int(payload.get("index", len(blocks)))] = block
                     if block.get("type") == "tool_use":
                         state.began_tool(str(block.get("name") or ""))
-                elif kind == "content_block_delta":
-                    delta = payload.get("delta") or {}
-                    block = blocks.setdefault(int(payload.get("index", 0)), {"type": "text", "partial": ""})
-                    if delta.get("type") == "text_delta" and delta.get("text"):
-                        yield TextChunk(delta["text"])
-                    elif delta.get("type") == "thinking_delta":
-                        piece = delta.get("thinking") or ""
-                        block["thinking"] = str(block.get("thinking") or "") + piece
-                        if piece:
-                            yield ReasoningChunk(piece)
-                    elif delta.get("type") == "signature_delta":
-                        block["signature"] = str(block.get("signature") or "") + str(delta.get("signature") or "")
-                    elif delta.get("type") == "input_json_delta":
-                        piece = delta.get("partial_json") or ""
-                        block["partial"] += piece
-                        state.out_chars += len(piece)
                 elif kind == "content_block_stop":
                     block = blocks.get(int(payload.get("index", -1))) or {}
                     if block.get("type") == "tool_use" and not block.get("handed_on"):
                         block["handed_on"] = True
-                        yield ToolCallChunk(_assemble(block))
+                        out.add(ToolCallChunk(_assemble(block)))
                     elif block.get("type") in THINKING_BLOCKS:
-                        yield ReasoningDone(reasoning_part(block))
+                        out.add(ReasoningDone(reasoning_part(block)))
                 elif kind == "message_delta":
                     stop_reason = (payload.get("delta") or {}).get("stop_reason") or stop_reason
                     usage = usage_of(payload.get("usage") or {}, usage)  # cumulative, per the API
@@ -156,9 +160,13 @@ class Anthropic(StreamingProvider):
                     stopped = True
                     break
                 elif kind == "error" or error_of(payload):
-                    error = error_of(payload) or {"message": event.data}
+                    for item in out.take():
+                        yield item
+                    error = error_of(payload) or {"message": data}
                     said = describe_error(error)
                     raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
+            for item in out.take():
+                yield item
             if stopped:
                 break
         if not stopped and stop_reason is None:  # a proxy may drop `message_stop`; a stop reason is enough
@@ -183,7 +191,7 @@ class Anthropic(StreamingProvider):
                     items.append(ReasoningChunk(str(block["thinking"])))
                 items.append(ReasoningDone(reasoning_part(block)))
             elif block.get("type") == "tool_use":
-                items.append(ToolCallChunk(_assemble({**block, "partial": ""})))
+                items.append(ToolCallChunk(_assemble({**block, "partial": []})))
         items.append(UsageChunk(usage_of(payload.get("usage") or {}, Usage())))
         return [*items, TurnEnd(str(payload.get("stop_reason") or "end_turn"))]
 
@@ -213,12 +221,15 @@ def reasoning_part(block: dict[str, Any]) -> ReasoningPart:
     `redacted_thinking` block's `data` (never readable, never changed)."""
     if block.get("type") == "redacted_thinking":
         return ReasoningPart("anthropic", "", {"type": "redacted_thinking", "data": block.get("data") or ""})
-    return ReasoningPart("anthropic", str(block.get("thinking") or ""), {"type": "thinking", "signature": str(block.get("signature") or "")})
+    thinking = str(block.get("thinking") or "") + "".join(block.get("thinking_pieces") or ())
+    signature = str(block.get("signature") or "") + "".join(block.get("signature_pieces") or ())
+    return ReasoningPart("anthropic", thinking, {"type": "thinking", "signature": signature})
 
 
 def _assemble(block: dict[str, Any]) -> ToolCall:
     name = str(block.get("name") or "")
-    raw = block["partial"] if block["partial"] else block.get("input") or {}
+    partial = "".join(block.get("partial") or ())
+    raw = partial if partial else block.get("input") or {}
     arguments, problem = parse_arguments(raw, name or "tool")
     return ToolCall(str(block.get("id") or ""), name, arguments, problem)
 

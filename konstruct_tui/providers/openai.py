@@ -25,10 +25,8 @@ import httpx
 from ..agent import (
     AssistantMessage,
     Message,
-    ReasoningChunk,
     ReasoningDone,
     ReasoningPart,
-    TextChunk,
     ToolCall,
     ToolCallChunk,
     ToolResultMessage,
@@ -40,11 +38,11 @@ from ..agent import (
     UserMessage,
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
-from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import event_batches, split_frames
+from .server_words import describe_error, error_of, retryable
+from .deltas import Deltas
+from .sse import decoded, event_batches, split_frames
 from .streaming import StreamingProvider, TurnState, parse_arguments
 from .think_tags import ThinkSplitter
-
 
 
 def chat_url(base_url: str) -> str:
@@ -100,39 +98,43 @@ class OpenAICompatible(StreamingProvider):
         calls: dict[int, dict[str, Any]] = {}
         finish: str | None = None
         done = False
-        thought = Thought()
+        thought = Thought(self.provider)
+        out = thought.out  # this read's items, handed on together (deltas.py)
         async for batch in event_batches(source, state.stray):
-            for event in batch:
-                for data in split_frames(event.data) if "\n" in event.data else (event.data,):
-                    if data.strip() == "[DONE]":
-                        done = True
-                        break
-                    chunk = parse_json(data)
+            for name, event_data in batch:
+                for data in split_frames(event_data) if "\n" in event_data else (event_data,):
+                    chunk = decoded(data)
                     if not isinstance(chunk, dict):
+                        if data.strip() == "[DONE]":
+                            done = True
+                            break
                         notice = state.bad_line(data)
                         if notice:
-                            yield notice
+                            out.add(notice)
                         continue
                     # Only a frame that could be an error is looked at closely: this runs for every delta.
                     suspect = "error" in chunk or "detail" in chunk or chunk.get("object") == "error" or chunk.get("type") == "error"
                     error = error_of(chunk) if suspect else None
-                    if error is not None or event.event == "error":
+                    if error is not None or name == "error":
+                        for item in out.take():
+                            yield item
                         error = error or (chunk if "message" in chunk else {"message": data})  # llama.cpp's `error:` field
                         said = f"the server reported an error mid-stream: {describe_error(error)}"
                         raise RetryableFailure(said) if retryable(error) else ServerReported(said)
                     usage = chunk.get("usage")
                     if usage:
-                        yield UsageChunk(usage_of(usage))
+                        out.add(UsageChunk(usage_of(usage)))
                     for choice in chunk.get("choices") or ():
                         delta = choice.get("delta") or choice.get("message") or {}
-                        for item in thought.read(delta):
-                            yield item
+                        thought.read(delta)
                         if "tool_calls" in delta:
                             for fragment in delta["tool_calls"] or ():
                                 _merge(calls, fragment, state)
                         finish = choice.get("finish_reason") or finish
                 if done:
                     break
+            for item in out.take():
+                yield item
             if done:
                 break
         if not done and finish is None:
@@ -151,10 +153,10 @@ class OpenAICompatible(StreamingProvider):
         items: list[TurnItem] = []
         finish = "stop"
         calls: dict[int, dict[str, Any]] = {}
-        thought = Thought()
+        thought = Thought(self.provider)
         for choice in payload["choices"][:1]:
             message = choice.get("message") or {}
-            items += thought.read(message)
+            thought.read(message)
             items += thought.end()
             for position, call in enumerate(message.get("tool_calls") or ()):
                 _merge(calls, {**call, "index": position}, TurnState(self.provider))
@@ -176,16 +178,16 @@ def usage_of(usage: dict[str, Any]) -> Usage:
 
 class Thought:
     """One turn's reasoning, from `reasoning_content` (vLLM, llama.cpp, DeepSeek, LM Studio), `reasoning`
-    (Ollama, OpenRouter) or inline `<think>`/`<thought>` tags, and its answer text with them taken out."""
+    (Ollama, OpenRouter) or inline `<think>`/`<thought>` tags, and its answer text with them taken
+    out; collected per network read in `out`."""
 
-    def __init__(self) -> None:
-        self.pieces: list[str] = []
+    def __init__(self, provider: str = "openai") -> None:
         self.field: str | None = None
         self.tags = ThinkSplitter()
+        self.out = Deltas(provider, self.tags)
         self.details: dict[int, dict[str, Any]] = {}  # OpenRouter's `reasoning_details`, merged by index
 
-    def read(self, delta: dict[str, Any]) -> list[TurnItem]:
-        items: list[TurnItem] = []
+    def read(self, delta: dict[str, Any]) -> None:
         name = "reasoning_content"
         piece = delta.get(name)
         if piece is None:
@@ -194,29 +196,23 @@ class Thought:
         if isinstance(piece, str):
             self.field = self.field or name  # present even when empty: DeepSeek wants it back then too
             if piece:
-                self.pieces.append(piece)
-                items.append(ReasoningChunk(piece))
+                self.out.reasoning(piece)
         if delta.get("reasoning_details"):
             shown = self._merge_details(delta["reasoning_details"])
             if shown and not isinstance(piece, str):  # shown once: most servers also send `reasoning`
-                self.pieces.append(shown)
-                items.append(ReasoningChunk(shown))
+                self.out.reasoning(shown)
         content = delta.get("content")
         if content and isinstance(content, str):
-            if not self.tags.held and "<" not in content and not self.tags.inside:
-                items.append(TextChunk(content))  # plain answer text: the tag splitter is not needed
-            else:
-                items += self._split(self.tags.feed(content))
-        return items
+            self.out.text(content)
 
     def end(self) -> list[TurnItem]:
-        items = self._split(self.tags.flush())
+        items = self.out.end()
         if self.field is None and not self.tags.seen and not self.details:
             return items
         data: dict[str, Any] = {"field": self.field or ("think_tag" if self.tags.seen else "reasoning_details")}
         if self.details:
             data["reasoning_details"] = [self.details[i] for i in sorted(self.details)]
-        return [*items, ReasoningDone(ReasoningPart("openai", "".join(self.pieces), data))]
+        return [*items, ReasoningDone(ReasoningPart("openai", "".join(self.out.reasoned), data))]
 
     def _merge_details(self, details: Any) -> str:
         """OpenRouter streams each reasoning detail in pieces keyed by `index`: text pieces join,
@@ -238,16 +234,6 @@ class Thought:
                 if isinstance(detail.get(key), str) and detail[key]:
                     shown.append(detail[key])
         return "".join(shown)
-
-    def _split(self, runs: list[tuple[bool, str]]) -> list[TurnItem]:
-        items: list[TurnItem] = []
-        for reasoning, text in runs:
-            if reasoning:
-                self.pieces.append(text)
-                items.append(ReasoningChunk(text))
-            else:
-                items.append(TextChunk(text))
-        return items
 
 
 def deepseek_rule(base_url: str, model: str) -> bool:

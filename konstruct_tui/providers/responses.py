@@ -41,14 +41,16 @@ from ..agent import (
     UserMessage,
 )
 from .errors import RetryableFailure, ServerReported, StreamIncomplete
-from .server_words import describe_error, error_of, parse_json, retryable
-from .sse import event_batches
+from .deltas import Deltas
+from .server_words import describe_error, error_of, retryable
+from .sse import decoded, event_batches
 from .streaming import StreamingProvider, TurnState, parse_arguments
 
 PROVIDER = "openai-responses"
 # Models that reason: they get `reasoning: {summary: "auto"}` so the person sees a summary of it.
 # Others refuse the `reasoning` parameter; a 400 naming it drops it for the provider's life.
 REASONING_MODELS = ("o1", "o3", "o4", "gpt-5", "codex")
+REASONING_DELTAS = frozenset({"response.reasoning_summary_text.delta", "response.reasoning_text.delta"})
 
 
 def responses_url(base_url: str) -> str:
@@ -97,19 +99,20 @@ class OpenAIResponses(StreamingProvider):
     async def read_turn(self, source: httpx.Response | str, state: TurnState) -> AsyncIterator[TurnItem]:
         calls: list[ToolCall] = []
         summary_at: dict[str, int] = {}  # reasoning item id -> the summary part streaming now
+        out = Deltas(self.provider)  # this read's items, handed on together (deltas.py)
         async for batch in event_batches(source, state.stray):
-            for event in batch:
-                payload = parse_json(event.data)
+            for name, data in batch:
+                payload = decoded(data)
                 if not isinstance(payload, dict):
-                    notice = state.bad_line(event.data)
+                    notice = state.bad_line(data)
                     if notice:
-                        yield notice
+                        out.add(notice)
                     continue
-                kind = str(payload.get("type") or event.event)
+                kind = str(payload.get("type") or name)
                 if kind == "response.output_text.delta":
                     if payload.get("delta"):
-                        yield TextChunk(str(payload["delta"]))
-                elif kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
+                        out.text(str(payload["delta"]))
+                elif kind in REASONING_DELTAS:
                     piece = str(payload.get("delta") or "")
                     item_id = str(payload.get("item_id") or "")
                     index = int(payload.get("summary_index") or 0)
@@ -117,7 +120,7 @@ class OpenAIResponses(StreamingProvider):
                         summary_at[item_id] = index
                         piece = "\n\n" + piece  # a new summary part: a paragraph of its own
                     if piece:
-                        yield ReasoningChunk(piece)
+                        out.reasoning(piece)
                 elif kind == "response.function_call_arguments.delta":
                     state.out_chars += len(str(payload.get("delta") or ""))
                 elif kind == "response.output_item.added":
@@ -129,17 +132,23 @@ class OpenAIResponses(StreamingProvider):
                     if isinstance(done, ToolCallChunk):
                         calls.append(done.call)
                     if done is not None:
-                        yield done
+                        out.add(done)
                 elif kind in ("response.completed", "response.incomplete"):
                     response = payload.get("response") or {}
                     if response.get("usage"):
-                        yield UsageChunk(usage_of(response["usage"]))
-                    yield TurnEnd(stop_of(response, calls))
+                        out.add(UsageChunk(usage_of(response["usage"])))
+                    out.add(TurnEnd(stop_of(response, calls)))
+                    for item in out.take():
+                        yield item
                     return
                 elif kind == "response.failed" or kind == "error" or error_of(payload):
-                    error = error_of(payload.get("response") or {}) or error_of(payload) or {"message": event.data}
+                    for item in out.take():
+                        yield item
+                    error = error_of(payload.get("response") or {}) or error_of(payload) or {"message": data}
                     said = describe_error(error)
                     raise RetryableFailure(said) if retryable(error) else ServerReported(f"the server reported an error mid-stream: {said}")
+            for item in out.take():
+                yield item
         skipped = f" ({state.malformed} malformed lines were skipped)" if state.malformed else ""
         raise StreamIncomplete(f"the stream ended before the turn was complete{skipped}")
 

@@ -3,6 +3,12 @@ size: llama.cpp `GET /props` (`n_ctx`), vLLM `GET /v1/models` (`max_model_len`),
 `POST /api/show` (`num_ctx` in its parameters, else the model's `context_length`). Compaction then
 starts before the server's window is full instead of at the default budget.
 
+And the output limit it stops a reply at, for a model whose `max_output_tokens` the config does not
+name: llama.cpp's `n_predict` (`/props` `default_generation_settings.n_predict`, or under its
+`params` in newer servers), Ollama's `num_predict` parameter. A reply the server cuts there is then
+reported with the limit that cut it. -1 (no limit) says nothing; a limit is kept to half the context
+window at most, so the prompt keeps the other half.
+
 Best effort and quick: one short request per kind to a server the person chose; anything unexpected
 means "not said", and the config's `context_tokens` always wins.
 """
@@ -10,7 +16,7 @@ means "not said", and the config's `context_tokens` always wins.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -20,26 +26,45 @@ from .settings import DEFAULT_BASE_URLS, ProviderSettings
 
 PROBE_TIMEOUT_S = 0.5
 _NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)", re.MULTILINE)
+_NUM_PREDICT = re.compile(r"^\s*num_predict\s+(\d+)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    window: int | None = None  # context tokens
+    output: int | None = None  # the reply's token limit
 
 
 def with_server_window(settings: ProviderSettings, transport: httpx.BaseTransport | None = None) -> ProviderSettings:
-    """`settings` with `context_tokens` from the server when the config names none (OpenAI-compatible
-    local servers only; the vendors' own APIs are not asked)."""
+    """`settings` with `context_tokens` from the server when the config names none, and then its
+    output limit too unless the config names `max_output_tokens` (OpenAI-compatible local servers
+    only; the vendors' own APIs are not asked; a model the config sizes is not asked either)."""
     if settings.provider != "openai" or settings.context_tokens or settings.base_url.rstrip("/") == DEFAULT_BASE_URLS["openai"]:
         return settings
-    window = server_window(settings.base_url, settings.model, transport)
-    return replace(settings, context_tokens=window) if window else settings
+    limits = server_limits(settings.base_url, settings.model, transport)
+    output = None if settings.max_output_configured else limits.output
+    if output and limits.window:
+        output = min(output, limits.window // 2)
+    return replace(settings, context_tokens=limits.window, max_output_tokens=output or settings.max_output_tokens)
 
 
 def server_window(base_url: str, model: str, transport: httpx.BaseTransport | None = None) -> int | None:
+    return server_limits(base_url, model, transport).window
+
+
+def server_limits(base_url: str, model: str, transport: httpx.BaseTransport | None = None) -> ServerLimits:
     parts = urlsplit(base_url)
     root = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
     v1 = base_url.rstrip("/") if parts.path not in ("", "/") else root + "/v1"
     try:
         with httpx.Client(timeout=PROBE_TIMEOUT_S, transport=transport) as client:
-            return _vllm(client, v1, model) or _llamacpp(client, root) or _ollama(client, root, model)
+            vllm = _vllm(client, v1, model)
+            if vllm:
+                return ServerLimits(vllm)
+            llamacpp = _llamacpp(client, root)
+            return llamacpp if llamacpp.window else _ollama(client, root, model)
     except (httpx.HTTPError, ValueError):
-        return None
+        return ServerLimits()
 
 
 def _positive(value: Any) -> int | None:
@@ -58,23 +83,29 @@ def _vllm(client: httpx.Client, v1: str, model: str) -> int | None:
     return None
 
 
-def _llamacpp(client: httpx.Client, root: str) -> int | None:
+def _llamacpp(client: httpx.Client, root: str) -> ServerLimits:
     props = _json(client.get(f"{root}/props"))
     if not isinstance(props, dict):
-        return None
-    settings = props.get("default_generation_settings") or {}
-    return _positive(settings.get("n_ctx")) or _positive(props.get("n_ctx"))
+        return ServerLimits()
+    given = props.get("default_generation_settings")
+    settings: dict[str, Any] = given if isinstance(given, dict) else {}
+    params: dict[str, Any] = settings["params"] if isinstance(settings.get("params"), dict) else {}
+    window = _positive(settings.get("n_ctx")) or _positive(props.get("n_ctx"))
+    return ServerLimits(window, _positive(settings.get("n_predict")) or _positive(params.get("n_predict")))
 
 
-def _ollama(client: httpx.Client, root: str, model: str) -> int | None:
+def _ollama(client: httpx.Client, root: str, model: str) -> ServerLimits:
     version = _json(client.get(f"{root}/api/version"))  # only a server that says it is Ollama gets a POST
     if not isinstance(version, dict) or "version" not in version:
-        return None
+        return ServerLimits()
     shown = _json(client.post(f"{root}/api/show", json={"model": model}))
     if not isinstance(shown, dict):
-        return None
-    found = _NUM_CTX.search(str(shown.get("parameters") or ""))
+        return ServerLimits()
+    parameters = str(shown.get("parameters") or "")
+    predict = _NUM_PREDICT.search(parameters)
+    output = _positive(int(predict.group(1))) if predict else None
+    found = _NUM_CTX.search(parameters)
     if found:
-        return int(found.group(1))  # what the Modelfile runs it with
+        return ServerLimits(int(found.group(1)), output)  # what the Modelfile runs it with
     info = shown.get("model_info") or {}
-    return next((_positive(v) for k, v in info.items() if k.endswith(".context_length") and _positive(v)), None)
+    return ServerLimits(next((_positive(v) for k, v in info.items() if k.endswith(".context_length") and _positive(v)), None), output)

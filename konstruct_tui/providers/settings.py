@@ -114,6 +114,7 @@ class ProviderSettings:
     context_tokens: int | None = None  # the model's context window, when the config names it
     reasoning_effort: str | int | None = None  # low|medium|high (or minimal), or a thinking budget in tokens
     show_reasoning: bool = True  # the workbench shows the reasoning as it streams
+    max_output_configured: bool = False  # the config names max_output_tokens (else a local server's own limit may apply)
 
     def price(self) -> Price | None:
         """The price of this model: an exact name first, then the longest known prefix (so a dated
@@ -225,6 +226,7 @@ def resolve(
         context_tokens=_positive(window, "context_tokens", name) if window is not None else None,
         reasoning_effort=effort,
         show_reasoning=show,
+        max_output_configured="max_output_tokens" in per_model or "max_output_tokens" in section,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -119,6 +120,7 @@ class Workbench(App[None]):
         # by the first thing that needs it: the person sees the screen before the agent, the tools
         # and the graph are imported (about a second of a cold start).
         self._core: tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger] | None = None
+        self.start_tracker = False  # `run_workbench` (a real terminal) sets it
         self._calls_expanded = False
         self._after_blueprint: str | None = None
         # Requests typed while a run is in flight, sent in order as each run ends (ctrl+k drops
@@ -144,7 +146,10 @@ class Workbench(App[None]):
 
     def _loaded_core(self) -> tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger]:
         if self._core is None:
-            from ..app import CostLedger, SessionRuns
+            from ..app import CostLedger, SessionRuns, start_resource_tracker
+
+            if self.start_tracker:  # before anything can start the indexer's process pool
+                _with_real_stderr(start_resource_tracker)
             from .slash_dispatch import SlashDispatch
             from .trust_broker import ModalTrustBroker
 
@@ -568,7 +573,19 @@ class Workbench(App[None]):
 
 
 def run_workbench(setup: WorkbenchSetup) -> None:
-    from ..app import start_resource_tracker
+    app = Workbench(setup)
+    app.start_tracker = True  # with the core, after the first frame (`_with_real_stderr`)
+    app.run()
 
-    start_resource_tracker()  # while stderr is still the real one (see its docstring)
-    Workbench(setup).run()
+
+def _with_real_stderr(start: Callable[[], None]) -> None:
+    """Run `start` with the terminal's own stderr as sys.stderr. multiprocessing's resource tracker
+    (`app.start_resource_tracker`) hands sys.stderr's descriptor to its child; inside the running app
+    sys.stderr is Textual's capture, which has none. Started before the app instead, the tracker (a
+    Python process of its own) competed with the first frame for the CPU."""
+    captured = sys.stderr
+    sys.stderr = sys.__stderr__ or captured
+    try:
+        start()
+    finally:
+        sys.stderr = captured

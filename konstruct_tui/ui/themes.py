@@ -8,11 +8,11 @@ go in `config_dir()/themes/`. Loading never stops start-up: each file either bec
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
@@ -40,54 +40,80 @@ APP_VARIABLES: dict[str, str] = {
 }
 
 
-class ThemeFile(BaseModel):
-    """One theme file as written on disk. Colors are anything Textual's `Color.parse` accepts."""
+COLOR_FIELDS = ("primary", "secondary", "accent", "foreground", "background", "surface", "panel", "boost", "success", "warning", "error")
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
-    model_config = ConfigDict(extra="forbid")
 
-    name: str = Field(min_length=1, pattern=r"^[a-z0-9][a-z0-9-]*$")
+class ThemeInvalid(ValueError):
+    """A theme file's field that cannot be used: `where` names it."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class ThemeFile:
+    """One theme file as written on disk. Colors are anything Textual's `Color.parse` accepts.
+
+    Checked by hand, not by a validation library: every start reads the built-in themes before the
+    first frame, and importing one costs more than drawing that frame."""
+
+    name: str
     primary: str
-    secondary: str | None = None
-    accent: str | None = None
-    foreground: str | None = None
-    background: str | None = None
-    surface: str | None = None
-    panel: str | None = None
-    boost: str | None = None
-    success: str | None = None
-    warning: str | None = None
-    error: str | None = None
+    colors: dict[str, str]  # the optional colors the file sets
     dark: bool = True
-    luminosity_spread: float = Field(default=0.15, ge=0, le=1)
-    text_alpha: float = Field(default=0.95, ge=0, le=1)
+    luminosity_spread: float = 0.15
+    text_alpha: float = 0.95
     syntax: str = "monokai"  # the Pygments style for code and diffs in the transcript
-    variables: dict[str, str] = Field(default_factory=dict)
+    variables: dict[str, str] | None = None
 
-    @field_validator("primary", "secondary", "accent", "foreground", "background", "surface", "panel", "boost", "success", "warning", "error")
     @classmethod
-    def _is_color(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                Color.parse(value)
-            except ColorParseError:
-                raise ValueError(f"{value!r} is not a color") from None
-        return value
-
-    @field_validator("variables")
-    @classmethod
-    def _known_colors(cls, variables: dict[str, str]) -> dict[str, str]:
-        # App tokens must be colors: a typo here would otherwise fail the whole stylesheet at start-up.
+    def from_toml(cls, raw: dict[str, Any]) -> ThemeFile:
+        unknown = sorted(set(raw) - {"name", *COLOR_FIELDS, "dark", "luminosity_spread", "text_alpha", "syntax", "variables"})
+        if unknown:
+            raise ThemeInvalid(unknown[0], "Extra inputs are not permitted")
+        for required in ("name", "primary"):
+            if required not in raw:
+                raise ThemeInvalid(required, "Field required")
+        name = raw["name"]
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise ThemeInvalid("name", "must be lower-case letters, digits and dashes, starting with a letter or digit")
+        colors = {key: _color(key, raw[key]) for key in COLOR_FIELDS if key in raw}
+        dark = raw.get("dark", True)
+        if not isinstance(dark, bool):
+            raise ThemeInvalid("dark", "must be true or false")
+        syntax = raw.get("syntax", "monokai")
+        if not isinstance(syntax, str):
+            raise ThemeInvalid("syntax", "must be a string (a Pygments style name)")
+        variables = raw.get("variables", {})
+        if not isinstance(variables, dict) or not all(isinstance(v, str) for v in variables.values()):
+            raise ThemeInvalid("variables", "must be a table of strings")
         for key, value in variables.items():
-            if key in APP_VARIABLES:
-                try:
-                    Color.parse(value)
-                except ColorParseError:
-                    raise ValueError(f"variable {key!r}: {value!r} is not a color") from None
-        return variables
+            if key in APP_VARIABLES:  # a typo here would otherwise fail the whole stylesheet at start-up
+                _color(f"variables.{key}", value, f"variable {key!r}: ")
+        return cls(name, colors.pop("primary"), colors, dark, _fraction(raw, "luminosity_spread", 0.15),
+                   _fraction(raw, "text_alpha", 0.95), syntax, dict(variables))
 
     def to_theme(self) -> Theme:
-        data = self.model_dump(exclude={"syntax"})
-        return Theme(**data)
+        return Theme(self.name, self.primary, **self.colors, dark=self.dark, luminosity_spread=self.luminosity_spread,  # type: ignore[arg-type]
+                     text_alpha=self.text_alpha, variables=dict(self.variables or {}))
+
+
+def _color(where: str, value: Any, prefix: str = "") -> str:
+    if not isinstance(value, str):
+        raise ThemeInvalid(where, f"{prefix}{value!r} is not a color")
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise ThemeInvalid(where, f"{prefix}{value!r} is not a color") from None
+    return value
+
+
+def _fraction(raw: dict[str, Any], key: str, default: float) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ThemeInvalid(key, f"must be a number from 0 to 1, not {value!r}")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -148,11 +174,9 @@ def _parse(path: Path) -> ThemeFile | ThemeProblem:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         return ThemeProblem(path.name, f"not valid TOML: {error}")
     try:
-        return ThemeFile.model_validate(raw)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "file"
-        return ThemeProblem(path.name, f"{where}: {first['msg']}")
+        return ThemeFile.from_toml(raw)
+    except ThemeInvalid as error:
+        return ThemeProblem(path.name, str(error))
 
 
 def fill_app_variables(variables: dict[str, str]) -> dict[str, str]:

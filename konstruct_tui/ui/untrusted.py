@@ -3,7 +3,8 @@
 Three pieces, from the call site to the last line of defence:
 
 - `plain(text)`: text for console markup, escaped and neutralised (a file name, a command, an error).
-- `UntrustedMarkdown`: a Markdown widget whose parser neutralises every token after parsing, so a
+- `UntrustedMarkdown` (in `untrusted_markdown.py`, also reachable here): a Markdown widget whose
+  parser neutralises every token after parsing, so a
   character reference (`&#x202e;`, `&rlm;`) that Markdown decodes is caught too, and so is a control
   in a code fence or a link's URL.
 - `TerminalGuard`: a line filter over everything the app draws. It removes any hazard that still
@@ -16,15 +17,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
-from markdown_it.token import Token
 from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.widgets import Markdown
 
 from ..untrusted_text import has_hazards, neutralise, without_hazards
+
+# In `untrusted_markdown.py`, loaded on first use: Markdown (markdown_it and the highlighter) is
+# needed for the first reply, not for the first frame.
+_MARKDOWN_NAMES = ("UntrustedMarkdown", "untrusted_parser")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MARKDOWN_NAMES:
+        from . import untrusted_markdown
+
+        return getattr(untrusted_markdown, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def plain(text: str, *, keep_layout: bool = True) -> str:
@@ -36,35 +45,6 @@ def plain(text: str, *, keep_layout: bool = True) -> str:
     literal one there: a word joiner (zero cells wide, removed by `TerminalGuard`) stands between."""
     shown = neutralise(text, keep_layout=keep_layout).replace("[", "\\[")
     return shown + "\u2060" if shown.endswith("\\") else shown
-
-
-def _neutralise_tokens(tokens: list[Token]) -> None:
-    for token in tokens:
-        token.content = neutralise(token.content)
-        token.info = neutralise(token.info)
-        if token.attrs:
-            token.attrs = {name: neutralise(value) if isinstance(value, str) else value for name, value in token.attrs.items()}
-        if token.children:
-            _neutralise_tokens(token.children)
-
-
-def _neutralise_rule(state: StateCore) -> None:
-    _neutralise_tokens(state.tokens)
-
-
-def untrusted_parser() -> MarkdownIt:
-    """Textual's own "gfm-like" parser, with one last core rule: after inline parsing (references
-    decoded, links resolved), every token's text, fence info and attributes are neutralised."""
-    parser = MarkdownIt("gfm-like")
-    parser.core.ruler.push("neutralise", _neutralise_rule)
-    return parser
-
-
-class UntrustedMarkdown(Markdown):
-    """Markdown written by someone else (the model): rendered, but no control reaches the terminal."""
-
-    def __init__(self, markdown: str | None = None, **kwargs: Any) -> None:
-        super().__init__(markdown, parser_factory=untrusted_parser, **kwargs)
 
 
 class TerminalGuard(LineFilter):

@@ -126,7 +126,8 @@ def test_hung_stream_cut_by_the_turn_deadline(project: Path, capsys: pytest.Capt
         took = time.monotonic() - started
         assert server.client_left.wait(2.0), "the hung connection was left open"
     assert code == 1 and events[-1]["reason"] == "error" and "deadline of 0.5 s" in events[-1]["message"]
-    assert [e["text"] for e in events if e["event"] == "text_delta"] == ["Let", " me"]
+    # What streamed before the server went silent reached the person (one event: it came in one read).
+    assert "".join(e["text"] for e in events if e["event"] == "text_delta") == "Let me"
     assert took < 3.0
 
 

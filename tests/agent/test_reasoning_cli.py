@@ -44,7 +44,8 @@ def test_claude_with_thinking_from_config_streams_reasoning_events(project: Path
         sent = [r["body"] for r in server.requests]
     assert code == 0 and events[-1]["reason"] == "done" and err == ""
     reasoning = [e for e in events if e["event"] == "reasoning"]
-    assert reasoning[0] == {"event": "reasoning", "turn": 1, "text": "The person says add is wrong. "}
+    # Deltas that arrive in one network read come as one event (this server writes each body at once).
+    assert "".join(e["text"] for e in reasoning if e["turn"] == 1) == "The person says add is wrong. I should read calc.py before changing it."
     assert {e["turn"] for e in reasoning} == {1, 2}
     assert sent[0]["thinking"] == {"type": "enabled", "budget_tokens": 12000}
     assert [b["type"] for b in sent[1]["messages"][1]["content"]] == ["thinking", "redacted_thinking", "text", "tool_use"]

@@ -112,3 +112,20 @@ async def test_the_deepseek_400_for_missing_reasoning_reaches_the_person(project
     finished, _ = await run_loop(project, served, "openai", model="deepseek-chat", base_url="https://api.deepseek.com")
     assert finished.reason == "error"
     assert "openai answered HTTP 400: The `reasoning_content` in the thinking mode must be passed back to the API." in finished.message
+
+
+async def test_a_think_block_opened_by_the_prompt_is_reasoning_not_the_answer(project) -> None:
+    # DeepSeek-R1 and QwQ chat templates end the prompt with `<think>`: the stream has only `</think>`.
+    served = Served("llamacpp_think_opened_in_prompt.sse", "llamacpp_think_opened_in_prompt.sse")
+    finished, reporter = await run_loop(project, served, "openai", model="deepseek-r1-distill-qwen-14b")
+    assert finished.message == "add subtracts instead of adding."
+    assert seen(reporter, "reasoning") == "Okay, the user wants a sum.\n"
+    # What went out as the answer before the `</think>` arrived is taken back, and the person is told.
+    warned = [e.message for e in reporter.events if e.name == "warning"]
+    assert any("was the model's reasoning" in m for m in warned)
+    assert seen(reporter, "text_delta").endswith("\n\nadd subtracts instead of adding.")
+    # The next request carries the answer alone, never the reasoning as the assistant's words.
+    await run_loop(project, served, "openai", model="deepseek-r1-distill-qwen-14b", request="and mul?",
+                   resume=load_session(finished.session_id))
+    replies = [m for m in served.bodies[1]["messages"] if m["role"] == "assistant"]
+    assert [m["content"].strip() for m in replies] == ["add subtracts instead of adding."]

@@ -216,6 +216,46 @@ def test_the_workbench_paints_its_first_frame_before_loading_the_core() -> None:
     core = {m for m in modules if m.split(".")[:2] in (["konstruct_tui", "tools"], ["konstruct_tui", "graph"],
                                                       ["konstruct_tui", "sandbox"], ["konstruct_tui", "commands"])}
     assert core == set()
-    assert not {m for m in modules if m.split(".")[0] in {"tree_sitter", "igraph", "mcp", "starlark"}}  # httpx: providers/__init__ is eager again since the reasoning merge (to do)
+    # The HTTP client, the validation library, Markdown and the wire formats load after the frame
+    # (`from konstruct_tui.providers import resolve` above loads the settings alone).
+    assert not {m for m in modules if m.split(".")[0] in {"tree_sitter", "igraph", "mcp", "starlark", "httpx", "httpcore", "pydantic",
+                                                         "markdown_it"}}
+    assert not {"konstruct_tui.providers.streaming", "konstruct_tui.providers.openai", "konstruct_tui.providers.anthropic",
+                "konstruct_tui.ui.untrusted_markdown", "textual.widgets._markdown"} & modules
     assert "konstruct_tui.agent.loop" not in modules
 
+
+
+_FIRST_FRAME_FROM_THE_CLI = (
+    "import sys, asyncio\n"
+    "from konstruct_tui.cli import main\n"
+    "import konstruct_tui.ui as ui\n"
+    "def run_workbench(setup):\n"
+    "    from konstruct_tui.ui.app import Workbench\n"
+    "    def first_frame(self):\n"
+    "        print(' '.join(sorted(sys.modules)))\n"
+    "        self.exit()\n"
+    "    Workbench._start_core = first_frame\n"
+    "    async def drive():\n"
+    "        async with Workbench(setup).run_test(size=(80, 24)) as pilot:\n"
+    "            await pilot.pause()\n"
+    "    asyncio.run(drive())\n"
+    "ui.run_workbench = run_workbench\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def test_konstruct_root_reaches_its_first_frame_without_http_validation_or_markdown(tmp_path: Path, private_user_dirs: Path) -> None:
+    # The path a person takes: `konstruct --root DIR` reads the config, checks a script, opens the
+    # workspace; none of that may pull the HTTP client, pydantic (themes) or Markdown in before the frame.
+    script = tmp_path / "script.json"
+    script.write_text('{"turns": [{"text": "hello"}]}')
+    project = tmp_path / "project"
+    project.mkdir()
+    done = subprocess.run([sys.executable, "-c", _FIRST_FRAME_FROM_THE_CLI, "--root", str(project), "--provider", "scripted",
+                           "--script", str(script)], capture_output=True, text=True, check=False, env={**os.environ})
+    assert done.returncode == 0, done.stderr[-2000:]
+    modules = set(done.stdout.split())
+    assert "textual" in modules and "konstruct_tui.providers.script_file" in modules  # the frame was drawn; the script was checked
+    assert not {m for m in modules if m.split(".")[0] in {"httpx", "httpcore", "pydantic", "markdown_it"}}
+    assert not {m for m in modules if m.startswith(("konstruct_tui.tools", "konstruct_tui.graph.", "konstruct_tui.sandbox"))}

@@ -73,3 +73,53 @@ def test_a_server_that_says_nothing_leaves_the_default() -> None:
     assert server_window("http://127.0.0.1:1234/v1", "m", server({})) is None
     broken = httpx.MockTransport(lambda r: httpx.Response(200, text="<html>not json</html>"))
     assert server_window("http://127.0.0.1:1234/v1", "m", broken) is None
+
+
+def llamacpp_props(generation: dict) -> httpx.MockTransport:
+    return server({("GET", "/props"): {"default_generation_settings": generation, "total_slots": 1}})
+
+
+LOCAL = {"provider": "openai", "model": "qwen3", "base_url": "http://127.0.0.1:8080/v1", "environ": {}}
+
+
+def test_llamacpp_n_predict_is_the_output_limit_where_the_config_names_none() -> None:
+    local = resolve(**LOCAL, config={})
+    assert local.max_output_tokens == 4096
+    newer = with_server_window(local, llamacpp_props({"n_ctx": 32768, "params": {"n_predict": 2048}}))
+    assert (newer.context_tokens, newer.max_output_tokens) == (32768, 2048)
+    older = with_server_window(local, llamacpp_props({"n_ctx": 32768, "n_predict": 8000}))  # before `params` existed
+    assert older.max_output_tokens == 8000
+
+
+def test_an_unlimited_n_predict_or_a_configured_limit_leaves_the_limit_alone() -> None:
+    local = resolve(**LOCAL, config={})
+    assert with_server_window(local, llamacpp_props({"n_ctx": 32768, "params": {"n_predict": -1}})).max_output_tokens == 4096
+    configured = resolve(**LOCAL, config={"models": {"qwen3": {"max_output_tokens": 1000}}})
+    assert with_server_window(configured, llamacpp_props({"n_ctx": 32768, "params": {"n_predict": 2048}})).max_output_tokens == 1000
+    per_provider = resolve(**LOCAL, config={"openai": {"max_output_tokens": 4096}})  # the default's own number, named: still the config's
+    assert with_server_window(per_provider, llamacpp_props({"n_ctx": 32768, "params": {"n_predict": 2048}})).max_output_tokens == 4096
+    for odd in ("2048", True, 0, None, [2048]):
+        assert with_server_window(local, llamacpp_props({"n_ctx": 32768, "params": {"n_predict": odd}})).max_output_tokens == 4096, odd
+
+
+def test_an_output_limit_as_large_as_the_window_keeps_half_for_the_prompt() -> None:
+    local = resolve(**LOCAL, config={})
+    settings = with_server_window(local, llamacpp_props({"n_ctx": 16384, "params": {"n_predict": 16384}}))
+    assert settings.max_output_tokens == 8192 and settings.context_chars() == (16384 - 8192) * 3
+
+
+async def test_the_servers_limit_goes_out_as_max_tokens() -> None:
+    from konstruct_tui.providers import open_provider
+
+    settings = with_server_window(resolve(**LOCAL, config={}), llamacpp_props({"n_ctx": 32768, "params": {"n_predict": 2048}}))
+    provider = open_provider(settings)
+    _, _, body = provider.request("rules", [], [])  # type: ignore[attr-defined]
+    await provider.aclose()  # type: ignore[attr-defined]
+    assert body["max_tokens"] == 2048
+
+
+def test_ollama_num_predict_too() -> None:
+    show = {"parameters": "num_ctx 16384\nnum_predict 1024\nstop \"<|im_end|>\"", "model_info": {}}
+    local = resolve(provider="openai", model="qwen3:14b", base_url="http://127.0.0.1:11434/v1", environ={}, config={})
+    settings = with_server_window(local, server({**VERSION, ("POST", "/api/show"): show}))
+    assert (settings.context_tokens, settings.max_output_tokens) == (16384, 1024)

@@ -28,7 +28,7 @@ from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 from .thinking import ThinkingBlock
 from ..diff_view import DiffView, PathTitle
-from ..untrusted import UntrustedMarkdown, plain
+from ..untrusted import plain
 from .command_block import CommandBlock
 from .repaint import RepaintThrottle
 
@@ -49,6 +49,8 @@ class AssistantText(Vertical):
         self._length = 0
         self._sent = 0  # characters handed to the Markdown widget
         self._shown = 0  # characters the Markdown widget has finished rendering
+        from ..untrusted_markdown import UntrustedMarkdown  # with the first reply: markdown_it is not needed for the first frame
+
         self._markdown = UntrustedMarkdown("", classes="assistant-markdown")
         self._repaint = RepaintThrottle(self, self.flush)
         self._appending = False
