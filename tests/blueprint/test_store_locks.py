@@ -142,7 +142,7 @@ def test_a_second_resume_of_one_run_is_refused_with_the_holders_pid(project: Pat
 
 
 def test_a_second_resume_of_one_session_is_refused_with_the_holders_pid(project: Path, tmp_path: Path, konstruct) -> None:
-    from konstruct_tui.agent.sessions import sessions_dir
+    from konstruct_tui.agent import sessions_dir
 
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"turns": [{"text": "Nothing to change."}] * 3}))

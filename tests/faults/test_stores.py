@@ -140,7 +140,7 @@ def _foreign_index(path: Path) -> None:
 @pytest.mark.parametrize("fault", FAULTS)
 def test_the_index(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, recwarn: pytest.WarningsRecorder,
                    fault: str) -> None:
-    from konstruct_tui.graph.store import index_path
+    from konstruct_tui.graph import index_path
 
     assert run_cli(capsys, "index", "--root", str(case.project))[0] == 0
     path = index_path(case.project)
@@ -173,7 +173,7 @@ def _foreign_session(path: Path) -> None:
 @pytest.mark.parametrize("fault", FAULTS)
 def test_a_session_file(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                         recwarn: pytest.WarningsRecorder, fault: str) -> None:
-    from konstruct_tui.agent.sessions import sessions_dir
+    from konstruct_tui.agent import sessions_dir
 
     code, out, err = run_cli(capsys, "run", "--root", str(case.project), "--provider", "scripted", "--script", str(script(case)), "look")
     assert code == 0, err
@@ -214,7 +214,7 @@ def _config_with_a_wrong_type(path: Path) -> None:
 
 @pytest.mark.parametrize("fault", FAULTS)
 def test_the_config_file(case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, fault: str) -> None:
-    from konstruct_tui.providers.settings import config_path
+    from konstruct_tui.providers import config_path
 
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -348,7 +348,7 @@ def test_a_session_file_that_cannot_be_written_stops_the_run_in_one_line(
         case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """An immutable session file (or a full disk): the resumed run stops at its first write with one
     line naming the file, and what the session held stays as it was."""
-    from konstruct_tui.agent.sessions import sessions_dir
+    from konstruct_tui.agent import sessions_dir
 
     code, out, err = run_cli(capsys, "run", "--root", str(case.project), "--provider", "scripted", "--script", str(script(case)), "look")
     session_id = json.loads(out.splitlines()[0])["session_id"]
@@ -371,7 +371,7 @@ def test_a_session_file_that_cannot_be_written_stops_the_run_in_one_line(
 def test_an_index_another_process_is_writing_is_left_alone(
         case: Case, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Locked is not damaged: the index is waited for, then one line; the live file is never deleted."""
-    from konstruct_tui.graph.store import index_path
+    from konstruct_tui.graph import index_path
 
     assert run_cli(capsys, "index", "--root", str(case.project))[0] == 0
     path = index_path(case.project)
@@ -395,7 +395,7 @@ def test_an_index_that_cannot_be_written_is_one_line(case: Case, capsys: pytest.
     """Read-only (immutable: as root, chmod would not stop a write): named, and not deleted."""
     import subprocess
 
-    from konstruct_tui.graph.store import index_path
+    from konstruct_tui.graph import index_path
 
     assert run_cli(capsys, "index", "--root", str(case.project))[0] == 0
     path = index_path(case.project)

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from provider_wire import Pieces, mock_client
 
-from konstruct_tui.agent.ports import Notice, ReasoningChunk, ReasoningDone, Restart, TextChunk, TurnEnd, UserMessage
+from konstruct_tui.agent import Notice, ReasoningChunk, ReasoningDone, Restart, TextChunk, TurnEnd, UserMessage
 from konstruct_tui.providers import Anthropic, OpenAICompatible
 from konstruct_tui.providers.deltas import Deltas
 from konstruct_tui.providers.think_tags import ThinkSplitter

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from konstruct_tui.agent.events import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
+from konstruct_tui.agent import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
 
 SANDBOX = {"mode": "workspace-write", "abi": 7, "network": "blocked", "home": "hidden", "git": "read-only", "lifetime": "pid-namespace"}
 

@@ -9,7 +9,7 @@ from command_results import KILLED, PASSED, POLICY_REFUSED, SANDBOX_REFUSED, com
 from textual.widgets import Static
 from ui_harness import make_project, post, wait_for, workbench
 
-from konstruct_tui.agent.events import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
+from konstruct_tui.agent import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
 from konstruct_tui.app import TrustPreview
 from konstruct_tui.ui.diff_view import DiffView, PathTitle
 from konstruct_tui.ui.panes.command_block import CommandBlock
