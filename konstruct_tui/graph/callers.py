@@ -17,6 +17,7 @@ from typing import Any
 
 from .evidence import member_lines, name_lines
 from .facts import OVERRIDES, Symbol
+from .languages import languages
 from .snapshot import GraphSnapshot
 from .traversal import Reached, reach
 
@@ -25,13 +26,6 @@ BY_NAME = "by_name"
 OVERRIDDEN = "~"  # a member row `~Base.m`: the file calls an override of `Base.m` (see _python_members)
 _REEXPORT_DEPTH = 4
 _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
-# Languages whose resolver types member uses itself: a member symbol's file-level edges there only
-# name the types its signatures mention, never its callers, so only member edges count.
-_TYPED_MEMBERS = frozenset({"go", "java", "python", "typescript"})
-# Languages whose resolver names the declaration behind every import, re-export and use (member
-# edges, through barrels and default exports): their file edges name modules, which a barrel or a
-# `.d.ts` beside a `.js` would blur, so only member edges count for every symbol.
-_DECLARATION_EDGES = frozenset({"typescript"})
 _FAMILY_DEPTH = 4
 # Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
@@ -88,7 +82,13 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         short = symbol.name.rsplit(".", 1)[-1]
         member = is_member(symbol)
         language = snap.files[path].language
-        if not (member and language in _TYPED_MEMBERS) and language not in _DECLARATION_EDGES:
+        # A language whose resolver types member uses (`typed_members`): a member symbol's file
+        # edges name only the types its signatures mention, never its callers. One that names the
+        # declaration behind every use (`declaration_edges`): file edges name modules, which a
+        # barrel or a `.d.ts` beside a `.js` would blur. Either way only member edges count.
+        support = languages().get(language)
+        typed = support is not None and support.typed_members
+        if not (member and typed) and not (support is not None and support.declaration_edges):
             _named_by_edges(snap, path, short, out)
         overridden = OVERRIDDEN + symbol.name
         for edge in snap.side.members_in.get(path, ()):

@@ -121,14 +121,31 @@ class Resolver(Protocol):
 
 
 class LanguageSupport(Protocol):
-    """One per language, in `graph/languages/<name>.py`, with its queries in `graph/queries/`."""
+    """One per language: the `SUPPORT` object of `graph/languages/<name>`, with its queries beside
+    it. Everything the core needs to know about a language is declared here; the core never asks a
+    language by name (see docs/code-graph.md, "How to add a language")."""
 
     name: str
     extensions: tuple[str, ...]
+    # Part of the index's fingerprint: bump it whenever the facts a file gives change.
+    version: str
+    # True: `extract(path, source, members=False)` leaves out the member facts (`extra`), which
+    # only member evidence reads, and the index builds them as its member tier
+    # (`Indexer.complete_members`).
+    defers_members: bool
+    # True: the resolver's tables come from paths and config files alone, so an edit that changes
+    # a file's imports or symbols does not outdate it.
+    reusable_resolver: bool
+    # True: the resolver types member uses itself, so a member symbol's file-level edges name only
+    # the types its signatures mention, never its callers: `callers` counts member edges only.
+    typed_members: bool
+    # True: the resolver names the declaration behind every import, re-export and use (member
+    # edges through barrels and default exports): `callers` counts member edges for every symbol.
+    declaration_edges: bool
+    # File-name globs of the config files its resolver reads (go.mod, tsconfig.*.json, Cargo.toml):
+    # a change to one rebuilds the resolvers.
+    config_files: tuple[str, ...]
 
-    # A support may also set `defers_members = True`: its `extract(path, source, members=False)`
-    # then leaves out the member facts (`extra`), which only member evidence reads, and the index
-    # builds them as its member tier (`Indexer.complete_members`).
-    def extract(self, path: str, source: bytes) -> FileFacts: ...
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts: ...
 
     def resolver(self, project: ProjectView) -> Resolver: ...

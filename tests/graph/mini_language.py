@@ -38,8 +38,13 @@ class MiniResolver:
 class MiniSupport:
     name: str = "mini"
     extensions: tuple[str, ...] = (".mini",)
+    version: str = "1"
+    defers_members: bool = False
+    reusable_resolver: bool = False
+    typed_members: bool = False
+    declaration_edges: bool = False
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         symbols, imports, uses = [], [], []
         for number, line in enumerate(source.decode("utf-8", "replace").splitlines(), 1):
             words = line.split()
@@ -64,7 +69,7 @@ class SlowMiniSupport(MiniSupport):
     """Takes 50 ms per file: a build of several hundred files runs for many seconds, so a test can
     tell "stopped in the middle" from "finished" even on a loaded machine."""
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         import time
 
         time.sleep(0.05)

@@ -122,9 +122,14 @@ def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
 class GoSupport:
     name: str = LANGUAGE
     extensions: tuple[str, ...] = (".go",)
+    defers_members: bool = False
+    reusable_resolver: bool = False
+    typed_members: bool = True
+    declaration_edges: bool = False
+    config_files: tuple[str, ...] = ("go.mod", "go.work")
     version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)
 
     def resolver(self, project: ProjectView) -> GoResolver:

@@ -130,9 +130,14 @@ def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
 class JavaSupport:
     name: str = "java"
     extensions: tuple[str, ...] = (".java",)
+    defers_members: bool = False
+    reusable_resolver: bool = False
+    typed_members: bool = True
+    declaration_edges: bool = False
+    config_files: tuple[str, ...] = ()
     version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         groups = ts.captures_in_order(ts.query("java", "java"), ts.parse("java", source).root_node)
         packages = groups.get("package", ())
         symbols, extra = _symbols(groups)

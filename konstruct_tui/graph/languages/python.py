@@ -190,6 +190,9 @@ class PythonSupport:
     # without them (a third of the extraction), the first question that needs member uses
     # extracts them (see `Indexer.complete_members`).
     defers_members: bool = True
+    typed_members: bool = True
+    declaration_edges: bool = False
+    config_files: tuple[str, ...] = ("pyproject.toml", "setup.cfg", "setup.py")
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         root = ts.parse("python", source).root_node

@@ -211,8 +211,13 @@ class TypeScriptSupport:
     name: str = LANGUAGE
     version: str = "11"  # 11: keys calls give (`()["'a'"]`, ctx call keys), `keyed` returns and `["keyed", M, p]` specs, module `strings`, `typeof` aliases; 10: captures in document order (the same fact bytes in every process), local classes' implemented members, local functions' written returns, bounded class type parameters; 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+    defers_members: bool = False
+    reusable_resolver: bool = False
+    typed_members: bool = True
+    declaration_edges: bool = True
+    config_files: tuple[str, ...] = ("package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json")
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         extension = posixpath.splitext(path)[1].lower()
         grammar = "typescript" if extension in _TYPESCRIPT_GRAMMAR else "tsx"
         return _extract(path, source, grammar, LANGUAGE)
