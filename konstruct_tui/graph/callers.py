@@ -43,7 +43,7 @@ class Callers:
     overrides: dict[str, set[str]] = field(default_factory=dict)  # path -> targets, calls of an override
     through_base: dict[str, str] = field(default_factory=dict)  # path -> the supertype method it calls
     # path -> (build constraint, the declaration the default build binds its calls to): Go callers
-    # of a declaration only another build compiles (see build_constraints.py)
+    # of a declaration only another build compiles (see `LanguageSupport.builds`)
     other_build: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def set_apart(self, builds: tuple[dict[str, tuple[str, str]], set[str]]) -> None:
@@ -160,13 +160,17 @@ def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tu
 
 
 def _package_mates(snap: GraphSnapshot, defining: set[str]) -> set[str]:
-    """The defining files, and for Go every file of their packages: a Go method may be declared in
-    any file of its package, while importers' edges point at the files that define the names."""
+    """The defining files, and for a language whose packages are folders (`folder_packages`) every
+    file of their packages: a method may be declared in any file of its package, while importers'
+    edges point at the files that define the names."""
     found = set(defining)
     for path in defining:
-        if snap.files[path].language == "go":
+        language = snap.files[path].language
+        support = languages().get(language)
+        if support is not None and support.folder_packages:
             folder = path.rpartition("/")[0]
-            found.update(p for p in snap.files_under(folder) if p.endswith(".go") and p.rpartition("/")[0] == folder)
+            found.update(p for p in snap.files_under(folder)
+                         if p.rpartition("/")[0] == folder and snap.files[p].language == language)
     return found
 
 

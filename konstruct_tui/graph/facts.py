@@ -7,7 +7,7 @@ facts into file-to-file `Edge`s with the project in view. Everything here is JSO
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -120,6 +120,19 @@ class Resolver(Protocol):
     def resolve(self, facts: FileFacts) -> list[Edge]: ...
 
 
+class BuildVariants(Protocol):
+    """A language whose files are compiled or not depending on the build (Go's `//go:build`)."""
+
+    def other_build_callers(self, under: Callable[[str], Iterable[str]], found: Sequence[tuple[str, Symbol]],
+                            callers: list[str], defines: Callable[[str, str], bool],
+                            read: Callable[[str], str | None]) -> tuple[dict[str, tuple[str, str]], set[str]]:
+        """`under(folder)`: the files beneath a folder; `found`: the declarations asked about;
+        `callers`: their proven callers. ({caller: (constraint, the declaration the default build
+        binds it to, or "")}: callers that call it only in another build, {caller}: callers whose
+        own build compiles another declaration of the name)."""
+        ...
+
+
 class LanguageSupport(Protocol):
     """One per language: the `SUPPORT` object of `graph/languages/<name>`, with its queries beside
     it. Everything the core needs to know about a language is declared here; the core never asks a
@@ -142,6 +155,11 @@ class LanguageSupport(Protocol):
     # True: the resolver names the declaration behind every import, re-export and use (member
     # edges through barrels and default exports): `callers` counts member edges for every symbol.
     declaration_edges: bool
+    # True: every file of a folder is one package (Go): a method may be declared in any of them,
+    # while importers' edges point at the files that define the names.
+    folder_packages: bool
+    # How a build leaves files out, or None: `callers` sets apart callers another build compiles.
+    builds: BuildVariants | None
     # File-name globs of the config files its resolver reads (go.mod, tsconfig.*.json, Cargo.toml):
     # a change to one rebuilds the resolvers.
     config_files: tuple[str, ...]

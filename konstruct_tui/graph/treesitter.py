@@ -16,6 +16,7 @@ import tree_sitter
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
+Query = tree_sitter.Query
 
 # A grammar wheel whose module is not `tree_sitter_<grammar>` with a `language()` function:
 # (module, attribute). .js/.jsx are parsed with the TSX grammar (a superset).

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from konstruct_tui.graph.facts import Edge, FileFacts, ImportRef, ProjectView, Symbol
+from konstruct_tui.graph.facts import BuildVariants, Edge, FileFacts, ImportRef, ProjectView, Symbol
 
 
 class MiniResolver:
@@ -43,6 +43,8 @@ class MiniSupport:
     reusable_resolver: bool = False
     typed_members: bool = False
     declaration_edges: bool = False
+    folder_packages: bool = False
+    builds: BuildVariants | None = None
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         symbols, imports, uses = [], [], []

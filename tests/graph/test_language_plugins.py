@@ -25,10 +25,18 @@ def test_each_support_declares_every_attribute_of_the_protocol(name: str) -> Non
     assert support.name == name
     for attribute, hint in DECLARED.items():
         value = getattr(support, attribute)  # missing: AttributeError names it
+        if attribute == "builds":  # a BuildVariants, or None
+            assert value is None or callable(value.other_build_callers)
+            continue
         origin = typing.get_origin(hint) or hint
         assert isinstance(value, origin), f"{name}.{attribute} = {value!r} is not {hint}"
     assert support.extensions and all(ext.startswith(".") for ext in support.extensions)
     assert support.version, "the version is part of the index fingerprint"
+
+
+def test_only_a_language_with_build_variants_sets_callers_apart() -> None:
+    with_builds = sorted(name for name, support in languages().items() if support.builds is not None)
+    assert with_builds == ["go"]
 
 
 def test_no_two_languages_claim_one_extension() -> None:

@@ -14,7 +14,7 @@ from itertools import compress, count, filterfalse, repeat, starmap
 from operator import attrgetter, neg
 
 from .. import treesitter as ts
-from ..facts import FileFacts, ImportRef, ProjectView, Symbol
+from ..facts import BuildVariants, FileFacts, ImportRef, ProjectView, Symbol
 from ._python_member_facts import ScopeTable, member_facts
 from ._python_resolve import PythonResolver
 from ._python_stated import DEFERRED
@@ -192,6 +192,8 @@ class PythonSupport:
     defers_members: bool = True
     typed_members: bool = True
     declaration_edges: bool = False
+    folder_packages: bool = False
+    builds: BuildVariants | None = None
     config_files: tuple[str, ...] = ("pyproject.toml", "setup.cfg", "setup.py")
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:

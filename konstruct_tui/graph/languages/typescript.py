@@ -16,7 +16,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from ..facts import Edge, FileFacts, ProjectView
+from ..facts import BuildVariants, Edge, FileFacts, ProjectView
 from ._ts_config import custom_conditions
 from ._ts_extract import extract as _extract
 from ._ts_members import member_edges
@@ -215,6 +215,8 @@ class TypeScriptSupport:
     reusable_resolver: bool = False
     typed_members: bool = True
     declaration_edges: bool = True
+    folder_packages: bool = False
+    builds: BuildVariants | None = None
     config_files: tuple[str, ...] = ("package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json")
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...facts import FileFacts, ProjectView
+from ...facts import BuildVariants, FileFacts, ProjectView
 from .extract import LANGUAGE, extract
 from .resolve import RustResolver
 
@@ -22,6 +22,8 @@ class RustSupport:
     # a member's file edges are consulted like any symbol's.
     typed_members: bool = False
     declaration_edges: bool = False
+    folder_packages: bool = False
+    builds: BuildVariants | None = None
     config_files: tuple[str, ...] = ("Cargo.toml",)
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred

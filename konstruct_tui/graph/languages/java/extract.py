@@ -1,5 +1,5 @@
-"""Java: what a file declares (package, types, members), imports and uses (extraction), and the
-files those name (resolution, in `_java_resolve.py`).
+"""Java extraction: pure, bytes in, `FileFacts` out (runs in worker processes). What a file
+declares (package, types, members), imports and uses; the files those name are `resolve.py`'s.
 
 Uses are every identifier and type name written in code (`Helper`, `@Audited`, `compute`), and
 dotted paths (`java.util.List`, `Outer.Inner`). Resolution only looks up capitalised names as
@@ -10,16 +10,18 @@ one by them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from importlib import resources
 from itertools import compress
 from operator import attrgetter
 from typing import Any
 
-from .. import treesitter as ts
-from ..facts import FileFacts, ImportRef, ProjectView, Symbol
-from . import _java_callsites as callsites
-from . import _java_signatures as signatures
-from ._java_resolve import TYPE_KINDS, JavaResolver
+from ... import treesitter as ts
+from ...facts import FileFacts, ImportRef, Symbol
+from . import callsites
+from . import signatures
+from .type_world import TYPE_KINDS
+
+LANGUAGE = "java"
 
 _DOTTED_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _MEMBER_KINDS = ("method", "constructor", "constant")
@@ -75,7 +77,7 @@ def _definitions(groups: dict[str, list[ts.Node]]) -> list[tuple[int, int, str, 
 
 def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict[str, Any]]:
     """Symbols with qualified names (one sweep in byte order with a stack of enclosing scopes),
-    and the type information `_java_signatures` derives from the same definitions."""
+    and the type information `signatures` derives from the same definitions."""
     symbols = []
     scopes: list[tuple[int, str, str]] = []  # (end byte, name, kind) of enclosing types and methods
     types: list[tuple[int, int, str, ts.Node]] = []
@@ -126,33 +128,19 @@ def _uses(groups: dict[str, list[ts.Node]]) -> tuple[str, ...]:
     return tuple(sorted(used))
 
 
-@dataclass(frozen=True)
-class JavaSupport:
-    name: str = "java"
-    extensions: tuple[str, ...] = (".java",)
-    defers_members: bool = False
-    reusable_resolver: bool = False
-    typed_members: bool = True
-    declaration_edges: bool = False
-    config_files: tuple[str, ...] = ()
-    version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
-
-    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
-        groups = ts.captures_in_order(ts.query("java", "java"), ts.parse("java", source).root_node)
-        packages = groups.get("package", ())
-        symbols, extra = _symbols(groups)
-        return FileFacts(
-            path=path,
-            language=self.name,
-            symbols=symbols,
-            extra=extra,
-            imports=_imports(groups),
-            uses=_uses(groups),
-            package=_dotted(packages[0]) if packages else None,
-        )
-
-    def resolver(self, project: ProjectView) -> JavaResolver:
-        return JavaResolver(project)
+_QUERY = resources.files(__package__).joinpath("java.scm").read_text()
 
 
-SUPPORT = JavaSupport()
+def extract(path: str, source: bytes) -> FileFacts:
+    groups = ts.captures_in_order(ts.compiled("java", _QUERY), ts.parse("java", source).root_node)
+    packages = groups.get("package", ())
+    symbols, extra = _symbols(groups)
+    return FileFacts(
+        path=path,
+        language=LANGUAGE,
+        symbols=symbols,
+        extra=extra,
+        imports=_imports(groups),
+        uses=_uses(groups),
+        package=_dotted(packages[0]) if packages else None,
+    )

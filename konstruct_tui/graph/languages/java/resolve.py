@@ -1,11 +1,11 @@
 """Java imports and uses -> file edges.
 
 Java finds a type by its package, not by its path, so one table of declared types
-(`_java_types.TypeWorld`) serves every source root (src/main/java, src/test/java, each module) at
+(`type_world.TypeWorld`) serves every source root (src/main/java, src/test/java, each module) at
 once. A simple name resolves the way javac scopes it: a type the file declares, a single-type
 import, a type of the file's own package (no import needed: the rule a path-based graph misses),
 then on-demand imports. A dotted path resolves by its longest prefix that is a declared type
-(`com.acme.Price`). On top of the names written, `_java_calls` adds the types a compiled class
+(`com.acme.Price`). On top of the names written, `calls` adds the types a compiled class
 depends on through the signatures of what it calls. Types outside the project (the JDK,
 libraries) make no edge. When one name is declared twice (the same class in two modules), the
 copy nearest the user wins.
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..facts import Edge, FileFacts, ProjectView
-from ._java_calls import evaluate
-from ._java_types import TYPE_KINDS, TypeWorld, type_names
+from ...facts import Edge, FileFacts, ProjectView
+from .calls import evaluate
+from .type_world import TYPE_KINDS, TypeWorld, type_names
 
 __all__ = ["TYPE_KINDS", "JavaResolver"]
 

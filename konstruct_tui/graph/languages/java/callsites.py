@@ -1,4 +1,4 @@
-"""Java call sites as chains the resolver can type (`_java_calls.py`), grouped by the innermost
+"""Java call sites as chains the resolver can type (`calls.py`), grouped by the innermost
 named type around them (what `this` means there).
 
 A chain is "head step step ...": the head is an identifier or dotted path, "@this", "@super",
@@ -14,8 +14,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import defaultdict
 
-from .. import treesitter as ts
-from ._java_signatures import PRIMITIVE, enclosing_method, erased
+from ... import treesitter as ts
+from .signatures import PRIMITIVE, enclosing_method, erased
 
 _PRIMITIVE_LITERALS = frozenset(
     {

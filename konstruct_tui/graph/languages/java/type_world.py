@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..facts import FileFacts, ProjectView
+from ...facts import FileFacts, ProjectView
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
 _MAX_SUPERTYPE_DEPTH = 8

@@ -1,5 +1,5 @@
 """What a Java file says about types beyond their names: member signatures, supertypes, variable
-types and call chains. Kept in `FileFacts.extra` for `_java_types.py`.
+types and call chains. Kept in `FileFacts.extra` for `type_world.py`.
 
 Why: a compiled class depends on every type in the descriptor of each method it calls
 (`a.builder().get()` depends on the builder's class even though no source line names it), which
@@ -14,7 +14,7 @@ Shapes (all JSON):
 - public_types: ["Outer", ...]; bridged: {"Hidden": ["method", ...]}: the public instance
   methods of a non-public class, which javac copies as bridges into each public subclass.
 - variables:  {"name": ["Type", ...]} over the whole file (locals, parameters, fields).
-- calls:      {"Outer": ["head step step ..."]} (see `_java_callsites.py`).
+- calls:      {"Outer": ["head step step ..."]} (see `callsites.py`).
 Primitive types are written "#p".
 """
 
@@ -24,7 +24,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from .. import treesitter as ts
+from ... import treesitter as ts
 
 _GENERICS = re.compile(r"<[^<>]*>")
 _ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")

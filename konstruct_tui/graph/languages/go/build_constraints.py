@@ -21,7 +21,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 
-from .facts import Symbol
+from ...facts import Symbol
 
 _GOOS = frozenset({"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux",
                    "nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos"})

@@ -1,5 +1,5 @@
 """The project types a Java file depends on without naming them: the types in the signatures of
-the methods and fields its call chains reach, and its supertypes (see `_java_signatures.py` for
+the methods and fields its call chains reach, and its supertypes (see `signatures.py` for
 why). Returns fqn -> the member names through which each type is reached."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from ..facts import FileFacts
-from ._java_signatures import PRIMITIVE
-from ._java_types import TypeWorld, qualify
+from ...facts import FileFacts
+from .signatures import PRIMITIVE
+from .type_world import TypeWorld, qualify
 
 # JDK supertypes of the argument kinds a call site's hints name ("" is Object).
 _CLASS_TYPES = frozenset({"Class", "Type", "GenericDeclaration", "AnnotatedElement", "Serializable", ""})

@@ -1,27 +1,28 @@
-"""Go: package-level definitions, imports (with `.`/`_`/named aliases), and the identifiers a file
-uses, bare (same package or dot import) and qualified (`pkg.Name`).
-
-Resolution (`_go_resolve`) maps an import path to a package directory through the project's go.mod
-files and then each `pkg.Name` to the file of that package that defines `Name`.
-"""
+"""Go extraction: pure, bytes in, `FileFacts` out (runs in worker processes). Package-level
+definitions, imports (with `.`/`_`/named aliases), and the identifiers a file uses, bare (same
+package or dot import) and qualified (`pkg.Name`); member facts from `members`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
-from .. import treesitter as ts
-from ..facts import FileFacts, ImportRef, ProjectView, Symbol
-from ._go_members import member_facts, receiver_type
-from ._go_resolve import GoResolver
+from ... import treesitter as ts
+from ...facts import FileFacts, ImportRef, Symbol
+from .members import member_facts, receiver_type
 
 LANGUAGE = "go"
+_QUERY = resources.files(__package__).joinpath("go.scm").read_text()
 _BODIES = frozenset({"function_declaration", "method_declaration", "func_literal"})
+
+
+def _query() -> ts.Query:
+    return ts.compiled("go", _QUERY)
 
 
 def extract(path: str, source: bytes) -> FileFacts:
     root = ts.parse("go", source).root_node
-    found = ts.captures_in_order(ts.query("go", "go"), root)
+    found = ts.captures_in_order(_query(), root)
     package_nodes = ts.in_order(found.get("package", ()))
     package = ts.text(package_nodes[0]) if package_nodes else None
 
@@ -116,24 +117,3 @@ def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
     for qualifier, member in zip(qualifiers, members, strict=False):
         raw.add(source[qualifier.start_byte : qualifier.end_byte] + b"." + source[member.start_byte : member.end_byte])
     return tuple(sorted(name.decode("utf-8", "replace") for name in raw))
-
-
-@dataclass(frozen=True)
-class GoSupport:
-    name: str = LANGUAGE
-    extensions: tuple[str, ...] = (".go",)
-    defers_members: bool = False
-    reusable_resolver: bool = False
-    typed_members: bool = True
-    declaration_edges: bool = False
-    config_files: tuple[str, ...] = ("go.mod", "go.work")
-    version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
-
-    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
-        return extract(path, source)
-
-    def resolver(self, project: ProjectView) -> GoResolver:
-        return GoResolver(project)
-
-
-SUPPORT = GoSupport()

@@ -21,7 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..facts import Edge, FileFacts, ProjectView
+from ...facts import Edge, FileFacts, ProjectView
 
 _MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
 _REPLACE_LINE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+\S+)?\s+=>\s+(\.{1,2}/\S*|\.{1,2})\s*$")
@@ -116,8 +116,8 @@ class GoResolver:
             for definer in siblings.definers.get(name, ()):
                 add(definer, "references", [name])
 
-        used, unknown = self._members(facts, members, aliases, siblings, own)
-        for target, names in used.items():
+        typed, unknown = self._members(facts, members, aliases, siblings, own)
+        for target, names in typed.items():
             add(target, "members", sorted(names))
         edges = [Edge(facts.path, target, kind, tuple(sorted(names))) for (target, kind), names in sorted(found.items())]
         if unknown:
@@ -126,7 +126,7 @@ class GoResolver:
 
     def _members(self, facts: FileFacts, members: dict[str, set[str]], aliases: dict[str, GoPackage],
                  siblings: GoPackage, own: set[str]) -> tuple[dict[str, set[str]], set[str]]:
-        """Member uses typed through the file's chains (see `_go_members.py`):
+        """Member uses typed through the file's chains (see `members.py`):
         ({declaring file: {"T.M"}}, {member names used on receivers nobody could type})."""
         used: dict[str, set[str]] = defaultdict(set)
         unknown = set(facts.extra.get("untyped", ()))

@@ -27,7 +27,7 @@
 (field_access) @chain
 (scoped_identifier) @chain
 
-; Type information for descriptor dependencies (_java_signatures.py): declared variable types and
+; Type information for descriptor dependencies (signatures.py): declared variable types and
 ; the call sites whose callee signatures a class file will name.
 (local_variable_declaration) @variable
 (field_declaration) @variable

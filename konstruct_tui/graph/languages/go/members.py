@@ -22,7 +22,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from .. import treesitter as ts
+from ... import treesitter as ts
 
 _TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
 _SCOPES = frozenset({"function_declaration", "method_declaration", "func_literal"})
