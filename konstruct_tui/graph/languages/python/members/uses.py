@@ -1,5 +1,5 @@
 """A Python file's member uses, walked to the file and member each names (`MemberResolver.resolve`
-calls `file_uses`; what a name or type is comes from the resolver, `_python_members.py`).
+calls `file_uses`; what a name or type is comes from the resolver, `members/resolver.py`).
 
 Each dotted use (`console.print`, `self.console.print`, `click.prompt`), member of a call's result
 (`Console().print`) and chain of calls (`App().runner().invoke`) is walked one name at a time from
@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from ..facts import FileFacts
+from ....facts import FileFacts
 
 if TYPE_CHECKING:
-    from ._python_members import MemberResolver, _Thing
+    from .resolver import MemberResolver, _Thing
 
-_DEPTH = 12  # as `_python_members._DEPTH`
+_DEPTH = 12  # as `resolver._DEPTH`
 _SELF = ("self", "cls")
 _EXTERNAL = ("external", "", "")
 

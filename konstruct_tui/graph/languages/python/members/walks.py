@@ -1,16 +1,16 @@
 """Python member resolution: what a dotted path holds (`self.app.session_interface`), typed member
-by member (`_python_members.py` has the rest; a file's uses are walked in `_python_member_uses.py`)."""
+by member (`members/resolver.py` has the rest; a file's uses are walked in `uses.py`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._python_member_uses import head_of
+from .uses import head_of
 
 if TYPE_CHECKING:
-    from ._python_members import MemberResolver, _Thing
+    from .resolver import MemberResolver, _Thing
 
-_DEPTH = 12  # as `_python_members._DEPTH`
+_DEPTH = 12  # as `resolver._DEPTH`
 _SELF = ("self", "cls")
 _EXTERNAL = ("external", "", "")
 

@@ -2,7 +2,7 @@
 
 A dotted use (`console.print`, `self.console.print`, `click.prompt`, `Console.print`) or a member of
 a call's result (`Console().print`) is walked one name at a time. The head is typed from what the
-file states (`_python_member_facts`): an import binding, followed through re-exports
+file states (`members/facts.py`): an import binding, followed through re-exports
 (`pkg/__init__.py` importing the name from where it is defined) to the defining file; a class; a
 module-level instance (`console = Console()` in another file); an annotation or a constructor call;
 `self`/`cls` (the file's classes); a class a function of the file defines. (What pytest passes a
@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from ..facts import FileFacts, ProjectView
-from ._python_member_facts import SELF, UNTYPED
-from ._python_member_uses import file_uses
-from ._python_member_walks import chain_type
-from ._python_modules import parent_dir
+from ....facts import FileFacts, ProjectView
+from .facts import SELF, UNTYPED
+from .uses import file_uses
+from .walks import chain_type
+from ..modules import parent_dir
 
 if TYPE_CHECKING:
-    from ._python_resolve import PythonResolver
+    from ..resolve import PythonResolver
 
 _DEPTH = 12  # re-export chains, base classes and typing steps (member after member) followed this far
 _Thing = tuple[str, str, str]  # (kind: module|class|instance|function|member|external, path, name)
@@ -384,7 +384,7 @@ class MemberResolver:
             return ("instance", thing[1], owner) if owner and self.symbols(thing[1]).get(owner) == "class" else None
         return self._typed(thing[1], written, depth + 1) if written else None
 
-    # -- a file's member uses (walked in `_python_member_uses`) ----------------------------------
+    # -- a file's member uses (walked in `members/uses.py`) ----------------------------------
 
     def resolve(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
         """({defining file: {member names}}, {member names used on receivers nobody could type})."""

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..facts import Edge, FileFacts, ImportRef, ProjectView
-from ._python_members import MemberResolver
-from ._python_modules import ModuleTable, join, parent_dir
-from ._python_stated import DEFERRED
+from ...facts import Edge, FileFacts, ImportRef, ProjectView
+from .members import MemberResolver
+from .modules import ModuleTable, join, parent_dir
+from .stated import DEFERRED
 
 
 @dataclass(frozen=True)

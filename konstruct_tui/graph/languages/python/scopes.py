@@ -1,4 +1,4 @@
-"""The scopes of a Python file, for its member facts (`_python_member_facts.py`): which class or
+"""The scopes of a Python file, for its member facts (`members/facts.py`): which class or
 function encloses a node (a table of byte ranges for an error-free tree, a walk up the parents
 otherwise), and names bound differently per function told apart (`_scoped`)."""
 
@@ -10,7 +10,7 @@ from collections import defaultdict
 from itertools import compress, count, repeat
 from operator import attrgetter, itemgetter, methodcaller, neg
 
-from .. import treesitter as ts
+from ... import treesitter as ts
 
 _START = attrgetter("start_byte")
 _END = attrgetter("end_byte")

@@ -1,5 +1,5 @@
 """What a Python file states about the types of its names, read at extraction time so that
-resolution (`_python_members.py`) can tell whose method `recv.name(...)` calls.
+resolution (`members/resolver.py`) can tell whose method `recv.name(...)` calls.
 
 Only what the source writes down counts: annotations (`c: Console`, `self.x: T`, `-> T`), an
 assignment from a call (`c = Console()`: a class makes an instance, a function its annotated
@@ -29,19 +29,19 @@ from itertools import compress, repeat
 from operator import attrgetter, contains, methodcaller
 from typing import Any
 
-from .. import treesitter as ts
-from ._python_scopes import ScopeTable, scope_table
-from ._python_scopes import enclosing as _enclosing
-from ._python_scopes import kind_around as _kind_around
-from ._python_scopes import scoped as _scoped
-from ._python_stated import DOTTED as _DOTTED
-from ._python_stated import SELF, UNTYPED
-from ._python_stated import call_chain as _call_chain
-from ._python_stated import caught as _caught
-from ._python_stated import dotted as _dotted
-from ._python_stated import either as _either
-from ._python_stated import may_type as _may_type
-from ._python_stated import stated as _stated
+from .... import treesitter as ts
+from ..scopes import ScopeTable, scope_table
+from ..scopes import enclosing as _enclosing
+from ..scopes import kind_around as _kind_around
+from ..scopes import scoped as _scoped
+from ..stated import DOTTED as _DOTTED
+from ..stated import SELF, UNTYPED
+from ..stated import call_chain as _call_chain
+from ..stated import caught as _caught
+from ..stated import dotted as _dotted
+from ..stated import either as _either
+from ..stated import may_type as _may_type
+from ..stated import stated as _stated
 
 _TEXT = attrgetter("text")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)

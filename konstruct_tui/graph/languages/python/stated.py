@@ -1,5 +1,5 @@
 """What a Python statement states about a value, read from its syntax tree at extraction time
-(`_python_member_facts.py` files the results): what a `return`, `except ... as` target or
+(`members/facts.py` files the results): what a `return`, `except ... as` target or
 conditional value is written as, and a chain of calls spelled without its arguments. The written forms are those of the member facts:
 "Console()" (what a call gives), "=name" (what another name holds), SELF, UNTYPED."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import builtins
 import re
 
-from .. import treesitter as ts
+from ... import treesitter as ts
 
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 SELF = "Self"  # a method's return: the instance it was called on

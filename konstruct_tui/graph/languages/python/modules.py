@@ -19,7 +19,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ..facts import ProjectView
+from ...facts import ProjectView
 
 SOURCE_SUFFIXES = (".py", ".pyi")
 _CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")

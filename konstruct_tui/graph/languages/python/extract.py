@@ -1,5 +1,5 @@
-"""Python: what a file defines, imports and uses (extraction), and the files those imports name
-(resolution, in `_python_resolve.py`).
+"""Python extraction: what a file defines, imports and uses; the files those imports name are
+`resolve.py`'s.
 
 Extraction reads only the file's bytes, so it runs in worker processes. Every import is kept
 wherever it sits (inside a function, under `if TYPE_CHECKING:`) because each is a real dependency
@@ -9,15 +9,17 @@ that a change can break, the same way grimp counts them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from importlib import resources
 from itertools import compress, count, filterfalse, repeat, starmap
 from operator import attrgetter, neg
 
-from .. import treesitter as ts
-from ..facts import BuildVariants, FileFacts, ImportRef, ProjectView, Symbol
-from ._python_member_facts import ScopeTable, member_facts
-from ._python_resolve import PythonResolver
-from ._python_stated import DEFERRED
+from ... import treesitter as ts
+from ...facts import FileFacts, ImportRef, Symbol
+from .members import member_facts
+from .scopes import ScopeTable
+from .stated import DEFERRED
+
+LANGUAGE = "python"
 
 _DOTTED_PATH = re.compile(rb"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
@@ -172,49 +174,27 @@ def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[b
 
 
 # The file graph's query, then the member tier's captures: compiled together, one walk per file.
-MEMBER_QUERY = ("python", "python_members")
+_FOLDER = resources.files(__package__)
+_QUERIES = (_FOLDER.joinpath("python.scm").read_text(), _FOLDER.joinpath("python_members.scm").read_text())
 
 
-@dataclass(frozen=True)
-class PythonSupport:
-    name: str = "python"
-    extensions: tuple[str, ...] = (".py", ".pyi")
-    # The resolver's module table comes from paths and packaging config alone, and it reads other
-    # files' facts through the view on each call, so an edit to a file's imports or symbols does
-    # not outdate it (the index rebuilds resolvers anyway when a path or config file changes).
-    reusable_resolver: bool = True
-    # 6: no fixture parameters or yields; 5: except-as, dotted aliases, imports rebound per
-    # function, inferred returns and yields, fixtures; 4: names per function, super(), with/await; 3: packed member rows; 2: member facts
-    version: str = "6"
-    # The member facts (`extra`) are the member tier: `konstruct index` builds the file graph
-    # without them (a third of the extraction), the first question that needs member uses
-    # extracts them (see `Indexer.complete_members`).
-    defers_members: bool = True
-    typed_members: bool = True
-    declaration_edges: bool = False
-    folder_packages: bool = False
-    builds: BuildVariants | None = None
-    config_files: tuple[str, ...] = ("pyproject.toml", "setup.cfg", "setup.py")
-
-    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
-        root = ts.parse("python", source).root_node
-        compiled = ts.query("python", *MEMBER_QUERY) if members else ts.query("python", "python")
-        groups = ts.captures(compiled, root)
-        # Read once, used by both the uses and the member facts (`node.text` copies the bytes)
-        chain_texts = list(map(_TEXT, groups.get("chain", ())))
-        scopes = ScopeTable()
-        symbols = _symbols(groups, scopes)
-        return FileFacts(
-            path=path,
-            language=self.name,
-            symbols=symbols,
-            imports=_imports(groups),
-            uses=_uses(groups, root.has_error, chain_texts),
-            extra=member_facts(groups, root.has_error, chain_texts, scopes) if members else {DEFERRED: 1},
-        )
-
-    def resolver(self, project: ProjectView) -> PythonResolver:
-        return PythonResolver(project)
+def query(members: bool) -> ts.Query:
+    """The file graph's query, with the member tier's captures when `members`."""
+    return ts.compiled("python", "\n".join(_QUERIES if members else _QUERIES[:1]))
 
 
-SUPPORT = PythonSupport()
+def extract(path: str, source: bytes, members: bool = True) -> FileFacts:
+    root = ts.parse("python", source).root_node
+    groups = ts.captures(query(members), root)
+    # Read once, used by both the uses and the member facts (`node.text` copies the bytes)
+    chain_texts = list(map(_TEXT, groups.get("chain", ())))
+    scopes = ScopeTable()
+    symbols = _symbols(groups, scopes)
+    return FileFacts(
+        path=path,
+        language=LANGUAGE,
+        symbols=symbols,
+        imports=_imports(groups),
+        uses=_uses(groups, root.has_error, chain_texts),
+        extra=member_facts(groups, root.has_error, chain_texts, scopes) if members else {DEFERRED: 1},
+    )
