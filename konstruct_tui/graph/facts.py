@@ -166,4 +166,11 @@ class LanguageSupport(Protocol):
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts: ...
 
+    def runtime_caller(self, method: str, head: Callable[[], str]) -> str:
+        """Why the language or its runtime may call `method` (a member's short name) without any file
+        writing its name (`__add__`, an `@Override`, `String()` of `fmt.Stringer`), or "". `head()`:
+        the text of its declaration's head (annotations, modifiers). Callers then say
+        `undeterminable`, never `no_references`."""
+        ...
+
     def resolver(self, project: ProjectView) -> Resolver: ...

@@ -66,7 +66,7 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
     digest = hashlib.sha256(f"schema={SCHEMA_VERSION}".encode())
     code = [_GRAPH / name for name in _FACT_CODE]
     plugins = _GRAPH / "languages"  # a plugin is a module or a folder, its queries beside it
-    code += sorted(plugins.rglob("*.py")) + sorted(plugins.rglob("*.scm")) + sorted((_GRAPH / "queries").glob("*.scm"))
+    code += sorted(plugins.rglob("*.py")) + sorted(plugins.rglob("*.scm"))
     for path in code:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     if languages is None:

@@ -8,7 +8,6 @@ Why not `tree-sitter-languages`: it only works with py-tree-sitter 0.21, which c
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from operator import attrgetter
 from typing import Any
 
@@ -42,15 +41,6 @@ def parser(grammar: str) -> tree_sitter.Parser:
 
 def parse(grammar: str, source: bytes) -> tree_sitter.Tree:
     return parser(grammar).parse(source)
-
-
-@cache
-def query(grammar: str, scm_name: str, *more: str) -> tree_sitter.Query:
-    """The query in `graph/queries/<scm_name>.scm` (followed by each of `more`: one query, one walk
-    of the tree), compiled for `grammar`."""
-    folder = resources.files(__package__).joinpath("queries")
-    text = "\n".join(folder.joinpath(f"{name}.scm").read_text() for name in (scm_name, *more))
-    return tree_sitter.Query(language(grammar), text)
 
 
 @cache

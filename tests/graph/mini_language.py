@@ -58,6 +58,9 @@ class MiniSupport:
                 uses.append(words[1])
         return FileFacts(path, "mini", tuple(symbols), tuple(imports), tuple(uses))
 
+    def runtime_caller(self, method: str, head: object) -> str:
+        return ""
+
     def resolver(self, project: ProjectView) -> MiniResolver:
         return MiniResolver(project)
 

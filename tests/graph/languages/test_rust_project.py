@@ -106,3 +106,17 @@ def test_super_and_self_paths_in_nested_modules(tmp_path: Path) -> None:
     assert ["src/a/b.rs", "src/a.rs"] in edges
     assert ["src/a/b.rs", "src/a/b/c.rs"] in edges
     assert ["src/a/b/c.rs", "src/a.rs"] in edges  # super::super::top
+
+
+def test_a_standard_trait_method_nobody_names_is_undeterminable(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "one"\n',
+        "src/lib.rs": "use std::fmt;\n\npub struct Money;\n\nimpl fmt::Display for Money {\n"
+                      "    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\n"
+                      "impl Money {\n    pub fn unused(&self) {}\n}\n",
+    }
+    snapshot = _snapshot(tmp_path / "one", files)
+    query = GraphQuery(lambda: snapshot)
+    # `format!("{}", money)` calls `fmt` without writing its name
+    assert query.references("Money.fmt").status == UNDETERMINABLE
+    assert query.references("Money.unused").status == NO_REFERENCES

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ...facts import BuildVariants, FileFacts, ProjectView, Symbol
 from . import build_constraints
+from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import GoResolver
 
@@ -39,6 +40,9 @@ class GoSupport:
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)
+
+    def runtime_caller(self, method: str, head: Callable[[], str]) -> str:
+        return protocol.runtime_caller(method, head)
 
     def resolver(self, project: ProjectView) -> GoResolver:
         return GoResolver(project)

@@ -4,9 +4,11 @@ them, over every source root of `type_world`; `calls` types call chains)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...facts import BuildVariants, FileFacts, ProjectView
+from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import JavaResolver
 
@@ -26,6 +28,9 @@ class JavaSupport:
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)
+
+    def runtime_caller(self, method: str, head: Callable[[], str]) -> str:
+        return protocol.runtime_caller(method, head)
 
     def resolver(self, project: ProjectView) -> JavaResolver:
         return JavaResolver(project)

@@ -4,9 +4,11 @@ grimp counts them) and `members` (member facts and the member resolver)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...facts import BuildVariants, FileFacts, ProjectView
+from . import protocol
 from .extract import LANGUAGE, extract, query
 from .resolve import PythonResolver
 
@@ -34,6 +36,9 @@ class PythonSupport:
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         return extract(path, source, members)
+
+    def runtime_caller(self, method: str, head: Callable[[], str]) -> str:
+        return protocol.runtime_caller(method, head)
 
     def resolver(self, project: ProjectView) -> PythonResolver:
         return PythonResolver(project)

@@ -4,9 +4,11 @@ project's facts -> edges), `crates` and `modules` (Cargo's layout). See docs/cod
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...facts import BuildVariants, FileFacts, ProjectView
+from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import RustResolver
 
@@ -28,6 +30,9 @@ class RustSupport:
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)
+
+    def runtime_caller(self, method: str, head: Callable[[], str]) -> str:
+        return protocol.runtime_caller(method, head)
 
     def resolver(self, project: ProjectView) -> RustResolver:
         return RustResolver(project)

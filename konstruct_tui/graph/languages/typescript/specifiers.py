@@ -16,9 +16,9 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable
 
-from ..facts import FileFacts, ProjectView
-from ._ts_config import CONFIG_NAMES, PathMapping, load_mapping
-from ._ts_packages import WorkspacePackages
+from ...facts import FileFacts, ProjectView
+from .config import CONFIG_NAMES, PathMapping, load_mapping
+from .packages import WorkspacePackages
 
 # What `./a` may be, in the order Node-style resolvers (bundlers, dependency-cruiser) try: the
 # JavaScript a runtime would load first, then TypeScript sources and declarations. tsc puts `.ts`
@@ -40,7 +40,7 @@ class SpecifierResolver:
     def __init__(self, project: ProjectView, files: Iterable[str], workspace_packages: bool = False,
                  conditions: tuple[str, ...] = (), own_sources: bool = False) -> None:
         """`conditions` and `own_sources` (a self-reference's build output mapped back to its
-        sources) resolve as tsc does over the sources; off for the file graph (see `_ts_packages`)."""
+        sources) resolve as tsc does over the sources; off for the file graph (see `packages`)."""
         self._project = project
         self._own_sources = own_sources
         self._workspace_packages = workspace_packages

@@ -1,8 +1,8 @@
 """TypeScript receiver chains: what an expression a member is used on stands for, as the source
-writes it (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`, `a ?? b`, `{k: v}`), for `_ts_types.py`
-and `_ts_receivers.py`. A chain is a list of segments: a head (`name`, `this:Class`, `super:Class`,
+writes it (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`, `a ?? b`, `{k: v}`), for `members/types.py`
+and `members/receivers.py`. A chain is a list of segments: a head (`name`, `this:Class`, `super:Class`,
 `new T`, `as T`, `=> T`, `either:`, `array:`, `object:`), then `.name` and `()` (a call; of its
-arguments only the string keys they give are kept, `_ts_keyed.py`).
+arguments only the string keys they give are kept, `members/keyed.py`).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_keyed import CALL, call_keys
-from ._ts_written import TYPE_NAME, Wrapped, constructed, written_type
+from .... import treesitter as ts
+from .keyed import CALL, call_keys
+from .written import TYPE_NAME, Wrapped, constructed, written_type
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 MAX_SEGMENTS = 8

@@ -1,5 +1,5 @@
 """Contextual typing of callback parameters and object literal keys: resolution of the `ctx:` chain
-heads that `_ts_signatures.py` records, against the declared signatures of the callee (its
+heads that `members/signatures.py` records, against the declared signatures of the callee (its
 `params`, the `callsigs` of the types it names, the `props` of object types).
 
 A callback's parameter j is typed when every overload of the callee whose parameter i is a function
@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._ts_generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
-from ._ts_generics import MISSING as _MISSING
-from ._ts_generics import argument_at as _at
-from ._ts_keyed import has_keyed, resolved_spec
-from ._ts_signatures import CONTEXT, ITERATING
-from ._ts_written import LIB_TYPES
+from .generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
+from .generics import MISSING as _MISSING
+from .generics import argument_at as _at
+from .keyed import has_keyed, resolved_spec
+from .signatures import CONTEXT, ITERATING
+from .written import LIB_TYPES
 
 _PUSHING = frozenset({".push", ".unshift"})
 _DEPTH = 24  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`, `Merge<StrictOptions, {...}>`) run deep

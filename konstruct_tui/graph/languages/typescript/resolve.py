@@ -13,18 +13,15 @@ the module that provides them, or with `follow_reexports` through barrels to the
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
 from typing import Any
 
-from ..facts import BuildVariants, Edge, FileFacts, ProjectView
-from ._ts_config import custom_conditions
-from ._ts_extract import extract as _extract
-from ._ts_members import member_edges
-from ._ts_receivers import Receivers
-from ._ts_resolve import SpecifierResolver, facts_or_none
+from ...facts import Edge, FileFacts, ProjectView
+from .config import custom_conditions
+from .extract import LANGUAGE
+from .members.edges import member_edges
+from .members.receivers import Receivers
+from .specifiers import SpecifierResolver, facts_or_none
 
-LANGUAGE = "typescript"
-_TYPESCRIPT_GRAMMAR = (".ts", ".mts", ".cts")
 _JS = (".js", ".mjs", ".cjs", ".jsx")
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
@@ -204,30 +201,3 @@ def _members_by_qualifier(uses: set[str]) -> dict[str, set[str]]:
         if dot:
             members.setdefault(qualifier, set()).add(member)
     return members
-
-
-@dataclass(frozen=True)
-class TypeScriptSupport:
-    name: str = LANGUAGE
-    version: str = "11"  # 11: keys calls give (`()["'a'"]`, ctx call keys), `keyed` returns and `["keyed", M, p]` specs, module `strings`, `typeof` aliases; 10: captures in document order (the same fact bytes in every process), local classes' implemented members, local functions' written returns, bounded class type parameters; 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
-    extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
-    defers_members: bool = False
-    reusable_resolver: bool = False
-    typed_members: bool = True
-    declaration_edges: bool = True
-    folder_packages: bool = False
-    builds: BuildVariants | None = None
-    config_files: tuple[str, ...] = ("package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json")
-
-    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
-        extension = posixpath.splitext(path)[1].lower()
-        grammar = "typescript" if extension in _TYPESCRIPT_GRAMMAR else "tsx"
-        return _extract(path, source, grammar, LANGUAGE)
-
-    def resolver(
-        self, project: ProjectView, follow_reexports: bool = False, workspace_packages: bool = False
-    ) -> TypeScriptResolver:
-        return TypeScriptResolver(project, follow_reexports, workspace_packages)
-
-
-SUPPORT = TypeScriptSupport()

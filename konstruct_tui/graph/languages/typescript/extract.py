@@ -11,15 +11,29 @@ re-export) to the file that really defines it. That goes in `extra` (JSON-friend
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_right
+from importlib import resources
 from typing import Any
 
-from .. import treesitter as ts
-from ..facts import FileFacts, ImportRef, Symbol
-from ._ts_chains import chain
-from ._ts_types import type_facts
-from ._ts_written import alias_of, property_key
+from ... import treesitter as ts
+from ...facts import FileFacts, ImportRef, Symbol
+from .members.chains import chain
+from .members.types import type_facts
+from .members.written import alias_of, property_key
+
+LANGUAGE = "typescript"
+_QUERY = resources.files(__package__).joinpath("typescript.scm").read_text()
+_TYPESCRIPT_GRAMMAR = (".ts", ".mts", ".cts")
+
+
+def extract_file(path: str, source: bytes) -> FileFacts:
+    """`.ts/.mts/.cts` (and `.d.ts`) parse with the TypeScript grammar; `.tsx` and every JavaScript
+    flavour with the TSX grammar, a superset of JavaScript with JSX."""
+    extension = posixpath.splitext(path)[1].lower()
+    grammar = "typescript" if extension in _TYPESCRIPT_GRAMMAR else "tsx"
+    return extract(path, source, grammar, LANGUAGE)
 
 # Nodes whose body makes everything inside it local (not a symbol of the file).
 _FUNCTION_SCOPES = frozenset(
@@ -59,7 +73,7 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     # fact such as an overload's return type could change with it), and the facts must be the same
     # bytes for the same source. `_uses` and `type_facts` pair `qualifier` and `member` up by it.
     # `use` (half of all captures) is only ever read into a set: its order is never seen.
-    found = ts.captures_in_order(ts.query(grammar, "typescript"), root, unordered=_READ_INTO_SETS)
+    found = ts.captures_in_order(ts.compiled(grammar, _QUERY), root, unordered=_READ_INTO_SETS)
     found.setdefault("qualifier", [])
     found.setdefault("member", [])
     qualifier = _qualifier_cache()

@@ -1,6 +1,6 @@
 """TypeScript / JavaScript member uses: resolution of each `x.m` / `chain.m` to the declaring file.
 
-Extraction (`_ts_types.py`) keeps the types the source writes and the receiver chains of member
+Extraction (`members/types.py`) keeps the types the source writes and the receiver chains of member
 uses. Resolution (`member_edges`) follows each use with `Receivers`: `x` an imported binding (a
 namespace `ns.f`, a class `T.m`, a module-level instance) followed through barrels and default
 exports to the defining file, a name typed by its declaration, or a chain (`this.x`, `f().g()`,
@@ -16,11 +16,11 @@ import json
 from collections import defaultdict
 from typing import Any
 
-from ..facts import OVERRIDES
-from ._ts_keyed import CALL
-from ._ts_receivers import UNION, Receivers
-from ._ts_signatures import KEYS
-from ._ts_written import SHAPE
+from ....facts import OVERRIDES
+from .keyed import CALL
+from .receivers import UNION, Receivers
+from .signatures import KEYS
+from .written import SHAPE
 
 # Globals of every JavaScript runtime: their members are never the project's.
 GLOBALS = frozenset({

@@ -8,7 +8,7 @@ Services[K]`), event maps and registries; a parameter typed `M[K]` (`loadPlugin(
 implementation: Plugins[K])`) types an object literal or callback given for it the same way.
 
 Facts: `keyed` (callable -> `[M written, p]`: its return type is `M[K]`, K the type of its
-parameter p); a parameter spec `["keyed", M written, p]` (`_ts_signatures.spec`); the keys a call
+parameter p); a parameter spec `["keyed", M written, p]` (`members/signatures.spec`); the keys a call
 gives, as a call segment `()["'Patches'", "PluginPatches", null]` or a fifth element of a `ctx:`
 call source: a string literal (or a local `const` of one) quoted, a name of the module scope (read
 where resolved: an import, followed to its definer, or a module-level constant), null for anything
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
+from .... import treesitter as ts
+from .written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
 
 KEYED = "keyed"
 CALL = "()"
@@ -141,7 +141,7 @@ def call_keys(arguments: Any, lookup: Any) -> list[str | None]:
         at += 1
         if kind == "identifier":
             name = ts.text(argument)
-            if constant is None:  # `_ts_scopes.Scopes.constant`: a local's literal
+            if constant is None:  # `members/scopes.Scopes.constant`: a local's literal
                 constant = getattr(lookup, "constant", None) or (lambda node, name: (lookup(node, name)[0], None))
             local, text = constant(argument, name)
             key = f"'{text}'" if text is not None else None if local else name

@@ -1,5 +1,5 @@
 """Names declared inside TypeScript functions and blocks, and what each declaration says of its
-type (for `_ts_types.py`): a written type, the receiver chain it is assigned from, or the context
+type (for `members/types.py`): a written type, the receiver chain it is assigned from, or the context
 (a callback's parameter typed by its callee's signature).
 """
 
@@ -10,10 +10,10 @@ from collections import defaultdict
 from functools import partial
 from typing import Any
 
-from ._ts_chains import MAX_SEGMENTS, OBJECT, RETURNING, Lookup, chain
-from ._ts_heads import context_head
-from ._ts_keyed import literal
-from ._ts_written import TYPEOF, bounded, written_or_array
+from .chains import MAX_SEGMENTS, OBJECT, RETURNING, Lookup, chain
+from .heads import context_head
+from .keyed import literal
+from .written import TYPEOF, bounded, written_or_array
 
 SCOPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression", "function",
                      "generator_function", "arrow_function", "method_definition", "class_static_block"})
@@ -50,7 +50,7 @@ class Scopes:
         self._said: dict[tuple[int, int], list[str] | None] = {}
         self._sorted: dict[str, list[tuple[int, int]]] = {}  # name -> `blocks` in start order
         # `lookup` as passed around, answering `constant` too (the keys a call's arguments give,
-        # `_ts_keyed.call_keys`), without reading what every other local is
+        # `members/keyed.call_keys`), without reading what every other local is
         self.lookup: Lookup = partial(Scopes._lookup, self)
         setattr(self.lookup, "constant", self.constant)  # noqa: B010 (a partial's attribute)
 

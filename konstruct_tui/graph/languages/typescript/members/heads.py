@@ -1,7 +1,7 @@
 """Contexts of TypeScript expressions whose type only their position gives (facts only): an
 unannotated callback parameter (`context_head`) and the keys of an object literal (`key_uses`),
-as chain heads `ctx:[source, j, keys]` that `_ts_contexts.Contexts` resolves against the callee's
-declared signatures (`_ts_signatures.py`). `keys` lead through nested object literals (a key),
+as chain heads `ctx:[source, j, keys]` that `members/contexts.Contexts` resolves against the callee's
+declared signatures (`members/signatures.py`). `keys` lead through nested object literals (a key),
 array literals (`[]`: an element) and returned literals (`()`: what a callback typed by its
 context returns, `paginate({response}) { return {url} }`).
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_generics import ELEMENT, RETURNED
-from ._ts_keyed import call_keys
-from ._ts_signatures import CONTEXT, KEYS, spec
+from .... import treesitter as ts
+from .generics import ELEMENT, RETURNED
+from .keyed import call_keys
+from .signatures import CONTEXT, KEYS, spec
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 
@@ -81,7 +81,7 @@ def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[s
 def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[list[Any], list[str]] | None:
     """(source, keys) of a function expression or object literal whose type the context gives:
     source `["call", callee chain, new, i]` (argument i; and the keys the call's arguments give,
-    `_ts_keyed.py`, when there are any) or `["typed", spec]` (a written type), and the keys of the
+    `members/keyed.py`, when there are any) or `["typed", spec]` (a written type), and the keys of the
     object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
     keys: list[str] = []
     while node.parent is not None:

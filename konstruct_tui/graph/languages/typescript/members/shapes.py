@@ -1,4 +1,4 @@
-"""TypeScript declarations read for their shape, for `_ts_types.py`: object patterns, `instanceof`
+"""TypeScript declarations read for their shape, for `members/types.py`: object patterns, `instanceof`
 narrowing, the parts of an intersection, the type an object literal is written to have, class
 field types. Facts only: what the source writes."""
 
@@ -8,8 +8,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_written import (
+from .... import treesitter as ts
+from .written import (
     SHAPE,
     TYPE_NAME,
     TYPEOF,
@@ -79,7 +79,7 @@ def narrowing(lookup: Lookup, narrowed: dict[str, list[tuple[int, int, str]]]) -
             if inside:
                 return True, [f"as {max(inside)[2]}"]
         return lookup(node, name)
-    setattr(look, "constant", getattr(lookup, "constant", None))  # noqa: B010 (`_ts_keyed.call_keys`)
+    setattr(look, "constant", getattr(lookup, "constant", None))  # noqa: B010 (`members/keyed.call_keys`)
     return look
 
 

@@ -1,6 +1,6 @@
 """TypeScript types as the source writes them: the one class-like name an annotation names.
 
-Shared by the receiver facts (`_ts_types.py`) and the signature facts (`_ts_signatures.py`).
+Shared by the receiver facts (`members/types.py`) and the signature facts (`members/signatures.py`).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .. import treesitter as ts
+from .... import treesitter as ts
 
 # Types of TypeScript's standard library (lib.es*.d.ts): a global name an intersection may use
 # that tsc resolves without any package installed.

@@ -1,10 +1,10 @@
 """Generic type aliases, instantiated with the arguments a use writes (`Merge<StrictOptions,
-{responseType?: 'text'}>`), for the declared-signature specs of `_ts_signatures.py`.
+{responseType?: 'text'}>`), for the declared-signature specs of `members/signatures.py`.
 
 Extraction writes an unconstrained type parameter of a type alias as `["tparam", i]` (its
 position), a use of a generic type as `["ref", name, [argument spec...]]`, and a key set written
 as `keyof S` (or `Extract<keyof T, keyof S>` inside an `Omit<T, ...>`) as `{"keyof": spec}`.
-Resolution (`_ts_contexts.py`) replaces each `["tparam", i]` of the alias's spec by `["at", path,
+Resolution (`members/contexts.py`) replaces each `["tparam", i]` of the alias's spec by `["at", path,
 argument i]`: the argument is read in the file that wrote it. A parameter without an argument
 stays unknown, never a guess (its default is not followed).
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_written import type_parameter, type_parameters
+from .... import treesitter as ts
+from .written import type_parameter, type_parameters
 
 TPARAM = "tparam"
 AT = "at"

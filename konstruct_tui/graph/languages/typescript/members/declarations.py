@@ -1,7 +1,7 @@
 """Where a TypeScript member is declared: on a class, interface or object-type alias, or on one of
 the types it extends or implements (an alias of a generic object type through what its arguments
 make of it); namespaces a module exports (`export * as util`); and members of an intersection's
-`Record<'get' | 'post', V>` part. A mixin of `Receivers` (`_ts_receivers.py`), which owns the
+`Record<'get' | 'post', V>` part. A mixin of `Receivers` (`members/receivers.py`), which owns the
 per-file views and the evaluation of written types these walk through.
 """
 

@@ -14,24 +14,24 @@ parameter (-1). A spec is `0` (certainly not a function: `string`, an array), No
 `["sig", [signature...]]` (a function type, call signatures), `["ref", name]` (resolved in the
 declaring file), `["or", [spec...]]` (a union or intersection), `["tuple", [spec...], rest?]` (a
 rest parameter's tuple), `["inline", keys, {key: spec}?]` (an object type literal), `["Omit"|"Pick", spec, keys]`,
-`["keyed", M, p]` (`M[K]`, K the type of parameter p: `_ts_keyed.py`).
+`["keyed", M, p]` (`M[K]`, K the type of parameter p: `members/keyed.py`).
 A type parameter is replaced by its constraint (`H extends Handler`), or None without one; an
 unconstrained one of a type alias is `["tparam", i]`, and a generic use `["ref", name, [spec...]]`
-(`_ts_generics.py`: the alias is instantiated with those arguments where it is resolved).
+(`members/generics.py`: the alias is instantiated with those arguments where it is resolved).
 
 The expression side records, as a chain head `ctx:[source, j, keys]`, an unannotated parameter j of
 a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): the source is
 `["call", callee chain, new, i]` (argument i of a call or `new`) or `["typed", spec]` (a variable's
 annotation, a written return type, `satisfies T`); keys lead through nested object literals.
-`_ts_contexts.Contexts` resolves them.
+`members/contexts.Contexts` resolves them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_generics import (
+from .... import treesitter as ts
+from .generics import (
     TPARAM,
     alias_parameter,
     arguments_of,
@@ -39,9 +39,9 @@ from ._ts_generics import (
     identity_mapped,
     key_set,
 )
-from ._ts_keyed import KEYED, indexed
-from ._ts_shapes import literal_keys
-from ._ts_written import bounded, type_parameter, written_or_array
+from .keyed import KEYED, indexed
+from .shapes import literal_keys
+from .written import bounded, type_parameter, written_or_array
 
 CONTEXT = "ctx:"
 KEYS = "keys:"  # the member of a key-use chain: the object literal's keys, as JSON

@@ -1,4 +1,4 @@
-"""Types of TypeScript receivers, from what the source writes (facts from `_ts_types.py`).
+"""Types of TypeScript receivers, from what the source writes (facts from `members/types.py`).
 
 A receiver chain (`string().min(1)`, `this.options`, `new Ky().get`) is followed segment by segment
 through the project's files: a name is an imported binding (followed through barrels and default
@@ -16,11 +16,11 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ._ts_chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
-from ._ts_contexts import CONTEXT, Contexts
-from ._ts_declarations import Declarations
-from ._ts_keyed import CALL, key_of, keyed_value
-from ._ts_written import LIB_TYPES, MAP, SHAPE, TYPEOF
+from .chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
+from .contexts import CONTEXT, Contexts
+from .declarations import Declarations
+from .keyed import CALL, key_of, keyed_value
+from .written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
 # ("function", path, name), ("member", path, "Class.member") with the receiver class kept for `this`,
@@ -52,7 +52,7 @@ class Receivers(Declarations):
         self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
-        self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`_ts_members._evaluated`)
+        self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`members/edges._evaluated`)
 
     # --- per-file views ------------------------------------------------------------------------
 
@@ -282,7 +282,7 @@ class Receivers(Declarations):
                 member = value[3]
                 value = (("array" if member == "values" else _element(value[1]), value[1], value[2])
                          if segment.startswith(CALL) and member in ("get", "values") else None)
-            elif segment.startswith(CALL):  # the keys its arguments give type a call of `M[K]` (`_ts_keyed.py`)
+            elif segment.startswith(CALL):  # the keys its arguments give type a call of `M[K]` (`members/keyed.py`)
                 value = self._called(value, depth, (path, segment))
             else:
                 called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)

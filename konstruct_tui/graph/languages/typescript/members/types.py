@@ -1,10 +1,10 @@
 """TypeScript / JavaScript facts about types, for member uses: what the source writes, nothing inferred.
 
-Kept in `FileFacts.extra` (JSON-friendly), read by `_ts_receivers.py`:
+Kept in `FileFacts.extra` (JSON-friendly), read by `members/receivers.py`:
 - `types`: local, parameter or field name -> the type names written for it (`x: T`, `x = new T()`);
 - `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
 - `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
-  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`); chains are read by `_ts_chains.py`;
+  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`); chains are read by `members/chains.py`;
 - `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
   (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
 - `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
@@ -23,17 +23,17 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from .. import treesitter as ts
-from ._ts_chains import (
+from .... import treesitter as ts
+from .chains import (
     MAX_SEGMENTS,
     chain,
     enclosing_class,
 )
-from ._ts_heads import key_uses
-from ._ts_keyed import agreed, string_constants
-from ._ts_keyed import indexed as indexed_access
-from ._ts_scopes import SCOPES, Scopes, scope_of
-from ._ts_shapes import (
+from .heads import key_uses
+from .keyed import agreed, string_constants
+from .keyed import indexed as indexed_access
+from .scopes import SCOPES, Scopes, scope_of
+from .shapes import (
     field_type,
     inline_shapes,
     intersected,
@@ -45,8 +45,8 @@ from ._ts_shapes import (
     pattern_keys,
     record_part,
 )
-from ._ts_signatures import signature_facts
-from ._ts_written import (
+from .signatures import signature_facts
+from .written import (
     TYPEOF,
     Wrapped,
     bounded,
@@ -244,7 +244,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             untyped.add(ts.text(prop))
         else:
             chains.add((tuple(receiver), ts.text(prop)))
-    # (`found` holds both in document order: see `_ts_extract.extract`.)
+    # (`found` holds both in document order: see `extract.extract`.)
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
     for head, member in zip(found["qualifier"], found["member"], strict=False):
