@@ -1,6 +1,6 @@
 """Python member evidence: the member facts a file states (`facts`: what each name's type is, as
-written), and the resolver that turns them into member uses (`resolver`, walking a file's uses in
-`uses` and call chains in `walks`)."""
+written), and the resolver that turns them into member uses (`resolver`: one class, which walks a
+file's uses and call chains itself)."""
 
 from __future__ import annotations
 

@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING
 
 from ....facts import FileFacts, ProjectView
 from .facts import SELF, UNTYPED
-from .uses import file_uses
-from .walks import chain_type
 from ..modules import parent_dir
 
 if TYPE_CHECKING:
@@ -250,7 +248,7 @@ class MemberResolver:
     def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
         head, *rest = written.split(".")
         if rest and head in _SELF:  # `self.make_config()`: the file's class declaring the member
-            return chain_type(self, path, written, depth + 1, to_member=True)
+            return self.chain_type(path, written, depth + 1, to_member=True)
         if rest and self._unbound(path, head):
             return None
         # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
@@ -327,7 +325,7 @@ class MemberResolver:
                     return found or (None if self._unbound(path, same) else self._alias(path, same, depth))
                 if same.count(".") == 1:
                     return None  # `self.x` with no stated type
-            return chain_type(self, path, same, depth + 1)
+            return self.chain_type(path, same, depth + 1)
         if "^" in written:  # `a if c else b`: what each branch gives, every one of them typed
             branches = [self._typed(path, w, depth + 1) for w in written.split("^")]
             typed = [b for b in branches if b is not None and b[0] in ("instance", "union")]
@@ -384,7 +382,7 @@ class MemberResolver:
             return ("instance", thing[1], owner) if owner and self.symbols(thing[1]).get(owner) == "class" else None
         return self._typed(thing[1], written, depth + 1) if written else None
 
-    # -- a file's member uses (walked in `members/uses.py`) ----------------------------------
+    # -- a file's member uses ------------------------------------------------------------------------
 
     def resolve(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
         """({defining file: {member names}}, {member names used on receivers nobody could type})."""
@@ -392,6 +390,224 @@ class MemberResolver:
         try:
             self._located = {}  # what names mean across files may have changed since the last call
             self._attributes = {}
-            return file_uses(self, facts)
+            return self._file_uses(facts)
         finally:
             self._read = None
+
+    # -- walking a file's uses, one name at a time from its head
+
+    def _file_uses(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
+        used: dict[str, set[str]] = defaultdict(set)
+        unknown: set[str] = set(facts.extra.get("untyped", ()))
+        path = facts.path
+        classes = [name for name, kind in self.symbols(path).items() if kind == "class"]
+        bound = self.bindings(path)
+        local = facts.extra.get("local", {})
+        told_apart = set(local.get("heads", ()))  # names bound differently per function: see "local"
+        # The uses of those names come again under "local", named by the function binding them.
+        uses = [u for u in facts.uses if u.partition(".")[0] not in told_apart] if told_apart else facts.uses
+        # What a name other than self/cls is depends on the name alone: asked once per file, not
+        # once per use (`os.path.join`, `os.path.exists`, `os.sep` share the head `os`).
+        named: dict[str, _Thing | None] = {}
+        # `self.x...` depends on `x` and on whether more follows: (what it is, `x` consumed)
+        owned: dict[tuple[str, bool], tuple[_Thing | None, bool]] = {}
+        for use in (*uses, *local.get("uses", ())):
+            if "." in use:
+                head, *rest = use.split(".")
+                if head in _SELF:
+                    key = (rest[0], len(rest) > 1)
+                    if key not in owned:
+                        count = len(rest)
+                        owned[key] = (self._self_head(path, head, rest, classes), len(rest) < count)
+                    elif owned[key][1]:
+                        del rest[:1]  # as `_head` consumed it the first time
+                    thing = owned[key][0]
+                elif head in named:
+                    thing = named[head]
+                else:
+                    thing = named[head] = self._self_head(path, head, rest, classes)
+                self._walk(path, thing, rest, used, unknown)
+            elif use in bound and bound[use][1] is not None:  # `from m import name`, then `name`
+                self._record(self._defined(*bound[use]), used)
+        for entry in facts.extra.get("oncall", ()):
+            callee, _, name = entry.partition(">")
+            if callee.startswith("super("):  # `super().name` in class C: a member of C's bases
+                found = self._inherited(path, callee[6:-1], name, 0)
+                self._record(found, used)
+                if found is None:
+                    unknown.add(name)
+                continue
+            head, *rest = callee.split(".")
+            thing = self._self_head(path, head, rest, classes)
+            thing = self._walk(path, thing, rest, used, unknown) if rest else thing
+            if thing is not None and thing[0] == "class":
+                thing = ("instance", thing[1], thing[2])
+            elif thing is not None and thing[0] in ("function", "member"):
+                thing = self.returned(thing)
+            self._walk(path, thing, [name], used, unknown)
+        for chain in facts.extra.get("chains", ()):
+            self._walk_calls(path, chain, classes, used, unknown)
+        used.pop(path, None)
+        return used, unknown
+
+
+    def _self_head(self, path: str, head: str, rest: list[str], classes: list[str]) -> _Thing | None:
+        if head in _SELF:
+            if rest and len(rest) > 1:
+                typed = self._instance(path, f"self.{rest[0]}", 0)
+                if typed is not None:
+                    rest[:1] = []  # consumed: the walk goes on from the attribute's type
+                    return typed
+            symbols = self.symbols(path)  # once, not per class
+            owners = [c for c in classes if f"{c}.{rest[0]}" in symbols] if rest else []
+            if not owners and len(classes) == 1:
+                owners = classes  # its member may come from a base class
+            return ("instance", path, owners[0]) if len(owners) == 1 else (("external", path, "") if owners else None)
+        if self._unbound(path, head):
+            return None  # somewhere in the file the name is bound with no stated type
+        typed = self._instance(path, head, 0)
+        if typed is not None and not (typed[0] != "instance" and self.symbols(path).get(head) == "function"):
+            return typed
+        # a function that a library decorator wrapped (`@pytest.fixture`): untyped when used as a value
+        return self.locate(path, head)
+
+
+    def _defined(self, path: str, name: str | None) -> _Thing | None:
+        """Where an imported `name` of module `path` is defined, through re-exports."""
+        for _ in range(_DEPTH):
+            if not path or name is None:
+                return None
+            kind = self.symbols(path).get(name)
+            if kind is not None:
+                return ("class" if kind == "class" else "function" if kind == "function" else "member", path, name)
+            path, name = self.bindings(path).get(name, ("", None))
+        return None
+
+
+    def _record_overridden(self, member: _Thing, used: dict[str, set[str]]) -> None:
+        """A call of `Sub.m` that overrides `Base.m` may still run `Base.m` (through `super()`, or
+        a receiver typed more loosely than it is): recorded as `~Base.m`, by-name evidence for
+        the base method, never a proven call of it."""
+        _, path, qualified = member
+        if self.symbols(path).get(qualified) != "method":
+            return
+        cls, _, name = qualified.rpartition(".")
+        for _ in range(_DEPTH):
+            base = self._inherited(path, cls, name, 0)
+            if base is None or base == _EXTERNAL or base[0] != "member":
+                return
+            used[base[1]].add("~" + base[2])
+            path, (cls, _, name) = base[1], base[2].rpartition(".")
+
+
+    @staticmethod
+    def _record(thing: _Thing | None, used: dict[str, set[str]]) -> None:
+        if thing is not None and thing[0] in ("class", "function", "member") and thing[2]:
+            used[thing[1]].add(thing[2])
+        elif thing is not None and thing[0] == "members":  # one member of each class of a union
+            for member in thing[2].split("|"):
+                path, _, name = member.partition("::")
+                used[path].add(name)
+
+
+    def _walk(self, path: str, thing: _Thing | None, rest: list[str], used: dict[str, set[str]],
+              unknown: set[str]) -> _Thing | None:
+        """Follow `rest` from `thing`, recording each member found; the last thing found."""
+        found: _Thing | None = thing
+        for index, name in enumerate(rest):
+            if index:  # one level of chaining: an attribute's or a method's declared type
+                if found is not None and found[0] in ("function", "member") and thing is not None and \
+                        thing[0] in ("class", "instance"):
+                    found = self._instance(found[1], f"self.{rest[index - 1]}", 0) or self.returned(found)
+                thing = found
+            if thing is None:
+                # used on a receiver nobody could type, and so is every name after it (`x.a.b`)
+                unknown.update(rest[index:])
+                return None
+            if thing == _EXTERNAL or thing[0] == "external":
+                return None
+            found = self._step(thing, name, used, unknown)
+        return found
+
+
+    def _step(self, thing: _Thing, name: str, used: dict[str, set[str]],
+             unknown: set[str]) -> _Thing | None:
+        """`thing.name` (asked once per file), recorded: a member found (for an override, its base as
+        by-name `~Base.m` too), or `name` as by-name evidence when what `thing` holds is unknown."""
+        key = (thing, name)
+        if key in self._attributes:
+            found = self._attributes[key]
+        else:
+            found = self._attributes[key] = self.attribute(thing, name)
+        if found is not None and found != _EXTERNAL:
+            if thing[0] == "module" and found[0] in ("class", "function") and found[2].rpartition(".")[2] != name:
+                # `fields.Str()` with `Str = String` in fields.py: the file names the alias, as
+                # find-references sees it; what is used on it is still String's
+                self._record(self._defined(thing[1], name), used)
+            else:
+                self._record(found, used)
+            if found[0] == "member" and thing[0] in ("class", "instance"):
+                self._record_overridden(found, used)
+        elif found is None and thing[0] != "module":
+            # a value of unknown type (a module variable, a wrapped function), or a member the
+            # typed class does not declare (a library base's, or the type read too narrowly)
+            unknown.add(name)
+        return found
+
+
+    def _walk_calls(self, path: str, chain: str, classes: list[str], used: dict[str, set[str]],
+                    unknown: set[str]) -> None:
+        """A chain of names and calls (`App().runner().invoke`), walked from its head: each member
+        found is recorded, a call gives what the member returns, an attribute what it is declared
+        to hold. From a receiver nobody could type on, the names are by-name evidence."""
+        parts = chain.split(".")
+        names = [part.removesuffix("()") for part in parts]
+        thing = self._self_head(path, names[0], names[1:2], classes)
+        for index, part in enumerate(parts):
+            if index:
+                if thing is None:
+                    unknown.update(names[index:])
+                    return
+                if thing[0] == "external":
+                    return
+                found = self._step(thing, names[index], used, unknown)
+                if not part.endswith("()") and found is not None and found[0] == "member":
+                    # an attribute (a property): what it is declared to hold
+                    found = self._instance(found[1], f"self.{names[index]}", 0) or self.returned(found) \
+                        if thing[0] in ("class", "instance") else None
+                thing = found
+            if part.endswith("()") and thing is not None:
+                if thing[0] == "class":
+                    thing = ("instance", thing[1], thing[2])
+                elif thing[0] in ("function", "member"):
+                    thing = self.returned(thing)
+                elif thing[0] != "union" and thing[0] != "external":
+                    thing = None  # calling an instance: what `__call__` returns is not followed
+
+    # -- what a dotted path holds, typed member by member
+
+    def chain_type(self, path: str, written: str, depth: int,
+                   to_member: bool = False) -> _Thing | None:
+        """What a dotted path (`self.app.session_interface`, `mod.Cls`) holds: each name looked up
+        on the previous one, a member typed by its declaration (`session_interface:
+        SessionInterface`) or its annotated return (a property). A class or an instance, else None."""
+        if depth > _DEPTH:
+            return None
+        head, *rest = written.split(".")
+        if head in _SELF:
+            thing = self._self_head(path, head, rest, [n for n, k in self.symbols(path).items() if k == "class"])
+        elif self._unbound(path, head):
+            return None
+        else:
+            thing = self._instance(path, head, depth + 1) or self.locate(path, head, depth + 1)
+        for index, name in enumerate(rest):
+            if thing is None or thing[0] not in ("module", "class", "instance"):
+                return None
+            found = self.attribute(thing, name, depth + 1)
+            if to_member and index == len(rest) - 1:
+                return found  # the member itself (a method to call), not what it holds
+            if found is not None and found[0] == "member":
+                found = None if thing[0] == "module" else \
+                    self._instance(found[1], f"self.{name}", depth + 1) or self.returned(found, depth + 1)
+            thing = found
+        return thing if thing is not None and thing[0] in ("class", "instance") else None
