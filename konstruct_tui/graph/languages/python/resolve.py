@@ -35,7 +35,7 @@ class _Binding:
 class PythonResolver:
     def __init__(self, project: ProjectView) -> None:
         self._project = project
-        self._table = ModuleTable(project)
+        self.table = ModuleTable(project)
         self._members = MemberResolver(project, self)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
@@ -44,7 +44,7 @@ class PythonResolver:
         bindings: list[_Binding] = []
         wildcards: list[str] = []
         for ref in facts.imports:
-            for target, label, binding in self._targets(ref, importer):
+            for target, label, binding in self.targets(ref, importer):
                 if target == importer:
                     continue
                 imported[target].add(label)
@@ -65,7 +65,7 @@ class PythonResolver:
 
     # -- imports ------------------------------------------------------------------------------
 
-    def _targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, _Binding | None]]:
+    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, _Binding | None]]:
         """(file, edge label, binding) for each file the import statement depends on."""
         if ref.kind == "import":
             found = self._absolute(ref.target, importer)
@@ -82,16 +82,16 @@ class PythonResolver:
             if directory is None:
                 return []
             if name != "*":
-                module = self._table.in_directory(directory, join(ref.target, name).replace("/", "."))
+                module = self.table.in_directory(directory, join(ref.target, name).replace("/", "."))
                 if module is not None:
                     return [(module, name, _Binding(module, None, local))]
-            holder = self._table.in_directory(directory, ref.target)
+            holder = self.table.in_directory(directory, ref.target)
         else:
             if name != "*":
-                found = self._table.lookup(f"{ref.target}.{name}", importer)
+                found = self.table.lookup(f"{ref.target}.{name}", importer)
                 if found is not None:
                     return [(found, name, _Binding(found, None, local))]
-            holder = self._table.lookup(ref.target, importer) if ref.target else None
+            holder = self.table.lookup(ref.target, importer) if ref.target else None
             if holder is None and "." in ref.target and name != "*":
                 return []  # grimp gives up past one missing level: `from a.gone import x`
         if holder is None:
@@ -100,11 +100,11 @@ class PythonResolver:
         return [(holder, name, binding)]
 
     def _absolute(self, dotted: str, importer: str) -> tuple[str, bool] | None:
-        found = self._table.lookup(dotted, importer)
+        found = self.table.lookup(dotted, importer)
         if found is not None:
             return found, True
         if "." in dotted:
-            parent = self._table.lookup(dotted.rsplit(".", 1)[0], importer)
+            parent = self.table.lookup(dotted.rsplit(".", 1)[0], importer)
             if parent is not None:
                 return parent, False
         return None

@@ -18,14 +18,12 @@ something outside the project (`os.path.join`) is neither.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from ....facts import FileFacts, ProjectView
+from ....facts import FileFacts, ImportRef, ProjectView
 from .facts import SELF, UNTYPED
-from ..modules import parent_dir
+from ..modules import ModuleTable, parent_dir
 
-if TYPE_CHECKING:
-    from ..resolve import PythonResolver
 
 _DEPTH = 12  # re-export chains, base classes and typing steps (member after member) followed this far
 _Thing = tuple[str, str, str]  # (kind: module|class|instance|function|member|external, path, name)
@@ -38,8 +36,17 @@ def _head_of(written: str) -> str:
     return written.lstrip("=@").partition(".")[0].partition("(")[0].partition(">")[0]
 
 
+class ImportTargets(Protocol):
+    """What member resolution asks of the file resolver (`resolve.PythonResolver`): the module
+    table, and the files and bindings an import names."""
+
+    table: ModuleTable
+
+    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, Any]]: ...
+
+
 class MemberResolver:
-    def __init__(self, project: ProjectView, resolver: PythonResolver) -> None:
+    def __init__(self, project: ProjectView, resolver: ImportTargets) -> None:
         self._project = project
         self._resolver = resolver
         # Per-file tables, each kept with the facts object it was read from: the resolver outlives
@@ -105,7 +112,7 @@ class MemberResolver:
         for ref in facts.imports if facts else ():
             if ref.kind == "wildcard":
                 continue
-            targets = self._resolver._targets(ref, path)
+            targets = self._resolver.targets(ref, path)
             local = ref.alias or (ref.names[0] if ref.names else ref.target.split(".", 1)[0])
             if not targets:
                 found.setdefault(local, ("", None))
@@ -117,7 +124,7 @@ class MemberResolver:
                 # `import click.utils` binds `click` itself, the package: `click.prompt` then
                 # reads the package's attribute (its `__init__.py`), as Python does.
                 top = ref.target.split(".", 1)[0]
-                package = self._resolver._table.lookup(top, path)
+                package = self._resolver.table.lookup(top, path)
                 if package is not None and top not in found:
                     found[top] = (package, None)
         self._bindings[path] = (facts, found)
@@ -181,7 +188,7 @@ class MemberResolver:
         for ref in facts.imports:
             if ref.kind != "wildcard":
                 continue
-            for target, _, _ in self._resolver._targets(ref, facts.path):
+            for target, _, _ in self._resolver.targets(ref, facts.path):
                 if target == facts.path:
                     continue
                 if name in self.symbols(target) or name in self.bindings(target):
@@ -201,7 +208,7 @@ class MemberResolver:
             if found is not None and found != _EXTERNAL:
                 return found
             if path.endswith(("__init__.py", "__init__.pyi")):
-                sub = self._resolver._table.in_directory(parent_dir(path), name)
+                sub = self._resolver.table.in_directory(parent_dir(path), name)
                 if sub is not None:
                     return ("module", sub, "")
             return found
