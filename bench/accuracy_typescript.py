@@ -27,7 +27,7 @@ from pathlib import Path
 
 import accuracy_common as common
 
-from konstruct_tui.graph.languages._ts_config import parse_lenient
+from konstruct_tui.graph.languages.typescript.config import parse_lenient
 from konstruct_tui.graph.languages.typescript import SUPPORT
 
 _CONFIG = """module.exports = {

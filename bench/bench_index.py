@@ -1,7 +1,7 @@
 """Index benchmark on the CPython standard library without its tests (a copy, so the change test can
 edit files), every figure a whole process as a person starts it, median of `--runs`, side by side:
 
-- raw: tree-sitter parse + the Python query `konstruct index` runs (`queries/python.scm`) over every
+- raw: tree-sitter parse + the Python query `konstruct index` runs (`languages/python/python.scm`) over every
   file, 2 processes, nothing else (the baseline);
 - cold `konstruct index` (no index yet: the file graph) and its ratio to raw (speed, goal >= 0.70);
 - the member tier, which `konstruct index` leaves to the first symbol question: that first question
@@ -71,8 +71,9 @@ def stdlib_set(target: Path) -> tuple[int, int]:
 
 def _raw_chunk(paths: list[str]) -> int:
     from konstruct_tui.graph import treesitter as ts
+    from konstruct_tui.graph.languages.python import query
 
-    compiled = ts.query("python", "python")
+    compiled = query(members=False)
     captured = 0
     for path in paths:
         with open(path, "rb") as handle:

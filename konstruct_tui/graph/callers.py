@@ -17,21 +17,15 @@ from typing import Any
 
 from .evidence import member_lines, name_lines
 from .facts import OVERRIDES, Symbol
+from .languages import languages
 from .snapshot import GraphSnapshot
 from .traversal import Reached, reach
 
 RESOLVED = "resolved"
 BY_NAME = "by_name"
-OVERRIDDEN = "~"  # a member row `~Base.m`: the file calls an override of `Base.m` (see _python_members)
+OVERRIDDEN = "~"  # a member row `~Base.m`: the file calls an override of `Base.m` (see the Python plugin's members/resolver.py)
 _REEXPORT_DEPTH = 4
 _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
-# Languages whose resolver types member uses itself: a member symbol's file-level edges there only
-# name the types its signatures mention, never its callers, so only member edges count.
-_TYPED_MEMBERS = frozenset({"go", "java", "python", "typescript"})
-# Languages whose resolver names the declaration behind every import, re-export and use (member
-# edges, through barrels and default exports): their file edges name modules, which a barrel or a
-# `.d.ts` beside a `.js` would blur, so only member edges count for every symbol.
-_DECLARATION_EDGES = frozenset({"typescript"})
 _FAMILY_DEPTH = 4
 # Nested types are named like members (`Outer.Inner`) but are used as types, through file edges.
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation", "struct", "type", "namespace"})
@@ -49,7 +43,7 @@ class Callers:
     overrides: dict[str, set[str]] = field(default_factory=dict)  # path -> targets, calls of an override
     through_base: dict[str, str] = field(default_factory=dict)  # path -> the supertype method it calls
     # path -> (build constraint, the declaration the default build binds its calls to): Go callers
-    # of a declaration only another build compiles (see build_constraints.py)
+    # of a declaration only another build compiles (see `LanguageSupport.builds`)
     other_build: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def set_apart(self, builds: tuple[dict[str, tuple[str, str]], set[str]]) -> None:
@@ -88,7 +82,13 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         short = symbol.name.rsplit(".", 1)[-1]
         member = is_member(symbol)
         language = snap.files[path].language
-        if not (member and language in _TYPED_MEMBERS) and language not in _DECLARATION_EDGES:
+        # A language whose resolver types member uses (`typed_members`): a member symbol's file
+        # edges name only the types its signatures mention, never its callers. One that names the
+        # declaration behind every use (`declaration_edges`): file edges name modules, which a
+        # barrel or a `.d.ts` beside a `.js` would blur. Either way only member edges count.
+        support = languages().get(language)
+        typed = support is not None and support.typed_members
+        if not (member and typed) and not (support is not None and support.declaration_edges):
             _named_by_edges(snap, path, short, out)
         overridden = OVERRIDDEN + symbol.name
         for edge in snap.side.members_in.get(path, ()):
@@ -160,13 +160,17 @@ def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tu
 
 
 def _package_mates(snap: GraphSnapshot, defining: set[str]) -> set[str]:
-    """The defining files, and for Go every file of their packages: a Go method may be declared in
-    any file of its package, while importers' edges point at the files that define the names."""
+    """The defining files, and for a language whose packages are folders (`folder_packages`) every
+    file of their packages: a method may be declared in any file of its package, while importers'
+    edges point at the files that define the names."""
     found = set(defining)
     for path in defining:
-        if snap.files[path].language == "go":
+        language = snap.files[path].language
+        support = languages().get(language)
+        if support is not None and support.folder_packages:
             folder = path.rpartition("/")[0]
-            found.update(p for p in snap.files_under(folder) if p.endswith(".go") and p.rpartition("/")[0] == folder)
+            found.update(p for p in snap.files_under(folder)
+                         if p.rpartition("/")[0] == folder and snap.files[p].language == language)
     return found
 
 

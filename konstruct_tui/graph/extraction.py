@@ -76,10 +76,10 @@ def read_file(
         return FileRecord(_with_note(entry, BINARY))
     try:
         support = supports[task.language]
-        if task.members or not getattr(support, "defers_members", False):
+        if task.members or not support.defers_members:
             facts = support.extract(task.path, data)
         else:
-            facts = support.extract(task.path, data, members=False)  # type: ignore[call-arg]  # defers_members
+            facts = support.extract(task.path, data, members=False)
     except Exception:  # a grammar or query bug must not stop the whole index; the file says why
         return FileRecord(_with_note(entry, PARSE_FAILED))
     facts_json, symbols_json = encode_facts(facts)

@@ -7,7 +7,7 @@ facts into file-to-file `Edge`s with the project in view. Everything here is JSO
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -120,15 +120,57 @@ class Resolver(Protocol):
     def resolve(self, facts: FileFacts) -> list[Edge]: ...
 
 
+class BuildVariants(Protocol):
+    """A language whose files are compiled or not depending on the build (Go's `//go:build`)."""
+
+    def other_build_callers(self, under: Callable[[str], Iterable[str]], found: Sequence[tuple[str, Symbol]],
+                            callers: list[str], defines: Callable[[str, str], bool],
+                            read: Callable[[str], str | None]) -> tuple[dict[str, tuple[str, str]], set[str]]:
+        """`under(folder)`: the files beneath a folder; `found`: the declarations asked about;
+        `callers`: their proven callers. ({caller: (constraint, the declaration the default build
+        binds it to, or "")}: callers that call it only in another build, {caller}: callers whose
+        own build compiles another declaration of the name)."""
+        ...
+
+
 class LanguageSupport(Protocol):
-    """One per language, in `graph/languages/<name>.py`, with its queries in `graph/queries/`."""
+    """One per language: the `SUPPORT` object of `graph/languages/<name>`, with its queries beside
+    it. Everything the core needs to know about a language is declared here; the core never asks a
+    language by name (see docs/code-graph.md, "How to add a language")."""
 
     name: str
     extensions: tuple[str, ...]
+    # Part of the index's fingerprint: bump it whenever the facts a file gives change.
+    version: str
+    # True: `extract(path, source, members=False)` leaves out the member facts (`extra`), which
+    # only member evidence reads, and the index builds them as its member tier
+    # (`Indexer.complete_members`).
+    defers_members: bool
+    # True: the resolver's tables come from paths and config files alone, so an edit that changes
+    # a file's imports or symbols does not outdate it.
+    reusable_resolver: bool
+    # True: the resolver types member uses itself, so a member symbol's file-level edges name only
+    # the types its signatures mention, never its callers: `callers` counts member edges only.
+    typed_members: bool
+    # True: the resolver names the declaration behind every import, re-export and use (member
+    # edges through barrels and default exports): `callers` counts member edges for every symbol.
+    declaration_edges: bool
+    # True: every file of a folder is one package (Go): a method may be declared in any of them,
+    # while importers' edges point at the files that define the names.
+    folder_packages: bool
+    # How a build leaves files out, or None: `callers` sets apart callers another build compiles.
+    builds: BuildVariants | None
+    # File-name globs of the config files its resolver reads (go.mod, tsconfig.*.json, Cargo.toml):
+    # a change to one rebuilds the resolvers.
+    config_files: tuple[str, ...]
 
-    # A support may also set `defers_members = True`: its `extract(path, source, members=False)`
-    # then leaves out the member facts (`extra`), which only member evidence reads, and the index
-    # builds them as its member tier (`Indexer.complete_members`).
-    def extract(self, path: str, source: bytes) -> FileFacts: ...
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts: ...
+
+    def runtime_caller(self, method: str, head: Callable[[], str]) -> str:
+        """Why the language or its runtime may call `method` (a member's short name) without any file
+        writing its name (`__add__`, an `@Override`, `String()` of `fmt.Stringer`), or "". `head()`:
+        the text of its declaration's head (annotations, modifiers). Callers then say
+        `undeterminable`, never `no_references`."""
+        ...
 
     def resolver(self, project: ProjectView) -> Resolver: ...

@@ -136,7 +136,7 @@ class Indexer:
         re-indexed with the rest."""
         started = time.perf_counter()
         self.report = IndexReport()
-        deferring = {name for name, support in self.supports.items() if getattr(support, "defers_members", False)}
+        deferring = {name for name, support in self.supports.items() if support.defers_members}
         self._with_members = True
         tasks = [Task(path, entry.language, entry.size, entry.mtime_ns, entry.inode)
                  for path, entry in sorted(current.files.items()) if entry.parsed and entry.language in deferring]

@@ -15,21 +15,36 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from fnmatch import fnmatchcase
+from functools import cache
 from pathlib import PurePosixPath
 
 from ..workspace import Workspace
 from .facts import FileFacts
+from .languages import languages
 
-# Files whose change can move any resolution of their language: re-resolve everything then.
-CONFIG_NAMES = frozenset({"go.mod", "go.work", "package.json", "pyproject.toml", "setup.cfg", "setup.py"})
-_CONFIG_PATTERN = re.compile(r"^(tsconfig|jsconfig)(\..*)?\.json$")
 _SPLIT = re.compile(r"[^A-Za-z0-9_$]+")
 _MAX_CONFIG_BYTES = 1 << 20
 
 
 def is_config(path: str) -> bool:
-    name = PurePosixPath(path).name
-    return name in CONFIG_NAMES or bool(_CONFIG_PATTERN.match(name))
+    """Whether `path` is a config file some language's resolver reads (its `config_files`): its
+    change can move any resolution of that language, so everything is re-resolved."""
+    return PurePosixPath(path).name in _config_names() or any(
+        fnmatchcase(PurePosixPath(path).name, glob) for glob in _config_globs())
+
+
+@cache
+def _config_names() -> frozenset[str]:
+    return frozenset(g for s in languages().values() for g in s.config_files if not _GLOB.search(g))
+
+
+@cache
+def _config_globs() -> tuple[str, ...]:
+    return tuple(sorted(g for s in languages().values() for g in s.config_files if _GLOB.search(g)))
+
+
+_GLOB = re.compile(r"[*?\[]")
 
 
 class ProjectFacts:

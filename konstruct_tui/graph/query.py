@@ -23,13 +23,13 @@ from .answers import (
     GraphAnswer,
     answer,
 )
-from .build_constraints import other_build_callers
 from .callers import BY_NAME, find_callers, is_member, shaped
 from .dead_code import DeadCode, is_test_file, used_in_text
 from .dynamic_lookups import lookup_sites
 from .evidence import name_lines
-from .facts import Symbol
+from .facts import BuildVariants, Symbol
 from .freshness import Freshness
+from .languages import languages
 from .protocol_methods import runtime_caller
 from .records import TEXT
 from .snapshot import KINDS, GraphSnapshot
@@ -116,9 +116,11 @@ class GraphQuery:
         callers = find_callers(snap, found)
         for base_path, base in supertype_methods(snap, found, self._text):
             callers.add_base_callers(find_callers(snap, [(base_path, base)]), base.name, set(defining))
-        callers.set_apart(other_build_callers(
-            snap.files_under, found, sorted(callers.resolved),
-            lambda path, name: any(s.name == name for s in snap.files[path].symbols()), self._text))
+        builds = _builds_of(snap, found)
+        if builds is not None:
+            callers.set_apart(builds.other_build_callers(
+                snap.files_under, found, sorted(callers.resolved),
+                lambda path, name: any(s.name == name for s in snap.files[path].symbols()), self._text))
         passing = self._pass_throughs(snap, callers, short) if uses_only else []
         for path in passing:
             callers.resolved.pop(path)
@@ -358,6 +360,13 @@ class GraphQuery:
         stale = self._freshness.stale(snap, files) if self._freshness else ()
         ahead = self._freshness.ahead_of_index(snap, files) if self._freshness else ()
         return GraphAnswer(status, tuple(results), stale, ahead, truncated, reason, extra or {})
+
+
+def _builds_of(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> BuildVariants | None:
+    """The build variants of the declarations' language, when they are all of one that has them."""
+    spoken = {snap.files[path].language for path, _ in found}
+    support = languages().get(spoken.pop()) if len(spoken) == 1 else None
+    return support.builds if support is not None else None
 
 
 def _normal(target: str) -> str:

@@ -45,13 +45,12 @@ class Resolution:
     ) -> set[str]:
         """The languages whose resolver tables a change ({path: (old, new)}) may have outdated. A
         resolver is kept across changes that keep every file's shape, or always when its language
-        says its tables come from paths and config files alone (`reusable_resolver = True`, an
-        optional attribute of a LanguageSupport)."""
+        says its tables come from paths and config files alone (`reusable_resolver`)."""
         found = set()
         for path, (old, new) in changed.items():
             language = files[path].language
             support = self.supports.get(language)
-            if language not in self.resolvers or getattr(support, "reusable_resolver", False):
+            if language not in self.resolvers or (support is not None and support.reusable_resolver):
                 continue
             if old is None or new is None or shape(old) != shape(new):
                 found.add(language)

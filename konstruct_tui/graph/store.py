@@ -82,7 +82,8 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
     checks the fingerprint before it knows whether anything needs parsing)."""
     digest = hashlib.sha256(f"schema={SCHEMA_VERSION}".encode())
     code = [_GRAPH / name for name in _FACT_CODE]
-    code += sorted((_GRAPH / "languages").glob("*.py")) + sorted((_GRAPH / "queries").glob("*.scm"))
+    plugins = _GRAPH / "languages"  # a plugin is a module or a folder, its queries beside it
+    code += sorted(plugins.rglob("*.py")) + sorted(plugins.rglob("*.scm"))
     for path in code:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     if languages is None:
@@ -97,7 +98,7 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
         digest.update(f"|{name}".encode())
         support = None if languages is None else languages[name]
         if support is not None and not type(support).__module__.startswith(_BUILT_IN):
-            digest.update(f":{getattr(support, 'version', '1')}".encode())
+            digest.update(f":{support.version}".encode())
             module = __import__(type(support).__module__, fromlist=["_"])
             source = getattr(module, "__file__", None)
             if source:

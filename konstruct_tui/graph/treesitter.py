@@ -8,7 +8,6 @@ Why not `tree-sitter-languages`: it only works with py-tree-sitter 0.21, which c
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from operator import attrgetter
 from typing import Any
 
@@ -16,20 +15,21 @@ import tree_sitter
 
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
+Query = tree_sitter.Query
 
-# grammar name -> (module, attribute); .js/.jsx are parsed with the TSX grammar (a superset).
+# A grammar wheel whose module is not `tree_sitter_<grammar>` with a `language()` function:
+# (module, attribute). .js/.jsx are parsed with the TSX grammar (a superset).
 _GRAMMARS = {
-    "python": ("tree_sitter_python", "language"),
     "typescript": ("tree_sitter_typescript", "language_typescript"),
     "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "java": ("tree_sitter_java", "language"),
-    "go": ("tree_sitter_go", "language"),
 }
 
 
 @cache
 def language(grammar: str) -> tree_sitter.Language:
-    module_name, attribute = _GRAMMARS[grammar]
+    """The grammar of that name: the official wheels are `tree_sitter_<grammar>.language()`, so a
+    new language needs no line here."""
+    module_name, attribute = _GRAMMARS.get(grammar, (f"tree_sitter_{grammar}", "language"))
     module = __import__(module_name)
     return tree_sitter.Language(getattr(module, attribute)())
 
@@ -44,11 +44,8 @@ def parse(grammar: str, source: bytes) -> tree_sitter.Tree:
 
 
 @cache
-def query(grammar: str, scm_name: str, *more: str) -> tree_sitter.Query:
-    """The query in `graph/queries/<scm_name>.scm` (followed by each of `more`: one query, one walk
-    of the tree), compiled for `grammar`."""
-    folder = resources.files(__package__).joinpath("queries")
-    text = "\n".join(folder.joinpath(f"{name}.scm").read_text() for name in (scm_name, *more))
+def compiled(grammar: str, text: str) -> tree_sitter.Query:
+    """`text` compiled for `grammar`: for a language plugin that keeps its query beside its code."""
     return tree_sitter.Query(language(grammar), text)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from konstruct_tui.graph.facts import Edge, FileFacts, ImportRef, ProjectView, Symbol
+from konstruct_tui.graph.facts import BuildVariants, Edge, FileFacts, ImportRef, ProjectView, Symbol
 
 
 class MiniResolver:
@@ -38,8 +38,15 @@ class MiniResolver:
 class MiniSupport:
     name: str = "mini"
     extensions: tuple[str, ...] = (".mini",)
+    version: str = "1"
+    defers_members: bool = False
+    reusable_resolver: bool = False
+    typed_members: bool = False
+    declaration_edges: bool = False
+    folder_packages: bool = False
+    builds: BuildVariants | None = None
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         symbols, imports, uses = [], [], []
         for number, line in enumerate(source.decode("utf-8", "replace").splitlines(), 1):
             words = line.split()
@@ -50,6 +57,9 @@ class MiniSupport:
             elif len(words) == 2 and words[0] == "use":
                 uses.append(words[1])
         return FileFacts(path, "mini", tuple(symbols), tuple(imports), tuple(uses))
+
+    def runtime_caller(self, method: str, head: object) -> str:
+        return ""
 
     def resolver(self, project: ProjectView) -> MiniResolver:
         return MiniResolver(project)
@@ -64,7 +74,7 @@ class SlowMiniSupport(MiniSupport):
     """Takes 50 ms per file: a build of several hundred files runs for many seconds, so a test can
     tell "stopped in the middle" from "finished" even on a loaded machine."""
 
-    def extract(self, path: str, source: bytes) -> FileFacts:
+    def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         import time
 
         time.sleep(0.05)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from konstruct_tui.graph.build_constraints import GOOS, compiled_by_default, constraint
+from konstruct_tui.graph.languages.go.build_constraints import GOOS, compiled_by_default, constraint
 
 _PACKAGE = {
     "go.mod": "module example.com/m\n\ngo 1.21\n",

@@ -11,7 +11,7 @@ from ..facts import LanguageSupport
 
 __all__ = ["language_for", "languages"]
 
-_MODULES = ("python", "typescript", "java", "go")
+_MODULES = ("python", "typescript", "java", "go", "rust")
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,7 @@ import textwrap
 
 from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
 from konstruct_tui.graph.languages import language_for
-from konstruct_tui.graph.languages.python import MEMBER_QUERY, SUPPORT
+from konstruct_tui.graph.languages.python import SUPPORT, query
 
 SOURCE = textwrap.dedent(
     '''\
@@ -141,10 +141,10 @@ def test_member_facts_do_not_depend_on_the_order_captures_come_in() -> None:
     """tree-sitter promises no order within a capture name, and it did vary from run to run: the
     last of several definitions (the real one after its `@overload`s) must count, every time."""
     from konstruct_tui.graph import treesitter as ts
-    from konstruct_tui.graph.languages._python_member_facts import member_facts
+    from konstruct_tui.graph.languages.python.members import member_facts
 
     tree = ts.parse("python", _OVERLOADED.encode())
-    groups = ts.captures(ts.query("python", *MEMBER_QUERY), tree.root_node)
+    groups = ts.captures(query(members=True), tree.root_node)
     shuffled = {name: list(reversed(nodes)) for name, nodes in groups.items()}
     facts = member_facts(groups, tree.root_node.has_error)
     assert facts["returns"]["Box.get"] == "Value"
@@ -184,11 +184,11 @@ def test_names_bound_per_function_are_placed_alike_by_the_scope_table_and_the_tr
     symbol sweep builds (classes between functions stepped over); a tree with errors walks up the
     tree. Both must tell the same functions apart."""
     from konstruct_tui.graph import treesitter as ts
-    from konstruct_tui.graph.languages._python_member_facts import member_facts
+    from konstruct_tui.graph.languages.python.members import member_facts
 
     facts = SUPPORT.extract("t.py", _PER_FUNCTION.encode())
     tree = ts.parse("python", _PER_FUNCTION.encode())
-    groups = ts.captures(ts.query("python", *MEMBER_QUERY), tree.root_node)
+    groups = ts.captures(query(members=True), tree.root_node)
     assert not tree.root_node.has_error
     assert facts.extra == member_facts(groups, True) == member_facts(groups, False)
     local = facts.extra["local"]

@@ -1,0 +1,319 @@
+"""Go member uses: the facts extraction keeps, and their resolution.
+
+Extraction writes every selector `x.M` as a chain the resolver can type: a head (a written type
+`T` / `pkg.T`, or a call `F()` / `pkg.F()` whose result types it) and steps (`.f` a field, `m()` a
+method's result), ending with the member used. A name's type comes from what its own function
+writes for it: the receiver and parameters (`c *T`), `var c T`, `c := T{}` / `&T{}` / `NewT()` /
+`pkg.NewT()` / `x.(*T)` / `other.Method()` (a chain itself); package-level `var`s count in every
+function of the file. Typing per function matters: `req` is a `*Request` in one test and a
+`*Client` in the next. A name given two types in one function, or none, types nothing: its
+selector's member is kept as by-name evidence (`untyped`), as is a member used on an expression
+no chain expresses (`xs[0].M`).
+
+Besides the chains: the file's package-level variables' chains (`globals`, for other files of
+the package), each function's and method's result type (`returns`, "F" / "T.M"), and each
+struct's field types and embedded types (`structs`), which the resolver follows through chains
+and for promoted methods (a method of an embedded type called on the outer type).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from ... import treesitter as ts
+
+_TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
+_SCOPES = frozenset({"function_declaration", "method_declaration", "func_literal"})
+_AMBIGUOUS = "?"
+_FUNC = "func:"  # a local func value's result type
+Key = tuple[int, int] | None  # a scope's byte range; None: the file
+
+
+def _written(node: Any) -> str | None:
+    """`*T`, `pkg.T`, `T[K]` -> the named type; anything else (maps, slices, funcs) -> None."""
+    if node is None:
+        return None
+    if node.type in ("slice_type", "map_type", "array_type"):
+        # `[]*T`, `map[K]*T` -> "T[]": their elements are typed by `range` and `xs[i]`
+        element = _written(node.child_by_field_name("value" if node.type == "map_type" else "element"))
+        return element + "[]" if element and not element.endswith("[]") else None
+    text = ts.text(node).lstrip("*&").split("[", 1)[0].strip()
+    return text if _TYPE.fullmatch(text) else None
+
+
+class _Chains:
+    """Selector chains of one file, typed through its functions' variables."""
+
+    def __init__(self) -> None:
+        self.chains: set[str] = set()
+        self.untyped: set[str] = set()
+
+    def tokens(self, node: Any, scope: dict[str, list[str] | str], depth: int = 0) -> list[str] | None:
+        """The chain an expression's value has (head, steps), or None."""
+        if node is None or depth > 40:  # builder chains run long: `b.Int(..).MustInt(..)...`
+            return None
+        kind = node.type
+        if kind == "identifier":
+            # A name no function or file-level declaration binds: an import, or a package-level
+            # name of a sibling file ("$name": the resolver knows which).
+            name = ts.text(node)
+            found = scope.get(name)
+            return list(found) if isinstance(found, list) else None if name in scope else ["$" + name]
+        if kind in ("parenthesized_expression", "unary_expression"):
+            inner = node.child_by_field_name("operand") if kind == "unary_expression" else None
+            inner = inner or (node.named_children[0] if node.named_child_count else None)
+            return self.tokens(inner, scope, depth + 1)
+        if kind == "composite_literal":
+            written = _written(node.child_by_field_name("type"))
+            return [written] if written else None
+        if kind == "func_literal":
+            result = node.child_by_field_name("result")
+            if result is not None and result.type == "parameter_list" and result.named_child_count:
+                result = result.named_children[0].child_by_field_name("type")
+            written = _written(result)
+            return [_FUNC + written] if written else None
+        if kind == "type_assertion_expression":
+            written = _written(node.child_by_field_name("type"))
+            return [written] if written else None
+        if kind == "index_expression":
+            inner = self.tokens(node.child_by_field_name("operand"), scope, depth + 1)
+            return None if inner is None else [*inner, "[]"]
+        if kind == "selector_expression":
+            operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
+            inner = self.tokens(operand, scope, depth + 1)
+            return None if inner is None or field is None else [*inner, "." + ts.text(field)]
+        if kind == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is None:
+                return None
+            if function.type == "identifier":
+                name = ts.text(function)
+                if name in ("new", "make"):  # `new(T)`, `make([]*T, n)`
+                    arguments = node.child_by_field_name("arguments")
+                    written = _written(arguments.named_children[0]) if arguments and arguments.named_child_count else None
+                    return [written] if written else None
+                if name not in scope:
+                    return [name + "()"]
+                local = scope.get(name)  # a func value: `getCmd := func() *Command {...}` types its calls
+                return [local[0][len(_FUNC):]] if isinstance(local, list) and len(local) == 1 and \
+                    local[0].startswith(_FUNC) else None
+            if function.type == "selector_expression":
+                operand, field = function.child_by_field_name("operand"), function.child_by_field_name("field")
+                inner = self.tokens(operand, scope, depth + 1)
+                return None if inner is None or field is None else [*inner, ts.text(field) + "()"]
+            if function.type in ("generic_type", "index_expression"):  # `NewT[int]()`
+                base = function.child_by_field_name("type") or function.child_by_field_name("operand")
+                written = _written(base)
+                return [written + "()"] if written else None
+        return None
+
+    def selector(self, node: Any, scope: dict[str, Any]) -> None:
+        operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
+        if operand is None or field is None:
+            return
+        head = self.tokens(operand, scope)
+        if head:
+            self.chains.add(" ".join([*head, ts.text(field)]))
+        else:
+            self.untyped.add(ts.text(field))
+
+
+def _bind(scope: dict[str, Any], name: str, chain: list[str] | None) -> None:
+    if name == "_":
+        return
+    if chain is None:
+        scope.setdefault(name, _AMBIGUOUS)  # declared, type unknown: shadows outer names
+        return
+    known = scope.get(name)
+    if known in (None, chain):
+        scope[name] = chain
+    elif known != _AMBIGUOUS:
+        # Bound twice in one function (a parameter, then a loop variable of the same name): the
+        # resolver accepts the name's type only when every binding gives the same one.
+        alternatives = _alternatives(known)
+        if chain not in alternatives:
+            alternatives.append(chain)
+        nested = any("{" in token for a in alternatives for token in a)  # kept flat: one level
+        scope[name] = ["{" + "|".join(",".join(a) for a in alternatives) + "}"] \
+            if len(alternatives) <= 4 and not nested else _AMBIGUOUS
+
+
+def _alternatives(chain: list[str]) -> list[list[str]]:
+    if len(chain) == 1 and chain[0].startswith("{"):
+        return [a.split(",") for a in chain[0][1:-1].split("|")]
+    return [chain]
+
+
+def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str, Any]) -> None:
+    """Bind the names `node` declares in `scope`; values are typed with `outer` (the file's
+    names) and what the function declared so far."""
+    kind = node.type
+    reads = {**outer, **scope}
+    if kind in ("parameter_declaration", "var_spec"):
+        written = _written(node.child_by_field_name("type"))
+        names = node.children_by_field_name("name")
+        values = node.child_by_field_name("value")
+        values = values.named_children if values is not None else []
+        for index, name in enumerate(names):
+            if written:
+                _bind(scope, ts.text(name), [written])
+            elif len(values) == len(names):
+                _bind(scope, ts.text(name), chains.tokens(values[index], reads))
+            else:
+                _bind(scope, ts.text(name), None)
+    elif kind == "range_clause":  # `for _, x := range xs`: x is an element of xs
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        names = left.named_children if left is not None else []
+        if len(names) == 2 and names[1].type == "identifier" and right is not None:
+            over = chains.tokens(right, reads)
+            _bind(scope, ts.text(names[1]), [*over, "[]"] if over else None)
+        for name in names[:1]:
+            if name.type == "identifier":
+                _bind(scope, ts.text(name), None)
+    elif kind == "short_var_declaration":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return
+        same = left.named_child_count == right.named_child_count
+        for index, name in enumerate(left.named_children):
+            if name.type == "identifier":
+                value = right.named_children[index] if same else None
+                # `v, ok := x.(*T)`, `c, err := NewClient()`: the first name gets the asserted
+                # type, the function's first result.
+                if not same and index == 0 and right.named_child_count == 1 and \
+                        right.named_children[0].type in ("type_assertion_expression", "call_expression"):
+                    value = right.named_children[0]
+                _bind(scope, ts.text(name), chains.tokens(value, reads) if value is not None else None)
+
+
+def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
+    chains = _Chains()
+    # A closure is a scope of its own (`r` is a *Mux in the function and an *http.Request in the
+    # handler it registers): names resolve from the innermost function or closure outwards.
+    declarations: dict[Key, list[Any]] = defaultdict(list)
+    nodes: dict[Key, Any] = {}
+    for key in ("typed", "short", "range"):
+        for node in found.get(key, ()):
+            scope = _scope_of(node)
+            declarations[_key(scope)].append(node)
+            nodes[_key(scope)] = scope
+    file_scope: dict[str, Any] = {}
+    # Outside functions only `var`s name values (a parameter there is a func type's or an
+    # interface method's).
+    for node in sorted((n for n in declarations.pop(None, ()) if n.type == "var_spec"), key=lambda n: n.start_byte):
+        _declare(node, file_scope, chains, file_scope)
+    selectors: dict[Key, list[Any]] = defaultdict(list)
+    for node in found.get("selector", ()):
+        scope = _scope_of(node)
+        selectors[_key(scope)].append(node)
+        nodes[_key(scope)] = scope
+    bound: dict[Key, dict[str, Any]] = {None: file_scope}
+
+    def names_in(scope: Any) -> dict[str, Any]:
+        """Every name visible in `scope`: its own over its enclosing scopes' (outer first)."""
+        key = _key(scope)
+        if key not in bound:
+            outer = names_in(_scope_of(scope))
+            local: dict[str, Any] = {}
+            for node in sorted(declarations.get(key, ()), key=lambda n: n.start_byte):
+                _declare(node, local, chains, outer)
+            bound[key] = {**outer, **local}
+        return bound[key]
+
+    for span in sorted(k for k in set(selectors) | set(declarations) if k is not None):
+        visible = names_in(nodes[span])
+        for node in selectors.get(span, ()):
+            chains.selector(node, visible)
+    extra: dict[str, Any] = {}
+    if chains.chains:
+        extra["chains"] = sorted(chains.chains)
+    globals_ = {k: v for k, v in file_scope.items() if isinstance(v, list)}
+    if globals_:
+        extra["globals"] = {k: " ".join(v) for k, v in sorted(globals_.items())}
+    returns = _returns(found)
+    if returns:
+        extra["returns"] = returns
+    aliases = {ts.text(n.child_by_field_name("name")): w for n in found.get("alias", ())
+               if (w := _written(n.child_by_field_name("type")))}
+    if aliases:
+        extra["aliases"] = aliases  # `type FloatFlag = FlagBase[float64, ...]`: FlagBase's methods
+    structs = _structs(found)
+    if structs:
+        extra["structs"] = structs
+    if chains.untyped:
+        extra["untyped"] = sorted(chains.untyped)
+    return extra
+
+
+def _key(scope: Any) -> tuple[int, int] | None:
+    return None if scope is None else (scope.start_byte, scope.end_byte)
+
+
+def _scope_of(node: Any) -> Any:
+    """The innermost function, method or closure around `node` (None: the file)."""
+    parent = node.parent
+    while parent is not None and parent.type not in _SCOPES:
+        parent = parent.parent
+    return parent
+
+
+def receiver_type(method: Any) -> str | None:
+    receiver = method.child_by_field_name("receiver")
+    stack = [receiver] if receiver is not None else []
+    while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
+        node = stack.pop(0)
+        if node.type == "type_identifier":
+            return ts.text(node)
+        stack.extend(node.named_children)
+    return None
+
+
+def _returns(found: dict[str, list[Any]]) -> dict[str, str]:
+    returns = {}
+    for node in found.get("returns", ()):
+        result = node.child_by_field_name("result")
+        if result is not None and result.type == "parameter_list" and result.named_child_count:
+            result = result.named_children[0].child_by_field_name("type") or result
+        written = _written(result)
+        name = ts.text(node.child_by_field_name("name"))
+        if node.type == "method_declaration":
+            owner = receiver_type(node)
+            name = f"{owner}.{name}" if owner else ""
+        if written and name:
+            returns[name] = written
+    for spec in found.get("interface", ()):  # `Redirect() *Redirect` in `type Ctx interface {...}`
+        owner = ts.text(spec.child_by_field_name("name"))
+        body = spec.child_by_field_name("type")
+        for element in body.named_children if body is not None else ():
+            result = element.child_by_field_name("result") if element.type in ("method_elem", "method_spec") else None
+            written = _written(result) if result is not None and result.type != "parameter_list" else None
+            if written:
+                returns[f"{owner}.{ts.text(element.child_by_field_name('name'))}"] = written
+    return returns
+
+
+def _structs(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """T -> [{field: written type}, [embedded types]]."""
+    structs: dict[str, list[Any]] = {}
+    for spec in found.get("struct", ()):
+        body = spec.child_by_field_name("type")
+        fields: dict[str, str] = {}
+        embedded: list[str] = []
+        listing = next((c for c in body.named_children if c.type == "field_declaration_list"), None) if body else None
+        for declaration in listing.named_children if listing is not None else ():
+            if declaration.type != "field_declaration":
+                continue
+            written = _written(declaration.child_by_field_name("type"))
+            names = declaration.children_by_field_name("name")
+            if not written:
+                continue
+            if names:
+                for name in names:
+                    fields[ts.text(name)] = written
+            else:
+                embedded.append(written)
+        if fields or embedded:
+            structs[ts.text(spec.child_by_field_name("name"))] = [fields, embedded]
+    return structs

@@ -1,0 +1,220 @@
+"""Java call sites as chains the resolver can type (`calls.py`), grouped by the innermost
+named type around them (what `this` means there).
+
+A chain is "head step step ...": the head is an identifier or dotted path, "@this", "@super",
+"@" (an unqualified call), "new:T/ARGS" or "cast:T"; a step is ".field", "name/ARGS" or
+"name/*" (a method reference: any overload). ARGS is the argument count followed by a rough type
+per argument, `3(#p,String,?)`, enough to tell `put(int, int, char)` from
+`put(Position, String, Style...)`: "#p" a primitive, "String", "λ" a lambda or method
+reference, a type name from a declaration, `new` or a cast, "?" unknown.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import defaultdict
+
+from ... import treesitter as ts
+from .signatures import PRIMITIVE, enclosing_method, erased
+
+_PRIMITIVE_LITERALS = frozenset(
+    {
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+        "character_literal",
+        "true",
+        "false",
+    }
+)
+
+
+Scoped = dict[tuple[int, int], dict[str, set[str]]]
+
+
+class _Reader:
+    def __init__(self, variables: dict[str, list[str]], scoped: Scoped | None = None) -> None:
+        self.variables = variables
+        self.scoped = scoped or {}
+
+    def local(self, node: ts.Node) -> str | None:
+        """The type the enclosing method declares for identifier `node`, when it declares one."""
+        method = enclosing_method(node) if self.scoped else None
+        declared = self.scoped.get(method, {}).get(ts.text(node), ()) if method else ()
+        return next(iter(declared)) if len(declared) == 1 and "var" not in declared else None
+
+    def hint(self, node: ts.Node) -> str:
+        kind = node.type
+        if kind in _PRIMITIVE_LITERALS:
+            return PRIMITIVE
+        if kind in ("string_literal", "text_block"):
+            return "String"
+        if kind in ("lambda_expression", "method_reference"):
+            return "λ"
+        if kind == "class_literal":
+            return "Class"
+        if kind == "identifier":
+            local = self.local(node)
+            declared = [local] if local else self.variables.get(ts.text(node), ())
+            return declared[0] if len(declared) == 1 else "?"
+        if kind in ("object_creation_expression", "cast_expression"):
+            return erased(node.child_by_field_name("type")) or "?"
+        if kind == "parenthesized_expression" and node.named_child_count == 1:
+            return self.hint(node.named_children[0])
+        return "?"
+
+    def arguments(self, arguments: ts.Node | None) -> str:
+        if arguments is None or arguments.named_child_count == 0:
+            return "0"
+        hints = [self.hint(a) for a in arguments.named_children]
+        return f"{len(hints)}({','.join(hints)})"
+
+    def receiver(self, node: ts.Node | None, depth: int = 0) -> list[str] | None:
+        """The receiver expression as steps, or None when it is not something we can type."""
+        if node is None or depth > 40:  # builder chains run long
+            return None
+        kind = node.type
+        if kind == "identifier":
+            local = self.local(node)
+            return [f"cast:{local}"] if local and local != PRIMITIVE else [ts.text(node)]
+        if kind == "this":
+            return ["@this"]
+        if kind == "super":
+            return ["@super"]
+        if kind == "field_access":
+            inner = self.receiver(node.child_by_field_name("object"), depth + 1)
+            field = node.child_by_field_name("field")
+            return None if inner is None or field is None else [*inner, "." + ts.text(field)]
+        if kind == "method_invocation":
+            return self.call(node, depth + 1)
+        if kind == "object_creation_expression":
+            created = erased(node.child_by_field_name("type"))
+            return [f"new:{created}/{self.arguments(node.child_by_field_name('arguments'))}"] if created else None
+        if kind == "parenthesized_expression" and node.named_child_count == 1:
+            return self.receiver(node.named_children[0], depth + 1)
+        if kind == "cast_expression":
+            cast = erased(node.child_by_field_name("type"))
+            return [f"cast:{cast}"] if cast and cast != PRIMITIVE else None
+        if kind in ("type_identifier", "scoped_type_identifier", "generic_type"):
+            return [erased(node)] if erased(node) else None
+        return None
+
+    def call(self, node: ts.Node, depth: int = 0) -> list[str] | None:
+        name = ts.text(node.child_by_field_name("name"))
+        receiver = node.child_by_field_name("object")
+        head = ["@"] if receiver is None else self.receiver(receiver, depth)
+        return None if head is None else [*head, f"{name}/{self.arguments(node.child_by_field_name('arguments'))}"]
+
+    def reference(self, node: ts.Node) -> list[str] | None:
+        parts = node.named_children
+        if len(parts) < 2 or parts[-1].type != "identifier":
+            return None  # `Foo::new` is a constructor reference: its type is already a use
+        head = self.receiver(parts[0])
+        return None if head is None else [*head, f"{ts.text(parts[-1])}/*"]
+
+
+def calls(
+    groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]], variables: dict[str, list[str]],
+    untyped: set[str] | None = None, scoped: Scoped | None = None,
+) -> dict[str, list[str]]:
+    """Chains per innermost type. `untyped` collects the names of methods called on receivers no
+    chain can express (`items[0].run()`): by-name evidence, nothing can prove whose method they are."""
+    reader = _Reader(variables, scoped)
+    starts = [t[0] for t in types]
+    found: dict[str, set[str]] = defaultdict(set)
+    sites = [(n, reader.call(n)) for n in groups.get("call", ())]
+    sites += [(n, reader.reference(n)) for n in groups.get("reference", ())]
+    sites += [(n, reader.receiver(n)) for n in groups.get("new", ())]
+    for node, chain in sites:
+        _place(node, chain, found, starts, types, untyped)
+    return {owner: sorted(chains) for owner, chains in found.items()}
+
+
+def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]],
+               variables: dict[str, list[str]], scoped: Scoped | None = None) -> dict[str, list[str]]:
+    """Chains of the fields read or written outside call chains (`builder.excluder`,
+    `Strictness.LEGACY_STRICT`), and of enum constants in `case` labels (`case NAME:` names
+    `JsonToken.NAME` when the switch is on a JsonToken): member uses, never descriptor types."""
+    reader = _Reader(variables, scoped)
+    starts = [t[0] for t in types]
+    found: dict[str, set[str]] = defaultdict(set)
+    for node in groups.get("chain", ()):
+        parent = node.parent
+        if node.type != "field_access" or parent is None or (
+                parent.type in ("field_access", "method_invocation") and _is_object(parent, node)):
+            continue  # the receiver of a longer chain: that chain carries it
+        _place(node, reader.receiver(node), found, starts, types, None)
+    for node in groups.get("name", ()):
+        # A bare name read as a value that the file does not declare: a field of the class or
+        # of a supertype (`typeArgument != VOID` in a subclass of TypeName).
+        parent = node.parent
+        if parent is None or parent.type not in _VALUE_PARENTS or ts.text(node) in variables:
+            continue
+        named = parent.child_by_field_name(_VALUE_PARENTS[parent.type]) if _VALUE_PARENTS[parent.type] else None
+        if named is not None and named.start_byte == node.start_byte:
+            continue  # the declared name, the assigned-to name, the element name
+        _place(node, [ts.text(node)], found, starts, types, None)
+    for label in groups.get("case", ()):
+        switch = label.parent.parent.parent if label.parent and label.parent.parent else None
+        condition = switch.child_by_field_name("condition") if switch is not None else None
+        constants = [c for c in label.named_children if c.type == "identifier"]
+        if condition is None or not constants:
+            continue
+        head = reader.receiver(condition) or []
+        for constant in constants if head else ():
+            _place(label, [*head, "." + ts.text(constant)], found, starts, types, None)
+    return {owner: sorted(chains) for owner, chains in found.items()}
+
+
+# Where a bare identifier is a value, with the child field naming something else (None: none).
+_VALUE_PARENTS = {
+    "binary_expression": None, "return_statement": None, "argument_list": None, "parenthesized_expression": None,
+    "unary_expression": None, "ternary_expression": None, "array_access": None, "array_initializer": None,
+    "cast_expression": None, "instanceof_expression": None, "update_expression": None,
+    "expression_statement": None, "element_value_array_initializer": None, "throw_statement": None,
+    "assignment_expression": "left", "variable_declarator": "name", "element_value_pair": "key",
+}
+
+
+def _is_object(parent: ts.Node, node: ts.Node) -> bool:
+    receiver = parent.child_by_field_name("object")
+    return receiver is not None and receiver.start_byte == node.start_byte and receiver.end_byte == node.end_byte
+
+
+def _place(node: ts.Node, chain: list[str] | None, found: dict[str, set[str]], starts: list[int],
+           types: list[tuple[int, int, str, ts.Node]], untyped: set[str] | None) -> None:
+    """File `chain` under the innermost named type around `node` (what `this` means there)."""
+    if not chain:
+        if untyped is not None and node.type == "method_invocation":
+            untyped.add(ts.text(node.child_by_field_name("name")))
+        return
+    position = node.start_byte
+    index = bisect_right(starts, position) - 1
+    while index >= 0 and types[index][1] <= position:
+        index -= 1  # a type ending before the call is a sibling; its enclosing type comes earlier
+    if index >= 0:
+        found[types[index][2]].add(" ".join(chain))
+
+
+def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, list[str]],
+             scoped: Scoped | None = None) -> dict[str, list[str]]:
+    """`var x = <chain>` (Java 10): name -> the chains of its initializers (`new T()`, `T.of()`,
+    `a.b().c()`), which type it when the chains are evaluated."""
+    reader = _Reader(variables, scoped)
+    found: dict[str, set[str]] = defaultdict(set)
+    for node in groups.get("variable", ()):
+        kind = node.child_by_field_name("type")
+        if node.type != "local_variable_declaration" or kind is None or ts.text(kind) != "var":
+            continue
+        for declarator in node.children_by_field_name("declarator"):
+            value, name = declarator.child_by_field_name("value"), declarator.child_by_field_name("name")
+            if value is None or name is None:
+                continue
+            chain = reader.receiver(value)
+            if chain:
+                found[ts.text(name)].add(" ".join(chain))
+    return {name: sorted(chains) for name, chains in sorted(found.items())}
+
