@@ -62,11 +62,11 @@ def database(url: str) -> TeamDatabase:
     return TeamDatabase.open(DatabaseTarget(url), create=False)
 
 
-def wait_for(what: Callable[[], Any], timeout: float = 120, every: float = 0.2, why: str = "") -> Any:
+def wait_for(what: Callable[[], Any], timeout: float = 120, every: float = 0.2, why: str = "", state: Callable[[], Any] | None = None) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = what()
         if value:
             return value
         time.sleep(every)
-    raise AssertionError(f"timed out waiting: {why}")
+    raise AssertionError(f"timed out waiting: {why}" + (f"; state: {state()}" if state else ""))

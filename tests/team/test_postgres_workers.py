@@ -37,8 +37,8 @@ def _finished_once(url: str, repo: Path, run_id: str) -> None:
 
 def test_two_workers_share_one_queue(pg_url: str, tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo")
-    plan, scripts = two_phase_plan(tmp_path, p2_delay_s=0.5)
-    runs = [_submit(plan, scripts, repo, pg_url) for _ in range(3)]
+    plan, scripts = two_phase_plan(tmp_path, p2_delay_s=1.0)
+    runs = [_submit(plan, scripts, repo, pg_url) for _ in range(2)]
     workers = [start_worker("--database", pg_url, "--workdir", str(tmp_path / f"w{n}"), "--once", *FAST, log=tmp_path / f"w{n}.log") for n in (1, 2)]
     for worker in workers:
         assert worker.wait(150) == 0, (tmp_path / "w1.log").read_text() + (tmp_path / "w2.log").read_text()
