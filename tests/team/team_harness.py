@@ -44,8 +44,9 @@ def make_repo(folder: Path, extra: dict[str, str] | None = None) -> Path:
     return folder
 
 
-def two_phase_plan(folder: Path, *, p2_delay_s: float = 0.0, p1_first: list[dict[str, Any]] | None = None) -> tuple[Path, Path]:
-    """The plan and its scripts; `p2_delay_s` makes phase p2's executor turn take that long."""
+def two_phase_plan(folder: Path, *, p2_delay_s: float = 0.0, p1_first: list[dict[str, Any]] | None = None, phases: int = 2) -> tuple[Path, Path]:
+    """The plan and its scripts; `p2_delay_s` makes phase p2's executor turn take that long
+    (`phases=1`: phase p1 alone, for the scenarios about one question)."""
     slow = {"text": " ".join(["thinking"] * 20), "delay_s": p2_delay_s / 20} if p2_delay_s else None
     scripts = write_scripts(folder / "scripts", {
         "executor-p1": [*(p1_first or []), read("calc.py"), edit("calc.py", "a - b", "a + b")],
@@ -54,7 +55,7 @@ def two_phase_plan(folder: Path, *, p2_delay_s: float = 0.0, p1_first: list[dict
         "adjudicator-p2": [verdict("complete", {"t1": DOC_EVIDENCE})],
     })
     plan = folder / "plan.toml"
-    plan.write_text(blueprint_text(PHASE_FIX, PHASE_DOC))
+    plan.write_text(blueprint_text(PHASE_FIX, PHASE_DOC) if phases == 2 else blueprint_text(PHASE_FIX))
     return plan, scripts
 
 
