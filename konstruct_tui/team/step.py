@@ -33,6 +33,7 @@ _PROGRESS_EVERY_S = 1.0
 
 
 def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[str, Any]:
+    started = time.time()
     row = db.run(run_id)
     if row is None:
         return {"state": "error", "message": f"run {run_id} is not in the database"}
@@ -72,7 +73,9 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
         with Workspace(tree) as workspace:
             workspace_box.append(workspace)
             orchestrator = Orchestrator(store, run_id, blueprint, workspace, open_models(settings), progress, run_options, switch, settings.price())
+            began = time.perf_counter()
             finished = asyncio.run(orchestrator.run(resumed=resumed))
+            driven_s = time.perf_counter() - began
     finally:
         store.close()
     state = ("waiting_approval" if broker.parked else "stopped" if switch.reason == "stopped"
@@ -86,6 +89,10 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
         values["branch"] = push_result(tree, run_id)
     closed = _closed_phases(store_path, run_id)
     db.record_step(run_id, _image(store_path), closed, worker, **values)
+    # What the step cost beside the run itself (checkout, store, checkpoint, database): the audit
+    # keeps it, and bench/bench_queue.py reads it.
+    db.add_audit(run_id, "step", worker, {"state": state, "started": started, "step_s": round(time.time() - started, 4),
+                                          "orchestrator_s": round(driven_s, 4)})
     return {"state": state, "checkpoint": commit}
 
 
