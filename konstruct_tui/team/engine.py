@@ -115,7 +115,7 @@ class Worker:
         self.dead_after_s = dead_after_s
         self.stop = threading.Event()
         _worker.update(db=db, workdir=workdir, executor_id=self.executor_id)
-        self.limits = {"worker_concurrency": concurrency, "global_concurrency": total}
+        self.concurrency, self.total = concurrency, total
         DBOS(config={"name": "konstruct", "system_database_url": db.target.url, "executor_id": self.executor_id,
                      "application_version": APP_VERSION, "log_level": "WARNING", "console_log_level": "WARNING",
                      "notification_listener_polling_interval_sec": 0.25})
@@ -125,7 +125,8 @@ class Worker:
         self.db.beat(self.executor_id, socket.gethostname(), os.getpid())
         DBOS.launch()
         # The queue's limits live in the database: the worker that starts last sets them for all.
-        DBOS.register_queue(QUEUE, polling_interval_sec=0.25, on_conflict="always_update", **self.limits)
+        DBOS.register_queue(QUEUE, polling_interval_sec=0.25, on_conflict="always_update",
+                             worker_concurrency=self.concurrency, global_concurrency=self.total)
         idle = 0
         try:
             while not self.stop.wait(self.beat_s):

@@ -128,7 +128,7 @@ class TeamDatabase:
             raise
         except sa.exc.SQLAlchemyError as error:
             engine.dispose()
-            raise DatabaseProblem(f"database {target.shown} cannot be used: {scrub(str(error.orig or error).splitlines()[0], target.url)}") from None
+            raise DatabaseProblem(f"database {target.shown} cannot be used: {scrub(_first_line(error), target.url)}") from None
         if foreign:
             engine.dispose()
             raise DatabaseProblem(f"database {target.shown} is not a konstruct team database (it holds {', '.join(sorted(foreign)[:3])}); "
@@ -146,7 +146,7 @@ class TeamDatabase:
             pass  # another process made them first
         except sa.exc.SQLAlchemyError as error:
             engine.dispose()
-            raise DatabaseProblem(f"database {target.shown}: cannot create konstruct's tables: {scrub(str(error.orig or error).splitlines()[0], target.url)}") from None
+            raise DatabaseProblem(f"database {target.shown}: cannot create konstruct's tables: {scrub(_first_line(error), target.url)}") from None
         return cls(target, engine)
 
     def close(self) -> None:
@@ -158,9 +158,9 @@ class TeamDatabase:
             with self.engine.begin() as connection:
                 yield connection
         except sa.exc.ProgrammingError as error:  # PostgreSQL: permission denied (a watcher role)
-            raise DatabaseProblem(f"database {self.target.shown}: {scrub(str(error.orig or error).splitlines()[0], self.target.url)}") from None
+            raise DatabaseProblem(f"database {self.target.shown}: {scrub(_first_line(error), self.target.url)}") from None
         except sa.exc.OperationalError as error:
-            raise DatabaseProblem(f"database {self.target.shown} cannot be used: {scrub(str(error.orig or error).splitlines()[0], self.target.url)}") from None
+            raise DatabaseProblem(f"database {self.target.shown} cannot be used: {scrub(_first_line(error), self.target.url)}") from None
 
     def role(self) -> str:
         """Who this connection is, for the audit: the database role (PostgreSQL) and the OS user."""
@@ -314,6 +314,12 @@ class TeamDatabase:
     def workers(self) -> list[dict[str, Any]]:
         with self.transaction() as connection:
             return [dict(r) for r in connection.execute(sa.select(workers).order_by(workers.c.started)).mappings()]
+
+
+def _first_line(error: Exception) -> str:
+    """The driver's own words (SQLAlchemy wraps them with the statement, which may be long)."""
+    text = str(getattr(error, "orig", None) or error)
+    return (text.splitlines() or [type(error).__name__])[0]
 
 
 def _audit(connection: Any, run_id: str, kind: str, actor: str, detail: dict[str, Any]) -> None:
