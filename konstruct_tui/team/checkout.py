@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 from .database import DatabaseProblem
@@ -24,7 +26,29 @@ class CheckoutFailed(RuntimeError):
     """git could not fetch, check out or push; the message is git's last line."""
 
 
+class GitClock:
+    """Seconds spent in git by this thread's current step (the bench separates them from the engine's)."""
+
+    spent = threading.local()
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.spent.seconds = 0.0
+
+    @classmethod
+    def seconds(cls) -> float:
+        return float(getattr(cls.spent, "seconds", 0.0))
+
+
 def _git(*args: str, cwd: Path | None = None) -> str:
+    began = time.perf_counter()
+    try:
+        return _run_git(*args, cwd=cwd)
+    finally:
+        GitClock.spent.seconds = GitClock.seconds() + time.perf_counter() - began
+
+
+def _run_git(*args: str, cwd: Path | None = None) -> str:
     env = {**os.environ, **COMMITTER, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
     done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
@@ -62,7 +86,15 @@ def checkpoint_ref(run_id: str) -> str:
 
 
 def fresh_checkout(repo: str, commit: str, run_id: str, dest: Path) -> None:
-    """A new clone at `commit` (the base, or a checkpoint of this run) in `dest`, replacing what was there."""
+    """A new clone at `commit` (the base, or a checkpoint of this run) in `dest`, replacing what was
+    there. A tree this worker left at exactly that commit, with nothing changed since (the step before,
+    on the same worker), is that state already and is kept: no second clone."""
+    if (dest / ".git").is_dir():
+        try:
+            if _git("rev-parse", "HEAD", cwd=dest) == commit and _git("status", "--porcelain", "--ignored", "--untracked-files=all", cwd=dest) == "":
+                return
+        except CheckoutFailed:
+            pass
     if dest.exists():
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ from ..trust import TrustRequest
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
 from .broker import ParkingBroker
-from .checkout import checkpoint, fresh_checkout, push_result
+from .checkout import GitClock, checkpoint, fresh_checkout, push_result
 from .records import TeamDatabase
 
 # The run's status in the team database for each way a step ends.
@@ -34,6 +34,7 @@ _PROGRESS_EVERY_S = 1.0
 
 def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[str, Any]:
     started = time.time()
+    GitClock.reset()
     row = db.run(run_id)
     if row is None:
         return {"state": "error", "message": f"run {run_id} is not in the database"}
@@ -92,7 +93,7 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
     # What the step cost beside the run itself (checkout, store, checkpoint, database): the audit
     # keeps it, and bench/bench_queue.py reads it.
     db.add_audit(run_id, "step", worker, {"state": state, "started": started, "step_s": round(time.time() - started, 4),
-                                          "orchestrator_s": round(driven_s, 4)})
+                                          "orchestrator_s": round(driven_s, 4), "git_s": round(GitClock.seconds(), 4)})
     return {"state": state, "checkpoint": commit}
 
 
