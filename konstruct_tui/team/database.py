@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from urllib.parse import unquote
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,8 +44,9 @@ def scrub(message: str, url: str) -> str:
     """An error text with the URL's password taken out wherever a driver repeated it."""
     secret = _password(url)
     text = message.replace(url, redact(url))
-    if secret:
-        text = text.replace(secret, "***")
+    if secret:  # as written and as a driver may repeat it, %-decoded
+        for spelling in {secret, unquote(secret)}:
+            text = text.replace(spelling, "***")
     return " ".join(text.split())
 
 
