@@ -146,9 +146,9 @@ class Worker:
             self.db.add_audit("-", "worker_recovered", self.executor_id, {"dead_worker": dead})
             DBOS._recover_pending_workflows([dead])  # re-enqueues them: any worker may take them up
         now = time.time()
-        for row in self.db.runs():
+        for row in self.db.waiting():
             timeout = row["approval_timeout"]
-            if row["status"] == "waiting_approval" and timeout and row["parked_at"] and now - row["parked_at"] > timeout:
+            if timeout and row["parked_at"] and now - row["parked_at"] > timeout:
                 if self.db.update_run(row["run_id"], when_status=("waiting_approval",), status="stalled", reason="approval_timeout",
                                       message=f"no answer to its approval request within {timeout:g} s"):
                     self.db.add_audit(row["run_id"], "approval_timeout", self.executor_id, {"timeout_s": timeout})

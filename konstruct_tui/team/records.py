@@ -187,6 +187,12 @@ class TeamDatabase:
         with self.transaction() as connection:
             return [dict(r) for r in connection.execute(sa.select(runs).order_by(runs.c.created.desc())).mappings()]
 
+    def waiting(self) -> list[dict[str, Any]]:
+        """Runs parked for an answer: id, when, and how long they may wait."""
+        query = sa.select(runs.c.run_id, runs.c.parked_at, runs.c.approval_timeout).where(runs.c.status == "waiting_approval")
+        with self.transaction() as connection:
+            return [dict(r) for r in connection.execute(query).mappings()]
+
     def update_run(self, run_id: str, *, when_status: tuple[str, ...] | None = None, **values: Any) -> bool:
         """Change a run's row; with `when_status`, only from one of those statuses (True when it did)."""
         statement = runs.update().where(runs.c.run_id == run_id)
