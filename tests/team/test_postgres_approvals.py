@@ -9,7 +9,7 @@ import json
 import signal
 from pathlib import Path
 
-from conftest import Cluster, cli, start_worker
+from team_processes import Cluster, cli, start_worker
 from team_harness import database, make_repo, two_phase_plan, wait_for
 
 ASK = {"text": "Checking first.", "tool_calls": [{"name": "run_command", "arguments": {"command": "python check_calc.py"}}]}

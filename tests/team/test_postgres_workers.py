@@ -11,7 +11,7 @@ import signal
 import time
 from pathlib import Path
 
-from conftest import cli, start_worker
+from team_processes import cli, start_worker
 from team_harness import DOC, database, git, make_repo, two_phase_plan, wait_for
 
 FAST = ("--heartbeat", "0.3", "--dead-after", "2")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import cli
+from team_processes import cli
 from team_harness import DOC, git, make_repo, two_phase_plan
 
 
