@@ -44,3 +44,28 @@ def _default_url() -> str:
     from konstruct_tui.team.database import default_url
 
     return default_url()
+
+
+def test_stop_reaches_a_running_run_and_resume_finishes_it(tmp_path: Path) -> None:
+    from team_harness import database, wait_for
+    from team_processes import start_worker
+
+    repo = make_repo(tmp_path / "repo")
+    plan, scripts = two_phase_plan(tmp_path, p2_delay_s=6)
+    url = _default_url()
+    run_id = json.loads(cli("blueprint", "submit", str(plan), "--repo", str(repo), "--provider", "scripted", "--script", str(scripts)).stdout)["run"]
+    worker = start_worker("--workdir", str(tmp_path / "work"), "--heartbeat", "0.3", log=tmp_path / "w.log")
+    db = database(url)
+    try:
+        wait_for(lambda: db.run(run_id)["phase"] == "p2", why="phase p2 to start")
+        stop = cli("blueprint", "stop", run_id, "--database", url)
+        assert json.loads(stop.stdout) == {"run": run_id, "status": "stopping"}
+        wait_for(lambda: db.run(run_id)["status"] == "stopped", timeout=60, why="the run to stop", state=lambda: db.run(run_id))
+        assert [c["phase_id"] for c in db.closures(run_id)] == ["p1"]
+        assert json.loads(cli("blueprint", "resume", run_id, "--database", url).stdout) == {"run": run_id, "status": "queued"}
+        wait_for(lambda: db.run(run_id)["status"] == "done", timeout=120, why="the resumed run to finish", state=lambda: db.run(run_id))
+    finally:
+        worker.terminate()
+        worker.wait(30)
+    assert [c["phase_id"] for c in db.closures(run_id)] == ["p1", "p2"]
+    assert "stop_requested" in [e["kind"] for e in db.audit(run_id)]
