@@ -41,8 +41,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "providers": {"agent"},  # they implement the agent's ModelCallPort
     "blueprint": {"agent", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
     "app": {"agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
-    "ui": {"app", "agent", "blueprint"},
-    "cli": {"app", "agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox", "ui"},
+    # Team runs (a durable queue in a shared database) drive the blueprint layer as the CLI does.
+    "team": {"app", "agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox"},
+    "ui": {"app", "agent", "blueprint", "team"},
+    "cli": {"app", "agent", "blueprint", "providers", "tools", "workspace", "graph", "commands", "trust", "sandbox", "ui", "team"},
 }
 
 

@@ -71,7 +71,7 @@ class Orchestrator:
         self.switch = switch or KillSwitch()
         self.policy = RetryPolicy(options.max_retries)
         self.watchdog = Watchdog(run_id, self._alarm, options.tick_s, options.silent_after_s, options.quiet_after_s)
-        self.trust = SessionGate(TrustSession(workspace.root, broker=RunBroker(options.grant_commands)))
+        self.trust = SessionGate(TrustSession(workspace.root, broker=options.broker or RunBroker(options.grant_commands)))
         self._quiet: Alarm | None = None
         self.meter = BudgetMeter(Limits(max_turns=None, max_tokens=options.max_tokens, max_cost_usd=options.max_cost_usd), models.model, price)
         # Budgets are per process run, as in `konstruct run`: a resume is the person's decision to go
@@ -97,10 +97,12 @@ class Orchestrator:
         self.watchdog.start()
         self._main = asyncio.current_task()
         try:
-            for phase in self.blueprint.phases:
+            for index, phase in enumerate(self.blueprint.phases):
                 status = {p.phase_id: p.status for p in self.store.phases(self.run_id)}[phase.id]
                 if status != "closed":
                     await self._phase(phase)
+                    if self.options.pause_after_phase and index + 1 < len(self.blueprint.phases):
+                        return self._end("parked", "checkpoint", f"phase {phase.id} closed; the run goes on from this checkpoint")
             return self._end("done", "done", f"all {len(self.blueprint.phases)} phases closed")
         except Outcome as outcome:
             reason = (self.switch.reason or "killed") if outcome.reason == "killed" else outcome.reason

@@ -4,6 +4,7 @@ run stops early. Shared by the orchestrator and the phase gate."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..trust import TrustDecision, TrustRequest
 
@@ -21,6 +22,11 @@ class RunOptions:
     grant_commands: bool = False  # arbitrary command lines for the executor (`--yes`)
     max_tokens: int | None = None  # for the whole run (every session), per process run like `konstruct run`
     max_cost_usd: float | None = None
+    # A team worker (konstruct_tui/team) answers the executor's trust questions itself (it parks the run
+    # for an approval instead of refusing) and ends the process run after each closed phase, so every
+    # phase is one checkpointed step of its durable workflow. Both unset: a run on one machine, as ever.
+    broker: Any = None
+    pause_after_phase: bool = False
 
 
 class RunBroker:

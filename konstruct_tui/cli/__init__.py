@@ -30,7 +30,7 @@ from .common import UsageError
 COMMANDS = {
     "tool": "tool", "tools": "tool", "undo": "undo", "index": "index", "graph": "graph",
     "policy": "policy", "trust": "trust", "run": "run", "mcp": "mcp", "demo": "workbench",
-    "blueprint": "blueprint", "sandbox": "sandbox",
+    "blueprint": "blueprint", "sandbox": "sandbox", "worker": "team", "approvals": "team",
 }
 
 # What `konstruct --help` lists, in this order. The top-level help and an unknown command word need
@@ -49,6 +49,8 @@ SUMMARIES = {
     "demo": "the workbench on a bundled sample project, with a scripted model (no key, no network)",
     "blueprint": "run a plan of phases unattended, behind a completion gate",
     "sandbox": "the kernel sandbox commands run in (Landlock)",
+    "worker": "serve queued blueprint runs from the team database",
+    "approvals": "answer the trust requests parked team runs wait on",
 }
 
 

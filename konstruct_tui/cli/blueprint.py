@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import team
 from .recovery import settle_interrupted
 from ..untrusted_text import neutralise
 from .common import JsonLinesReporter, UsageError, open_workspace, positive_number, print_json, whole_number
@@ -70,16 +71,31 @@ def register(commands: Any) -> None:
     status = sub.add_parser("status", help="a run's phases, verdicts and state (no RUN: list the runs)")
     status.add_argument("run", nargs="?", metavar="RUN")
     status.add_argument("--json", action="store_true", help="print JSON")
-    status.set_defaults(handler=_store_errors(show_status))
+    team.add_database(status)
+    status.set_defaults(handler=_team_or(team.team_status, _store_errors(show_status)))
 
     resume = sub.add_parser("resume", help="continue a parked, stalled or interrupted run")
     resume.add_argument("run", metavar="RUN")
     _model_flags(resume)
-    resume.set_defaults(handler=_store_errors(resume_run))
+    team.add_database(resume)
+    resume.set_defaults(handler=_team_or(team.resume_team_run, _store_errors(resume_run)))
 
     rep = sub.add_parser("report", help="the run's report and audit trail, as Markdown")
     rep.add_argument("run", metavar="RUN")
-    rep.set_defaults(handler=_store_errors(show_report))
+    team.add_database(rep)
+    rep.set_defaults(handler=_team_or(team.team_report, _store_errors(show_report)))
+
+    team.register_blueprint(sub, _model_flags)
+
+
+def _team_or(on_team: Callable[[argparse.Namespace], int], local: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """With a team database chosen (flag, environment or config.toml) a reading command reads it;
+    otherwise the run store of this machine, exactly as before."""
+
+    def handler(args: argparse.Namespace) -> int:
+        return team.database_problems(on_team)(args) if team.team_chosen(args) else local(args)
+
+    return handler
 
 
 def _model_flags(parser: argparse.ArgumentParser) -> None:

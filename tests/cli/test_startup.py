@@ -13,7 +13,7 @@ import pytest
 from konstruct_tui.cli import SUMMARIES, build_parser
 
 # Libraries that cost tens to hundreds of milliseconds to import, and no parse of a command line needs.
-HEAVY = {"textual", "networkx", "igraph", "numpy", "tree_sitter", "httpx", "pydantic", "mcp", "rich"}
+HEAVY = {"textual", "networkx", "igraph", "numpy", "tree_sitter", "httpx", "pydantic", "mcp", "rich", "dbos", "sqlalchemy", "psycopg"}
 _REPORT = (
     "import atexit, sys\n"
     "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)) + '\\n'))\n"
@@ -48,6 +48,11 @@ def heavy_in(modules: set[str]) -> set[str]:
     ("blueprint", "run"),
     ("mcp", "--bogus"),
     ("policy", "check", "--bogus"),
+    ("worker", "--help"),
+    ("worker", "--bogus"),
+    ("approvals", "grant"),
+    ("blueprint", "submit"),
+    ("blueprint", "status", "--help"),
 ])
 def test_help_and_usage_errors_import_no_heavy_library(argv: tuple[str, ...]) -> None:
     done, modules = loaded(*argv)

@@ -1,0 +1,156 @@
+"""Team runs through the durable queue: N small scripted runs (one phase each: read, edit, a verdict)
+through 1, 2 and 4 `konstruct worker` processes on a throwaway PostgreSQL cluster.
+
+Prints, per worker count: runs per minute, queue latency (submit → a worker starts the run; every
+run is submitted before the workers start, so it includes their start-up and the backlog) p50/p99,
+and a step's cost beside the orchestrator's, split into git (fresh clone, checkpoint commit and push,
+the result branch pushed) and the engine (run store checkpoint, database writes), against the baseline:
+the same run on today's store (the orchestrator in-process, a local SQLite run store, no queue).
+
+    python bench/bench_queue.py [--runs 50] [--workers 1,2,4]
+
+Needs initdb/pg_ctl (Debian's postgresql package); as root the cluster runs as `postgres`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import glob
+import json
+import os
+import pwd
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "blueprint"), str(ROOT / "tests" / "team")]
+
+from blueprint_harness import EVIDENCE, PHASE_FIX, blueprint_text, edit, read, verdict, write_scripts  # noqa: E402
+from team_harness import make_repo  # noqa: E402
+
+PLAN = blueprint_text(PHASE_FIX.replace('verify = ["python check_calc.py"]\n', ""))
+
+
+def binary(name: str) -> str:
+    found = shutil.which(name) or (sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [None])[-1]
+    if not found:
+        sys.exit(f"{name} not found: apt-get install postgresql")
+    return found
+
+
+def start_cluster(base: Path) -> tuple[str, list[str]]:
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        user = pwd.getpwnam("postgres")
+        os.chown(base, user.pw_uid, user.pw_gid)
+        prefix = ["runuser", "-u", "postgres", "--"]
+    sock = base / "sock"
+    subprocess.run([*prefix, "mkdir", "-p", str(sock)], check=True)
+    subprocess.run([*prefix, binary("initdb"), "-D", str(base / "data"), "-A", "trust", "-U", "postgres", "--no-sync"], check=True, capture_output=True)
+    subprocess.run([*prefix, binary("pg_ctl"), "-D", str(base / "data"), "-l", str(base / "log"), "-w", "-o",
+                    f"-k {sock} -c listen_addresses='' -c max_connections=200", "start"], check=True, capture_output=True)
+    return str(sock), prefix
+
+
+def baseline(folder: Path, scripts: Path, count: int) -> float:
+    """Seconds per run on today's store: the orchestrator in-process, as `konstruct blueprint run` drives it."""
+    from konstruct_tui.agent.events import CollectingReporter
+    from konstruct_tui.app import ScriptBook
+    from konstruct_tui.blueprint import Orchestrator, RunOptions, RunStore, new_run_id, parse_blueprint
+    from konstruct_tui.workspace import Workspace
+
+    times = []
+    for n in range(count):
+        root = make_repo(folder / f"base{n}")
+        store = RunStore(folder / f"base{n}.sqlite3")
+        blueprint = parse_blueprint(PLAN)
+        run_id = new_run_id()
+        store.create_run(run_id, blueprint.title, "plan.toml", PLAN, str(root), {"provider": "scripted"}, [p.id for p in blueprint.phases])
+        began = time.perf_counter()
+        with Workspace(root) as workspace:
+            finished = asyncio.run(Orchestrator(store, run_id, blueprint, workspace, ScriptBook(scripts, 20), CollectingReporter(), RunOptions()).run())
+        times.append(time.perf_counter() - began)
+        assert finished.reason == "done", finished
+    return statistics.median(times)
+
+
+def through_workers(url: str, folder: Path, repo: Path, scripts: Path, runs: int, workers: int) -> dict[str, float]:
+    from konstruct_tui.app import describe_model
+    from konstruct_tui.blueprint import new_run_id
+    from konstruct_tui.providers import resolve
+    from konstruct_tui.team import DatabaseTarget, TeamDatabase, enqueue, prepare, resolve_base
+
+    target = DatabaseTarget(url)
+    db = TeamDatabase.open(target, create=True)
+    prepare(target)
+    base = resolve_base(str(repo), None)
+    model = json.dumps(describe_model(resolve(provider="scripted", script=str(scripts))))
+    ids = []
+    began = time.time()
+    for _ in range(runs):
+        run_id = new_run_id() + uuid.uuid4().hex[:4]
+        db.add_run({"run_id": run_id, "title": "Calc fixes", "source": "plan.toml", "blueprint": PLAN, "repo": str(repo), "ref": None, "base": base,
+                    "model": model, "options": json.dumps({"grants": []}), "approval_timeout": None, "status": "queued", "continuation": 0, "stop_requested": 0})
+        enqueue(target, run_id)
+        ids.append(run_id)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-m", "konstruct_tui", "worker", "--database", url, "--workdir", str(folder / f"w{workers}-{n}"),
+                               "--once", "--heartbeat", "0.5"], env=env, stderr=subprocess.DEVNULL) for n in range(workers)]
+    for proc in procs:
+        proc.wait()
+    wall = time.time() - began
+    rows = {r["run_id"]: r for r in db.runs()}
+    assert all(rows[i]["status"] == "done" for i in ids), {rows[i]["status"] for i in ids}
+    latencies, overheads, steps, gits = [], [], [], []
+    for run_id in ids:
+        audit = [e for e in db.audit(run_id) if e["kind"] == "step"]
+        latencies.append(audit[0]["detail"]["started"] - rows[run_id]["created"])
+        for entry in audit:
+            overheads.append(entry["detail"]["step_s"] - entry["detail"]["orchestrator_s"] - entry["detail"]["git_s"])
+            gits.append(entry["detail"]["git_s"])
+            steps.append(entry["detail"]["step_s"])
+    latencies.sort()
+    db.close()
+    return {"runs_per_min": runs / wall * 60, "p50": statistics.median(latencies), "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+            "overhead": statistics.median(overheads), "step": statistics.median(steps), "git": statistics.median(gits)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--workers", default="1,2,4")
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="konstruct-bench-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix="konstruct-bench-"))
+    os.environ.setdefault("XDG_DATA_HOME", str(folder / "xdg-data"))
+    os.environ.setdefault("XDG_CACHE_HOME", str(folder / "xdg-cache"))
+    sock, prefix = start_cluster(base)
+    try:
+        scripts = write_scripts(folder / "scripts", {"executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
+                                                     "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})]})
+        repo = make_repo(folder / "repo")
+        per_run = baseline(folder, scripts, 5)
+        print(f"baseline (today's store, in-process, no queue): {per_run * 1000:.0f} ms per run (median of 5); one step per run")
+        for workers in [int(w) for w in args.workers.split(",")]:
+            name = f"b{workers}_{uuid.uuid4().hex[:6]}"
+            subprocess.run(["psql", "-h", sock, "-U", "postgres", "-qc", f"CREATE DATABASE {name}"], check=True)
+            r = through_workers(f"postgresql://postgres@/{name}?host={sock}", folder, repo, scripts, args.runs, workers)
+            print(f"{workers} worker(s), {args.runs} runs: {r['runs_per_min']:.1f} runs/min; queue latency p50 {r['p50']:.2f} s, p99 {r['p99']:.2f} s; "
+                  f"step {r['step'] * 1000:.0f} ms median: git (fresh clone, checkpoint commit and push, branch push) {r['git'] * 1000:.0f} ms, "
+                  f"engine overhead beside git (store checkpoint, database writes) {r['overhead'] * 1000:.0f} ms "
+                  f"= {r['overhead'] / per_run * 100:.0f}% of the baseline run; with git {(r['overhead'] + r['git']) / per_run * 100:.0f}%")
+    finally:
+        subprocess.run([*prefix, binary("pg_ctl"), "-D", str(base / "data"), "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,337 @@
+"""Blueprint runs for a team (DESIGN.md §9, issue 28): a durable queue in a shared database.
+
+    konstruct blueprint submit FILE --repo URL|PATH [--ref REF] [model flags] [--database URL]
+    konstruct blueprint stop RUN [--database URL]
+    konstruct worker [--database URL] [--concurrency N] [--workdir DIR] [--once] [--name NAME]
+    konstruct approvals list [RUN] [--json] [--database URL]
+    konstruct approvals grant|deny RUN REQUEST [--scope once|run] [--database URL]
+
+`blueprint status|report|resume` read the team database when one is chosen (`--database`,
+$KONSTRUCT_DATABASE_URL or `[team] database` in config.toml). The database layer, DBOS and git are
+imported in the handlers only. A database problem is one line, exit 2, with any password redacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..untrusted_text import neutralise
+from .common import UsageError, positive_number, print_json, whole_number
+
+if TYPE_CHECKING:
+    from ..team import TeamDatabase
+
+
+def add_database(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--database", metavar="URL",
+                        help="the team database (sqlite:///PATH or postgresql://…; default $KONSTRUCT_DATABASE_URL, config.toml [team] database, "
+                             "else SQLite in the user data dir)")
+
+
+def database_problems(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    @functools.wraps(handler)
+    def guarded(args: argparse.Namespace) -> int:
+        from ..team import CheckoutFailed, DatabaseProblem
+
+        try:
+            return handler(args)
+        except (DatabaseProblem, CheckoutFailed) as problem:
+            raise UsageError(str(problem)) from None
+
+    return guarded
+
+
+def team_chosen(args: argparse.Namespace) -> bool:
+    """Whether a reading command goes to the team database: one was named, here or in the settings."""
+    from ..team import configured_url
+
+    try:
+        return configured_url(getattr(args, "database", None)) is not None
+    except Exception as problem:  # noqa: BLE001 - an unreadable config.toml: one line
+        raise UsageError(str(problem)) from None
+
+
+def _open(args: argparse.Namespace, *, create: bool = False) -> TeamDatabase:
+    from ..team import DatabaseTarget, TeamDatabase
+
+    return TeamDatabase.open(DatabaseTarget.choose(args.database), create=create)
+
+
+# Registration.
+
+def register(commands: Any) -> None:
+    worker = commands.add_parser("worker", help="serve queued blueprint runs from the team database")
+    add_database(worker)
+    worker.add_argument("--concurrency", type=whole_number(), default=1, metavar="N", help="runs at once in this worker (default 1)")
+    worker.add_argument("--total", type=whole_number(), metavar="N", help="runs at once across all workers")
+    worker.add_argument("--workdir", metavar="DIR", help="where checkouts go (default: the user cache dir)")
+    worker.add_argument("--once", action="store_true", help="serve until the queue is empty, then exit 0")
+    worker.add_argument("--name", metavar="NAME", help="a stable executor id: restarted under it, a worker recovers its own runs")
+    worker.add_argument("--heartbeat", type=positive_number, default=None, metavar="S", help="seconds between heartbeats (default 2)")
+    worker.add_argument("--dead-after", type=positive_number, default=None, metavar="S",
+                        help="a worker silent this long is taken as dead and its runs recovered (default 30, or $KONSTRUCT_WORKER_DEAD_AFTER_S)")
+    worker.set_defaults(handler=database_problems(serve))
+
+    approvals = commands.add_parser("approvals", help="answer the trust requests parked team runs wait on")
+    sub = approvals.add_subparsers(dest="approvals_command", metavar="ACTION", parser_class=type(approvals))
+    approvals.set_defaults(handler=lambda args: (approvals.print_help(), 0)[1])
+    listing = sub.add_parser("list", help="the requests waiting for an answer")
+    listing.add_argument("run", nargs="?", metavar="RUN")
+    listing.add_argument("--all", action="store_true", help="answered requests too")
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    add_database(listing)
+    listing.set_defaults(handler=database_problems(list_approvals))
+    for word, verb in (("grant", "granted"), ("deny", "denied")):
+        answer = sub.add_parser(word, help=f"{word} a request (final)")
+        answer.add_argument("run", metavar="RUN")
+        answer.add_argument("request", metavar="REQUEST")
+        answer.add_argument("--scope", choices=("once", "run"), default="once", help="once: this request; run: the capability for the rest of the run")
+        add_database(answer)
+        answer.set_defaults(handler=database_problems(functools.partial(answer_request, verb)))
+
+
+def register_blueprint(sub: Any, model_flags: Callable[[argparse.ArgumentParser], None]) -> None:
+    """`blueprint submit` and `blueprint stop` (called by cli/blueprint.py)."""
+    submit = sub.add_parser("submit", help="put a run on the team queue (a worker runs it in a fresh checkout)")
+    submit.add_argument("file", metavar="FILE", help="the blueprint (TOML)")
+    submit.add_argument("--repo", required=True, metavar="URL|PATH", help="the repository a worker checks out")
+    submit.add_argument("--ref", metavar="REF", help="the branch, tag or commit to start from (default HEAD); resolved now")
+    submit.add_argument("--grant", action="append", choices=("commands",), default=[], help="grant up front (edits and project scripts always are)")
+    submit.add_argument("--approval-timeout", type=positive_number, metavar="S", help="a run waiting longer for an answer ends stalled")
+    add_database(submit)
+    model_flags(submit)
+    submit.set_defaults(handler=database_problems(submit_run))
+    stop = sub.add_parser("stop", help="stop a team run wherever it is (it parks, resumable)")
+    stop.add_argument("run", metavar="RUN")
+    add_database(stop)
+    stop.set_defaults(handler=database_problems(stop_run))
+
+
+# Submit and serve.
+
+def submit_run(args: argparse.Namespace) -> int:
+    from ..app import BlueprintProblem, describe_model, load_blueprint
+    from ..blueprint import new_run_id
+    from ..providers import ConfigInvalid, resolve
+    from ..team import enqueue, prepare, repo_location, resolve_base
+
+    try:
+        plan = load_blueprint(Path(args.file))
+        settings = resolve(provider=args.provider, model=args.model, base_url=args.base_url, script=args.script, turn_deadline_s=args.turn_timeout)
+    except (BlueprintProblem, ConfigInvalid) as problem:
+        raise UsageError(str(problem)) from None
+    repo = repo_location(args.repo)
+    base = resolve_base(repo, args.ref)
+    db = _open(args, create=True)
+    prepare(db.target)
+    run_id = new_run_id()
+    grants = sorted(set(args.grant) | ({"commands"} if args.yes else set()))
+    options = {"grants": grants, "max_retries": args.max_retries, "max_turns": args.max_turns, "max_tokens": args.max_tokens,
+               "max_cost": args.max_cost, "tick_s": args.watchdog_tick or 30.0, "silent_after_s": args.silent_after or 300.0}
+    db.add_run({"run_id": run_id, "title": plan.blueprint.title, "source": plan.path.name, "blueprint": plan.text, "repo": repo,
+                "ref": args.ref, "base": base, "model": json.dumps(describe_model(settings)), "options": json.dumps(options),
+                "approval_timeout": args.approval_timeout, "status": "queued", "continuation": 0, "stop_requested": 0})
+    enqueue(db.target, run_id)
+    db.close()
+    print_json({"run": run_id, "status": "queued"})
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    from ..team import Worker, prepare
+    from ..userdirs import cache_dir, private_dir
+
+    db = _open(args, create=True)
+    prepare(db.target)
+    workdir = Path(args.workdir).resolve() if args.workdir else private_dir(cache_dir() / "team-workdir")
+    workdir.mkdir(parents=True, exist_ok=True)
+    dead_after = args.dead_after or float(os.environ.get("KONSTRUCT_WORKER_DEAD_AFTER_S") or 30)
+    worker = Worker(db, workdir, args.concurrency, args.total, args.name, args.heartbeat or 2.0, dead_after)
+    print(f"konstruct worker {worker.executor_id}: serving {db.target.shown}", file=sys.stderr, flush=True)
+    return worker.serve(args.once)
+
+
+# Approvals.
+
+def list_approvals(args: argparse.Namespace) -> int:
+    db = _open(args)
+    rows = [a for a in db.approvals(args.run) if args.all or a["status"] == "pending"]
+    if args.json:
+        print_json({"approvals": rows})
+        return 0
+    for a in rows:
+        request = a["request"]
+        what = request.get("command") or request.get("detail") or ", ".join(request.get("paths") or [])
+        verdict = f" (policy: {request['rule']}: {request['reason']})" if request.get("rule") else ""
+        print(neutralise(f"{a['run_id']}  {a['request_id']}  {a['status']:<8} {request.get('capability')}: {what}{verdict}", keep_layout=False))
+        for path, diff in request.get("diffs") or []:
+            print(neutralise(f"    {path}:\n" + "\n".join("      " + line for line in diff.splitlines()[:40])))
+    return 0
+
+
+def answer_request(verdict: str, args: argparse.Namespace) -> int:
+    from ..team import enqueue
+
+    db = _open(args)
+    if db.run(args.run) is None:
+        raise UsageError(f"no team run {args.run!r} in {db.target.shown}")
+    who = db.answer(args.run, args.request, verdict, args.scope)
+    number = None
+    if all(a["status"] != "pending" for a in db.approvals(args.run)):
+        number = db.requeue(args.run, ("waiting_approval",))
+        if number is not None:
+            enqueue(db.target, args.run, number)
+    print_json({"run": args.run, "request": args.request, "answer": verdict, "scope": args.scope, "by": who,
+                "status": "queued" if number is not None else (db.run(args.run) or {}).get("status")})
+    return 0
+
+
+# Supervising (blueprint status|report|stop|resume on the team database).
+
+def stop_run(args: argparse.Namespace) -> int:
+    from ..team import cancel
+
+    db = _open(args)
+    run = _team_run(db, args.run)
+    if run["status"] in ("done", "stopped"):
+        print_json({"run": run["run_id"], "status": run["status"]})
+        return 0
+    db.update_run(run["run_id"], stop_requested=1)
+    stopped = db.update_run(run["run_id"], when_status=("queued", "waiting_approval", "stalled", "parked"), status="stopped", reason="stopped",
+                            message="stopped by " + db.role())
+    if stopped:
+        cancel(db.target, _workflow_ids(run))
+    db.add_audit(run["run_id"], "stop_requested", db.role(), {})
+    print_json({"run": run["run_id"], "status": "stopped" if stopped else "stopping"})
+    return 0
+
+
+def resume_team_run(args: argparse.Namespace) -> int:
+    from ..team import enqueue
+
+    db = _open(args)
+    run = _team_run(db, args.run)
+    if run["status"] == "done":
+        raise UsageError(f"run {run['run_id']} is done; nothing to resume")
+    if run["status"] == "waiting_approval":
+        raise UsageError(f"run {run['run_id']} waits for an answer: `konstruct approvals list {run['run_id']}`")
+    number = db.requeue(run["run_id"], ("stopped", "stalled", "parked"))
+    if number is None:
+        raise UsageError(f"run {run['run_id']} is {run['status']}; only a stopped, stalled or parked run resumes")
+    enqueue(db.target, run["run_id"], number)
+    db.add_audit(run["run_id"], "resumed", db.role(), {})
+    print_json({"run": run["run_id"], "status": "queued"})
+    return 0
+
+
+def team_status(args: argparse.Namespace) -> int:
+    db = _open(args)
+    if args.run is None:
+        runs = [{"run_id": r["run_id"], "title": r["title"], "status": r["status"], "reason": r["reason"], "source": r["source"],
+                 "phase": r["phase"], "worker": r["worker"]} for r in db.runs()]
+        if args.json:
+            print_json({"runs": runs})
+        else:
+            for r in runs:
+                print(neutralise(f"{r['run_id']}  {r['status']:<16} {r['title']}", keep_layout=False))
+        return 0
+    payload = team_status_of(db, _team_run(db, args.run))
+    if args.json:
+        print_json(payload)
+        return 0
+    print(neutralise(f"{payload['title']} ({payload['run_id']}): {payload['status']}" + (f" — {payload['message']}" if payload["message"] else "")))
+    print(neutralise(f"  repo {payload['repo']} at {payload['base'][:12]}; worker {payload['worker'] or '-'}; last: {payload['last_output'] or '-'}", keep_layout=False))
+    for phase in payload["phases"]:
+        print(neutralise(f"  {phase['id']:<12} {phase['status']:<8} attempts {phase['attempts']}  verdict {phase['verdict'] or '-'}"))
+    for a in payload["approvals"]:
+        print(neutralise(f"  waiting: {a['request_id']} {a['request'].get('capability')}: {a['request'].get('detail')}", keep_layout=False))
+    return 0
+
+
+def team_status_of(db: TeamDatabase, run: dict[str, Any]) -> dict[str, Any]:
+    from ..blueprint import RunStore
+    from .blueprint import status_of
+
+    phases: list[dict[str, Any]] = []
+    defects: list[dict[str, Any]] = []
+    with _store_copy(db, run["run_id"]) as path:
+        if path is not None:
+            store = RunStore(path)
+            try:
+                local = status_of(store, run["run_id"])
+            finally:
+                store.close()
+            phases, defects = local["phases"], local["defects"]
+    model = {k: v for k, v in json.loads(run["model"]).items() if k != "script"}
+    return {"run_id": run["run_id"], "title": run["title"], "source": run["source"], "status": run["status"], "reason": run["reason"],
+            "message": run["message"], "resumable": run["status"] in ("stopped", "stalled", "parked"), "model": model,
+            "repo": run["repo"], "ref": run["ref"], "base": run["base"], "branch": run["branch"], "worker": run["worker"],
+            "phase": run["phase"], "last_output": run["last_output"], "phases": phases, "defects": defects,
+            "closed": db.closures(run["run_id"]), "approvals": [a for a in db.approvals(run["run_id"]) if a["status"] == "pending"],
+            "created": run["created"], "updated": run["updated"]}
+
+
+def team_report(args: argparse.Namespace) -> int:
+    from ..blueprint import RunStore, render_report
+
+    db = _open(args)
+    run = _team_run(db, args.run)
+    with _store_copy(db, run["run_id"]) as path:
+        if path is None:
+            sys.stdout.write(f"# {run['title']}\n\nRun {run['run_id']} is {run['status']}: no step has finished yet.\n")
+        else:
+            store = RunStore(path)
+            try:
+                sys.stdout.write(render_report(store, run["run_id"]))
+            finally:
+                store.close()
+    lines = ["", "## Team audit", ""]
+    for entry in db.audit(run["run_id"]):
+        detail = ", ".join(f"{k}: {v}" for k, v in entry["detail"].items() if k not in ("diffs", "notes"))
+        lines.append(f"- {_when(entry['at'])} {entry['kind']} by {entry['actor']}" + (f" ({detail})" if detail else ""))
+    sys.stdout.write(neutralise("\n".join(lines)) + "\n")
+    return 0
+
+
+class _store_copy:
+    """The run's checkpointed run store as a file of its own (read, then thrown away)."""
+
+    def __init__(self, db: TeamDatabase, run_id: str) -> None:
+        self.data = db.store(run_id)
+
+    def __enter__(self) -> Path | None:
+        if self.data is None:
+            return None
+        self.folder = tempfile.TemporaryDirectory(prefix="konstruct-team-")
+        path = Path(self.folder.name) / "runs.sqlite3"
+        path.write_bytes(self.data)
+        return path
+
+    def __exit__(self, *exc: object) -> None:
+        if self.data is not None:
+            self.folder.cleanup()
+
+
+def _team_run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
+    run = db.run(run_id)
+    if run is None:
+        raise UsageError(f"no team run {run_id!r} in {db.target.shown} (see `konstruct blueprint status --database URL`)")
+    return run
+
+
+def _workflow_ids(run: dict[str, Any]) -> list[str]:
+    return [run["run_id"]] + [f"{run['run_id']}~{n}" for n in range(1, run["continuation"] + 1)]
+
+
+def _when(at: float) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))

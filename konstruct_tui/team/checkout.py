@@ -1,0 +1,121 @@
+"""The run's repository on a worker: its base commit resolved at submit time, a fresh clone at
+the state the last completed step recorded, a checkpoint commit after every step (pushed to
+`refs/konstruct/checkpoints/RUN` in the run's repository, so a worker on another machine starts
+from it), and the result pushed as branch `konstruct/RUN` when the run is done.
+
+git runs with no terminal prompt and no user config of the worker's (a fixed committer), so a
+checkout behaves the same on every machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from .database import DatabaseProblem
+
+COMMITTER = {"GIT_AUTHOR_NAME": "konstruct worker", "GIT_AUTHOR_EMAIL": "konstruct@localhost",
+             "GIT_COMMITTER_NAME": "konstruct worker", "GIT_COMMITTER_EMAIL": "konstruct@localhost"}
+
+
+class CheckoutFailed(RuntimeError):
+    """git could not fetch, check out or push; the message is git's last line."""
+
+
+class GitClock:
+    """Seconds spent in git by this thread's current step (the bench separates them from the engine's)."""
+
+    spent = threading.local()
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.spent.seconds = 0.0
+
+    @classmethod
+    def seconds(cls) -> float:
+        return float(getattr(cls.spent, "seconds", 0.0))
+
+
+def _git(*args: str, cwd: Path | None = None) -> str:
+    began = time.perf_counter()
+    try:
+        return _run_git(*args, cwd=cwd)
+    finally:
+        GitClock.spent.seconds = GitClock.seconds() + time.perf_counter() - began
+
+
+def _run_git(*args: str, cwd: Path | None = None) -> str:
+    env = {**os.environ, **COMMITTER, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise CheckoutFailed(f"git {args[0]}: {last}")
+    return done.stdout.strip()
+
+
+def repo_location(repo: str) -> str:
+    """A local path becomes absolute (a worker elsewhere on the machine must find it); a URL stays."""
+    if "://" in repo or (":" in repo and not os.path.exists(repo)):
+        return repo
+    path = Path(repo).expanduser().resolve()
+    if not path.is_dir():
+        raise DatabaseProblem(f"--repo {repo!r}: no such folder")
+    return str(path)
+
+
+def resolve_base(repo: str, ref: str | None) -> str:
+    """The commit the run starts from, fixed when it is submitted (a later push to REF changes nothing)."""
+    wanted = ref or "HEAD"
+    try:
+        if os.path.isdir(repo):
+            return _git("rev-parse", "--verify", "--quiet", f"{wanted}^{{commit}}", cwd=Path(repo))
+        listed = _git("ls-remote", repo, wanted).split()
+    except CheckoutFailed as failed:
+        raise DatabaseProblem(f"--repo {repo}: {'no commit ' + repr(wanted) + ' there' if os.path.isdir(repo) else failed}") from None
+    if not listed:
+        raise DatabaseProblem(f"--repo {repo}: no ref {wanted!r} there")
+    return listed[0]
+
+
+def checkpoint_ref(run_id: str) -> str:
+    return f"refs/konstruct/checkpoints/{run_id}"
+
+
+def fresh_checkout(repo: str, commit: str, run_id: str, dest: Path) -> None:
+    """A new clone at `commit` (the base, or a checkpoint of this run) in `dest`, replacing what was
+    there. A tree this worker left at exactly that commit, with nothing changed since (the step before,
+    on the same worker), is that state already and is kept: no second clone."""
+    if (dest / ".git").is_dir():
+        try:
+            if _git("rev-parse", "HEAD", cwd=dest) == commit and _git("status", "--porcelain", "--ignored", "--untracked-files=all", cwd=dest) == "":
+                return
+        except CheckoutFailed:
+            pass
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    _git("clone", "--quiet", "--no-checkout", repo, str(dest))
+    try:
+        _git("cat-file", "-e", f"{commit}^{{commit}}", cwd=dest)
+    except CheckoutFailed:
+        _git("fetch", "--quiet", "origin", f"+{checkpoint_ref(run_id)}:{checkpoint_ref(run_id)}", cwd=dest)
+    _git("checkout", "--quiet", "--detach", commit, cwd=dest)
+
+
+def checkpoint(dest: Path, run_id: str, message: str) -> str:
+    """Commit the work tree as it is and push it as the run's checkpoint; returns the commit."""
+    _git("add", "-A", cwd=dest)
+    _git("commit", "--quiet", "--allow-empty", "--no-verify", "-m", message, cwd=dest)
+    commit = _git("rev-parse", "HEAD", cwd=dest)
+    _git("push", "--quiet", "--force", "origin", f"HEAD:{checkpoint_ref(run_id)}", cwd=dest)
+    return commit
+
+
+def push_result(dest: Path, run_id: str) -> str:
+    branch = f"konstruct/{run_id}"
+    _git("push", "--quiet", "--force", "origin", f"HEAD:refs/heads/{branch}", cwd=dest)
+    return branch

@@ -1,0 +1,158 @@
+"""The durable engine under team runs: DBOS Transact (workflows and steps checkpointed in the
+database, a queue with concurrency limits, a client for other processes, recovery).
+
+A run is the workflow `konstruct_run`; each of its steps is `advance` (step.py): one phase, from a
+fresh checkout at the last checkpoint. DBOS records each step's result, so a workflow taken up
+again replays the finished steps from the database and runs the rest.
+
+Recovery across machines needs no control plane: every worker has its own executor id and beats
+into `konstruct_workers`; each worker sweeps for workers whose beat stopped (`--dead-after`), claims
+each such worker with one conditional update (so one sweeper only), and has DBOS re-enqueue that
+executor's pending workflows, which any worker then dequeues. A worker restarted under the same
+`--name` recovers its own on start, as DBOS does for any executor.
+
+dbos is imported here only: nothing on the workbench's start-up path or `konstruct --help` loads it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from dbos import DBOS, DBOSClient
+
+from .database import DatabaseProblem, DatabaseTarget, scrub
+from .checkout import CheckoutFailed
+from .records import TeamDatabase
+from .step import advance
+
+QUEUE = "konstruct-runs"
+WORKFLOW = "konstruct_run"
+APP_VERSION = "konstruct-team-1"  # every worker and client agree on it, whatever their source hash
+_worker: dict[str, Any] = {}  # this process's database, workdir and executor id, for the steps
+
+
+@DBOS.step(name="konstruct_advance")
+def _advance(run_id: str, number: int) -> dict[str, Any]:
+    db: TeamDatabase = _worker["db"]
+    try:
+        return advance(db, run_id, _worker["workdir"], _worker["executor_id"])
+    except (CheckoutFailed, DatabaseProblem) as problem:  # parked where it was: `blueprint resume` tries again
+        db.update_run(run_id, status="parked", reason="error", message=str(problem), worker=None)
+        return {"state": "error"}
+    except Exception as error:  # noqa: BLE001 - a bug: the run parks saying what broke, never stays `running`
+        db.update_run(run_id, status="parked", reason="error", message=f"internal error: {type(error).__name__}: {error}"[:2000], worker=None)
+        return {"state": "error"}
+
+
+@DBOS.step(name="konstruct_answered_meanwhile")
+def _answered_meanwhile(run_id: str) -> None:
+    """An answer that came while the step was still parking found the run not yet waiting and left
+    it: send the run on from here (the conditional update lets one process only do it)."""
+    db: TeamDatabase = _worker["db"]
+    if all(a["status"] != "pending" for a in db.approvals(run_id)):
+        number = db.requeue(run_id, ("waiting_approval",))
+        if number is not None:
+            enqueue(db.target, run_id, number)
+
+
+@DBOS.workflow(name=WORKFLOW)
+def konstruct_run(run_id: str) -> str:
+    number = 0
+    while True:
+        result = _advance(run_id, number)
+        number += 1
+        if result["state"] == "waiting_approval":
+            _answered_meanwhile(run_id)
+        if result["state"] != "checkpoint":
+            return str(result["state"])
+
+
+def prepare(target: DatabaseTarget) -> None:
+    """DBOS's system tables in the database (a client alone does not make them)."""
+    try:
+        DBOS.migrate(target.url, schema="dbos")
+    except Exception as error:  # noqa: BLE001 - a database DBOS cannot use: one line
+        raise DatabaseProblem(f"database {target.shown}: DBOS cannot set up its tables: {scrub(str(error).splitlines()[0] if str(error) else type(error).__name__, target.url)}") from None
+
+
+def enqueue(target: DatabaseTarget, run_id: str, continuation: int = 0) -> str:
+    """Put the run (or its continuation after an approval or a resume) on the queue; idempotent."""
+    workflow_id = run_id if continuation == 0 else f"{run_id}~{continuation}"
+    client = DBOSClient(system_database_url=target.url)
+    try:
+        client.enqueue({"queue_name": QUEUE, "workflow_name": WORKFLOW, "workflow_id": workflow_id, "app_version": APP_VERSION}, run_id)
+    finally:
+        client.destroy()
+    return workflow_id
+
+
+def cancel(target: DatabaseTarget, workflow_ids: list[str]) -> None:
+    client = DBOSClient(system_database_url=target.url)
+    try:
+        for workflow_id in workflow_ids:
+            try:
+                client.cancel_workflow(workflow_id)
+            except Exception:  # noqa: BLE001 - never enqueued or already gone: nothing to cancel
+                pass
+    finally:
+        client.destroy()
+
+
+class Worker:
+    def __init__(self, db: TeamDatabase, workdir: Path, concurrency: int, total: int | None, name: str | None, beat_s: float,
+                 dead_after_s: float) -> None:
+        self.db = db
+        self.workdir = workdir
+        self.executor_id = name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.beat_s = beat_s
+        self.dead_after_s = dead_after_s
+        self.stop = threading.Event()
+        _worker.update(db=db, workdir=workdir, executor_id=self.executor_id)
+        self.concurrency, self.total = concurrency, total
+        DBOS(config={"name": "konstruct", "system_database_url": db.target.url, "executor_id": self.executor_id,
+                     "application_version": APP_VERSION, "log_level": "WARNING", "console_log_level": "WARNING",
+                     "notification_listener_polling_interval_sec": 0.25})
+
+    def serve(self, once: bool) -> int:
+        signal.signal(signal.SIGTERM, lambda *_: self.stop.set())
+        self.db.beat(self.executor_id, socket.gethostname(), os.getpid())
+        DBOS.launch()
+        # The queue's limits live in the database: the worker that starts last sets them for all.
+        DBOS.register_queue(QUEUE, polling_interval_sec=0.25, on_conflict="always_update",
+                             worker_concurrency=self.concurrency, global_concurrency=self.total)
+        idle = 0
+        try:
+            while not self.stop.wait(self.beat_s):
+                self.db.beat(self.executor_id, socket.gethostname(), os.getpid())
+                self.sweep()
+                if once:
+                    idle = idle + 1 if not self.work_left() else 0
+                    if idle >= 2:
+                        break
+        finally:
+            self.db.beat(self.executor_id, socket.gethostname(), os.getpid(), state="stopped")
+            DBOS.destroy(workflow_completion_timeout_sec=0)
+        return 0
+
+    def sweep(self) -> None:
+        for dead in self.db.claim_dead_workers(self.dead_after_s):
+            self.db.add_audit("-", "worker_recovered", self.executor_id, {"dead_worker": dead})
+            DBOS._recover_pending_workflows([dead])  # re-enqueues them: any worker may take them up
+        now = time.time()
+        for row in self.db.waiting():
+            timeout = row["approval_timeout"]
+            if timeout and row["parked_at"] and now - row["parked_at"] > timeout:
+                if self.db.update_run(row["run_id"], when_status=("waiting_approval",), status="stalled", reason="approval_timeout",
+                                      message=f"no answer to its approval request within {timeout:g} s"):
+                    self.db.add_audit(row["run_id"], "approval_timeout", self.executor_id, {"timeout_s": timeout})
+
+    def work_left(self) -> bool:
+        pending = DBOS.list_workflows(status=["ENQUEUED", "PENDING"], name=WORKFLOW, load_input=False, load_output=False)
+        return bool(pending)

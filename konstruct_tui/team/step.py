@@ -1,0 +1,163 @@
+"""One step of a team run on a worker: a fresh checkout at the run's last checkpoint, the run store
+as that checkpoint left it, today's orchestrator (same gate, same sandbox) until the next phase
+closes (or the run ends, parks for an approval or is stopped), then a checkpoint commit pushed to
+the run's repository and the store, the phases closed and the run's row written in one transaction.
+
+A step that dies half-way (SIGKILL, a lost machine) recorded nothing: the step runs again on
+whichever worker takes the run up, from the same checkpoint, so no phase is closed twice or skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from ..agent import KillSwitch, TextDelta, ToolFinished, event_json
+from ..app import build_preview, open_models
+from ..blueprint import Orchestrator, PhaseStarted, RunOptions, RunStore, parse_blueprint
+from ..providers import resolve
+from ..trust import TrustRequest
+from ..untrusted_text import neutralise
+from ..workspace import Workspace
+from .broker import ParkingBroker
+from .checkout import GitClock, checkpoint, fresh_checkout, push_result
+from .records import TeamDatabase
+
+# The run's status in the team database for each way a step ends.
+STATUS = {"checkpoint": "running", "done": "done", "waiting_approval": "waiting_approval", "stalled": "stalled", "stopped": "stopped"}
+_PROGRESS_EVERY_S = 1.0
+
+
+def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[str, Any]:
+    started = time.time()
+    GitClock.reset()
+    row = db.run(run_id)
+    if row is None:
+        return {"state": "error", "message": f"run {run_id} is not in the database"}
+    if row["stop_requested"]:
+        db.update_run(run_id, status="stopped", reason="stopped", message="stopped before this step", worker=None)
+        return {"state": "stopped"}
+    home = workdir / run_id
+    tree = home / "tree"
+    fresh_checkout(row["repo"], row["checkpoint"] or row["base"], run_id, tree)
+    blueprint = parse_blueprint(row["blueprint"], row["source"])
+    store_path = _restore_store(db.store(run_id), home / "runs.sqlite3")
+    store = RunStore(store_path)
+    resumed = store.run(run_id) is not None
+    model = json.loads(row["model"])
+    if not resumed:
+        store.create_run(run_id, blueprint.title, row["source"], row["blueprint"], str(tree), model, [p.id for p in blueprint.phases])
+    db.update_run(run_id, status="running", worker=worker, parked_at=None)
+
+    switch = KillSwitch()
+    answers = {a["request_id"]: (a["status"], a["scope"] or "once", a["request"].get("capability", "")) for a in db.approvals(run_id) if a["status"] != "pending"}
+    options = json.loads(row["options"])
+    workspace_box: list[Workspace] = []
+
+    def park(rid: str, request: TrustRequest) -> None:
+        db.ask(run_id, rid, _shown_request(request, workspace_box[0] if workspace_box else None), worker)
+        switch.kill("waiting_approval")
+
+    broker = ParkingBroker(set(options.get("grants", [])), answers, park)
+    settings = resolve(provider=model.get("provider"), model=model.get("model"), base_url=model.get("base_url"),
+                       script=model.get("script"), turn_deadline_s=model.get("turn_deadline_s"))
+    run_options = RunOptions(max_retries=options.get("max_retries", 3), executor_max_turns=options.get("max_turns", 40),
+                             turn_deadline_s=settings.turn_deadline_s, tick_s=options.get("tick_s", 30.0),
+                             silent_after_s=options.get("silent_after_s", 300.0), max_tokens=options.get("max_tokens"),
+                             max_cost_usd=options.get("max_cost"), broker=broker, pause_after_phase=True)
+    progress = Progress(db, run_id, switch)
+    try:
+        with Workspace(tree) as workspace:
+            workspace_box.append(workspace)
+            orchestrator = Orchestrator(store, run_id, blueprint, workspace, open_models(settings), progress, run_options, switch, settings.price())
+            began = time.perf_counter()
+            finished = asyncio.run(orchestrator.run(resumed=resumed))
+            driven_s = time.perf_counter() - began
+    finally:
+        store.close()
+    state = ("waiting_approval" if broker.parked else "stopped" if switch.reason == "stopped"
+             else finished.reason if finished.reason in STATUS else "parked")
+    commit = checkpoint(tree, run_id, f"konstruct {run_id}: {state}")
+    values: dict[str, Any] = {"status": STATUS.get(state, "parked"), "reason": finished.reason, "message": finished.message[:2000],
+                              "checkpoint": commit, "worker": worker if state == "checkpoint" else None}
+    if state == "waiting_approval":
+        values.update(parked_at=time.time(), reason="waiting_approval", message=f"waiting for an answer to request {broker.parked}")
+    if state == "done":
+        values["branch"] = push_result(tree, run_id)
+    closed = _closed_phases(store_path, run_id)
+    db.record_step(run_id, _image(store_path), closed, worker, **values)
+    # What the step cost beside the run itself (checkout, store, checkpoint, database): the audit
+    # keeps it, and bench/bench_queue.py reads it.
+    db.add_audit(run_id, "step", worker, {"state": state, "started": started, "step_s": round(time.time() - started, 4),
+                                          "orchestrator_s": round(driven_s, 4), "git_s": round(GitClock.seconds(), 4)})
+    return {"state": state, "checkpoint": commit}
+
+
+def _restore_store(data: bytes | None, path: Path) -> Path:
+    for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        stale.unlink(missing_ok=True)
+    if data is not None:
+        path.write_bytes(data)  # the image `serialize` gave: the database file as it was
+    return path
+
+
+def _image(path: Path) -> bytes:
+    connection = sqlite3.connect(path)
+    try:
+        return connection.serialize()
+    finally:
+        connection.close()
+
+
+def _closed_phases(path: Path, run_id: str) -> list[tuple[str, str]]:
+    store = RunStore(path)
+    try:
+        closed = []
+        for phase in store.phases(run_id):
+            if phase.status == "closed":
+                gates = [g for g in store.gates(run_id, phase.phase_id) if g.decision == "close"]
+                closed.append((phase.phase_id, gates[-1].verdict or "" if gates else ""))
+        return closed
+    finally:
+        store.close()
+
+
+def _shown_request(request: TrustRequest, workspace: Workspace | None) -> dict[str, Any]:
+    """What a trust prompt shows for it: capability, files, diffs, blast radius, the command and the
+    policy's verdict (best effort, as in the prompt)."""
+    tool, arguments = {"commands": ("run_command", {"command": request.detail}),
+                       "scripts": ("run_command", {"script": request.detail})}.get(request.capability, ("write_code", {}))
+    preview = build_preview(workspace, tool, request.capability, request.detail, arguments)
+    return {"capability": request.capability, "detail": request.detail, "paths": list(request.paths), "command": preview.command,
+            "rule": preview.rule, "reason": preview.reason, "diffs": [list(d) for d in preview.diffs],
+            "blast_radius": list(preview.blast_radius) if preview.blast_radius is not None else None, "notes": list(preview.notes)}
+
+
+class Progress:
+    """The run's events, as the team sees them: its phase and last output in the database (at most
+    once a second), and a stop asked for from any machine thrown into the run's kill switch."""
+
+    def __init__(self, db: TeamDatabase, run_id: str, switch: KillSwitch) -> None:
+        self.db, self.run_id, self.switch = db, run_id, switch
+        self.phase: str | None = None
+        self.last = ""
+        self.written = 0.0
+
+    def report(self, event: Any) -> None:
+        if isinstance(event, PhaseStarted):
+            self.phase = event_json(event).get("phase")
+        elif isinstance(event, ToolFinished):
+            data = event_json(event)
+            self.last = neutralise(f"{data.get('tool')}: {'ok' if data.get('ok') else data.get('error')}", keep_layout=False)[:500]
+        elif isinstance(event, TextDelta):
+            return
+        now = time.monotonic()
+        if now - self.written >= _PROGRESS_EVERY_S or isinstance(event, PhaseStarted):
+            self.written = now
+            self.db.update_run(self.run_id, phase=self.phase, last_output=self.last)
+            if (self.db.run(self.run_id) or {}).get("stop_requested"):
+                self.switch.kill("stopped")
