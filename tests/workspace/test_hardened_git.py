@@ -229,6 +229,9 @@ def test_only_the_hardened_module_starts_git() -> None:
         if module.name == "safe_git.py":
             continue
         for node in ast.walk(ast.parse(module.read_text())):
+            declared = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Program"
+            if declared:  # the command policy's table entry names the program; it starts nothing
+                continue
             if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
                 first = node.args[0].elts[:1]
                 if first and isinstance(first[0], ast.Constant) and first[0].value == "git":
