@@ -212,7 +212,7 @@ _TESTS_BEHIND_THE_FACE = frozenset({
     "app/test_run_browser.py -> blueprint.gate", "app/test_run_browser.py -> blueprint.store",
     "app/test_run_browser.py -> blueprint.verification", "app/test_run_browser.py -> blueprint.report",
     "commands/programs/test_git.py -> workspace.safe_git", "faults/test_fault_journal_edges.py -> workspace.intent",
-    "sandbox/test_sandbox_verification.py -> blueprint.verification", "tools/test_go_build_constraints.py -> graph.build_constraints",
+    "sandbox/test_sandbox_verification.py -> blueprint.verification", "tools/test_go_build_constraints.py -> graph.languages",
     "tools/test_graph_honesty.py -> graph.dynamic_lookups", "ui/test_ui_runs_screen.py -> blueprint.store",
 })
 

@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+from ..workspace import git_argv
 from .database import DatabaseProblem
 
 COMMITTER = {"GIT_AUTHOR_NAME": "konstruct worker", "GIT_AUTHOR_EMAIL": "konstruct@localhost",
@@ -50,11 +51,26 @@ def _git(*args: str, cwd: Path | None = None) -> str:
 
 def _run_git(*args: str, cwd: Path | None = None) -> str:
     env = {**os.environ, **COMMITTER, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
-    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(_hardened(cwd or Path.cwd(), args), cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise CheckoutFailed(f"git {args[0]}: {last}")
     return done.stdout.strip()
+
+
+def _hardened(where: Path, args: tuple[str, ...]) -> list[str]:
+    """Our hardened git (workspace.git_argv): the checkout is where an executor worked, and a hook,
+    fsmonitor, pager or filter planted in its config must not run unconfined on the worker at the
+    next `add`, `commit` or `push`. Fetching and pushing still need their transports and ssh: the hardening's `core.sshCommand=false`
+    gives way to plain `ssh` (a worker's own GIT_SSH_COMMAND still wins, as git lets the environment
+    win over any config), never to what the checkout's config says."""
+    argv = git_argv(where, *args)
+    at = argv.index("-C")
+    transports = [f"protocol.{name}.allow=always" for name in _TRANSPORTS]  # `ext::` and the rest stay never
+    return [*argv[:at], "-c", "core.sshCommand=ssh", *(x for t in transports for x in ("-c", t)), *argv[at:]]
+
+
+_TRANSPORTS = ("file", "ssh", "https", "http", "git")  # a run's repository may be reached through any
 
 
 def repo_location(repo: str) -> str:
