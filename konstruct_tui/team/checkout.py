@@ -64,13 +64,19 @@ def _hardened(where: Path, args: tuple[str, ...]) -> list[str]:
     next `add`, `commit` or `push`. Fetching and pushing still need their transports and ssh: the hardening's `core.sshCommand=false`
     gives way to plain `ssh` (a worker's own GIT_SSH_COMMAND still wins, as git lets the environment
     win over any config), never to what the checkout's config says."""
+    if args and args[0] in _PACK_OPTION:  # git takes the FIRST `remote.X.receivepack`/`uploadpack`
+        # value it reads, and the checkout's config is read before `-c`: only the command's own
+        # option overrides a program planted there.
+        args = (args[0], _PACK_OPTION[args[0]], *args[1:])
     argv = git_argv(where, *args)
     at = argv.index("-C")
     transports = [f"protocol.{name}.allow=always" for name in _TRANSPORTS]  # `ext::` and the rest stay never
     return [*argv[:at], "-c", "core.sshCommand=ssh", *(x for t in transports for x in ("-c", t)), *argv[at:]]
 
 
-_TRANSPORTS = ("file", "ssh", "https", "http", "git")  # a run's repository may be reached through any
+_TRANSPORTS = ("file", "ssh", "https", "http", "git")
+_PACK_OPTION = {"push": "--receive-pack=git-receive-pack", "fetch": "--upload-pack=git-upload-pack",
+                "clone": "--upload-pack=git-upload-pack", "ls-remote": "--upload-pack=git-upload-pack"}  # a run's repository may be reached through any
 
 
 def repo_location(repo: str) -> str:

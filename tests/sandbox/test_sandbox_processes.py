@@ -87,3 +87,36 @@ def test_the_command_still_sees_its_own_children(workspace_root: Path) -> None:
     outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", script])
     assert outcome.exit_code == 0, outcome.stderr
     assert outcome.stdout.split() == ["2", "True"]  # itself and its child, nothing else
+
+
+ROUTES = """
+import ctypes, os
+out = []
+ppid = [l.split()[1] for l in open("/proc/self/status") if l.startswith("PPid:")][0]
+for path in (f"/proc/{ppid}/cmdline", "/proc/1/cmdline", "/proc/self/../1/environ", f"/proc/{os.getppid()}/cmdline"):
+    try:
+        open(path, "rb").read(); out.append("read " + path)
+    except OSError as error:
+        out.append(f"refused {path} {error.errno}")
+try:
+    open("/proc/sys/kernel/core_pattern", "w").write("|/bin/sh -c 'touch /tmp/pwned'")
+    out.append("wrote core_pattern")
+except OSError as error:
+    out.append(f"refused core_pattern {error.errno}")
+libc = ctypes.CDLL(None, use_errno=True)
+os.makedirs("fresh-proc", exist_ok=True)
+mounted = libc.mount(b"proc", b"fresh-proc", b"proc", 0, None)  # a procfs of the machine's own, mounted anew
+out.append("mounted" if mounted == 0 else f"refused mount {ctypes.get_errno()}")
+print("\\n".join(out))
+"""
+
+
+def test_routes_around_the_private_proc_are_closed(workspace_root: Path) -> None:
+    """Red team: the parent's pid read from /proc/self/status, the machine's init, `..` out of
+    /proc/self, a write to /proc/sys (core_pattern runs as root on the next crash), and mounting a
+    fresh procfs of the machine's pids in the workspace."""
+    outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", ROUTES])
+    assert outcome.exit_code == 0, outcome.stderr
+    lines = outcome.stdout.splitlines()
+    assert lines and all(line.startswith("refused") for line in lines), outcome.stdout
+    assert not (workspace_root / "fresh-proc" / "1").exists()

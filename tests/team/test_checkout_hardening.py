@@ -42,3 +42,26 @@ def test_programs_planted_in_the_checkouts_config_never_run_at_the_checkpoint(tm
     assert not ran.exists(), ran.read_text()  # nothing planted ran
     assert _git("rev-parse", checkpoint_ref("bp-x"), cwd=repo) == commit  # and the push landed
     assert _git("show", f"{commit}:a.txt", cwd=repo) == "two"
+
+
+def test_a_planted_receive_pack_or_ext_push_url_runs_nothing_on_the_worker(tmp_path: Path) -> None:
+    """Red team: the push itself as the route. `remote.origin.receivepack` names the program a local
+    push starts; `remote.origin.pushurl = ext::sh -c …` makes git run a shell as the transport."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git("init", "-q", "-b", "main", cwd=repo)
+    (repo / "a.txt").write_text("one\n")
+    _git("add", "a.txt", cwd=repo)
+    _git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base", cwd=repo)
+    ran = tmp_path / "ran"
+    for n, (key, value) in enumerate([("remote.origin.receivepack", f"sh -c 'echo receivepack >> {ran}; git-receive-pack \"$@\"' x"),
+                                      ("remote.origin.pushurl", f"ext::sh -c 'echo ext >> {ran}' %S")]):
+        work = tmp_path / f"work{n}"
+        fresh_checkout(str(repo), _git("rev-parse", "HEAD", cwd=repo), "bp-x", work)
+        _git("config", key, value, cwd=work)
+        (work / "a.txt").write_text(f"change {n}\n")
+        try:
+            checkpoint(work, "bp-x", "step")
+        except Exception:  # noqa: BLE001 - refusing the planted transport is a fine outcome too
+            pass
+        assert not ran.exists(), f"{key}: {ran.read_text()}"
