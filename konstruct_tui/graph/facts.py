@@ -72,22 +72,35 @@ class FileFacts:
     imports: tuple[ImportRef, ...] = ()
     uses: tuple[str, ...] = ()
     package: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    # The language's member facts: a frozen record of its plugin's `SUPPORT.member_facts`
+    # (a plain dict only for a language whose facts are not typed yet, see `MemberFacts`).
+    extra: MemberFacts | dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["extra"] = members_json(self.extra)
+        return out
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FileFacts:
-        return cls(
-            path=data["path"],
-            language=data["language"],
-            symbols=tuple(Symbol(**s) for s in data.get("symbols", ())),
-            imports=tuple(ImportRef(**{**i, "names": tuple(i.get("names", ()))}) for i in data.get("imports", ())),
-            uses=tuple(data.get("uses", ())),
-            package=data.get("package"),
-            extra=dict(data.get("extra", {})),
-        )
+
+class MemberFacts(Protocol):
+    """What one file states about the members of its types (fields, returns, receivers...), as one
+    language's frozen record (its fields typed records too, never strings with a syntax of their
+    own). It meets JSON only at the index store's edge: `to_json` there, and the plugin's
+    `SUPPORT.member_facts.from_json` back. Changing its fields changes the index format: bump the
+    plugin's `version` (tests/graph/test_fact_format.py holds each record's shape with it)."""
+
+    def to_json(self) -> Any: ...
+
+
+class MemberFactsRecord(Protocol):
+    """The class of a language's member facts: it rebuilds them from what `to_json` gave."""
+
+    def from_json(self, data: Any) -> MemberFacts: ...
+
+
+def members_json(extra: MemberFacts | dict[str, Any]) -> Any:
+    """`extra` as the store writes it."""
+    return extra if isinstance(extra, dict) else extra.to_json()
 
 
 # A member-use name `Sub.m>Base.m` on a `members` edge: the source file declares `Sub.m`, which
@@ -160,6 +173,9 @@ class LanguageSupport(Protocol):
     folder_packages: bool
     # How a build leaves files out, or None: `callers` sets apart callers another build compiles.
     builds: BuildVariants | None
+    # The record of its member facts (`FileFacts.extra`), with a `from_json` classmethod; None
+    # while the language still keeps them as a plain dict.
+    member_facts: MemberFactsRecord | None
     # File-name globs of the config files its resolver reads (go.mod, tsconfig.*.json, Cargo.toml):
     # a change to one rebuilds the resolvers.
     config_files: tuple[str, ...]

@@ -118,7 +118,7 @@ def shape(facts: FileFacts) -> tuple[object, ...]:
         tuple((s.name, s.kind) for s in facts.symbols),
         tuple((i.target, i.names, i.kind, i.level, i.alias) for i in facts.imports),
         facts.package,
-        json.dumps(facts.extra, sort_keys=True, default=str),
+        json.dumps(facts.extra, sort_keys=True, default=str) if isinstance(facts.extra, dict) else facts.extra,
     )
 
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from sys import intern
+from typing import Any
 
-from .facts import FileFacts, ImportRef, Symbol
+from .facts import FileFacts, ImportRef, MemberFacts, Symbol, members_json
+from .languages import languages
 
 TEXT = "text"  # the language of every file the graph does not understand structurally
 
@@ -75,7 +77,7 @@ def encode_facts(facts: FileFacts) -> tuple[str, str]:
         [[i.target, i.names, i.line, i.kind, i.level, i.alias] for i in facts.imports],
         facts.uses,
         facts.package,
-        facts.extra,
+        members_json(facts.extra),
     ])
     # The symbols are encoded once and spliced in: [path, language, symbols, imports, uses, package, extra].
     return f"[{_compact(facts.path)},{_compact(facts.language)},{symbols},{rest[1:]}", symbols
@@ -96,5 +98,11 @@ def facts_from_json(text: str) -> FileFacts:
               for t, n, line, kind, level, alias in imports),
         tuple(map(intern, uses)),
         package and intern(package),
-        extra,
+        _members_from_json(intern(language), extra),
     )
+
+
+def _members_from_json(language: str, data: Any) -> MemberFacts | dict[str, Any]:
+    support = languages().get(language)
+    record = support.member_facts if support is not None else None
+    return data if record is None else record.from_json(data)

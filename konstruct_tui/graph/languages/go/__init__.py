@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ...facts import BuildVariants, FileFacts, ProjectView, Symbol
+from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView, Symbol
 from . import build_constraints
 from . import protocol
 from .extract import LANGUAGE, extract
@@ -35,6 +35,7 @@ class GoSupport:
     # every file of a folder is one package: a method may be declared in any of them
     folder_packages: bool = True
     builds: BuildVariants | None = GoBuilds()
+    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("go.mod", "go.work")
     version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...facts import BuildVariants, FileFacts, ProjectView
+from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import JavaResolver
@@ -23,6 +23,7 @@ class JavaSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
+    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ()
     version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...facts import BuildVariants, FileFacts, ProjectView
+from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract, query
 from .resolve import PythonResolver
@@ -32,6 +32,7 @@ class PythonSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
+    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("pyproject.toml", "setup.cfg", "setup.py")
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:

@@ -55,7 +55,7 @@ class PythonResolver:
         referenced = self._references(facts, bindings, wildcards)
         edges = [Edge(importer, t, "imports", tuple(sorted(n))) for t, n in sorted(imported.items())]
         edges += [Edge(importer, t, "references", tuple(sorted(n))) for t, n in sorted(referenced.items()) if n]
-        if DEFERRED in facts.extra:
+        if isinstance(facts.extra, dict) and DEFERRED in facts.extra:
             return edges  # extracted without member facts: the member tier resolves this file's member uses
         members, unknown = self._members.resolve(facts)
         edges += [Edge(importer, t, "members", tuple(sorted(n))) for t, n in sorted(members.items()) if n]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...facts import BuildVariants, FileFacts, ProjectView
+from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import RustResolver
@@ -26,6 +26,7 @@ class RustSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
+    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("Cargo.toml",)
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred

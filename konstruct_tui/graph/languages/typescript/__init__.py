@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...facts import BuildVariants, FileFacts, ProjectView
+from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract_file
 from .resolve import TypeScriptResolver
@@ -24,6 +24,7 @@ class TypeScriptSupport:
     declaration_edges: bool = True
     folder_packages: bool = False
     builds: BuildVariants | None = None
+    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json")
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
