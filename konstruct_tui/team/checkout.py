@@ -10,6 +10,7 @@ checkout behaves the same on every machine.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -79,8 +80,15 @@ _PACK_OPTION = {"push": "--receive-pack=git-receive-pack", "fetch": "--upload-pa
                 "clone": "--upload-pack=git-upload-pack", "ls-remote": "--upload-pack=git-upload-pack"}  # a run's repository may be reached through any
 
 
+_COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
 def repo_location(repo: str) -> str:
-    """A local path becomes absolute (a worker elsewhere on the machine must find it); a URL stays."""
+    """A local path becomes absolute (a worker elsewhere on the machine must find it); a URL stays.
+    A value starting with `-` is refused: git would read it as an option (`--upload-pack=CMD` runs
+    CMD), on this machine now and on every worker that clones it."""
+    if repo.startswith("-"):
+        raise DatabaseProblem(f"--repo {repo!r}: not a repository URL or folder (it starts with '-')")
     if "://" in repo or (":" in repo and not os.path.exists(repo)):
         return repo
     path = Path(repo).expanduser().resolve()
@@ -92,10 +100,12 @@ def repo_location(repo: str) -> str:
 def resolve_base(repo: str, ref: str | None) -> str:
     """The commit the run starts from, fixed when it is submitted (a later push to REF changes nothing)."""
     wanted = ref or "HEAD"
+    if wanted.startswith("-"):
+        raise DatabaseProblem(f"--ref {wanted!r}: not a branch, tag or commit (it starts with '-')")
     try:
         if os.path.isdir(repo):
             return _git("rev-parse", "--verify", "--quiet", f"{wanted}^{{commit}}", cwd=Path(repo))
-        listed = _git("ls-remote", repo, wanted).split()
+        listed = _git("ls-remote", "--", repo, wanted).split()
     except CheckoutFailed as failed:
         raise DatabaseProblem(f"--repo {repo}: {'no commit ' + repr(wanted) + ' there' if os.path.isdir(repo) else failed}") from None
     if not listed:
@@ -120,7 +130,11 @@ def fresh_checkout(repo: str, commit: str, run_id: str, dest: Path) -> None:
     if dest.exists():
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    _git("clone", "--quiet", "--no-checkout", repo, str(dest))
+    if repo.startswith("-"):  # a row written into the database by hand never got repo_location's check
+        raise CheckoutFailed(f"the run's repository {repo!r} starts with '-': refused")
+    if not _COMMIT.fullmatch(commit):  # nor resolve_base's: git would read `--...` as an option
+        raise CheckoutFailed(f"the run's commit {commit!r} is not a commit id: refused")
+    _git("clone", "--quiet", "--no-checkout", "--", repo, str(dest))
     try:
         _git("cat-file", "-e", f"{commit}^{{commit}}", cwd=dest)
     except CheckoutFailed:
