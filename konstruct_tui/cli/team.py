@@ -286,7 +286,7 @@ def team_report(args: argparse.Namespace) -> int:
     run = _team_run(db, args.run)
     with _store_copy(db, run["run_id"]) as path:
         if path is None:
-            sys.stdout.write(f"# {run['title']}\n\nRun {run['run_id']} is {run['status']}: no step has finished yet.\n")
+            sys.stdout.write(neutralise(f"# {run['title']}\n\nRun {run['run_id']} is {run['status']}: no step has finished yet.\n"))
         else:
             store = RunStore(path)
             try:

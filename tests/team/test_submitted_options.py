@@ -43,3 +43,17 @@ def test_a_worker_refuses_a_base_commit_that_is_not_a_commit_id(tmp_path: Path) 
     with pytest.raises(CheckoutFailed, match="not a commit id"):
         fresh_checkout(str(repo), f"--output={ran}", "bp-x", tmp_path / "work")
     assert not ran.exists()
+
+
+def test_a_queued_runs_report_draws_no_escape_sequence_from_its_title(konstruct, tmp_path: Path) -> None:
+    """A teammate's blueprint title reaches every supervisor's terminal: an OSC 52 in it would set
+    their clipboard, a CSI clear would draw over what they read."""
+    repo = make_repo(tmp_path / "repo")
+    plan, scripts = two_phase_plan(tmp_path)
+    plan.write_text(plan.read_text().replace('title = "Calc fixes"', 'title = "Calc \\u001b]52;c;cm0gLXJmIH4=\\u0007\\u001b[2J"', 1))
+    url = f"sqlite:///{tmp_path / 'team.sqlite3'}"
+    code, out, err = konstruct("blueprint", "submit", str(plan), "--repo", str(repo), "--database", url, "--provider", "scripted", "--script", str(scripts))
+    assert code == 0, err
+    for argv in (("blueprint", "report", out["run"]), ("blueprint", "status", out["run"]), ("blueprint", "status")):
+        code, shown, err = konstruct(*argv, "--database", url)
+        assert code == 0 and "Calc" in shown and "\x1b" not in shown and "\x07" not in shown, (argv, shown)
