@@ -5,12 +5,13 @@ to decide how to treat it."""
 from __future__ import annotations
 
 import re
+import types
 import typing
 from pathlib import Path
 
 import pytest
 
-from konstruct_tui.graph.facts import LanguageSupport
+from konstruct_tui.graph.facts import LanguageSupport, RunsUnimported
 from konstruct_tui.graph.languages import language_for, languages
 
 GRAPH = Path(__file__).parents[2] / "konstruct_tui" / "graph"
@@ -19,22 +20,52 @@ DECLARED = {
 }
 
 
+def _members(protocol: type) -> set[str]:
+    """What a protocol declares: its annotated attributes and its methods."""
+    return set(typing.get_type_hints(protocol)) | {
+        name for name, value in vars(protocol).items() if callable(value) and not name.startswith("_")}
+
+
+def _undeclared(value: object, protocol: type) -> set[str]:
+    return {member for member in _members(protocol) if not hasattr(value, member)}
+
+
+def _is_protocol(hint: object) -> bool:
+    return isinstance(hint, type) and bool(getattr(hint, "_is_protocol", False))
+
+
 @pytest.mark.parametrize("name", sorted(languages()))
 def test_each_support_declares_every_attribute_of_the_protocol(name: str) -> None:
     support = languages()[name]
     assert support.name == name
+    missing = _undeclared(support, LanguageSupport)
+    assert not missing, f"{name} does not declare {sorted(missing)}"
     for attribute, hint in DECLARED.items():
-        value = getattr(support, attribute)  # missing: AttributeError names it
-        if attribute == "builds":  # a BuildVariants, or None
-            assert value is None or callable(value.other_build_callers)
-            continue
-        if attribute == "member_facts":  # a frozen record class with from_json, or None (still a dict)
-            assert value is None or callable(value.from_json)
-            continue
-        origin = typing.get_origin(hint) or hint
-        assert isinstance(value, origin), f"{name}.{attribute} = {value!r} is not {hint}"
+        value = getattr(support, attribute)
+        kinds = [k for k in typing.get_args(hint) if k is not type(None)] if typing.get_origin(hint) is types.UnionType else [hint]
+        if value is None:
+            assert type(None) in typing.get_args(hint), f"{name}.{attribute} is None, not {hint}"
+        elif _is_protocol(kinds[0]):  # a sub-object (`builds`, `unimported`...): it answers every question
+            lacking = _undeclared(value, kinds[0])
+            assert not lacking, f"{name}.{attribute} does not declare {sorted(lacking)}"
+        else:
+            origin = typing.get_origin(kinds[0]) or kinds[0]
+            assert isinstance(value, origin), f"{name}.{attribute} = {value!r} is not {hint}"
     assert support.extensions and all(ext.startswith(".") for ext in support.extensions)
     assert support.version, "the version is part of the index fingerprint"
+    assert support.grammars, "every built-in language parses with a tree-sitter grammar it names"
+
+
+def test_a_support_missing_a_question_is_caught() -> None:
+    """The check above sees a plugin that forgot one of the questions a sub-object answers."""
+    class Forgetful:
+        entry_runs_whole_file = False
+
+        def entry_reason(self, path: str, text: str) -> str:
+            return ""
+
+    lacking = _undeclared(Forgetful(), RunsUnimported)
+    assert {"loading_sites", "load_hooks", "api"} <= lacking and "entry_reason" not in lacking
 
 
 def test_only_a_language_with_build_variants_sets_callers_apart() -> None:
@@ -66,17 +97,11 @@ def test_the_core_reads_no_optional_attribute_of_a_support() -> None:
 # A language named in the core: `"python"`, `".go"`, a Go file pattern.
 _NAMES_A_LANGUAGE = re.compile(
     r"""["'](python|typescript|tsx|java|go|rust)["']|["']\.(py|pyi|go|java|ts|tsx|js|rs)["']|golang""")
-# Core modules that still hold language knowledge, to move into the plugins' SUPPORT (the list may
-# only shrink): treesitter's table names the one grammar wheel whose module is not
-# `tree_sitter_<grammar>`; the others are listed in docs/code-graph.md, "How to add a language".
-_NOT_MOVED_YET = frozenset({"callers.py", "dead_code.py", "evidence.py", "named_in_text.py", "query.py",
-                           "supertypes.py", "treesitter.py"})
 
 
-def test_no_other_core_module_names_a_language() -> None:
+def test_no_core_module_names_a_language() -> None:
     naming = {path.name for path in GRAPH.glob("*.py") if _NAMES_A_LANGUAGE.search(path.read_text())}
-    assert naming - _NOT_MOVED_YET == set(), "language knowledge belongs in graph/languages/<lang>/"
-    assert _NOT_MOVED_YET - naming == set(), "moved out: take it off _NOT_MOVED_YET"
+    assert naming == set(), "language knowledge belongs in graph/languages/<lang>/, declared on its SUPPORT"
 
 
 def test_the_grep_sees_a_language_named_in_the_core() -> None:
