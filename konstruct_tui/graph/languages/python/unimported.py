@@ -32,7 +32,7 @@ _AUTODISCOVERED = frozenset({"admin", "apps", "models", "tasks"})
 class PythonUnimported(OnlyImported):
     declared_entry_is_api = False  # a script's unused functions are dead
     package_init = "__init__.py"  # Python runs it before any module beneath it
-    loader_words = ("import", "require")
+    loader_words: tuple[str, ...] = ("import", "require")
     modules_read_by_name = True
 
     def named_entry(self, path: str) -> str:

@@ -44,7 +44,7 @@ _ROUTED = (
 
 
 class TypeScriptUnimported(OnlyImported):
-    loader_words = ("import", "require")
+    loader_words: tuple[str, ...] = ("import", "require")
 
     def names_entry_points(self, config: str) -> bool:
         return posixpath.basename(config) == "package.json"
