@@ -136,7 +136,7 @@ def _igraph_core() -> Any:
         module = module_from_spec(spec_from_loader("igraph._igraph", loader))  # type: ignore[arg-type]
         loader.exec_module(module)
     except (ImportError, AttributeError, StopIteration, TypeError, OSError):
-        import igraph  # an unusual layout: the ordinary import (slower, same core)
+        import igraph  # type: ignore[import-untyped]  # an unusual layout: the ordinary import (slower, same core)
 
         return igraph._igraph
     sys.modules["igraph._igraph"] = module
