@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .dynamic_lookups import lookup_sites
@@ -39,19 +40,22 @@ from .snapshot import GraphSnapshot
 from .supertypes import registered_on_definition, registers_on_definition
 from .unimported import OnlyImported
 
-_TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|(^|/)tests\.py$"
-    r"|\.(test|spec|cy)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
-    r"|(^|/)conftest\.py$|(Tests?|IT|TestCase)\.java$|(^|/)src/(test|it|integrationTest)/"
-)
+# Test folders of any language; each language adds its own test files (`unimported.test_files`).
+_TEST_FOLDER = r"(^|/)(tests?|__tests__|spec|testing|test-d)/"
 _FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
 # What a file of no structural language (or of a test's own) runs by: only by being imported.
 _IMPORTED_ONLY = OnlyImported()
 _PREFIXED_SCAN = 5000
 
 
+@cache
+def _test_file() -> re.Pattern[str]:
+    files = [s.unimported.test_files for s in languages().values() if s.unimported.test_files]
+    return re.compile("|".join([_TEST_FOLDER, *files]))
+
+
 def is_test_file(path: str) -> bool:
-    return bool(_TEST_FILE.search(path))
+    return bool(_test_file().search(path))
 
 
 @dataclass

@@ -15,31 +15,12 @@ import re
 from collections.abc import Callable
 
 from .languages import language_for, languages
+from .unimported import OnlyImported
 
 Reader = Callable[[str], "str | None"]
 
+_ONLY_IMPORTED = OnlyImported()  # a file of no language: only the conventions of every language
 DECORATOR_LINE = re.compile(r"^\s*@\s*([\w.]+)")
-# Files a tool runs or reads by their name, never imported by the project's own code.
-_BY_CONVENTION = (
-    (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
-    (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
-    (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
-    (re.compile(r"(^|/)doc\.go$"), "a Go package's documentation, read by go doc"),
-    (re.compile(r"(^|/)(fixtures?|__fixtures__|testdata|__mocks__)/"), "test data, read or mocked in by tests by its path"),
-    (re.compile(r"\.d\.[cm]?ts$"), "a declaration file: the compiler reads it through tsconfig, not by import"),
-    (re.compile(r"(^|/)(examples?|benchmarks?|bench|__benchmarks__|bin)/|\.bench\.[cm]?[jt]sx?$"),
-     "a program of its own, by its folder's convention"),
-    (re.compile(r"(^|/)migrations/\d{4}_\w+\.py$|(^|/)(alembic|migrations)/(env\.py|versions/[^/]+\.py)$"),
-     "a migration, run by its framework from its folder"),
-    (re.compile(r"(^|/)management/commands/[^/]+\.py$|(^|/)templatetags/[^/]+\.py$"),
-     "a Django command or template tag library, found by its folder"),
-    (re.compile(r"(^|/)\.storybook/[^/]+\.[cm]?[jt]sx?$"), "Storybook's configuration, loaded by Storybook by name"),
-    (re.compile(r"\.stories\.[cm]?[jt]sx?$"), "a story, loaded by Storybook through its stories patterns"),
-    (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.[\w-]+rc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
-     "a tool's configuration file, loaded by its tool by name"),
-)
-
-
 def member_lines(text: str | None, name: str) -> list[int] | None:
     """1-based lines where `name` is used as a member (`x.name`), or None when the text is unknown."""
     if text is None:
@@ -125,12 +106,11 @@ def near(path: str) -> tuple[str, str]:
 
 
 def is_entry_file(path: str, language: str, text: str | None) -> str:
-    """Why `path` is run without being imported ("" when it is not an entry point)."""
+    """Why `path` is run without being imported ("" when it is not an entry point): a tool's
+    convention for its name (`SUPPORT.unimported.conventions` of its extension's language), else
+    what its text says (a `__main__` guard, `package main`)."""
     named = language_for(path)
-    why = named.unimported.named_entry(path) if named is not None else ""
-    if why:
-        return why
-    for pattern, why in _BY_CONVENTION:
+    for pattern, why in (named.unimported if named is not None else _ONLY_IMPORTED).conventions:
         if pattern.search(path):
             return why
     support = languages().get(language)

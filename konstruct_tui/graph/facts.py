@@ -7,6 +7,7 @@ facts into file-to-file `Edge`s with the project in view. Everything here is JSO
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -189,11 +190,13 @@ class RunsUnimported(Protocol):
     # True: a file named as a module (`pkg.mod`, beyond its path) may have its attributes read by
     # the name too (Django's settings): its symbols go with it.
     modules_read_by_name: bool
-
-    def named_entry(self, path: str) -> str:
-        """Why a file of this name runs without an import (`__main__.py`), before any tool's
-        convention is asked; else ""."""
-        ...
+    # Its test files, which a test runner loads by name: a regular expression searched in a
+    # project path ("" for none beyond `tests/` folders), for `is_test_file`.
+    test_files: str
+    # Files of it a tool runs or reads by their name, never imported (`setup.py`, `package-info.java`),
+    # as (path pattern, why), in the order asked: the first that matches a path says why. Every
+    # language's list holds `unimported.TEST_DATA` and `unimported.PROGRAMS` where they rank.
+    conventions: tuple[tuple[re.Pattern[str], str], ...]
 
     def entry_reason(self, path: str, text: str) -> str:
         """Why the text of `path` makes it an entry point (a `__main__` guard, `package main`), or ""."""

@@ -10,6 +10,13 @@ from collections.abc import Callable, Sequence
 from .facts import Symbol
 
 
+# The conventions of every language (see `RunsUnimported.conventions`).
+TEST_DATA = (re.compile(r"(^|/)(fixtures?|__fixtures__|testdata|__mocks__)/"),
+             "test data, read or mocked in by tests by its path")
+PROGRAMS_WHY = "a program of its own, by its folder's convention"
+PROGRAMS = (re.compile(r"(^|/)(examples?|benchmarks?|bench|__benchmarks__|bin)/"), PROGRAMS_WHY)
+
+
 class OnlyImported:
     """A language whose code runs only when something imports it: no entry points, no loaders."""
 
@@ -20,9 +27,8 @@ class OnlyImported:
     annotation_scanned = False
     loader_words: tuple[str, ...] = ()
     modules_read_by_name = False
-
-    def named_entry(self, path: str) -> str:
-        return ""
+    test_files = ""
+    conventions: tuple[tuple[re.Pattern[str], str], ...] = (TEST_DATA, PROGRAMS)
 
     def entry_reason(self, path: str, text: str) -> str:
         return ""
@@ -100,4 +106,4 @@ def _lines_holding(text: str, words: Sequence[str]) -> list[tuple[int, int]]:
     return merged
 
 
-__all__ = ["LITERAL", "OnlyImported", "loader_sites"]
+__all__ = ["LITERAL", "PROGRAMS", "PROGRAMS_WHY", "TEST_DATA", "OnlyImported", "loader_sites"]

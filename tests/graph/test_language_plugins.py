@@ -94,9 +94,11 @@ def test_the_core_reads_no_optional_attribute_of_a_support() -> None:
             assert not re.search(rf"getattr\([^)]*['\"]{attribute}['\"]", text), f"{path.name} reads {attribute} by getattr"
 
 
-# A language named in the core: `"python"`, `".go"`, a Go file pattern.
+# A language named in the core: `"python"`, `".go"`, a Go module path, a file pattern (`_test\.go$`,
+# `\.[cm]?[jt]sx?$`), a grammar wheel.
 _NAMES_A_LANGUAGE = re.compile(
-    r"""["'](python|typescript|tsx|java|go|rust)["']|["']\.(py|pyi|go|java|ts|tsx|js|rs)["']|golang""")
+    r"""["'](python|typescript|tsx|java|go|rust)["']|["']\.(py|pyi|go|java|ts|tsx|js|rs)["']|golang"""
+    r"""|\\\.(py|pyi|go|java|rs|tsx?|jsx?)\b|\[jt\]sx|tree_sitter_[a-z]""")
 
 
 def test_no_core_module_names_a_language() -> None:
@@ -105,5 +107,9 @@ def test_no_core_module_names_a_language() -> None:
 
 
 def test_the_grep_sees_a_language_named_in_the_core() -> None:
-    for written in ('if language == "go":', "path.endswith('.py')", 'LANG = "rust"'):
+    for written in ('if language == "go":', "path.endswith('.py')", 'LANG = "rust"', "e.language in ('python', 'java')",
+                    r'_TEST = re.compile(r"_test\.go$|(^|/)conftest\.py$")', r'r"\.stories\.[cm]?[jt]sx?$"',
+                    '__import__("tree_sitter_typescript")'):
         assert _NAMES_A_LANGUAGE.search(written), written
+    for prose in ("a file's language", "from .languages import languages", "import tree_sitter", r'r"\.d\b"'):
+        assert not _NAMES_A_LANGUAGE.search(prose), prose

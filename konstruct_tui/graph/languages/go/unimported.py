@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from ...facts import Symbol
-from ...unimported import OnlyImported, loader_sites
+from ...unimported import PROGRAMS, TEST_DATA, OnlyImported, loader_sites
 
 _LOADER = re.compile(r"(?P<site>\bplugin\.Open\()")
 _TRIGGERS = ("plugin.Open(",)
@@ -19,6 +19,12 @@ _PINS = re.compile(r"""\s*package\s+\w+\s*(?:import\s*(?:_\s*"[^"]+"|\(\s*(?:_\s
 
 class GoUnimported(OnlyImported):
     load_hooks = frozenset({"init"})  # the runtime calls every `init` when its package loads
+    test_files = r"_test\.go$"
+    conventions: tuple[tuple[re.Pattern[str], str], ...] = (
+        (re.compile(r"(^|/)doc\.go$"), "a Go package's documentation, read by go doc"),
+        TEST_DATA,
+        PROGRAMS,
+    )
 
     def entry_reason(self, path: str, text: str) -> str:
         if _MAIN.search(text):

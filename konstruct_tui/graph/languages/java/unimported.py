@@ -7,7 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ...unimported import OnlyImported, loader_sites
+from ...unimported import PROGRAMS, TEST_DATA, OnlyImported, loader_sites
 
 _LOADER = re.compile(r"(?P<site>\bClass\.forName\(|\.loadClass\(|\bServiceLoader\.load\()")
 _TRIGGERS = ("forName(", "loadClass(", "ServiceLoader.load(")
@@ -19,6 +19,13 @@ _SERVICES = "META-INF/services/"
 class JavaUnimported(OnlyImported):
     entry_runs_whole_file = True  # the class holding `main` (and its file's other types) is what runs
     annotation_scanned = True  # `@Component`, `@Entity`: found on the classpath and created
+    # Maven's and Gradle's test source roots hold tests of any language built with them
+    test_files = r"(Tests?|IT|TestCase)\.java$|(^|/)src/(test|it|integrationTest)/"
+    conventions: tuple[tuple[re.Pattern[str], str], ...] = (
+        (re.compile(r"(^|/)(package|module)-info\.java$"), "a package or module descriptor javac reads"),
+        TEST_DATA,
+        PROGRAMS,
+    )
 
     def entry_reason(self, path: str, text: str) -> str:
         return "declares public static void main" if _MAIN.search(text) else ""

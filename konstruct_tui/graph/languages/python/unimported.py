@@ -9,7 +9,7 @@ import re
 import tomllib
 from typing import Any
 
-from ...unimported import LITERAL, OnlyImported, loader_sites
+from ...unimported import LITERAL, PROGRAMS, TEST_DATA, OnlyImported, loader_sites
 
 _LOADER = re.compile(
     r"(?P<site>importlib\.import_module\(|\bimport_module\(|\b__import__\(|\bpkgutil\.(?:iter_modules|walk_packages)"
@@ -34,9 +34,18 @@ class PythonUnimported(OnlyImported):
     package_init = "__init__.py"  # Python runs it before any module beneath it
     loader_words: tuple[str, ...] = ("import", "require")
     modules_read_by_name = True
-
-    def named_entry(self, path: str) -> str:
-        return "__main__.py runs with python -m" if posixpath.basename(path) in ("__main__.py", "__main__.pyi") else ""
+    test_files = r"(^|/)test_[^/]*\.py$|_test\.py$|(^|/)tests\.py$|(^|/)conftest\.py$"
+    conventions: tuple[tuple[re.Pattern[str], str], ...] = (
+        (re.compile(r"(^|/)__main__\.pyi?$"), "__main__.py runs with python -m"),
+        (re.compile(r"(^|/)(setup|noxfile|fabfile|hatch_build|dodo)\.py$"), "run by its build or task tool by name"),
+        (re.compile(r"(^|/)docs?/(source/)?conf\.py$"), "Sphinx's configuration, run by sphinx-build"),
+        TEST_DATA,
+        PROGRAMS,
+        (re.compile(r"(^|/)migrations/\d{4}_\w+\.py$|(^|/)(alembic|migrations)/(env\.py|versions/[^/]+\.py)$"),
+         "a migration, run by its framework from its folder"),
+        (re.compile(r"(^|/)management/commands/[^/]+\.py$|(^|/)templatetags/[^/]+\.py$"),
+         "a Django command or template tag library, found by its folder"),
+    )
 
     def entry_reason(self, path: str, text: str) -> str:
         return 'runs as a script (if __name__ == "__main__")' if _MAIN_GUARD.search(text) else ""

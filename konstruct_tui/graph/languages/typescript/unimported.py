@@ -9,7 +9,7 @@ import posixpath
 import re
 from typing import Any
 
-from ...unimported import LITERAL, OnlyImported, loader_sites
+from ...unimported import LITERAL, PROGRAMS, PROGRAMS_WHY, TEST_DATA, OnlyImported, loader_sites
 
 _LOADER = re.compile(r"(?P<site>\bimport\(|\brequire\()\s*" + LITERAL)
 _TRIGGERS = ("import(", "require(")
@@ -45,6 +45,17 @@ _ROUTED = (
 
 class TypeScriptUnimported(OnlyImported):
     loader_words: tuple[str, ...] = ("import", "require")
+    test_files = r"\.(test|spec|cy)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
+    conventions: tuple[tuple[re.Pattern[str], str], ...] = (
+        TEST_DATA,
+        (re.compile(r"\.d\.[cm]?ts$"), "a declaration file: the compiler reads it through tsconfig, not by import"),
+        PROGRAMS,
+        (re.compile(r"\.bench\.[cm]?[jt]sx?$"), PROGRAMS_WHY),
+        (re.compile(r"(^|/)\.storybook/[^/]+\.[cm]?[jt]sx?$"), "Storybook's configuration, loaded by Storybook by name"),
+        (re.compile(r"\.stories\.[cm]?[jt]sx?$"), "a story, loaded by Storybook through its stories patterns"),
+        (re.compile(r"(^|/)([\w-]+\.)+config\.[cm]?[jt]sx?$|(^|/)(\.[\w-]+rc|gulpfile|Gruntfile)\.[cm]?[jt]s$"),
+         "a tool's configuration file, loaded by its tool by name"),
+    )
 
     def names_entry_points(self, config: str) -> bool:
         return posixpath.basename(config) == "package.json"
