@@ -4,6 +4,7 @@ to decide how to treat it."""
 
 from __future__ import annotations
 
+import ast
 import re
 import types
 import typing
@@ -104,6 +105,36 @@ _NAMES_A_LANGUAGE = re.compile(
 def test_no_core_module_names_a_language() -> None:
     naming = {path.name for path in GRAPH.glob("*.py") if _NAMES_A_LANGUAGE.search(path.read_text())}
     assert naming == set(), "language knowledge belongs in graph/languages/<lang>/, declared on its SUPPORT"
+
+
+_REGISTRY = {"languages", "language_for", "built_in"}
+
+
+def plugin_imports(source: str) -> list[str]:
+    """Imports in a core module that reach a language plugin rather than the registry."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("konstruct_tui.graph.languages.")]
+        elif isinstance(node, ast.ImportFrom):
+            module = ("." * node.level) + (node.module or "")
+            inner = module.removeprefix("konstruct_tui.graph").lstrip(".")
+            if inner.startswith("languages."):
+                found.append(module)
+            elif inner == "languages":
+                found += [f"{module}.{a.name}" for a in node.names if a.name not in _REGISTRY]
+    return found
+
+
+def test_no_core_module_imports_a_language_plugin() -> None:
+    """The core reaches a language only through the registry (`languages()`, `language_for`):
+    importing `graph.languages.go` would name it as surely as writing "go"."""
+    for written in ("from .languages.go import build_constraints", "from .languages import (\n    python,\n)",
+                    "import konstruct_tui.graph.languages.rust", "from konstruct_tui.graph.languages.java import SUPPORT"):
+        assert plugin_imports(written), written
+    assert plugin_imports("from .languages import language_for, languages\n") == []
+    importing = {path.name: found for path in GRAPH.glob("*.py") if (found := plugin_imports(path.read_text()))}
+    assert importing == {}
 
 
 def test_the_grep_sees_a_language_named_in_the_core() -> None:

@@ -42,6 +42,10 @@ def private_reaches(source: str) -> set[str]:
             defined.add(node.arg)
         elif isinstance(node, ast.alias) and node.asname:
             defined.add(node.asname)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "setattr")
+                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+                and _private(node.args[1].value)):
+            used.add(node.args[1].value)  # `getattr(resolver, "_table")` is `resolver._table`
         if isinstance(node, ast.ImportFrom):
             reaches |= {f"from {'.' * node.level}{node.module or ''} import {a.name}"
                         for a in node.names if _private(a.name)}
@@ -68,6 +72,9 @@ def test_the_private_name_check_sees_each_way_in() -> None:
     assert private_reaches("from . import _helpers\n") == {"from . import _helpers"}
     assert private_reaches("def f(r):\n    return r._member_of(1)\n") == {"._member_of"}
     assert private_reaches("x = resolver._table\n") == {"._table"}
+    assert private_reaches("x = getattr(resolver, '_table', None)\n") == {"._table"}
+    assert private_reaches("from .resolver import (\n    walk,\n    _walk_members,\n)\n") == {
+        "from .resolver import _walk_members"}
     # its own: a method, an attribute it sets, a module-level helper, an alias
     own = ("class A:\n    def __init__(self):\n        self._seen = {}\n    def _m(self):\n        return self._seen\n"
            "def _f(a):\n    return a._m(), _f\nimport json as _json\n")
