@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .evidence import member_lines, name_lines
-from .facts import OVERRIDES, Symbol
+from .facts import OVERRIDES, LanguageSupport, Symbol
 from .languages import languages
 from .snapshot import GraphSnapshot
 from .traversal import Reached, reach
@@ -111,10 +111,10 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
         # A Go file of the defining package (its tests first of all) reaches the method without
         # an edge: it is a candidate one step away.
         reached = [Reached(p, 1, p, (), ()) for p in sorted(mates - defining)] + reached
-        # A TypeScript file can reach the defining file only through its package's own name
-        # (`import * as z from "zod/v4"` in zod's tests; the file graph leaves that to an install):
-        # the members it uses there say it does.
-        if any(snap.files[p].language == "typescript" for p in defining):
+        # A file may reach the defining file only through its package's own name
+        # (`self_package_imports`: `import * as z from "zod/v4"` in zod's tests; the file graph
+        # leaves that to an install): the members it uses there say it does.
+        if any((support := _language(snap, p)) is not None and support.self_package_imports for p in defining):
             near = {r.path for r in reached} | defining
             users = {e.source for p in defining for e in snap.side.members_in.get(p, ())} - near
             reached = [Reached(p, 1, p, (), ()) for p in sorted(users)] + reached
@@ -129,14 +129,16 @@ def find_callers(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> Caller
 
 
 def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tuple[str, Symbol]]:
-    """TypeScript: the base-class (or interface) members that the found methods override, and theirs.
+    """The base-class (or interface) members that the found methods override, and theirs, in a
+    language whose resolver records override families (`override_families`).
 
     The resolver records an override as a member use of the overridden declaration by the file that
     declares the override. A call of any member of that family may run this one (a call through the
     base type) and the language server lists the whole family, so callers of the base count."""
     family: list[tuple[str, Symbol]] = []
     seen = {(p, s.name) for p, s in found}
-    frontier = [(p, s.name) for p, s in found if is_member(s) and snap.files[p].language == "typescript"]
+    frontier = [(p, s.name) for p, s in found if is_member(s)
+                and (support := _language(snap, p)) is not None and support.override_families]
     for _ in range(_FAMILY_DEPTH):
         following = []
         for path, name in frontier:
@@ -157,6 +159,10 @@ def _overridden(snap: GraphSnapshot, found: list[tuple[str, Symbol]]) -> list[tu
                         family.append((edge.target, declared))
         frontier = following
     return family
+
+
+def _language(snap: GraphSnapshot, path: str) -> LanguageSupport | None:
+    return languages().get(snap.files[path].language)
 
 
 def _package_mates(snap: GraphSnapshot, defining: set[str]) -> set[str]:

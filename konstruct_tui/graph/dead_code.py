@@ -15,11 +15,13 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from .dynamic_lookups import lookup_sites
 from .evidence import (
     declared_entry_points,
+    entry_configs,
     framework_routes,
     in_folder,
     is_entry_file,
@@ -27,31 +29,33 @@ from .evidence import (
     loading_sites,
     loads,
     near,
+    reads_loaders,
+    scans_loaders,
 )
-from .named_in_text import (
-    anchor,
-    app_package_spelling,
-    file_spellings,
-    find_named,
-    registering_decorator,
-    symbol_spellings,
-)
+from .facts import RunsUnimported
+from .languages import language_for, languages
+from .named_in_text import anchor, find_named, registering_decorator
 from .records import TEXT
 from .snapshot import GraphSnapshot
-from .supertypes import registered_on_definition
+from .supertypes import registered_on_definition, registers_on_definition
+from .unimported import OnlyImported
 
-_TEST_FILE = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing|test-d)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|(^|/)tests\.py$"
-    r"|\.(test|spec|cy)\.[cm]?[jt]sx?$|\.(test|spec)-d\.[cm]?tsx?$"
-    r"|(^|/)conftest\.py$|(Tests?|IT|TestCase)\.java$|(^|/)src/(test|it|integrationTest)/"
-)
+# Test folders of any language; each language adds its own test files (`unimported.test_files`).
+_TEST_FOLDER = r"(^|/)(tests?|__tests__|spec|testing|test-d)/"
 _FOLDER_WORD = re.compile(r"""['"`](?:\.{0,2}/)?([A-Za-z_][\w-]*)/?['"`]""")
-_CONFIGS = ("pyproject.toml", "setup.cfg", "setup.py", "package.json")
+# What a file of no structural language (or of a test's own) runs by: only by being imported.
+_IMPORTED_ONLY = OnlyImported()
 _PREFIXED_SCAN = 5000
 
 
+@cache
+def _test_file() -> re.Pattern[str]:
+    files = [s.unimported.test_files for s in languages().values() if s.unimported.test_files]
+    return re.compile("|".join([_TEST_FOLDER, *files]))
+
+
 def is_test_file(path: str) -> bool:
-    return bool(_TEST_FILE.search(path))
+    return bool(_test_file().search(path))
 
 
 @dataclass
@@ -71,10 +75,9 @@ class DeadCode:
         self._loaders: dict[str, list[tuple[str, str | None]]] = {}
         self._prefixed: list[tuple[str, str]] | None = None
         self._literals: list[tuple[str, str]] = []  # (site, the module a loader names), project-wide
-        configs = [p for p in snap.files if posixpath.basename(p) in _CONFIGS or "META-INF/services/" in p]
-        python = {p for p, e in snap.files.items() if e.language == "python"}
-        self.entry_files, self.entry_symbols = declared_entry_points(sorted(configs), self.read, python,
-                                                                     set(snap.files))
+        self.entry_files, self.entry_symbols = declared_entry_points(
+            sorted(entry_configs(list(snap.files))), self.read,
+            lambda language: {p for p, e in snap.files.items() if e.language == language}, set(snap.files))
         self.entry_files = {**framework_routes(set(snap.files)), **self.entry_files}
 
     def read(self, path: str) -> str | None:
@@ -115,12 +118,12 @@ class DeadCode:
         The same reading keeps every loader of a literal name (`loaders_of`)."""
         if self._prefixed is None:
             self._prefixed = []
-            scanned = [p for p, e in self.snap.files.items() if e.parsed and e.language in ("python", "typescript")]
+            scanned = [p for p, e in self.snap.files.items() if e.parsed and scans_loaders(e.language)]
             if len(scanned) <= _PREFIXED_SCAN:
                 for other in sorted(scanned):
                     text = self.read(other)
-                    if text and ("import" in text or "require" in text):
-                        language = self.snap.files[other].language
+                    language = self.snap.files[other].language
+                    if text and reads_loaders(language, text):
                         self._prefixed += loaded_folders(language, other, text)
                         sites = loading_sites(language, other, text)
                         self._literals += [(site, literal) for site, literal in sites if literal]
@@ -143,6 +146,7 @@ class DeadCode:
             entry = snap.files[path]
             if is_test_file(path):
                 continue
+            runs = _unimported(entry.language)
             why = self.entry_files.get(path) or is_entry_file(path, entry.language, self.read(path))
             inbound = snap.predecessors(path)
             # a TypeScript file's own edge says which of its members override others beside them
@@ -157,8 +161,10 @@ class DeadCode:
                                           "reason": f"may be loaded by a computed name at {loaders[0]}"})
                 elif registered:
                     out.uncertain.append({"path": path, "kind": "file", "reason": registered})
-                elif _go_exports(path, entry):
-                    out.uncertain.append({"path": path, "kind": "file", "reason": _exported(_go_exports(path, entry)[0])})
+                elif api := runs.api(path, entry.symbols()):
+                    # `str(api[0])`: the file's reason has always spelled its first API symbol as the
+                    # whole record (`Symbol(name='New', ...)`); kept so that no answer changes here
+                    out.uncertain.append({"path": path, "kind": "file", "reason": runs.api_reason(str(api[0]))})
                 else:
                     out.dead.append({"path": path, "kind": "file"})
             named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names if not n.startswith("~")}
@@ -169,13 +175,13 @@ class DeadCode:
             # with a `__main__` guard is a library first: its unused variables are dead.
             if why and not why.startswith("runs as a script"):
                 candidates = [s for s in candidates if s.kind not in ("constant", "variable")]
-            if entry.language == "go":  # the runtime calls every `init` when its package loads
-                candidates = [s for s in candidates if s.name != "init"]
-            if why and entry.language == "java":
+            if runs.load_hooks:  # the runtime calls them when the package loads
+                candidates = [s for s in candidates if s.name not in runs.load_hooks]
+            if why and runs.entry_runs_whole_file:
                 candidates = []  # the class holding `main` (and its file's other types) is what runs
-            elif why and path in self.entry_files and entry.language != "python":
+            elif why and path in self.entry_files and runs.declared_entry_is_api:
                 candidates = []  # a package's entry file: what it declares is the package's API
-            exported = _go_exports(path, entry) if candidates else []
+            exported = runs.api(path, entry.symbols()) if candidates else []
             used_locally = self._used_in_own_file(path, candidates)
             by_name = self._by_name_users(path) if candidates else {}
             for s in candidates:
@@ -190,11 +196,11 @@ class DeadCode:
                     out.uncertain.append({**item, "reason": f"{users[0]} uses .{s.name} on a receiver whose type "
                                                             f"could not be proven (evidence by_name)"})
                 elif s in exported:
-                    out.uncertain.append({**item, "reason": _exported(s.name)})
+                    out.uncertain.append({**item, "reason": runs.api_reason(s.name)})
                 elif decorator:
                     out.uncertain.append({**item, "reason": f"decorated with @{decorator}, which may register it "
                                                             f"to be called by name"})
-                elif s.kind == "class" and entry.language == "python" and (
+                elif s.kind == "class" and registers_on_definition(self.snap, path) and (
                         registered := registered_on_definition(self.snap, path, s.name, self.read)):
                     out.uncertain.append({**item, "reason": registered})
                 elif lookups := lookup_sites(s.name, [path, *sorted({e.source for e in inbound})], {path}, self.read, 1):
@@ -218,14 +224,14 @@ class DeadCode:
         wanted: dict[object, tuple[str, list[str]]] = {}
         for i, item in enumerate(out.dead):
             path, symbol = item["path"], item.get("symbol")
-            language = self.snap.files[path].language
-            wanted[i] = (anchor(path, symbol), symbol_spellings(path, language, symbol) if symbol
-                         else file_spellings(path, language, self.read(path)))
-            if not symbol and language == "python":
+            runs = _unimported(self.snap.files[path].language)
+            wanted[i] = (anchor(path, symbol), runs.symbol_spellings(path, symbol) if symbol
+                         else runs.file_spellings(path, self.read(path)))
+            if not symbol and runs.modules_read_by_name:
                 # named as a module (not only by its path, `python tools/gen.py`: a script, whose
                 # unused functions stay dead): what loads it may read its attributes by name
                 wanted[(i, "module")] = (wanted[i][0], wanted[i][1][1:])  # [0]: its path
-                package = app_package_spelling(path)
+                package = runs.app_package_spelling(path)
                 if package is not None:
                     wanted[(i, "app")] = package
         named = find_named(wanted, sorted(self.snap.files), self.read,
@@ -252,29 +258,34 @@ class DeadCode:
         out.dead = [item for i, item in enumerate(out.dead) if i not in moved]
 
     def _package_runs(self, path: str) -> str:
-        """For a package's `__init__.py`: a module of the package that is imported or run (Python
-        runs `__init__.py` before any module beneath it); for a Go file with an `init` function
-        (it runs when its package loads: `context_appengine.go` setting a default), a file of its
-        package that is imported or run; else ""."""
-        if path.endswith(".go") and any(s.name == "init" for s in self.snap.files[path].symbols()):
+        """For a file with a load hook (Go's `init`: it runs when its package loads,
+        `context_appengine.go` setting a default), a file of its folder's package that is imported
+        or run; for a package's init file (Python runs `__init__.py` before any module beneath it),
+        a module of the package that is; else ""."""
+        support = language_for(path)
+        if support is None:
+            return ""
+        runs = support.unimported
+        if path.endswith(support.extensions) and any(s.name in runs.load_hooks for s in self.snap.files[path].symbols()):
             folder = posixpath.dirname(path)
-            return next((other for other in self._folder_files(folder) if other != path and other.endswith(".go") and (
-                self.snap.predecessors(other) or is_test_file(other) or other in self.entry_files
-                or is_entry_file(other, "go", self.read(other)))), "")
-        if posixpath.basename(path) != "__init__.py" or not _has_statements(self.read(path)):
+            return next((other for other in self._folder_files(folder)
+                         if other != path and other.endswith(support.extensions) and (
+                             self.snap.predecessors(other) or is_test_file(other) or other in self.entry_files
+                             or is_entry_file(other, support.name, self.read(other)))), "")
+        if posixpath.basename(path) != runs.package_init or not runs.does_something(self.read(path)):
             return ""  # an empty `__init__.py` can go without changing what runs
         for other in self.snap.files_under(posixpath.dirname(path)):
             entry = self.snap.files[other]
-            if other != path and entry.language == "python" and (
+            if other != path and entry.language == support.name and (
                     self.snap.predecessors(other) or is_test_file(other) or other in self.entry_files
                     or is_entry_file(other, entry.language, self.read(other))):
                 return other
         return ""
 
     def _registered_type(self, path: str, entry: Any) -> str:
-        """Why a Java file nothing imports may still be instantiated: its class carries an
-        annotation a framework finds by scanning the classpath (`@Component`, `@Entity`)."""
-        if entry.language != "java":
+        """Why a file nothing imports may still be instantiated: its class carries an annotation
+        a framework finds by scanning the classpath (`@Component`, `@Entity`)."""
+        if not _unimported(entry.language).annotation_scanned:
             return ""
         for s in entry.symbols():
             decorator = registering_decorator(self.read(path), s.start_line, s.name.rsplit(".", 1)[-1])
@@ -289,23 +300,11 @@ class DeadCode:
         return {e.source: unresolved[e.source] for e in self.snap.predecessors(path) if e.source in unresolved}
 
 
-def _go_exports(path: str, entry: Any) -> list[Any]:
-    """A Go file's exported top-level names, when its package can be imported by other modules
-    (not `internal/`, not `package main`): the language makes them API, used here or not."""
-    if entry.language != "go" or "/internal/" in f"/{path}":
-        return []
-    return [s for s in entry.symbols() if "." not in s.name and s.name[:1].isupper()]
-
-
-def _exported(name: str) -> str:
-    return f"{name} is exported from an importable Go package: another module may use it"
-
-
-def _has_statements(text: str | None) -> bool:
-    """Whether a Python file does anything beyond comments and a docstring."""
-    code = re.sub(r"#[^\n]*", "", text or "").strip()
-    code = re.sub(r'^(?:[rRbBuU]{0,2})("""|\'\'\')(?:.|\n)*?\1', "", code, count=1).strip()
-    return bool(code)
+def _unimported(language: str) -> RunsUnimported:
+    """How code of `language` runs without an import (only by being imported, for one the graph
+    does not know)."""
+    support = languages().get(language)
+    return support.unimported if support is not None else _IMPORTED_ONLY
 
 
 def used_in_text(text: str, candidates: list[Any], defined_names: list[str]) -> set[str]:

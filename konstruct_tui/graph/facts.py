@@ -7,6 +7,7 @@ facts into file-to-file `Edge`s with the project in view. Everything here is JSO
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -146,6 +147,112 @@ class BuildVariants(Protocol):
         ...
 
 
+class WrittenSupertypes(Protocol):
+    """A language whose class header names its supertypes (Python's `class A(B)`, Java's
+    `extends`/`implements`): `callers` of an override counts calls of the methods it overrides."""
+
+    # True: defining a class may already register it where code finds it by no name (a metaclass,
+    # an ancestor's subclass hook): `unreferenced` asks `made_by` and `subclass_hook`.
+    registers_on_definition: bool
+    # The method an ancestor declares that runs for every subclass defined (`__init_subclass__`), or "".
+    subclass_hook: str
+
+    def written(self, text: str, cls: str) -> list[str] | None:
+        """The supertypes `cls`'s header in `text` names (last part of a dotted name), in order;
+        None when `text` declares no class `cls`."""
+        ...
+
+    def made_by(self, text: str, cls: str) -> str:
+        """The metaclass `cls`'s header names when it is not known to be inert, else ""."""
+        ...
+
+
+class RunsUnimported(Protocol):
+    """How a language's code runs, or is named, without any file importing it: what keeps
+    `unreferenced` from calling it dead and `callers` from a confident "nothing". Plugins start from
+    `graph.unimported.OnlyImported` (every answer "none") and say what their language adds."""
+
+    # True: every symbol of an entry file runs with it (Java: the class holding `main`).
+    entry_runs_whole_file: bool
+    # True: what a file packaging metadata names as an entry point declares is the package's API
+    # (False for Python: a script's unused functions are dead).
+    declared_entry_is_api: bool
+    # Top-level functions the runtime calls when their package loads (Go's `init`): never dead, and
+    # their file runs when any file of its folder does.
+    load_hooks: frozenset[str]
+    # The file a package runs before any module beneath it (Python's `__init__.py`), or "".
+    package_init: str
+    # True: a type may be found by a framework scanning for its annotation (`@Component`).
+    annotation_scanned: bool
+    # Words without which a file has no loader by a computed name with a written folder: () when
+    # the language has none (`loaded_folders` is never asked).
+    loader_words: tuple[str, ...]
+    # True: a file named as a module (`pkg.mod`, beyond its path) may have its attributes read by
+    # the name too (Django's settings): its symbols go with it.
+    modules_read_by_name: bool
+    # Its test files, which a test runner loads by name: a regular expression searched in a
+    # project path ("" for none beyond `tests/` folders), for `is_test_file`.
+    test_files: str
+    # Files of it a tool runs or reads by their name, never imported (`setup.py`, `package-info.java`),
+    # as (path pattern, why), in the order asked: the first that matches a path says why. Every
+    # language's list holds `unimported.TEST_DATA` and `unimported.PROGRAMS` where they rank.
+    conventions: tuple[tuple[re.Pattern[str], str], ...]
+
+    def entry_reason(self, path: str, text: str) -> str:
+        """Why the text of `path` makes it an entry point (a `__main__` guard, `package main`), or ""."""
+        ...
+
+    def names_entry_points(self, config: str) -> bool:
+        """Whether `config` (a project path) is packaging metadata this language reads entry points from."""
+        ...
+
+    def entry_points(self, config: str, text: str, own_files: set[str],
+                     all_files: set[str]) -> tuple[dict[str, str], set[tuple[str, str]]]:
+        """({file: why}, {(file, symbol)}) that `config` names as entry points. `own_files`: the
+        project's files of this language."""
+        ...
+
+    def routed(self, all_files: set[str]) -> dict[str, str]:
+        """{file: why} for files a framework loads by their path (Next.js `app/**/page.tsx`)."""
+        ...
+
+    def loading_sites(self, path: str, text: str) -> list[tuple[str, str | None]]:
+        """(`path:line (what)`, the literal module name or None when computed) of every place
+        `text` loads code at run time by a name the graph does not resolve."""
+        ...
+
+    def loaded_folders(self, path: str, text: str) -> list[tuple[str, str]]:
+        """(`path:line (what)`, folder) of every loader whose computed name starts with a written folder."""
+        ...
+
+    def file_spellings(self, path: str, text: str | None) -> list[str]:
+        """Regular expressions matching a written name of `path` in another file's text (for a
+        language with `modules_read_by_name`, the first is its path and the others its module's)."""
+        ...
+
+    def symbol_spellings(self, path: str, name: str) -> list[str]:
+        """Regular expressions matching symbol `name` written with its module (`pkg.mod:func`)."""
+        ...
+
+    def app_package_spelling(self, path: str) -> tuple[str, list[str]] | None:
+        """For a module a framework imports from every app package named to it (Django's
+        `admin.py`): (anchor word, spellings) of its package's name; else None."""
+        ...
+
+    def api(self, path: str, symbols: Sequence[Symbol]) -> list[Symbol]:
+        """The top-level symbols the language makes API of an importable package (Go's exported
+        names), used in the project or not."""
+        ...
+
+    def api_reason(self, name: str) -> str:
+        """Why `name` (one of `api`'s) is not provably dead."""
+        ...
+
+    def does_something(self, text: str | None) -> bool:
+        """Whether a `package_init` file does anything beyond comments and documentation."""
+        ...
+
+
 class LanguageSupport(Protocol):
     """One per language: the `SUPPORT` object of `graph/languages/<name>`, with its queries beside
     it. Everything the core needs to know about a language is declared here; the core never asks a
@@ -179,6 +286,23 @@ class LanguageSupport(Protocol):
     # File-name globs of the config files its resolver reads (go.mod, tsconfig.*.json, Cargo.toml):
     # a change to one rebuilds the resolvers.
     config_files: tuple[str, ...]
+    # The tree-sitter grammars its extractor parses with, ((grammar, "wheel_module:function"), ...):
+    # `graph.treesitter` loads a grammar only from here.
+    grammars: tuple[tuple[str, str], ...]
+    # True: the resolver records an override as a member use `Sub.m>Base.m` (`OVERRIDES`):
+    # `callers` of a member counts the callers of its whole family.
+    override_families: bool
+    # True: a file may reach another through its package's own name, which the file graph leaves
+    # to an install (`import * as z from "zod/v4"` in zod's tests): `callers` counts files that use
+    # the defining file's members as reaching it.
+    self_package_imports: bool
+    # True: an import binds the name in the importer, so a file that imports a name without using
+    # it may pass it on (a Python `__init__.py`): `callers` names such files.
+    imports_pass_on: bool
+    # How its class headers name supertypes, or None (no inheritance, or recorded while indexing).
+    supertypes: WrittenSupertypes | None
+    # How its code runs, or is named, without an import (entry points, loaders by computed name).
+    unimported: RunsUnimported
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts: ...
 

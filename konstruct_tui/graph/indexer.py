@@ -249,8 +249,8 @@ class Indexer:
         if self._usage is not None:
             return
         if not self._all_facts_loaded:
-            for facts in self.store.all_facts():
-                self._facts.setdefault(facts.path, facts)
+            for stored in self.store.all_facts():
+                self._facts.setdefault(stored.path, stored)
             self._all_facts_loaded = True
         usage = UsageIndex()
         for path, facts in self._facts.items():

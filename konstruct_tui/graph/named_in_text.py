@@ -5,7 +5,8 @@ Imports are one way into a file; a name written as text is another. `pytest_plug
 "./src/worker.ts"` in a bundler config, `<bean class="a.impl.Codec"/>` in Spring XML: each loads
 a file nobody imports. Rather than recognise each framework's spelling, `unreferenced` asks one
 question of the whole project's text: does anything outside the file spell its module name, its
-path or its qualified class name? If so, the file is not provably dead.
+path or its qualified class name (each language says how it is spelled:
+`SUPPORT.unimported.file_spellings`)? If so, the file is not provably dead.
 
 Likewise a top-level function or class under a decorator that is not known to be inert may be
 registered with something that calls it by name (`@app.get("/")`, `@pytest.fixture`,
@@ -25,8 +26,6 @@ Reader = Callable[[str], "str | None"]
 
 _REACH = 300  # characters looked at either side of a name
 _SCAN_LIMIT = 1_000_000  # characters read of one file; generated blobs say nothing useful
-_JS_EXT = r"(?:\.[cm]?[jt]sx?)"
-_JAVA_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 # Decorators and annotations that wrap or describe a definition without handing it to anything
 # that calls it by name. Every other decorator may register what it decorates.
 _INERT = frozenset({
@@ -37,66 +36,6 @@ _INERT = frozenset({
     "Deprecated", "SuppressWarnings", "FunctionalInterface", "SafeVarargs", "Override",
     "Nullable", "NonNull", "Nonnull", "CheckReturnValue", "Immutable", "ThreadSafe",
 })
-
-
-def _dotted(stem: str) -> list[str]:
-    """Every rooting of a Python module's dotted name: `src.pkg.mod`, `pkg.mod`, `mod`."""
-    parts = stem.split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return [".".join(parts[i:]) for i in range(len(parts))]
-
-
-def file_spellings(path: str, language: str | None, text: str | None) -> list[str]:
-    """Regular expressions that match a written name of `path` in another file's text."""
-    stem, ext = posixpath.splitext(path)
-    if language == "python":
-        found = [r"(?<![\w.-])" + re.escape(path) + r"(?![\w])"]  # `python tools/gen.py`
-        for dotted in _dotted(stem):
-            if "." in dotted:
-                found.append(r"(?<![\w.])" + re.escape(dotted) + r"(?![\w])")
-            else:  # a top-level module is named as `main:app`, `python -m main` or `"style.Fancy"`
-                found += [r"(?<![\w.])" + re.escape(dotted) + r":(?=[A-Za-z_])",
-                          r"-m\s+" + re.escape(dotted) + r"(?![\w.])",
-                          r"(?<=['\"])" + re.escape(dotted) + r"\.[A-Za-z_][\w.]*(?=['\"])"]
-        return found
-    if language == "typescript" and ext:
-        base = posixpath.basename(stem)
-        folder = posixpath.basename(posixpath.dirname(stem))
-        named = f"{re.escape(folder)}/{re.escape(base)}" if folder else re.escape(base) + f"(?={_JS_EXT})"
-        # `./src/main.ts`, `src/workers/sync`, serverless's `src/handlers/mail.handler`
-        return [r"(?<![\w.@-])" + named + rf"{_JS_EXT}?(?=['\"`?#\s)]|\.[A-Za-z_]|$)"]
-    if language == "java" and text:
-        package = _JAVA_PACKAGE.search(text)
-        qualified = f"{package.group(1)}.{posixpath.basename(stem)}" if package else ""
-        return [r"(?<![\w.])" + re.escape(qualified) + r"(?![\w])"] if qualified else []
-    return []
-
-
-# Modules a framework imports from every app package it is given by name: Django's `admin.py`,
-# `apps.py`, `models.py` (INSTALLED_APPS), Celery's `tasks.py` (autodiscover_tasks).
-_AUTODISCOVERED = frozenset({"admin", "apps", "models", "tasks"})
-
-
-def app_package_spelling(path: str) -> tuple[str, list[str]] | None:
-    """For a module a framework autodiscovers (`shop/payments/admin.py`): (anchor, spellings) of
-    its package's dotted name written as a whole string (`"shop.payments"`, or its AppConfig's
-    `"shop.payments.apps.PaymentsConfig"`); None for others."""
-    stem = posixpath.splitext(path)[0]
-    if posixpath.basename(stem) not in _AUTODISCOVERED or "/" not in stem:
-        return None
-    package = posixpath.dirname(stem)
-    # the package itself, or its AppConfig (`"shop.payments.apps.PaymentsConfig"`): Django takes both
-    return posixpath.basename(package), [r"(?<=['\"])" + re.escape(dotted) + r"(?:\.apps\.\w+)?(?=['\"])"
-                                         for dotted in _dotted(package) if dotted]
-
-
-def symbol_spellings(path: str, language: str | None, name: str) -> list[str]:
-    """A Python symbol named with its module: `pkg.mod:func`, `pkg.mod.func`, `main:app`."""
-    if language != "python":
-        return []
-    return [r"(?<![\w.])" + re.escape(dotted) + ("[.:]" if "." in dotted else ":") + re.escape(name) + r"(?![\w])"
-            for dotted in _dotted(posixpath.splitext(path)[0]) if dotted]
 
 
 def anchor(path: str, symbol: str | None = None) -> str:
@@ -166,4 +105,4 @@ def registering_decorator(text: str | None, start_line: int, name: str) -> str:
     return ""
 
 
-__all__ = ["anchor", "app_package_spelling", "file_spellings", "find_named", "registering_decorator", "symbol_spellings"]
+__all__ = ["anchor", "find_named", "registering_decorator"]

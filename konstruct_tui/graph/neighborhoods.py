@@ -18,13 +18,30 @@ import re
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .snapshot import GraphSnapshot
+from .facts import Edge
+from .records import FileEntry
+
+
+class ClusteredGraph(Protocol):
+    """What clustering and ranking read of a graph (`snapshot.GraphSnapshot` is one; it imports
+    this module for its neighborhoods, so this one names only what it reads)."""
+
+    @property
+    def out_edges(self) -> Mapping[str, tuple[Edge, ...]]: ...
+
+    @property
+    def files(self) -> Mapping[str, FileEntry]: ...
+
+    @property
+    def sorted_paths(self) -> list[str]: ...
+
+    @property
+    def neighborhoods(self) -> Neighborhoods: ...
 
 SEED = 20240611
 ITERATIONS = 2  # Leiden passes: more moved modularity by 0.0001 on a 100,000-file graph, for +25% time
@@ -74,7 +91,7 @@ class Neighborhoods:
 FileGraph = dict[tuple[str, str], int]  # (a, b) with a < b -> weight
 
 
-def file_graph(snapshot: GraphSnapshot) -> FileGraph:
+def file_graph(snapshot: ClusteredGraph) -> FileGraph:
     """Undirected, weighted by how many edges join two files (either direction, any kind). Pairs,
     not adjacency lists: everything below needs one pass over them, and on 700,000 edges a second
     structure cost more than the clustering."""
@@ -119,7 +136,7 @@ def _igraph_core() -> Any:
         module = module_from_spec(spec_from_loader("igraph._igraph", loader))  # type: ignore[arg-type]
         loader.exec_module(module)
     except (ImportError, AttributeError, StopIteration, TypeError, OSError):
-        import igraph  # an unusual layout: the ordinary import (slower, same core)
+        import igraph  # type: ignore[import-untyped]  # an unusual layout: the ordinary import (slower, same core)
 
         return igraph._igraph
     sys.modules["igraph._igraph"] = module
@@ -168,7 +185,7 @@ def communities(graph: FileGraph) -> list[list[str]]:
     return list(groups.values())
 
 
-def numbered_pairs(snapshot: GraphSnapshot) -> tuple[list[str], list[int], list[int], list[int]]:
+def numbered_pairs(snapshot: ClusteredGraph) -> tuple[list[str], list[int], list[int], list[int]]:
     """The file graph with numbers for names: (nodes, a, b, weights). `nodes` are the files with an
     edge, sorted; each unique pair of them is `nodes[a[i]]`, `nodes[b[i]]` with a < b, ascending,
     joined by `weights[i]` edges (either direction, any kind). The same graph as `file_graph`,
@@ -236,7 +253,7 @@ def _in_child(count: int, a: array[int], b: array[int], weights: array[int]) -> 
         return pool.submit(leiden, count, a, b, weights).result()
 
 
-def detect(snapshot: GraphSnapshot) -> Neighborhoods:
+def detect(snapshot: ClusteredGraph) -> Neighborhoods:
     nodes, a, b, weights = numbered_pairs(snapshot)
     if not nodes:
         return Neighborhoods()
@@ -341,7 +358,7 @@ def words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in _STOP}
 
 
-def rank_neighborhoods(snapshot: GraphSnapshot, request_text: str, limit: int = 5) -> list[tuple[Neighborhood, float]]:
+def rank_neighborhoods(snapshot: ClusteredGraph, request_text: str, limit: int = 5) -> list[tuple[Neighborhood, float]]:
     """Neighborhoods whose member paths and symbol names share words with the request, best first.
 
     Per request word: inverse frequency across neighborhoods, times how many members name it (a
@@ -373,7 +390,7 @@ def rank_neighborhoods(snapshot: GraphSnapshot, request_text: str, limit: int = 
     return scored[:limit]
 
 
-def _word_bags(snapshot: GraphSnapshot) -> list[tuple[list[set[str]], list[set[str]]]]:
+def _word_bags(snapshot: ClusteredGraph) -> list[tuple[list[set[str]], list[set[str]]]]:
     """Per neighborhood, per member: the words of its path and of its symbol names (cached on the
     snapshot: decoding every member's symbols is the slow part)."""
     cached = snapshot.__dict__.get("_neighborhood_words")

@@ -110,7 +110,11 @@ def defined_keys(path: str, facts: FileFacts | None) -> set[str]:
     return {k for k in keys if k and not k.startswith("__")}
 
 
-def shape(facts: FileFacts) -> tuple[object, ...]:
+# (symbols as (name, kind), imports as (target, names, kind, level, alias), package, member facts)
+Shape = tuple[tuple[tuple[str, str], ...], tuple[tuple[str, tuple[str, ...], str, int, str | None], ...], str | None, object]
+
+
+def shape(facts: FileFacts) -> Shape:
     """Everything of a file's facts another file's resolution may depend on: all but its uses and
     line numbers. An edit that keeps the shape (a change inside a function body, the usual case)
     cannot change any other file's edges."""

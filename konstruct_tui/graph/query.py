@@ -171,10 +171,12 @@ class GraphQuery:
                             reason=f"{symbol} is defined in {', '.join(defining)}; no other file {told}{note}{where}")
 
     def _pass_throughs(self, snap: GraphSnapshot, callers: Any, short: str) -> list[str]:
-        """Python files among the resolved callers that only import `short` (no use, no alias)."""
+        """Resolved callers that only import `short` (no use, no alias), in a language whose imports
+        pass names on (`imports_pass_on`: a Python `__init__.py`)."""
         found = []
         for path, slot in sorted(callers.resolved.items()):
-            if slot["kinds"] != {"imports"} or snap.files[path].language != "python":
+            support = languages().get(snap.files[path].language)
+            if slot["kinds"] != {"imports"} or support is None or not support.imports_pass_on:
                 continue
             text = self._text(path)
             if text is not None and not re.search(rf"\b{re.escape(short)}\s+as\s+\w", text):

@@ -17,7 +17,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .facts import Edge, Symbol
 from .member_evidence import (
@@ -29,11 +29,9 @@ from .member_evidence import (
     pack,
     unpack,
 )
+from .neighborhoods import Neighborhoods
 from .overlay import Overlay, collector_paused
 from .records import FileEntry
-
-if TYPE_CHECKING:
-    from .neighborhoods import Neighborhoods
 
 __all__ = ["KINDS", "MEMBERS", "SIDE_KINDS", "UNRESOLVED", "GraphSnapshot", "pack", "unpack"]
 
@@ -268,7 +266,7 @@ class GraphSnapshot:
     def settled_neighborhoods(self) -> Neighborhoods:
         """This graph's own neighborhoods, clustering now when no snapshot of its lineage with the
         same file pairs has them (the reconciler calls this in the background)."""
-        from .neighborhoods import detect
+        from .neighborhoods import detect  # read at call time: a test slows it down to race it
 
         with self._lock:  # two queries asking at once compute it once
             own = self.__dict__.get("neighborhoods")

@@ -87,11 +87,9 @@ def extraction_fingerprint(languages: dict[str, LanguageSupport] | None = None) 
     for path in code:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     if languages is None:
-        from .languages import (
-            _MODULES,  # every built-in SUPPORT is named after its module
-        )
+        from .languages import built_in  # not `languages()`: the fingerprint imports no plugin
 
-        names: Iterable[str] = sorted(_MODULES)
+        names: Iterable[str] = sorted(built_in())
     else:
         names = sorted(languages)
     for name in names:

@@ -8,30 +8,28 @@ Why not `tree-sitter-languages`: it only works with py-tree-sitter 0.21, which c
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 from operator import attrgetter
 from typing import Any
 
 import tree_sitter
 
+from .languages import languages
+
 Node = tree_sitter.Node
 Tree = tree_sitter.Tree
 Query = tree_sitter.Query
 
-# A grammar wheel whose module is not `tree_sitter_<grammar>` with a `language()` function:
-# (module, attribute). .js/.jsx are parsed with the TSX grammar (a superset).
-_GRAMMARS = {
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-}
-
 
 @cache
 def language(grammar: str) -> tree_sitter.Language:
-    """The grammar of that name: the official wheels are `tree_sitter_<grammar>.language()`, so a
-    new language needs no line here."""
-    module_name, attribute = _GRAMMARS.get(grammar, (f"tree_sitter_{grammar}", "language"))
-    module = __import__(module_name)
-    return tree_sitter.Language(getattr(module, attribute)())
+    """The grammar of that name, loaded the way the language plugin that parses with it declares
+    (`SUPPORT.grammars`: the wheel's module and its function), so a new language needs no line here."""
+    where = next((loader for support in languages().values() for name, loader in support.grammars if name == grammar), None)
+    if where is None:
+        raise LookupError(f"no language plugin declares the tree-sitter grammar {grammar!r}")
+    module_name, _, function = where.partition(":")
+    return tree_sitter.Language(getattr(import_module(module_name), function)())
 
 
 @cache

@@ -9,7 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from konstruct_tui.graph.facts import BuildVariants, Edge, FileFacts, ImportRef, ProjectView, Symbol
+from konstruct_tui.graph.facts import (
+    BuildVariants,
+    Edge,
+    FileFacts,
+    ImportRef,
+    MemberFactsRecord,
+    ProjectView,
+    RunsUnimported,
+    Symbol,
+    WrittenSupertypes,
+)
+from konstruct_tui.graph.unimported import OnlyImported
 
 
 class MiniResolver:
@@ -45,6 +56,14 @@ class MiniSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
+    member_facts: MemberFactsRecord | None = None
+    config_files: tuple[str, ...] = ()
+    grammars: tuple[tuple[str, str], ...] = ()  # no tree-sitter
+    override_families: bool = False
+    self_package_imports: bool = False
+    imports_pass_on: bool = False
+    supertypes: WrittenSupertypes | None = None
+    unimported: RunsUnimported = OnlyImported()
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         symbols, imports, uses = [], [], []

@@ -9,9 +9,14 @@ from pathlib import PurePosixPath
 
 from ..facts import LanguageSupport
 
-__all__ = ["language_for", "languages"]
+__all__ = ["built_in", "language_for", "languages"]
 
 _MODULES = ("python", "typescript", "java", "go", "rust")
+
+
+def built_in() -> tuple[str, ...]:
+    """The names of the built-in languages (each plugin's `SUPPORT.name` is its module's)."""
+    return _MODULES
 
 
 @lru_cache(maxsize=1)

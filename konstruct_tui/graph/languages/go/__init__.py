@@ -13,6 +13,8 @@ from . import build_constraints
 from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import GoResolver
+from ...facts import RunsUnimported, WrittenSupertypes
+from .unimported import UNIMPORTED
 
 
 class GoBuilds:
@@ -38,6 +40,14 @@ class GoSupport:
     member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("go.mod", "go.work")
     version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
+
+    # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
+    grammars: tuple[tuple[str, str], ...] = (("go", "tree_sitter_go:language"),)
+    override_families: bool = False
+    self_package_imports: bool = False
+    imports_pass_on: bool = False
+    supertypes: WrittenSupertypes | None = None
+    unimported: RunsUnimported = UNIMPORTED
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)

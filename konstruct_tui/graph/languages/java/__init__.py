@@ -11,6 +11,9 @@ from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import JavaResolver
+from ...facts import RunsUnimported, WrittenSupertypes
+from .supertypes import SUPERTYPES
+from .unimported import UNIMPORTED
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,14 @@ class JavaSupport:
     member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ()
     version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
+
+    # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
+    grammars: tuple[tuple[str, str], ...] = (("java", "tree_sitter_java:language"),)
+    override_families: bool = False
+    self_package_imports: bool = False
+    imports_pass_on: bool = False
+    supertypes: WrittenSupertypes | None = SUPERTYPES
+    unimported: RunsUnimported = UNIMPORTED
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)

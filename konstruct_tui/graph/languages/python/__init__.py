@@ -11,6 +11,9 @@ from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract, query
 from .resolve import PythonResolver
+from ...facts import RunsUnimported, WrittenSupertypes
+from .supertypes import SUPERTYPES
+from .unimported import UNIMPORTED
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,14 @@ class PythonSupport:
     builds: BuildVariants | None = None
     member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("pyproject.toml", "setup.cfg", "setup.py")
+
+    # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
+    grammars: tuple[tuple[str, str], ...] = (("python", "tree_sitter_python:language"),)
+    override_families: bool = False
+    self_package_imports: bool = False
+    imports_pass_on: bool = True
+    supertypes: WrittenSupertypes | None = SUPERTYPES
+    unimported: RunsUnimported = UNIMPORTED
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:
         return extract(path, source, members)

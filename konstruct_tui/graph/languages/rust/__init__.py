@@ -11,6 +11,8 @@ from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract
 from .resolve import RustResolver
+from ...facts import RunsUnimported, WrittenSupertypes
+from ...unimported import OnlyImported
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,14 @@ class RustSupport:
     builds: BuildVariants | None = None
     member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("Cargo.toml",)
+
+    # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
+    grammars: tuple[tuple[str, str], ...] = (("rust", "tree_sitter_rust:language"),)
+    override_families: bool = False
+    self_package_imports: bool = False
+    imports_pass_on: bool = False
+    supertypes: WrittenSupertypes | None = None
+    unimported: RunsUnimported = OnlyImported()
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)

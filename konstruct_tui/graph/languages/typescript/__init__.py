@@ -11,6 +11,8 @@ from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract_file
 from .resolve import TypeScriptResolver
+from ...facts import RunsUnimported, WrittenSupertypes
+from .unimported import UNIMPORTED
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,16 @@ class TypeScriptSupport:
     builds: BuildVariants | None = None
     member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
     config_files: tuple[str, ...] = ("package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json")
+
+    # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
+    grammars: tuple[tuple[str, str], ...] = (("typescript", "tree_sitter_typescript:language_typescript"),
+                                              # .js/.jsx too: TSX is a superset
+                                              ("tsx", "tree_sitter_typescript:language_tsx"))
+    override_families: bool = True
+    self_package_imports: bool = True
+    imports_pass_on: bool = False
+    supertypes: WrittenSupertypes | None = None
+    unimported: RunsUnimported = UNIMPORTED
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract_file(path, source)
