@@ -162,9 +162,7 @@ class DeadCode:
                 elif registered:
                     out.uncertain.append({"path": path, "kind": "file", "reason": registered})
                 elif api := runs.api(path, entry.symbols()):
-                    # `str(api[0])`: the file's reason has always spelled its first API symbol as the
-                    # whole record (`Symbol(name='New', ...)`); kept so that no answer changes here
-                    out.uncertain.append({"path": path, "kind": "file", "reason": runs.api_reason(str(api[0]))})
+                    out.uncertain.append({"path": path, "kind": "file", "reason": runs.api_reason(api[0].name)})
                 else:
                     out.dead.append({"path": path, "kind": "file"})
             named = {n.rsplit(".", 1)[-1] for e in (*inbound, *members_in) for n in e.names if not n.startswith("~")}

@@ -231,6 +231,10 @@ def test_an_importable_go_packages_exported_names_are_api_not_dead(ask) -> None:
     assert ("middleware/basic_auth.go", None) not in dead
     assert ("middleware/basic_auth.go", "BasicAuth") not in dead
     assert any(u["path"] == "middleware/basic_auth.go" and "exported" in u["reason"] for u in answer["undeterminable"])
+    # the reason names the symbol as a person writes it, never as a Python record (`Symbol(name=...)`)
+    reasons = [u["reason"] for u in answer["undeterminable"] if u["path"] == "middleware/basic_auth.go"]
+    assert "BasicAuth is exported from an importable Go package: another module may use it" in reasons, reasons
+    assert not any("Symbol(" in r for r in reasons), reasons
     assert ("middleware/basic_auth.go", "helper") in dead  # unexported: provably unused
     assert ("middleware/basic_auth.go", "_") not in dead  # a compile-time assertion, never a name
     assert ("internal/util/util.go", None) in dead  # internal: only this module could import it
