@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from sys import intern
 from typing import Any
 
-from .facts import FileFacts, ImportRef, MemberFacts, Symbol, members_json
-from .languages import languages
+from .facts import FileFacts, ImportRef, MemberFacts, MemberFactsRecord, Symbol, members_json
 
 TEXT = "text"  # the language of every file the graph does not understand structurally
 
@@ -103,6 +102,14 @@ def facts_from_json(text: str) -> FileFacts:
 
 
 def _members_from_json(language: str, data: Any) -> MemberFacts | dict[str, Any]:
-    support = languages().get(language)
-    record = support.member_facts if support is not None else None
+    try:
+        record = _RECORDS[language]
+    except KeyError:
+        from .languages import languages  # here, not at import: `graph export --help` loads no plugin
+
+        support = languages().get(language)
+        record = _RECORDS[language] = support.member_facts if support is not None else None
     return data if record is None else record.from_json(data)
+
+
+_RECORDS: dict[str, MemberFactsRecord | None] = {}  # {language: the record its member facts are read into}

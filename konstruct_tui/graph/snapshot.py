@@ -17,7 +17,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .facts import Edge, Symbol
 from .member_evidence import (
@@ -29,9 +29,11 @@ from .member_evidence import (
     pack,
     unpack,
 )
-from .neighborhoods import Neighborhoods
 from .overlay import Overlay, collector_paused
 from .records import FileEntry
+
+if TYPE_CHECKING:  # computed on first use: `graph export --help` must not load them
+    from .neighborhoods import Neighborhoods
 
 __all__ = ["KINDS", "MEMBERS", "SIDE_KINDS", "UNRESOLVED", "GraphSnapshot", "pack", "unpack"]
 
