@@ -84,7 +84,8 @@ the next word (where the policy must find the subcommand or an operand). `writes
     writing it. `uploads`: it sends files off the machine. `shell`: a shell
     (`-c STRING` runs the string). `privileged`: it runs a command as another user (refused). `subcommands`: what each subcommand
     adds; `runner`: set when it starts another program (a wrapper); `runs_subcommands`: its
-    subcommands that start another program (`uv run`), with their option tables. `harm`: the
+    subcommands that start another program (`uv run`), with their option tables;
+    `variables_change_runs`: an allowlist entry admits `NAME=VALUE` operands only when it lists them. `harm`: the
     damage it can do, as the deny list reads it (`Harm`).
 
     `should_match`: command lines the entry admits with ordinary options; `should_not_match`:
@@ -110,6 +111,7 @@ the next word (where the policy must find the subcommand or an operand). `writes
     subcommands: dict[str, Subcommand] = field(default_factory=dict)
     runner: Runner | None = None
     runs_subcommands: dict[str, Table] = field(default_factory=dict)
+    variables_change_runs: bool = False  # an operand `NAME=VALUE` sets a variable that changes what runs (`make SHELL=x`)
     harm: Harm = Harm()
     should_match: tuple[str, ...] = ()
     should_not_match: tuple[str, ...] = ()
