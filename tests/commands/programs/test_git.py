@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
+from policy_cases import READ_ONLY, check
 
 from konstruct_tui.commands import PolicyConfig, decide
 from konstruct_tui.commands.allowlist import parse_rule
@@ -158,3 +159,223 @@ def test_an_allowlisted_git_subcommand_never_admits_an_option_whose_value_git_ru
                                                 ("git filter-branch --prune-empty HEAD", "git filter-branch")])
 def test_an_allowlisted_git_subcommand_keeps_its_ordinary_options(command: str, entry: str, tmp_path: Path) -> None:
     assert answer(command, tmp_path, allow=[entry]) == ("allow", "allowlist")
+
+
+DENIED = [
+    "git -c core.pager='rm -rf /' log",
+]
+
+
+@pytest.mark.parametrize("command", DENIED)
+def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+SHELL_WRAPPED = [
+    "git -c alias.x='!sh -c \"ls; ls\"' x",
+]
+
+
+@pytest.mark.parametrize("command", SHELL_WRAPPED)
+def test_shells_and_eval_cannot_smuggle_compound_commands(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "shell_wrapper"), decision.reason
+
+
+ASKED = [
+    "git status",
+    "git diff --stat",
+    "git diff HEAD~1 -- src/",
+    "git log --oneline -n 20",
+    'git log --format="%h %s"',
+    "git show HEAD:README.md",
+    "git checkout -b feature/x",
+    'git commit -m "fix: a; b && c | d"',
+    "git stash list",
+    'git commit -m "docs: never run rm -rf / here"',
+    "git -c core.pager='less -R' log",
+    "git clean -fdx",
+]
+
+
+@pytest.mark.parametrize("command", ASKED)
+def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
+    assert decision.argv  # what would run, word by word
+
+
+DENIED_13 = [
+    "git rebase --exec 'rm -rf /' HEAD~3",
+    "git rebase -x 'rm -rf /' main",
+    "git rebase --exec='rm -rf /' main",
+    "git grep --open-files-in-pager='rm -rf /' x",
+    "git grep -O'rm -rf /' x",
+    "git difftool -x 'rm -rf /'",
+    "git -c 'core.fsmonitor=rm -rf /' status",
+    "git -c 'diff.external=rm -rf /' diff",
+]
+
+
+@pytest.mark.parametrize("command", DENIED_13)
+def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+SELF_ATTACK_DENIED = [
+    "git -C / clean -fdx",
+    "git --work-tree=/ checkout -f .",
+]
+
+
+@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
+def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+OUTPUT_OPTIONS_DENIED = [
+    "git -c protocol.ext.allow=always fetch \"ext::sh -c 'rm -rf /'\"",
+    "git diff --output=/etc/passwd",
+]
+
+
+@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
+def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+ALLOWLIST = [
+    (["git diff"], [], "git diff --stat", "allow"),
+    (["git diff"], [], "git diff --output=x", "refuse"),
+    (["git diff"], [], "git diff --out=x", "refuse"),
+    (["git diff"], [], "git diff --ext-diff", "refuse"),
+    (["git grep"], [], "git grep -n foo", "allow"),
+    (["git grep"], [], "git grep -Orm foo", "refuse"),
+    (["git grep"], [], "git grep --open-files-in-pager=rm foo", "refuse"),
+    (["git grep"], [], "git grep -nO foo", "refuse"),
+    (["git"], [], "git -c core.pager=rm log", "refuse"),
+    (["git"], [], "git --exec-path=/tmp/x status", "refuse"),
+    (["git"], [], "git --config-env=core.fsmonitor=X status", "refuse"),
+    (["git"], [], "git log -p", "allow"),
+    (["git"], [], "git rebase --exec 'make' main", "refuse"),
+    ([], ["python"], "git branch", "allow"),
+    ([], ["python"], "git branch -a", "allow"),
+    ([], ["python"], "git branch -D main", "refuse"),
+    ([], ["python"], "git branch --delete main", "refuse"),
+    ([], ["python"], "git branch -m new", "refuse"),
+    ([], ["python"], "git branch evil", "refuse"),
+    ([], ["python"], "git branch --contains HEAD", "allow"),
+    ([], ["python"], "GIT_EXTERNAL_DIFF=rm git diff", "refuse"),
+    ([], ["python"], "GIT_CONFIG_COUNT=1 git status", "refuse"),
+    ([], ["python"], "PAGER=rm git log", "refuse"),
+    ([], ["python"], "git diff --output=/tmp/x", "refuse"),
+]
+
+
+@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
+def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
+    decision = decide(command, PolicyConfig.build(presets, allow))
+    assert decision.decision == expected, decision.reason
+    if expected == "allow":
+        assert (decision.rule, decision.capability) == ("allowlist", None)
+
+
+@pytest.mark.parametrize("command", [
+    "git status",
+    "git status -s",
+    "git log --oneline",
+    "git show HEAD",
+    "git diff --stat",
+    "git blame x.py",
+    "git grep -n foo",
+    "git branch",
+    "git ls-files",
+])
+def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
+    decision = decide(command, READ_ONLY)
+    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
+        "allow", "read_only", "read-only", None), decision.reason
+    assert decision.to_json()["confinement"] == "read-only"
+
+
+@pytest.mark.parametrize("command", [
+    "git grep -Oless foo",
+    "git grep --open-files-in-pager foo",
+    "git diff --output=x",
+    "git log --ext-diff",
+    "git show --textconv HEAD",
+    "git branch -D main",
+    "git branch new",
+    "GIT_EXTERNAL_DIFF=rm git diff",
+    "PAGER=x git log",
+    "git -c core.fsmonitor=x status",
+    "git -C /elsewhere status",
+    "git cat-file --filters HEAD:x",
+])
+def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
+    decision = decide(command, READ_ONLY)
+    assert decision.decision != "allow" and decision.confinement is None, decision.reason
+
+
+@pytest.mark.parametrize("command", [
+    "git commit -m 'handle /dev/sda'",
+])
+def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+@pytest.mark.parametrize("command", [
+    "git log --ou=x",
+    "git show -o /tmp/x HEAD",
+])
+def test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds(command: str, tmp_path: Path) -> None:
+    """git's revision options take no abbreviations and find's primaries none: these fail in the tool
+    (`unrecognized argument`), so allowing them writes nothing. Pinned so a change is noticed."""
+    assert answer(command, tmp_path) == ("allow", "read_only")
+
+
+DENY_CLASS = [
+    "git rebase --exec 'rm -rf /' main",
+    "git grep --open-files-in-pager='rm -rf /' x",
+    "GIT_EXTERNAL_DIFF='rm -rf /' git diff",
+]
+
+
+@pytest.mark.parametrize("command", DENY_CLASS)
+def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
+        decision = decide(command, config)
+        assert decision.decision == "refuse", (command, decision.reason)
+
+
+NEVER_ALLOWED = [
+    ("git grep -Orm x", [], ["python"]),
+    ("git diff --output=FILE", ["git diff"], []),
+    ("GIT_EXTERNAL_DIFF=rm git diff", [], ["python"]),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor "
+                                                        "GIT_CONFIG_VALUE_0=./x git status", [], ["node"]),
+    ("git branch -D main", [], ["go"]),
+    ("git -c core.fsmonitor=./x status", ["git status"], []),
+]
+
+
+@pytest.mark.parametrize(("command", "allow", "presets"), NEVER_ALLOWED)
+def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], presets: list[str]) -> None:
+    for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
+        decision = decide(command, config)
+        assert decision.decision != "allow", (command, decision.rule, decision.reason)
+
+
+MORE_DENY_CLASS = [
+    "git -c alias.x='!rm -rf /' x",
+]
+
+
+@pytest.mark.parametrize("command", MORE_DENY_CLASS)
+def test_more_deny_class_spellings_are_refused(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
+        assert decide(command, config).decision == "refuse", command

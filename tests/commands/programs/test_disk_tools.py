@@ -1,0 +1,56 @@
+"""In the command policy: disk tools: mkfs in every name, fdisk, wipefs, hdparm, cryptsetup ....
+
+Their facts: konstruct_tui/commands/programs/disks.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from program_answers import answer
+from policy_cases import check
+
+
+DENIED = [
+    # filesystems, raw disks
+    "mkfs /dev/sda1",
+    "mkfs.ext4 /dev/sda1",
+    "mkfs -t ext4 /dev/sdb",
+    "/sbin/mkfs.vfat /dev/sdc1",
+    "mke2fs /dev/sda1",
+    "wipefs -a /dev/sda",
+    "fdisk /dev/sda",
+    "parted /dev/sda rm 1",
+    "hdparm --security-erase NULL /dev/sda",
+    "nvme format /dev/nvme0n1",
+    "cryptsetup luksFormat /dev/sda",
+    "mkswap /dev/sda2",
+]
+
+
+@pytest.mark.parametrize("command", DENIED)
+def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+ASKED = [
+    "nvme list",
+    "hdparm -I /dev/sda",
+    "fdisk -l",
+]
+
+
+@pytest.mark.parametrize("command", ASKED)
+def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
+    assert decision.argv  # what would run, word by word
+
+
+@pytest.mark.parametrize("command", [
+    "lsblk /dev/sda",
+    "smartctl -a /dev/sda",
+])
+def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("ask", "needs_grant")

@@ -1,0 +1,193 @@
+"""`rm` in the command policy: every spelling the tests try, and what the policy answers.
+
+Its facts: konstruct_tui/commands/programs/system.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from program_answers import answer
+from policy_cases import check
+from konstruct_tui.commands import PolicyConfig, decide
+
+
+DENIED = [
+    # rm -rf / in every spelling
+    "rm -rf /",
+    "rm -fr /",
+    "rm -r -f /",
+    "rm -R -f /",
+    "rm -Rf /",
+    "rm --recursive --force /",
+    "rm -rf --no-preserve-root /",
+    "rm --no-preserve-root -rf /",
+    "rm -rf / --no-preserve-root",
+    "rm -rf /*",
+    "rm -rf //",
+    "rm -rf /.",
+    "rm -rf /..",
+    "rm -rf /./",
+    "rm -rf '/'",
+    'rm -rf "/"',
+    "rm -rf /tmp/../",
+    "rm -rf -- /",
+    "rm -vrf /",
+    'r""m -rf /',
+    "\\rm -rf /",
+    "/bin/rm -rf /",
+    "/usr/bin/rm -rf /",
+    "rm -rf /{,}",
+    "rm -rf . /",
+    "rm -f /",
+    "rm -rf ~",
+    "rm -rf ~/",
+    "rm -rf ~/*",
+    "rm -rf $HOME",
+    'rm -rf "$HOME"',
+    "rm -rf ${HOME}",
+    "rm -rf /home",
+    "rm -rf /home/*",
+    "rm -rf /etc",
+    "rm -rf /usr/bin",
+    "rm -rf /root",
+    "rm -rf /mnt/c",
+    "rm -rf ~root",
+    'rm -rf "${HOME:-/}"',
+    "rm -rf /home/$USER",
+    "rm -rf /bin/..",
+    "rm -rf ''/",
+    "r\\m -rf /",
+    "rm -rf C:/",
+]
+
+
+@pytest.mark.parametrize("command", DENIED)
+def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+OTHER_REFUSALS = [
+    ("rm -rf .", "destructive"),
+    ("rm -rf ./", "destructive"),
+    ("rm -rf *", "destructive"),
+    ("rm -rf ./*", "destructive"),
+    ("rm -rf ..", "outside_workspace"),
+    ("rm -rf ../", "outside_workspace"),
+    ("rm -rf ../other-project", "outside_workspace"),
+    ("rm -rf ../../", "outside_workspace"),
+    ("rm -rf ~/Documents", "outside_workspace"),
+    ("rm -rf /opt/app/build", "outside_workspace"),
+    ("rm -rf /work/other-project", "outside_workspace"),
+    ("rm -rf .git", "destructive"),
+    ("rm -rf ./.git/", "destructive"),
+    ("rm -rf $PWD", "destructive"),
+]
+
+
+@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
+def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+
+
+ASKED = [
+    "rm src/old.py",
+    "rm -rf build",
+    "rm -rf ./node_modules",
+    "rm -rf dist/",
+    "rm -rf build dist *.egg-info",
+    "rm -rf __pycache__",
+    "rm -f /tmp/test.db",
+    "rm -rf /tmp/build-cache",
+    "rm -rf ~/.cache/pip",
+    "rm -rf ~/.npm/_cacache",
+    "rm -f .git/index.lock",
+    "rm -rf .github",
+]
+
+
+@pytest.mark.parametrize("command", ASKED)
+def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
+    assert decision.argv  # what would run, word by word
+
+
+DENIED_13 = [
+    "rm -rf $'/'",
+    "rm -rf /proc/..",
+]
+
+
+@pytest.mark.parametrize("command", DENIED_13)
+def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+SELF_ATTACK_DENIED = [
+    "rm -rf \uff0f",
+    "rm -rf \u2215",
+    "rm -rf /{bin,etc}",
+    "rm -rf /bi?",
+    "rm -rf \"/\"''",
+    "rm -rf $'\\057'",
+    "rm -rf $'\\x2f'",
+]
+
+
+@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
+def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+QUOTING_AND_UNPACKING_DENIED = [
+    "rm -r\\\nf /",
+    "rm -rf $'\\x2f'etc",
+    "/bin//rm -rf /",
+    "/bin/./rm -rf /",
+]
+
+
+@pytest.mark.parametrize("command", QUOTING_AND_UNPACKING_DENIED)
+def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
+    decision = check(command)
+    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+# Held, not yet tested.
+@pytest.mark.parametrize("command", [
+    "rm -rf /proc/self/cwd/..",
+    "rm -rf /dev/fd/../../",
+])
+def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("refuse", "deny")
+
+
+DENY_CLASS = [
+    "rm -rf ~+",
+    "rm -rf ${HOME:0:1}",
+]
+
+
+@pytest.mark.parametrize("command", DENY_CLASS)
+def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
+        decision = decide(command, config)
+        assert decision.decision == "refuse", (command, decision.reason)
+
+
+MORE_DENY_CLASS = [
+    "rm -rf /[u]sr",
+    "rm -rf /??r",
+    "rm -r --no-preserve-root /",
+]
+
+
+@pytest.mark.parametrize("command", MORE_DENY_CLASS)
+def test_more_deny_class_spellings_are_refused(command: str) -> None:
+    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
+        assert decide(command, config).decision == "refuse", command
