@@ -199,9 +199,9 @@ def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | No
         return Finding(DENY, f"{what} stops or restarts the machine")
     elif name == "kill":
         return deny_kill(args)
-    elif name in ("killall5",):
+    elif name == "killall5":
         return Finding(DENY, "killall5 signals every process on the machine")
-    elif name in ("pkill", "killall"):
+    elif harm.signals_by_name:
         return deny_pkill(name, args)
     elif harm.writes_next:
         for k, word in enumerate(args[:-1]):

@@ -128,12 +128,12 @@ def git_places(args: Sequence[str]) -> tuple[str, int | None]:
         word = args[k]
         if not word.startswith("-"):
             return (tree or where), k
-        name, eq, value = word.partition("=")
-        if name in GIT_VALUED and not eq:
+        option, eq, value = word.partition("=")
+        if option in GIT_VALUED and not eq:
             value, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
-        if name == "-C" and value:
+        if option == "-C" and value:
             where = value if value.startswith(("/", "~", "$")) else posixpath.join(where, value)
-        elif name in ("--work-tree", "--git-dir") and value:
+        elif option in ("--work-tree", "--git-dir") and value:
             tree = value if value.startswith(("/", "~", "$")) else posixpath.join(where, value)
         k += 1
     return (tree or where), None

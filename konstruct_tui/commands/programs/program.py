@@ -46,6 +46,7 @@ class Harm:
     lists_only_with: tuple[str, ...] = ()  # words with which it only lists (`fdisk -l`, `parted DISK print`)
     erases_disks: bool = False  # erases a disk or volume whatever its arguments (`lvremove`)
     erases_with: tuple[str, ...] = ()  # an option prefix (`--security-erase`) or a first operand (`format`) that erases
+    signals_by_name: bool = False  # signals the processes a pattern or a user names (`pkill -u $USER`, `killall -r .`)
     stops_machine: bool = False  # shuts the machine down or restarts it (`reboot`)
     stops_machine_with: tuple[str, ...] = ()  # first operands with which it does (`init 0`, `systemctl reboot`)
     peer_shell_options: tuple[str, ...] = ()  # options handing a shell to a network peer (`nc -e`); short ones in a cluster too

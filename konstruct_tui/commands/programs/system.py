@@ -1,5 +1,6 @@
-"""Programs that delete, overwrite, change permissions, stop the machine or start containers: what
-the hard deny list and the destructive rule judge (deny.py) is a fact of each entry's `harm`."""
+"""Programs that delete, overwrite, change permissions, signal processes, stop the machine or start
+containers: what the hard deny list and the destructive rule judge (deny.py) is a fact of each
+entry's `harm`."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ PROGRAMS = (
     *_harm("cp", "install", "ln", overwrites="last operand"),
     *_harm("chmod", "chown", "chgrp", "chattr", "setfacl", changes_permissions=True),
     Program(("perl",), harm=Harm(edits_in_place=True)),
+    *_harm("pkill", "killall", signals_by_name=True),
     *_harm("shutdown", "reboot", "halt", "poweroff", "kexec", stops_machine=True),
     *_harm("init", "telinit", stops_machine_with=("0", "6")),  # runlevels 0 and 6
     Program(("systemctl",), harm=Harm(stops_machine_with=("poweroff", "reboot", "halt", "kexec", "emergency", "rescue"))),

@@ -4,7 +4,10 @@ Their facts: konstruct_tui/commands/programs/archives.py."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from program_answers import answer
 from policy_cases import check
 
 
@@ -40,3 +43,14 @@ QUOTING_AND_UNPACKING_DENIED = [
 def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
     decision = check(command)
     assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+
+
+@pytest.mark.parametrize("command", ["unzip a.zip -d/etc", "unzip a.zip -d /usr/lib", "7z x a.7z -o/etc",
+                                     "cpio -i -D /etc", "cpio -i --directory=/boot"])
+def test_unpacking_over_the_machine_in_each_archiver_s_spelling_is_refused(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["unzip a.zip -d out", "7z x a.7z -oout", "cpio -i -D out"])
+def test_unpacking_into_the_project_is_not_denied(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path)[1] != "deny"

@@ -54,3 +54,14 @@ def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(comman
 ])
 def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
     assert answer(command, tmp_path) == ("ask", "needs_grant")
+
+
+@pytest.mark.parametrize("command", ["mkfs.btrfs /dev/sdb", "mkfs.anything x", "newfs_msdos /dev/disk2", "nvme FORMAT /dev/nvme0",
+                                     "cryptsetup LuksFormat /dev/sdb", "mdadm --zero-superblock /dev/sdb", "cfdisk /dev/sda"])
+def test_every_name_and_case_of_a_disk_wiper_is_refused(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["fdisk -l /dev/sda", "parted /dev/sda print", "cfdisk -l", "nvme list"])
+def test_a_partition_or_disk_tool_that_only_lists_is_not_denied(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path)[1] != "deny"

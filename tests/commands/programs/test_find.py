@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from konstruct_tui.commands import decide
 from pathlib import Path
 
 import pytest
 from program_answers import answer
 from policy_cases import READ_ONLY, check
 
-from konstruct_tui.commands import PolicyConfig
+from konstruct_tui.commands import PolicyConfig, decide
 
 
 def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from program_answers import answer
 from policy_cases import check
+
 from konstruct_tui.commands import PolicyConfig, decide
 
 

@@ -112,3 +112,9 @@ def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], pre
     for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
         decision = decide(command, config)
         assert decision.decision != "allow", (command, decision.rule, decision.reason)
+
+
+@pytest.mark.parametrize("command", ["gmake SHELL=/tmp/x test", "make CC=./evil build"])
+def test_a_variable_operand_of_make_is_admitted_only_when_the_entry_lists_it(command: str, tmp_path: Path) -> None:
+    decision = decide(command, PolicyConfig.build(root=tmp_path, allow=["make", "gmake"]))
+    assert decision.decision != "allow" and "make variable" in decision.reason

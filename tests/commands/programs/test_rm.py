@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from program_answers import answer
 from policy_cases import check
+
 from konstruct_tui.commands import PolicyConfig, decide
 
 
@@ -191,3 +192,15 @@ MORE_DENY_CLASS = [
 def test_more_deny_class_spellings_are_refused(command: str) -> None:
     for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
         assert decide(command, config).decision == "refuse", command
+
+
+# Broke before: rimraf, del-cli and gio were on the hard deny list (a fatal target) but not judged
+# by the destructive rule: `rimraf ..` deleted outside the project with the commands grant alone.
+@pytest.mark.parametrize("command", ["rimraf ..", "del-cli ../x", "gio trash ../x", "gio remove ~/notes"])
+def test_every_program_that_deletes_is_kept_inside_the_project(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("refuse", "outside_workspace")
+
+
+@pytest.mark.parametrize("command", ["rimraf dist", "del-cli build/x", "gio trash old.txt"])
+def test_deleting_inside_the_project_asks_for_the_grant(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("ask", "needs_grant")

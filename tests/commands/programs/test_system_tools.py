@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from program_answers import answer
 from policy_cases import check
+
 from konstruct_tui.commands import PolicyConfig, decide
 
 
@@ -91,3 +92,11 @@ MORE_DENY_CLASS = [
 def test_more_deny_class_spellings_are_refused(command: str) -> None:
     for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
         assert decide(command, config).decision == "refuse", command
+
+
+@pytest.mark.parametrize(("command", "rule"), [("FORMAT C:", "deny"), ("DiskPart", "deny"), ("Remove-Item -Recurse C:\\", "deny"),
+                                               ("chattr -R +i ..", "outside_workspace"),
+                                               ("setfacl -R -m u:x:rwx ../x", "outside_workspace")])
+def test_windows_spellings_in_any_case_and_recursive_attribute_changes_outside_are_refused(command: str, rule: str,
+                                                                                           tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("refuse", rule)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from program_answers import answer
 from policy_cases import READ_ONLY
-import os
 
 from konstruct_tui.commands import decide
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from konstruct_tui.commands import decide
+from pathlib import Path
+
 import pytest
+from program_answers import answer
 from policy_cases import check
 
-from konstruct_tui.commands import PolicyConfig
+from konstruct_tui.commands import PolicyConfig, decide
 
 
 def test_archives_read_from_system_folders_are_not_refused() -> None:
@@ -75,3 +77,14 @@ def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], 
     assert decision.decision == expected, decision.reason
     if expected == "allow":
         assert (decision.rule, decision.capability) == ("allowlist", None)
+
+
+# gtar is GNU tar and bsdtar another tar: one entry, so they unpack and run as tar does.
+@pytest.mark.parametrize("command", ["gtar -xf a.tar -C /etc", "bsdtar -xf a.tar --directory=/usr", "gtar -xf a.tar -C/"])
+def test_every_name_of_tar_unpacking_over_the_machine_is_refused(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path) == ("refuse", "deny")
+
+
+@pytest.mark.parametrize("command", ["gtar -cf a.tar -C /etc .", "bsdtar -tf a.tar"])
+def test_creating_or_listing_with_another_name_of_tar_is_not_denied(command: str, tmp_path: Path) -> None:
+    assert answer(command, tmp_path)[1] != "deny"

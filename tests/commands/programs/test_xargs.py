@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from policy_cases import check
+
 from konstruct_tui.commands import PolicyConfig, decide
 
 
