@@ -37,12 +37,12 @@ def command_with_actions(commands: Any, name: str, help: str) -> Any:
     return actions
 
 
-def add_action(actions: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
-    """One action of a command (`konstruct sandbox check`), with `--root`."""
-    action = actions.add_parser(name, help=help)
-    add_root(action)
-    action.set_defaults(handler=handler)
-    return action
+def add_command(commands: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    """A command (`konstruct undo`) or one action of a command (`konstruct sandbox check`), with `--root`."""
+    command = commands.add_parser(name, help=help)
+    add_root(command)
+    command.set_defaults(handler=handler)
+    return command
 
 
 def open_workspace(root: str) -> Workspace:

@@ -30,18 +30,18 @@ from ..sandbox import (
     right_names,
     seccomp_filter,
 )
-from .common import UsageError, add_action, command_with_actions, open_workspace, print_json
+from .common import UsageError, add_command, command_with_actions, open_workspace, print_json
 
 
 def register(commands: Any) -> None:
     actions = command_with_actions(commands, "sandbox", "the kernel sandbox commands run in (Landlock)")
-    add_action(actions, "check", "what this machine supports and what mode this project uses", run_check)
-    change = add_action(actions, "set", "change this project's sandbox settings", run_set)
+    add_command(actions, "check", "what this machine supports and what mode this project uses", run_check)
+    change = add_command(actions, "set", "change this project's sandbox settings", run_set)
     change.add_argument("--mode", choices=MODES, help="read-only, workspace-write (default) or full (no sandbox)")
     change.add_argument("--network", choices=("allow", "block"), help="network access from commands (TCP, UDP, raw sockets)")
     change.add_argument("--unsandboxed", choices=("run", "refuse"),
                         help="on a kernel without Landlock: run unconfined (reported) or refuse")
-    add_action(actions, "clear", "back to the defaults for this project", run_clear)
+    add_command(actions, "clear", "back to the defaults for this project", run_clear)
 
 
 def run_check(args: argparse.Namespace) -> int:

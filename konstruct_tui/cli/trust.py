@@ -25,21 +25,21 @@ from ..commands import BadPrefix, ShellSyntaxError, parse_grant_rule, split_word
 from ..trust import CAPABILITIES, BadGrant, CommandRule, TrustGrant, TrustStore, TrustStoreWarning
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
-from .common import UsageError, add_action, command_with_actions, open_workspace, print_json
+from .common import UsageError, add_command, command_with_actions, open_workspace, print_json
 
 
 def register(commands: Any) -> None:
     actions = command_with_actions(commands, "trust", "list, grant or revoke what the agent may do in this project")
-    add_action(actions, "list", "the grants remembered for this project", run_list)
-    grant = add_action(actions, "grant", "remember a grant for this project (always)", run_grant)
+    add_command(actions, "list", "the grants remembered for this project", run_list)
+    grant = add_command(actions, "grant", "remember a grant for this project (always)", run_grant)
     grant.add_argument("capability", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     grant.add_argument("--path", action="append", default=[], metavar="GLOB", help="edit only: limit to files matching GLOB")
     _add_command_rule(grant)
-    revoke = add_action(actions, "revoke", "forget this project's grants (all, or one capability)", run_revoke)
+    revoke = add_command(actions, "revoke", "forget this project's grants (all, or one capability)", run_revoke)
     revoke.add_argument("capability", nargs="?", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     revoke.add_argument("--path", action="append", default=None, metavar="GLOB", help="edit only: the grant's globs")
     _add_command_rule(revoke)
-    add_action(actions, "reset", "lift the lock a damaged trust store left (your decision)", run_reset)
+    add_command(actions, "reset", "lift the lock a damaged trust store left (your decision)", run_reset)
 
 
 def _add_command_rule(parser: argparse.ArgumentParser) -> None:
