@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    quoting_tricks_and_unpacking_over_the_machine_are_refused,
+)
 
 
 DENIED = [
@@ -16,10 +21,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 DENIED_13 = [
@@ -27,10 +29,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 QUOTING_AND_UNPACKING_DENIED = [
@@ -39,10 +39,8 @@ QUOTING_AND_UNPACKING_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", QUOTING_AND_UNPACKING_DENIED)
-def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_quoting_tricks_and_unpacking_over_the_machine_are_refused = case_test(
+    quoting_tricks_and_unpacking_over_the_machine_are_refused, "command", QUOTING_AND_UNPACKING_DENIED)
 
 
 @pytest.mark.parametrize("command", ["unzip a.zip -d/etc", "unzip a.zip -d /usr/lib", "7z x a.7z -o/etc",

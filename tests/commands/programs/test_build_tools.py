@@ -5,12 +5,14 @@ Their facts: konstruct_tui/commands/programs/build.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from policy_cases import check, project
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    allowlist_entries_are_argv_rules,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    output_options_aimed_at_the_machine_are_refused,
+    project_scripts_run_as_written,
+)
 
 
 ASKED = [
@@ -25,11 +27,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -40,10 +39,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 OUTPUT_OPTIONS_DENIED = [
@@ -51,10 +48,8 @@ OUTPUT_OPTIONS_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
-def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_output_options_aimed_at_the_machine_are_refused = case_test(
+    output_options_aimed_at_the_machine_are_refused, "command", OUTPUT_OPTIONS_DENIED)
 
 
 ALLOWLIST = [
@@ -65,23 +60,12 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
-@pytest.mark.parametrize(("command", "decision"), [
+test_project_scripts_run_as_written = case_test(project_scripts_run_as_written, ("command", "decision"), [
     ("go test -run TestA ./pkg/...", "allow"),
     ("go test -exec ./evil ./...", "ask"),
     ("go test -toolexec ./x ./...", "ask"),
 ])
-def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: str) -> None:
-    result = decide(command, project(tmp_path))
-    assert result.decision == decision, result.reason
-    if decision == "allow":
-        assert (result.rule, result.capability) == ("project_script", "scripts")
-    if decision == "refuse":
-        assert result.rule == "deny"  # the script body is held to the hard deny list

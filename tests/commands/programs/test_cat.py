@@ -4,14 +4,19 @@ Its facts: konstruct_tui/commands/programs/files.py."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY, check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    a_look_around_that_reads_a_device_or_a_pipe_asks,
+    a_program_from_the_project_is_never_a_look_around,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    other_refusals_name_their_rule,
+    read_only_commands_are_allowed_confined_read_only,
+)
 
 
 DENIED = [
@@ -19,10 +24,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 OTHER_REFUSALS = [
@@ -34,10 +36,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -46,34 +45,23 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "cat README.md",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
 # Broke before: `tail /dev/zero` (no grant) keeps every byte waiting for a newline: 1.7 GB in 3 s;
 # `tail /proc/self/pagemap`, a kernel pseudo-file with no stated size, 1.3 GB in 3 s.
-@pytest.mark.parametrize("command", [
+test_a_look_around_that_reads_a_device_or_a_pipe_asks = case_test(
+    a_look_around_that_reads_a_device_or_a_pipe_asks, "command", [
     "cat pipe",
     "cat /proc/cpuinfo",
 ])
-def test_a_look_around_that_reads_a_device_or_a_pipe_asks(command: str, tmp_path: Path) -> None:
-    (tmp_path / "zero-link").symlink_to("/dev/zero")
-    (tmp_path / "pagemap-link").symlink_to("/proc/self/pagemap")
-    os.mkfifo(tmp_path / "pipe")
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 def test_dev_null_is_still_read_freely(tmp_path: Path) -> None:
@@ -83,12 +71,11 @@ def test_dev_null_is_still_read_freely(tmp_path: Path) -> None:
 
 # Held, pinned: a file the agent wrote (or named like a look-around program) is never a look around,
 # nor admitted by a preset; it runs only under the commands grant, in the sandbox.
-@pytest.mark.parametrize("command", [
+test_a_program_from_the_project_is_never_a_look_around = case_test(
+    a_program_from_the_project_is_never_a_look_around, "command", [
     "src/../cat a.txt",
     "/usr/bin/cat a.txt",
 ])
-def test_a_program_from_the_project_is_never_a_look_around(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 DENY_CLASS = [
@@ -96,8 +83,5 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)

@@ -7,7 +7,18 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY, check, gathered
+from policy_cases import check, gathered
+from policy_checks import (
+    case_test,
+    code_inside_strings_is_held_to_the_deny_list,
+    deny_class_examples_are_refused_in_every_mode,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    other_refusals_name_their_rule,
+    quoting_tricks_and_unpacking_over_the_machine_are_refused,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+    spellings_found_by_attacking_the_policy_are_refused,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 
@@ -26,10 +37,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 COMPOUND = [
@@ -85,10 +93,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 def test_the_table_is_big_enough() -> None:
@@ -128,10 +133,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 EXPANSIONS = [
@@ -221,10 +224,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 QUOTING_AND_UNPACKING_DENIED = [
@@ -235,10 +236,8 @@ QUOTING_AND_UNPACKING_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", QUOTING_AND_UNPACKING_DENIED)
-def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_quoting_tricks_and_unpacking_over_the_machine_are_refused = case_test(
+    quoting_tricks_and_unpacking_over_the_machine_are_refused, "command", QUOTING_AND_UNPACKING_DENIED)
 
 
 NESTED_CODE_DENIED = [
@@ -246,18 +245,14 @@ NESTED_CODE_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
-def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_code_inside_strings_is_held_to_the_deny_list = case_test(
+    code_inside_strings_is_held_to_the_deny_list, "command", NESTED_CODE_DENIED)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "ls; ls",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
 # Broke before: characters that hide or reorder text for the person asked, missing from a list of
@@ -322,8 +317,5 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)

@@ -4,8 +4,12 @@ Its facts: konstruct_tui/commands/programs/network.py."""
 
 from __future__ import annotations
 
-import pytest
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    other_refusals_name_their_rule,
+    output_options_aimed_at_the_machine_are_refused,
+)
 
 
 OTHER_REFUSALS = [
@@ -16,10 +20,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -31,11 +32,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 OUTPUT_OPTIONS_DENIED = [
@@ -45,7 +43,5 @@ OUTPUT_OPTIONS_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
-def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_output_options_aimed_at_the_machine_are_refused = case_test(
+    output_options_aimed_at_the_machine_are_refused, "command", OUTPUT_OPTIONS_DENIED)

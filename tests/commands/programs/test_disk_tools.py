@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied,
+)
 
 
 DENIED = [
@@ -28,10 +33,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 ASKED = [
@@ -41,19 +43,15 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
-@pytest.mark.parametrize("command", [
+test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied = case_test(
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied, "command", [
     "lsblk /dev/sda",
     "smartctl -a /dev/sda",
 ])
-def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 @pytest.mark.parametrize("command", ["mkfs.btrfs /dev/sdb", "mkfs.anything x", "newfs_msdos /dev/disk2", "nvme FORMAT /dev/nvme0",

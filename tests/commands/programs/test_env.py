@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from program_answers import answer
-from policy_cases import READ_ONLY, check, project
+from policy_checks import (
+    case_test,
+    a_command_run_in_another_folder_is_judged_fully_from_there,
+    any_program_naming_a_disk_device_is_on_the_hard_deny_list,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    other_refusals_name_their_rule,
+    project_scripts_run_as_written,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+    spellings_found_by_attacking_the_policy_are_refused,
+    unknown_wrapper_options_ask_and_are_never_allowlisted,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 
@@ -37,10 +47,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 OTHER_REFUSALS = [
@@ -48,10 +55,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -59,11 +63,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -77,10 +78,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 UNKNOWN_WRAPPER_OPTIONS = [
@@ -88,13 +87,8 @@ UNKNOWN_WRAPPER_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("command", UNKNOWN_WRAPPER_OPTIONS)
-def test_unknown_wrapper_options_ask_and_are_never_allowlisted(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.capability) == ("ask", "commands"), decision.reason
-    assert decision.reason.count("option") >= 1
-    inner = command.split()[-1]
-    assert decide(command, PolicyConfig.build([], ["timeout", "nice", "env", "strace", inner])).decision == "refuse"
+test_unknown_wrapper_options_ask_and_are_never_allowlisted = case_test(
+    unknown_wrapper_options_ask_and_are_never_allowlisted, "command", UNKNOWN_WRAPPER_OPTIONS)
 
 
 SELF_ATTACK_DENIED = [
@@ -103,46 +97,33 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "env ls",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
-@pytest.mark.parametrize(("command", "decision"), [
+test_project_scripts_run_as_written = case_test(project_scripts_run_as_written, ("command", "decision"), [
     ("env npm test", "ask"),
 ])
-def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: str) -> None:
-    result = decide(command, project(tmp_path))
-    assert result.decision == decision, result.reason
-    if decision == "allow":
-        assert (result.rule, result.capability) == ("project_script", "scripts")
-    if decision == "refuse":
-        assert result.rule == "deny"  # the script body is held to the hard deny list
 
 
 # Broke before: a disk device written by a tool the deny list had no table for (asked instead).
-@pytest.mark.parametrize("command", [
+test_any_program_naming_a_disk_device_is_on_the_hard_deny_list = case_test(
+    any_program_naming_a_disk_device_is_on_the_hard_deny_list, "command", [
     "env pv /dev/zero -o /dev/mmcblk0",
 ])
-def test_any_program_naming_a_disk_device_is_on_the_hard_deny_list(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")
 
 
-@pytest.mark.parametrize(("command", "rule"), [
+test_a_command_run_in_another_folder_is_judged_fully_from_there = case_test(
+    a_command_run_in_another_folder_is_judged_fully_from_there, ("command", "rule"), [
     ("env -C /etc cat shadow", "secrets"),
     ("env -C .. rm -rf project", "outside_workspace"),
 ])
-def test_a_command_run_in_another_folder_is_judged_fully_from_there(command: str, rule: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", rule)
 
 
 DENY_CLASS = [
@@ -150,8 +131,5 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)

@@ -5,14 +5,14 @@ Their facts: konstruct_tui/commands/programs/files.py."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
-import pytest
-from program_answers import answer
-from policy_cases import READ_ONLY, check
-
-from konstruct_tui.commands import decide
+from policy_checks import (
+    case_test,
+    a_look_around_that_reads_a_device_or_a_pipe_asks,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    output_options_aimed_at_the_machine_are_refused,
+    read_only_commands_are_allowed_confined_read_only,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+)
 
 
 ASKED = [
@@ -25,11 +25,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 OUTPUT_OPTIONS_DENIED = [
@@ -37,13 +34,12 @@ OUTPUT_OPTIONS_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
-def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_output_options_aimed_at_the_machine_are_refused = case_test(
+    output_options_aimed_at_the_machine_are_refused, "command", OUTPUT_OPTIONS_DENIED)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "head -n 5 x.py",
     "wc -l x",
     "pwd",
@@ -51,34 +47,23 @@ def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
     "file x",
     "tree -L 2",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "tree -o out.txt",
     "date -s 2020-01-01",
     "file -C -m x",
     "tree -R -H . -o x",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
 # Broke before: `tail /dev/zero` (no grant) keeps every byte waiting for a newline: 1.7 GB in 3 s;
 # `tail /proc/self/pagemap`, a kernel pseudo-file with no stated size, 1.3 GB in 3 s.
-@pytest.mark.parametrize("command", [
+test_a_look_around_that_reads_a_device_or_a_pipe_asks = case_test(
+    a_look_around_that_reads_a_device_or_a_pipe_asks, "command", [
     "wc /dev/./zero",
 ])
-def test_a_look_around_that_reads_a_device_or_a_pipe_asks(command: str, tmp_path: Path) -> None:
-    (tmp_path / "zero-link").symlink_to("/dev/zero")
-    (tmp_path / "pagemap-link").symlink_to("/proc/self/pagemap")
-    os.mkfifo(tmp_path / "pipe")
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 # Broke before: credentials under names the pattern missed (`PGPASSWORD`, `MYSQL_PWD`, `SENTRY_DSN`)

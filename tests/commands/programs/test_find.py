@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from policy_checks import (
+    case_test,
+    allowlist_entries_are_argv_rules,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    more_spellings_of_the_hard_deny_list_hold,
+    other_refusals_name_their_rule,
+    read_only_commands_are_allowed_confined_read_only,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+    shells_and_eval_cannot_smuggle_compound_commands,
+    spellings_found_by_attacking_the_policy_are_refused,
+    spellings_the_tools_themselves_reject_stay_harmless_look_arounds,
+)
 
-import pytest
-from program_answers import answer
-from policy_cases import READ_ONLY, check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from konstruct_tui.commands import decide
 
 
 def test_find_deletes_everything_when_the_action_comes_before_the_filter() -> None:
@@ -26,10 +34,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 SHELL_WRAPPED = [
@@ -37,10 +42,8 @@ SHELL_WRAPPED = [
 ]
 
 
-@pytest.mark.parametrize("command", SHELL_WRAPPED)
-def test_shells_and_eval_cannot_smuggle_compound_commands(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "shell_wrapper"), decision.reason
+test_shells_and_eval_cannot_smuggle_compound_commands = case_test(
+    shells_and_eval_cannot_smuggle_compound_commands, "command", SHELL_WRAPPED)
 
 
 OTHER_REFUSALS = [
@@ -51,10 +54,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -64,11 +64,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 SELF_ATTACK_DENIED = [
@@ -78,10 +75,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 ALLOWLIST = [
@@ -92,48 +87,33 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "find . -name '*.py' -type f",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "find . -exec cat {} +",
     "find src -delete",
     "find . -fprint /tmp/x",
     "find . -fprintf /tmp/x %p",
     "find . -fls /tmp/x",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
 # Held, not yet tested.
-@pytest.mark.parametrize("command", [
+test_more_spellings_of_the_hard_deny_list_hold = case_test(more_spellings_of_the_hard_deny_list_hold, "command", [
     "find /. -delete",
 ])
-def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")
 
 
-@pytest.mark.parametrize("command", [
+test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds = case_test(
+    spellings_the_tools_themselves_reject_stay_harmless_look_arounds, "command", [
     "find . -fprin /tmp/x",
 ])
-def test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds(command: str, tmp_path: Path) -> None:
-    """git's revision options take no abbreviations and find's primaries none: these fail in the tool
-    (`unrecognized argument`), so allowing them writes nothing. Pinned so a change is noticed."""
-    assert answer(command, tmp_path) == ("allow", "read_only")

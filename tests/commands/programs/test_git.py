@@ -9,7 +9,23 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY, check
+from policy_checks import (
+    case_test,
+    allowlist_entries_are_argv_rules,
+    allowlist_escapes_are_never_allowed,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    more_deny_class_spellings_are_refused,
+    output_options_aimed_at_the_machine_are_refused,
+    read_only_commands_are_allowed_confined_read_only,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+    shells_and_eval_cannot_smuggle_compound_commands,
+    spellings_found_by_attacking_the_policy_are_refused,
+    spellings_the_tools_themselves_reject_stay_harmless_look_arounds,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 from konstruct_tui.commands.allowlist import parse_rule
@@ -166,10 +182,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 SHELL_WRAPPED = [
@@ -177,10 +190,8 @@ SHELL_WRAPPED = [
 ]
 
 
-@pytest.mark.parametrize("command", SHELL_WRAPPED)
-def test_shells_and_eval_cannot_smuggle_compound_commands(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "shell_wrapper"), decision.reason
+test_shells_and_eval_cannot_smuggle_compound_commands = case_test(
+    shells_and_eval_cannot_smuggle_compound_commands, "command", SHELL_WRAPPED)
 
 
 ASKED = [
@@ -199,11 +210,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -218,10 +226,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 SELF_ATTACK_DENIED = [
@@ -230,10 +236,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 OUTPUT_OPTIONS_DENIED = [
@@ -242,10 +246,8 @@ OUTPUT_OPTIONS_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", OUTPUT_OPTIONS_DENIED)
-def test_output_options_aimed_at_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_output_options_aimed_at_the_machine_are_refused = case_test(
+    output_options_aimed_at_the_machine_are_refused, "command", OUTPUT_OPTIONS_DENIED)
 
 
 ALLOWLIST = [
@@ -276,15 +278,12 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "git status",
     "git status -s",
     "git log --oneline",
@@ -295,14 +294,10 @@ def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], 
     "git branch",
     "git ls-files",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "git grep -Oless foo",
     "git grep --open-files-in-pager foo",
     "git diff --output=x",
@@ -316,26 +311,19 @@ def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None
     "git -C /elsewhere status",
     "git cat-file --filters HEAD:x",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
-@pytest.mark.parametrize("command", [
+test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied = case_test(
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied, "command", [
     "git commit -m 'handle /dev/sda'",
 ])
-def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
-@pytest.mark.parametrize("command", [
+test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds = case_test(
+    spellings_the_tools_themselves_reject_stay_harmless_look_arounds, "command", [
     "git log --ou=x",
     "git show -o /tmp/x HEAD",
 ])
-def test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds(command: str, tmp_path: Path) -> None:
-    """git's revision options take no abbreviations and find's primaries none: these fail in the tool
-    (`unrecognized argument`), so allowing them writes nothing. Pinned so a change is noticed."""
-    assert answer(command, tmp_path) == ("allow", "read_only")
 
 
 DENY_CLASS = [
@@ -345,11 +333,8 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)
 
 
 NEVER_ALLOWED = [
@@ -363,11 +348,8 @@ NEVER_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "allow", "presets"), NEVER_ALLOWED)
-def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], presets: list[str]) -> None:
-    for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision != "allow", (command, decision.rule, decision.reason)
+test_allowlist_escapes_are_never_allowed = case_test(
+    allowlist_escapes_are_never_allowed, ("command", "allow", "presets"), NEVER_ALLOWED)
 
 
 MORE_DENY_CLASS = [
@@ -375,7 +357,5 @@ MORE_DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", MORE_DENY_CLASS)
-def test_more_deny_class_spellings_are_refused(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        assert decide(command, config).decision == "refuse", command
+test_more_deny_class_spellings_are_refused = case_test(
+    more_deny_class_spellings_are_refused, "command", MORE_DENY_CLASS)

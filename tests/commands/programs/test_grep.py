@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY, check
-
-from konstruct_tui.commands import decide
+from policy_cases import check
+from policy_checks import (
+    case_test,
+    a_look_around_that_reads_a_device_or_a_pipe_asks,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    read_only_commands_are_allowed_confined_read_only,
+)
 
 
 # Broke before (the other way): grep's own `--include=GLOB` was read as an abbreviation of `--include-dir`.
@@ -30,11 +32,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 def test_a_whole_process_folder_is_a_credential_store() -> None:
@@ -44,14 +43,10 @@ def test_a_whole_process_folder_is_a_credential_store() -> None:
     assert check("cat /proc/cpuinfo").decision == "ask"
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "grep -rn foo src",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
 def test_searching_for_a_disk_s_name_is_a_look_around(tmp_path: Path) -> None:
@@ -62,13 +57,9 @@ def test_searching_for_a_disk_s_name_is_a_look_around(tmp_path: Path) -> None:
 
 # Broke before: `tail /dev/zero` (no grant) keeps every byte waiting for a newline: 1.7 GB in 3 s;
 # `tail /proc/self/pagemap`, a kernel pseudo-file with no stated size, 1.3 GB in 3 s.
-@pytest.mark.parametrize("command", [
+test_a_look_around_that_reads_a_device_or_a_pipe_asks = case_test(
+    a_look_around_that_reads_a_device_or_a_pipe_asks, "command", [
     "grep -f /dev/zero a.txt",
     "grep -f/dev/zero a.txt",
     "grep --file=/dev/urandom a.txt",
 ])
-def test_a_look_around_that_reads_a_device_or_a_pipe_asks(command: str, tmp_path: Path) -> None:
-    (tmp_path / "zero-link").symlink_to("/dev/zero")
-    (tmp_path / "pagemap-link").symlink_to("/proc/self/pagemap")
-    os.mkfifo(tmp_path / "pipe")
-    assert answer(command, tmp_path) == ("ask", "needs_grant")

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    other_refusals_name_their_rule,
+    the_agent_never_drives_konstruct_s_own_controls,
+)
 
 
 OTHER_REFUSALS = [
@@ -18,10 +23,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -30,17 +32,15 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 # Broke before: `konstruct sandbox set --mode full` only asked, and an option value that spells a
 # command (`--model policy`) hid `policy set`. konstruct is now read with its own option table and
 # the agent may run it only to look.
-@pytest.mark.parametrize("command", [
+test_the_agent_never_drives_konstruct_s_own_controls = case_test(
+    the_agent_never_drives_konstruct_s_own_controls, "command", [
     "konstruct sandbox set --mode full",
     "konstruct sandbox clear",
     "konstruct --model policy policy set --preset python",
@@ -53,8 +53,6 @@ def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(comman
     "konstruct",
     "konstruct --weird trust grant edit",
 ])
-def test_the_agent_never_drives_konstruct_s_own_controls(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "self_grant")
 
 
 @pytest.mark.parametrize("command", [

@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY, check
+from policy_cases import check
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    other_refusals_name_their_rule,
+    read_only_commands_are_allowed_confined_read_only,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 
@@ -18,10 +25,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 OTHER_REFUSALS = [
@@ -30,10 +34,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -46,11 +47,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 def test_control_characters_that_hide_text_are_refused() -> None:
@@ -58,24 +56,18 @@ def test_control_characters_that_hide_text_are_refused() -> None:
         assert check(command).decision == "refuse", repr(command)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "ls",
     "ls -la src",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "CI=1 ls",
     "/bin/ls",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
 def test_without_a_read_only_sandbox_read_only_commands_ask_as_today() -> None:

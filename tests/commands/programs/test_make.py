@@ -7,7 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from policy_cases import check, project, scripts_project
+from policy_cases import scripts_project
+from policy_checks import (
+    case_test,
+    a_project_script_is_judged_with_everything_its_runner_may_run,
+    allowlist_entries_are_argv_rules,
+    allowlist_escapes_are_never_allowed,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    project_scripts_run_as_written,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 
@@ -20,11 +29,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -32,10 +38,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 ALLOWLIST = [
@@ -50,15 +54,11 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
-@pytest.mark.parametrize(("command", "decision"), [
+test_project_scripts_run_as_written = case_test(project_scripts_run_as_written, ("command", "decision"), [
     ("make test", "allow"),
     ("make test -f evil.mk", "ask"),
     ("make test -fevil.mk", "ask"),
@@ -71,25 +71,15 @@ def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], 
     ("make test -- extra", "ask"),
     ("make nuke", "refuse"),
 ])
-def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: str) -> None:
-    result = decide(command, project(tmp_path))
-    assert result.decision == decision, result.reason
-    if decision == "allow":
-        assert (result.rule, result.capability) == ("project_script", "scripts")
-    if decision == "refuse":
-        assert result.rule == "deny"  # the script body is held to the hard deny list
 
 
 # Broke before: only the named script's body was held to the hard deny list, while npm runs
 # `preNAME`/`postNAME` around it, a body may call another script, and make runs prerequisites first.
-@pytest.mark.parametrize(("files", "command"), [
+test_a_project_script_is_judged_with_everything_its_runner_may_run = case_test(
+    a_project_script_is_judged_with_everything_its_runner_may_run, ("files", "command"), [
     ({"Makefile": "test: setup\n\tpytest\n\nsetup:\n\trm -rf /\n"}, "make test"),
     ({"Makefile": "all:\n\t$(MAKE) clean\n\nclean:\n\trm -rf ~\n"}, "make all"),
 ])
-def test_a_project_script_is_judged_with_everything_its_runner_may_run(files: dict[str, str], command: str,
-                                                                       tmp_path: Path) -> None:
-    decision = decide(command, scripts_project(tmp_path, files))
-    assert (decision.decision, decision.rule) == ("refuse", "deny")
 
 
 @pytest.mark.parametrize(("files", "command"), [
@@ -107,11 +97,8 @@ NEVER_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "allow", "presets"), NEVER_ALLOWED)
-def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], presets: list[str]) -> None:
-    for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision != "allow", (command, decision.rule, decision.reason)
+test_allowlist_escapes_are_never_allowed = case_test(
+    allowlist_escapes_are_never_allowed, ("command", "allow", "presets"), NEVER_ALLOWED)
 
 
 @pytest.mark.parametrize("command", ["gmake SHELL=/tmp/x test", "make CC=./evil build"])

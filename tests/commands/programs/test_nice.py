@@ -4,12 +4,13 @@ Its facts: konstruct_tui/commands/programs/runners.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from policy_cases import check, project
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    project_scripts_run_as_written,
+    unknown_wrapper_options_ask_and_are_never_allowlisted,
+)
 
 
 DENIED = [
@@ -19,10 +20,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 DENIED_13 = [
@@ -31,10 +29,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 UNKNOWN_WRAPPER_OPTIONS = [
@@ -42,22 +38,10 @@ UNKNOWN_WRAPPER_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("command", UNKNOWN_WRAPPER_OPTIONS)
-def test_unknown_wrapper_options_ask_and_are_never_allowlisted(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.capability) == ("ask", "commands"), decision.reason
-    assert decision.reason.count("option") >= 1
-    inner = command.split()[-1]
-    assert decide(command, PolicyConfig.build([], ["timeout", "nice", "env", "strace", inner])).decision == "refuse"
+test_unknown_wrapper_options_ask_and_are_never_allowlisted = case_test(
+    unknown_wrapper_options_ask_and_are_never_allowlisted, "command", UNKNOWN_WRAPPER_OPTIONS)
 
 
-@pytest.mark.parametrize(("command", "decision"), [
+test_project_scripts_run_as_written = case_test(project_scripts_run_as_written, ("command", "decision"), [
     ("nice make test", "ask"),
 ])
-def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: str) -> None:
-    result = decide(command, project(tmp_path))
-    assert result.decision == decision, result.reason
-    if decision == "allow":
-        assert (result.rule, result.capability) == ("project_script", "scripts")
-    if decision == "refuse":
-        assert result.rule == "deny"  # the script body is held to the hard deny list

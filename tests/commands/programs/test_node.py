@@ -4,11 +4,14 @@ Its facts: none in the program table: the rules judge it by its words."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from program_answers import answer
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    code_inside_strings_is_held_to_the_deny_list,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    more_spellings_of_the_hard_deny_list_hold,
+    spellings_found_by_attacking_the_policy_are_refused,
+)
 
 
 DENIED = [
@@ -17,10 +20,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 ASKED = [
@@ -30,11 +30,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 SELF_ATTACK_DENIED = [
@@ -42,10 +39,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 NESTED_CODE_DENIED = [
@@ -55,15 +50,11 @@ NESTED_CODE_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
-def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_code_inside_strings_is_held_to_the_deny_list = case_test(
+    code_inside_strings_is_held_to_the_deny_list, "command", NESTED_CODE_DENIED)
 
 
 # Held, not yet tested.
-@pytest.mark.parametrize("command", [
+test_more_spellings_of_the_hard_deny_list_hold = case_test(more_spellings_of_the_hard_deny_list_hold, "command", [
     "node -e \"require('child_process').execSync('rm -rf '+'/')\"",
 ])
-def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")

@@ -6,10 +6,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from policy_cases import check, project, scripts_project
+from policy_cases import scripts_project
+from policy_checks import (
+    case_test,
+    a_project_script_is_judged_with_everything_its_runner_may_run,
+    allowlist_entries_are_argv_rules,
+    allowlist_escapes_are_never_allowed,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    project_scripts_run_as_written,
+    quoting_tricks_and_unpacking_over_the_machine_are_refused,
+    spellings_found_by_attacking_the_policy_are_refused,
+)
 
-from konstruct_tui.commands import PolicyConfig, decide
+from konstruct_tui.commands import decide
 
 
 DENIED = [
@@ -18,10 +30,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 ASKED = [
@@ -37,11 +46,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -54,10 +60,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 SELF_ATTACK_DENIED = [
@@ -66,10 +70,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 QUOTING_AND_UNPACKING_DENIED = [
@@ -78,10 +80,8 @@ QUOTING_AND_UNPACKING_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", QUOTING_AND_UNPACKING_DENIED)
-def test_quoting_tricks_and_unpacking_over_the_machine_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_quoting_tricks_and_unpacking_over_the_machine_are_refused = case_test(
+    quoting_tricks_and_unpacking_over_the_machine_are_refused, "command", QUOTING_AND_UNPACKING_DENIED)
 
 
 ALLOWLIST = [
@@ -95,15 +95,11 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
-@pytest.mark.parametrize(("command", "decision"), [
+test_project_scripts_run_as_written = case_test(project_scripts_run_as_written, ("command", "decision"), [
     ("npm test", "allow"),
     ("npm test -- --watch", "allow"),
     # Issue 31: extras behind `--` are the program's options, judged by the same unsafe-option rules.
@@ -117,26 +113,16 @@ def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], 
     ("npm run wipe", "refuse"),
     ("npm run clean", "refuse"),
 ])
-def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: str) -> None:
-    result = decide(command, project(tmp_path))
-    assert result.decision == decision, result.reason
-    if decision == "allow":
-        assert (result.rule, result.capability) == ("project_script", "scripts")
-    if decision == "refuse":
-        assert result.rule == "deny"  # the script body is held to the hard deny list
 
 
 # Broke before: only the named script's body was held to the hard deny list, while npm runs
 # `preNAME`/`postNAME` around it, a body may call another script, and make runs prerequisites first.
-@pytest.mark.parametrize(("files", "command"), [
+test_a_project_script_is_judged_with_everything_its_runner_may_run = case_test(
+    a_project_script_is_judged_with_everything_its_runner_may_run, ("files", "command"), [
     ({"package.json": '{"scripts": {"test": "jest", "pretest": "rm -rf /"}}'}, "npm test"),
     ({"package.json": '{"scripts": {"build": "tsc", "postbuild": "rm -rf ~"}}'}, "npm run build"),
     ({"package.json": '{"scripts": {"test": "npm run wipe", "wipe": "rm -rf /"}}'}, "npm t"),
 ])
-def test_a_project_script_is_judged_with_everything_its_runner_may_run(files: dict[str, str], command: str,
-                                                                       tmp_path: Path) -> None:
-    decision = decide(command, scripts_project(tmp_path, files))
-    assert (decision.decision, decision.rule) == ("refuse", "deny")
 
 
 def test_a_script_file_with_nothing_denied_still_runs_as_written(tmp_path: Path) -> None:
@@ -151,11 +137,8 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)
 
 
 NEVER_ALLOWED = [
@@ -163,8 +146,5 @@ NEVER_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "allow", "presets"), NEVER_ALLOWED)
-def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], presets: list[str]) -> None:
-    for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision != "allow", (command, decision.rule, decision.reason)
+test_allowlist_escapes_are_never_allowed = case_test(
+    allowlist_escapes_are_never_allowed, ("command", "allow", "presets"), NEVER_ALLOWED)

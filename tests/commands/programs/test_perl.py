@@ -4,10 +4,15 @@ Its facts: konstruct_tui/commands/programs/system.py."""
 
 from __future__ import annotations
 
-import pytest
-from policy_cases import check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    code_inside_strings_is_held_to_the_deny_list,
+    deny_class_examples_are_refused_in_every_mode,
+    hard_deny_list_refuses_every_spelling,
+    inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    spellings_found_by_attacking_the_policy_are_refused,
+)
 
 
 DENIED = [
@@ -18,10 +23,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 DENIED_13 = [
@@ -30,10 +32,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 SELF_ATTACK_DENIED = [
@@ -42,10 +42,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 NESTED_CODE_DENIED = [
@@ -53,10 +51,8 @@ NESTED_CODE_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
-def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_code_inside_strings_is_held_to_the_deny_list = case_test(
+    code_inside_strings_is_held_to_the_deny_list, "command", NESTED_CODE_DENIED)
 
 
 DECODED_AND_RUN = [
@@ -64,12 +60,8 @@ DECODED_AND_RUN = [
 ]
 
 
-@pytest.mark.parametrize("command", DECODED_AND_RUN)
-def test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python"]), PolicyConfig.build([], ["perl"])):
-        decision = decide(command, config)
-        assert (decision.decision, decision.rule) == ("refuse", "unreadable_expansion"), decision.reason
-    assert check("python -c \"import base64; print(base64.b64decode(b'aGk='))\"").decision == "ask"
+test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed = case_test(
+    inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed, "command", DECODED_AND_RUN)
 
 
 DENY_CLASS = [
@@ -77,8 +69,5 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)

@@ -4,8 +4,7 @@ Its facts: none in the program table: the rules judge it by its words."""
 
 from __future__ import annotations
 
-import pytest
-from policy_cases import check
+from policy_checks import case_test, spellings_found_by_attacking_the_policy_are_refused
 
 
 SELF_ATTACK_DENIED = [
@@ -16,7 +15,5 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)

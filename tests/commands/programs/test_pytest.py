@@ -7,10 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from program_answers import answer
-from policy_cases import check, project, pytest_project
+from policy_cases import pytest_project
+from policy_checks import (
+    case_test,
+    a_program_from_the_project_is_never_admitted_by_a_preset,
+    a_test_runner_s_argument_file_is_not_the_project_s_script,
+    allowlist_entries_are_argv_rules,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    project_scripts_run_as_written,
+)
 
-from konstruct_tui.commands import PolicyConfig, decide
+from konstruct_tui.commands import decide
 
 
 ASKED = [
@@ -21,11 +28,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 ALLOWLIST = [
@@ -36,15 +40,11 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
-@pytest.mark.parametrize(("command", "decision"), [
+test_project_scripts_run_as_written = case_test(project_scripts_run_as_written, ("command", "decision"), [
     ("pytest -q -k smoke tests/test_a.py", "allow"),
     ("pytest -p evil_plugin", "ask"),
     ("pytest /tmp/test_evil.py", "ask"),
@@ -52,13 +52,6 @@ def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], 
     ("pytest -c /tmp/x.ini", "ask"),
     ("pytest --rootdir=/", "ask"),
 ])
-def test_project_scripts_run_as_written(tmp_path: Path, command: str, decision: str) -> None:
-    result = decide(command, project(tmp_path))
-    assert result.decision == decision, result.reason
-    if decision == "allow":
-        assert (result.rule, result.capability) == ("project_script", "scripts")
-    if decision == "refuse":
-        assert result.rule == "deny"  # the script body is held to the hard deny list
 
 
 # Broke before: `pytest ./..` passed as the project's own test script and collected the parent
@@ -84,19 +77,16 @@ def test_test_paths_inside_the_project_stay_the_project_s_script(command: str, t
     assert (decision.decision, decision.rule) == ("allow", "project_script")
 
 
-@pytest.mark.parametrize("command", [
+test_a_program_from_the_project_is_never_admitted_by_a_preset = case_test(
+    a_program_from_the_project_is_never_admitted_by_a_preset, "command", [
     "bin/pytest -q",
 ])
-def test_a_program_from_the_project_is_never_admitted_by_a_preset(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")
 
 
 # Broke before: pytest reads more options from `@FILE` (one per line: `-p`, `evil_plugin`), past the
 # test runner's list of safe options.
-@pytest.mark.parametrize("command", [
+test_a_test_runner_s_argument_file_is_not_the_project_s_script = case_test(
+    a_test_runner_s_argument_file_is_not_the_project_s_script, "command", [
     "pytest @args.txt",
     "pytest -q @tests/args",
 ])
-def test_a_test_runner_s_argument_file_is_not_the_project_s_script(command: str, tmp_path: Path) -> None:
-    decision = decide(command, pytest_project(tmp_path))
-    assert (decision.decision, decision.rule) == ("ask", "needs_grant")

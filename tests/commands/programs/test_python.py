@@ -4,13 +4,21 @@ Its facts: none in the program table: the rules judge it by its words."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from program_answers import answer
-from policy_cases import check, pytest_project
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    a_test_runner_s_argument_file_is_not_the_project_s_script,
+    allowlist_entries_are_argv_rules,
+    code_inside_strings_is_held_to_the_deny_list,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    more_spellings_of_the_hard_deny_list_hold,
+    other_refusals_name_their_rule,
+    spellings_found_by_attacking_the_policy_are_refused,
+    the_agent_never_drives_konstruct_s_own_controls,
+)
 
 
 DENIED = [
@@ -24,10 +32,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 OTHER_REFUSALS = [
@@ -37,10 +42,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -59,11 +61,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -73,10 +72,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 SELF_ATTACK_DENIED = [
@@ -87,10 +84,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 NESTED_CODE_DENIED = [
@@ -102,10 +97,8 @@ NESTED_CODE_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
-def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_code_inside_strings_is_held_to_the_deny_list = case_test(
+    code_inside_strings_is_held_to_the_deny_list, "command", NESTED_CODE_DENIED)
 
 
 DECODED_AND_RUN = [
@@ -114,12 +107,8 @@ DECODED_AND_RUN = [
 ]
 
 
-@pytest.mark.parametrize("command", DECODED_AND_RUN)
-def test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python"]), PolicyConfig.build([], ["perl"])):
-        decision = decide(command, config)
-        assert (decision.decision, decision.rule) == ("refuse", "unreadable_expansion"), decision.reason
-    assert check("python -c \"import base64; print(base64.b64decode(b'aGk='))\"").decision == "ask"
+test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed = case_test(
+    inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpreter_is_allowed, "command", DECODED_AND_RUN)
 
 
 ALLOWLIST = [
@@ -128,40 +117,31 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
 # Held, not yet tested.
-@pytest.mark.parametrize("command", [
+test_more_spellings_of_the_hard_deny_list_hold = case_test(more_spellings_of_the_hard_deny_list_hold, "command", [
     "python3 -c \"__import__('shutil').rmtree('/')\"",
 ])
-def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")
 
 
 # Broke before: `konstruct sandbox set --mode full` only asked, and an option value that spells a
 # command (`--model policy`) hid `policy set`. konstruct is now read with its own option table and
 # the agent may run it only to look.
-@pytest.mark.parametrize("command", [
+test_the_agent_never_drives_konstruct_s_own_controls = case_test(
+    the_agent_never_drives_konstruct_s_own_controls, "command", [
     "python -m konstruct_tui.__main__ sandbox set --mode full",
 ])
-def test_the_agent_never_drives_konstruct_s_own_controls(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "self_grant")
 
 
 # Broke before: pytest reads more options from `@FILE` (one per line: `-p`, `evil_plugin`), past the
 # test runner's list of safe options.
-@pytest.mark.parametrize("command", [
+test_a_test_runner_s_argument_file_is_not_the_project_s_script = case_test(
+    a_test_runner_s_argument_file_is_not_the_project_s_script, "command", [
     "python -m pytest @a",
 ])
-def test_a_test_runner_s_argument_file_is_not_the_project_s_script(command: str, tmp_path: Path) -> None:
-    decision = decide(command, pytest_project(tmp_path))
-    assert (decision.decision, decision.rule) == ("ask", "needs_grant")
 
 
 DENY_CLASS = [
@@ -169,8 +149,5 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)

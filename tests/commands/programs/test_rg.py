@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY, check
+from policy_checks import (
+    case_test,
+    allowlist_entries_are_argv_rules,
+    allowlist_escapes_are_never_allowed,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    read_only_commands_are_allowed_confined_read_only,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 
@@ -25,11 +33,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -37,10 +42,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 ALLOWLIST = [
@@ -53,12 +56,8 @@ ALLOWLIST = [
 ]
 
 
-@pytest.mark.parametrize(("allow", "presets", "command", "expected"), ALLOWLIST)
-def test_allowlist_entries_are_argv_rules(allow: list[str], presets: list[str], command: str, expected: str) -> None:
-    decision = decide(command, PolicyConfig.build(presets, allow))
-    assert decision.decision == expected, decision.reason
-    if expected == "allow":
-        assert (decision.rule, decision.capability) == ("allowlist", None)
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
 
 
 def test_a_refusal_names_the_option_and_how_to_list_it() -> None:
@@ -66,23 +65,17 @@ def test_a_refusal_names_the_option_and_how_to_list_it() -> None:
     assert "--pre" in decision.reason and "lists that option" in decision.reason
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
     "rg -n foo src",
 ])
-def test_read_only_commands_are_allowed_confined_read_only(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert (decision.decision, decision.rule, decision.confinement, decision.capability) == (
-        "allow", "read_only", "read-only", None), decision.reason
-    assert decision.to_json()["confinement"] == "read-only"
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "rg --pre rm foo .",
     "rg --pre=cat x",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
 NEVER_ALLOWED = [
@@ -90,8 +83,5 @@ NEVER_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "allow", "presets"), NEVER_ALLOWED)
-def test_allowlist_escapes_are_never_allowed(command: str, allow: list[str], presets: list[str]) -> None:
-    for config in (None, PolicyConfig.build(presets, allow), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision != "allow", (command, decision.rule, decision.reason)
+test_allowlist_escapes_are_never_allowed = case_test(
+    allowlist_escapes_are_never_allowed, ("command", "allow", "presets"), NEVER_ALLOWED)

@@ -5,13 +5,19 @@ Their facts: konstruct_tui/commands/programs/runners.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from program_answers import answer
-from policy_cases import check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    a_command_run_in_another_folder_is_judged_fully_from_there,
+    a_program_from_the_project_is_never_a_look_around,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    more_deny_class_spellings_are_refused,
+    shells_and_eval_cannot_smuggle_compound_commands,
+    spellings_found_by_attacking_the_policy_are_refused,
+    unknown_wrapper_options_ask_and_are_never_allowlisted,
+)
 
 
 DENIED = [
@@ -28,10 +34,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 SHELL_WRAPPED = [
@@ -39,10 +42,8 @@ SHELL_WRAPPED = [
 ]
 
 
-@pytest.mark.parametrize("command", SHELL_WRAPPED)
-def test_shells_and_eval_cannot_smuggle_compound_commands(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "shell_wrapper"), decision.reason
+test_shells_and_eval_cannot_smuggle_compound_commands = case_test(
+    shells_and_eval_cannot_smuggle_compound_commands, "command", SHELL_WRAPPED)
 
 
 ASKED = [
@@ -50,11 +51,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -89,10 +87,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 UNKNOWN_WRAPPER_OPTIONS = [
@@ -100,13 +96,8 @@ UNKNOWN_WRAPPER_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("command", UNKNOWN_WRAPPER_OPTIONS)
-def test_unknown_wrapper_options_ask_and_are_never_allowlisted(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.capability) == ("ask", "commands"), decision.reason
-    assert decision.reason.count("option") >= 1
-    inner = command.split()[-1]
-    assert decide(command, PolicyConfig.build([], ["timeout", "nice", "env", "strace", inner])).decision == "refuse"
+test_unknown_wrapper_options_ask_and_are_never_allowlisted = case_test(
+    unknown_wrapper_options_ask_and_are_never_allowlisted, "command", UNKNOWN_WRAPPER_OPTIONS)
 
 
 SELF_ATTACK_DENIED = [
@@ -121,26 +112,22 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
-@pytest.mark.parametrize(("command", "rule"), [
+test_a_command_run_in_another_folder_is_judged_fully_from_there = case_test(
+    a_command_run_in_another_folder_is_judged_fully_from_there, ("command", "rule"), [
     ("unshare -w /etc cat shadow", "secrets"),
 ])
-def test_a_command_run_in_another_folder_is_judged_fully_from_there(command: str, rule: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", rule)
 
 
 # Held, pinned: a file the agent wrote (or named like a look-around program) is never a look around,
 # nor admitted by a preset; it runs only under the commands grant, in the sandbox.
-@pytest.mark.parametrize("command", [
+test_a_program_from_the_project_is_never_a_look_around = case_test(
+    a_program_from_the_project_is_never_a_look_around, "command", [
     "exec ./x.sh",
 ])
-def test_a_program_from_the_project_is_never_a_look_around(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 DENY_CLASS = [
@@ -150,11 +137,8 @@ DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", DENY_CLASS)
-def test_deny_class_examples_are_refused_in_every_mode(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        decision = decide(command, config)
-        assert decision.decision == "refuse", (command, decision.reason)
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)
 
 
 MORE_DENY_CLASS = [
@@ -164,7 +148,5 @@ MORE_DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", MORE_DENY_CLASS)
-def test_more_deny_class_spellings_are_refused(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        assert decide(command, config).decision == "refuse", command
+test_more_deny_class_spellings_are_refused = case_test(
+    more_deny_class_spellings_are_refused, "command", MORE_DENY_CLASS)

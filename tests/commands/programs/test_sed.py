@@ -4,11 +4,13 @@ Its facts: konstruct_tui/commands/programs/editors.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from program_answers import answer
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    any_program_naming_a_disk_device_is_on_the_hard_deny_list,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+)
 
 
 DENIED = [
@@ -16,10 +18,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 ASKED = [
@@ -28,11 +27,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -41,15 +37,12 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 # Broke before: a disk device written by a tool the deny list had no table for (asked instead).
-@pytest.mark.parametrize("command", [
+test_any_program_naming_a_disk_device_is_on_the_hard_deny_list = case_test(
+    any_program_naming_a_disk_device_is_on_the_hard_deny_list, "command", [
     "sed -n '1w /dev/sda' a.txt",
 ])
-def test_any_program_naming_a_disk_device_is_on_the_hard_deny_list(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")

@@ -4,11 +4,15 @@ Their facts: konstruct_tui/commands/programs/shells.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-from program_answers import answer
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    a_program_from_the_project_is_never_a_look_around,
+    a_program_from_the_project_is_never_admitted_by_a_preset,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    other_refusals_name_their_rule,
+    shells_and_eval_cannot_smuggle_compound_commands,
+)
 
 
 DENIED = [
@@ -27,10 +31,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 SHELL_WRAPPED = [
@@ -44,10 +45,8 @@ SHELL_WRAPPED = [
 ]
 
 
-@pytest.mark.parametrize("command", SHELL_WRAPPED)
-def test_shells_and_eval_cannot_smuggle_compound_commands(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "shell_wrapper"), decision.reason
+test_shells_and_eval_cannot_smuggle_compound_commands = case_test(
+    shells_and_eval_cannot_smuggle_compound_commands, "command", SHELL_WRAPPED)
 
 
 OTHER_REFUSALS = [
@@ -55,10 +54,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -69,25 +65,20 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 # Held, pinned: a file the agent wrote (or named like a look-around program) is never a look around,
 # nor admitted by a preset; it runs only under the commands grant, in the sandbox.
-@pytest.mark.parametrize("command", [
+test_a_program_from_the_project_is_never_a_look_around = case_test(
+    a_program_from_the_project_is_never_a_look_around, "command", [
     "sh x.sh",
     "bash ./x.sh",
 ])
-def test_a_program_from_the_project_is_never_a_look_around(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
-@pytest.mark.parametrize("command", [
+test_a_program_from_the_project_is_never_admitted_by_a_preset = case_test(
+    a_program_from_the_project_is_never_admitted_by_a_preset, "command", [
     "sh x.sh",
 ])
-def test_a_program_from_the_project_is_never_admitted_by_a_preset(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path, presets=["python"]) == ("refuse", "allowlist")

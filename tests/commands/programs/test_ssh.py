@@ -4,8 +4,12 @@ Its facts: konstruct_tui/commands/programs/network.py."""
 
 from __future__ import annotations
 
-import pytest
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+)
 
 
 DENIED = [
@@ -14,10 +18,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 ASKED = [
@@ -25,11 +26,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -37,7 +35,5 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)

@@ -4,8 +4,12 @@ Its facts: konstruct_tui/commands/programs/shells.py."""
 
 from __future__ import annotations
 
-import pytest
-from policy_cases import check
+from policy_checks import (
+    case_test,
+    hard_deny_list_refuses_every_spelling,
+    other_refusals_name_their_rule,
+    shells_and_eval_cannot_smuggle_compound_commands,
+)
 
 
 DENIED = [
@@ -20,10 +24,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 SHELL_WRAPPED = [
@@ -31,10 +32,8 @@ SHELL_WRAPPED = [
 ]
 
 
-@pytest.mark.parametrize("command", SHELL_WRAPPED)
-def test_shells_and_eval_cannot_smuggle_compound_commands(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "shell_wrapper"), decision.reason
+test_shells_and_eval_cannot_smuggle_compound_commands = case_test(
+    shells_and_eval_cannot_smuggle_compound_commands, "command", SHELL_WRAPPED)
 
 
 OTHER_REFUSALS = [
@@ -48,7 +47,4 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)

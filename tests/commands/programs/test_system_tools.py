@@ -9,9 +9,14 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    more_deny_class_spellings_are_refused,
+    more_spellings_of_the_hard_deny_list_hold,
+    other_refusals_name_their_rule,
+)
 
 
 DENIED = [
@@ -37,10 +42,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 OTHER_REFUSALS = [
@@ -50,10 +52,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -66,20 +65,15 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 # Held, not yet tested.
-@pytest.mark.parametrize("command", [
+test_more_spellings_of_the_hard_deny_list_hold = case_test(more_spellings_of_the_hard_deny_list_hold, "command", [
     "tee /dev/block/8:0",
     "cp /dev/zero /dev/sg0",
 ])
-def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")
 
 
 MORE_DENY_CLASS = [
@@ -88,10 +82,8 @@ MORE_DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", MORE_DENY_CLASS)
-def test_more_deny_class_spellings_are_refused(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        assert decide(command, config).decision == "refuse", command
+test_more_deny_class_spellings_are_refused = case_test(
+    more_deny_class_spellings_are_refused, "command", MORE_DENY_CLASS)
 
 
 @pytest.mark.parametrize(("command", "rule"), [("FORMAT C:", "deny"), ("DiskPart", "deny"), ("Remove-Item -Recurse C:\\", "deny"),

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 from program_answers import answer
-from policy_cases import READ_ONLY
-
-from konstruct_tui.commands import decide
+from policy_checks import (
+    case_test,
+    a_look_around_that_reads_a_device_or_a_pipe_asks,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+)
 
 
 # Broke before: `tail` clusters and abbreviations that follow forever passed as a look around.
@@ -23,25 +24,19 @@ def test_a_tail_that_ends_is_still_a_look_around(tmp_path: Path) -> None:
     assert answer("tail -n 5 a.txt", tmp_path) == ("allow", "read_only")
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "tail -f log.txt",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason
 
 
 # Broke before: `tail /dev/zero` (no grant) keeps every byte waiting for a newline: 1.7 GB in 3 s;
 # `tail /proc/self/pagemap`, a kernel pseudo-file with no stated size, 1.3 GB in 3 s.
-@pytest.mark.parametrize("command", [
+test_a_look_around_that_reads_a_device_or_a_pipe_asks = case_test(
+    a_look_around_that_reads_a_device_or_a_pipe_asks, "command", [
     "tail /dev/zero",
     "tail zero-link",
     "tail /proc/self/pagemap",
     "tail pagemap-link",
     "tail /sys/kernel/mm/transparent_hugepage/enabled",
 ])
-def test_a_look_around_that_reads_a_device_or_a_pipe_asks(command: str, tmp_path: Path) -> None:
-    (tmp_path / "zero-link").symlink_to("/dev/zero")
-    (tmp_path / "pagemap-link").symlink_to("/proc/self/pagemap")
-    os.mkfifo(tmp_path / "pipe")
-    assert answer(command, tmp_path) == ("ask", "needs_grant")

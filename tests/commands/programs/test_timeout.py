@@ -4,10 +4,15 @@ Its facts: konstruct_tui/commands/programs/runners.py."""
 
 from __future__ import annotations
 
-import pytest
-from policy_cases import READ_ONLY, check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+    spellings_found_by_attacking_the_policy_are_refused,
+    unknown_wrapper_options_ask_and_are_never_allowlisted,
+)
 
 
 DENIED = [
@@ -16,10 +21,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 ASKED = [
@@ -27,11 +29,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -39,10 +38,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 UNKNOWN_WRAPPER_OPTIONS = [
@@ -50,13 +47,8 @@ UNKNOWN_WRAPPER_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("command", UNKNOWN_WRAPPER_OPTIONS)
-def test_unknown_wrapper_options_ask_and_are_never_allowlisted(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.capability) == ("ask", "commands"), decision.reason
-    assert decision.reason.count("option") >= 1
-    inner = command.split()[-1]
-    assert decide(command, PolicyConfig.build([], ["timeout", "nice", "env", "strace", inner])).decision == "refuse"
+test_unknown_wrapper_options_ask_and_are_never_allowlisted = case_test(
+    unknown_wrapper_options_ask_and_are_never_allowlisted, "command", UNKNOWN_WRAPPER_OPTIONS)
 
 
 SELF_ATTACK_DENIED = [
@@ -64,15 +56,11 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
-@pytest.mark.parametrize("command", [
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
     "timeout 5 ls",
 ])
-def test_read_only_rules_refuse_what_executes_writes_or_redirects(command: str) -> None:
-    decision = decide(command, READ_ONLY)
-    assert decision.decision != "allow" and decision.confinement is None, decision.reason

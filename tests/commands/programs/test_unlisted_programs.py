@@ -8,8 +8,19 @@ from pathlib import Path
 import pytest
 from program_answers import answer
 from policy_cases import check
-
-from konstruct_tui.commands import PolicyConfig, decide
+from policy_checks import (
+    case_test,
+    any_program_naming_a_disk_device_is_on_the_hard_deny_list,
+    code_inside_strings_is_held_to_the_deny_list,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    more_deny_class_spellings_are_refused,
+    more_spellings_of_the_hard_deny_list_hold,
+    other_refusals_name_their_rule,
+    spellings_found_by_attacking_the_policy_are_refused,
+)
 
 
 DENIED = [
@@ -27,10 +38,7 @@ DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED)
-def test_hard_deny_list_refuses_every_spelling(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
 
 
 OTHER_REFUSALS = [
@@ -38,10 +46,7 @@ OTHER_REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "rule"), OTHER_REFUSALS)
-def test_other_refusals_name_their_rule(command: str, rule: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", rule), decision.reason
+test_other_refusals_name_their_rule = case_test(other_refusals_name_their_rule, ("command", "rule"), OTHER_REFUSALS)
 
 
 ASKED = [
@@ -61,11 +66,8 @@ ASKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ASKED)
-def test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule, decision.capability) == ("ask", "needs_grant", "commands"), decision.reason
-    assert decision.argv  # what would run, word by word
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
 
 
 DENIED_13 = [
@@ -74,10 +76,8 @@ DENIED_13 = [
 ]
 
 
-@pytest.mark.parametrize("command", DENIED_13)
-def test_issue_13_spellings_are_refused_by_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
 
 
 SELF_ATTACK_DENIED = [
@@ -86,10 +86,8 @@ SELF_ATTACK_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", SELF_ATTACK_DENIED)
-def test_spellings_found_by_attacking_the_policy_are_refused(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
 
 
 NESTED_CODE_DENIED = [
@@ -97,10 +95,8 @@ NESTED_CODE_DENIED = [
 ]
 
 
-@pytest.mark.parametrize("command", NESTED_CODE_DENIED)
-def test_code_inside_strings_is_held_to_the_deny_list(command: str) -> None:
-    decision = check(command)
-    assert (decision.decision, decision.rule) == ("refuse", "deny"), decision.reason
+test_code_inside_strings_is_held_to_the_deny_list = case_test(
+    code_inside_strings_is_held_to_the_deny_list, "command", NESTED_CODE_DENIED)
 
 
 UNKNOWN_RUNNERS_DENIED = [
@@ -127,7 +123,8 @@ def test_runners_outside_the_tables_are_probed_for_denied_commands(command: str)
 
 
 # Broke before: a disk device written by a tool the deny list had no table for (asked instead).
-@pytest.mark.parametrize("command", [
+test_any_program_naming_a_disk_device_is_on_the_hard_deny_list = case_test(
+    any_program_naming_a_disk_device_is_on_the_hard_deny_list, "command", [
     "pv /dev/zero -o /dev/sda",
     "pv -o/dev/sda /dev/zero",
     "ddrescue -f /dev/zero /dev/sda",
@@ -136,19 +133,16 @@ def test_runners_outside_the_tables_are_probed_for_denied_commands(command: str)
     "ffmpeg -i a.mp4 -f rawvideo /dev/sda",
     "some-new-tool --target=/dev/./vda",
 ])
-def test_any_program_naming_a_disk_device_is_on_the_hard_deny_list(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")
 
 
-@pytest.mark.parametrize("command", [
+test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied = case_test(
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied, "command", [
     "pv a.txt -o /dev/null",
 ])
-def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("ask", "needs_grant")
 
 
 # Held, not yet tested.
-@pytest.mark.parametrize("command", [
+test_more_spellings_of_the_hard_deny_list_hold = case_test(more_spellings_of_the_hard_deny_list_hold, "command", [
     "setpriv rm -rf /",
     "tini rm -rf /",
     "catchsegv rm -rf /",
@@ -156,8 +150,6 @@ def test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied(command: str, tm
     "torsocks rm -rf /",
     "lua -e 'os.execute(\"rm -rf /\")'",
 ])
-def test_more_spellings_of_the_hard_deny_list_hold(command: str, tmp_path: Path) -> None:
-    assert answer(command, tmp_path) == ("refuse", "deny")
 
 
 @pytest.mark.parametrize("command", [
@@ -174,7 +166,5 @@ MORE_DENY_CLASS = [
 ]
 
 
-@pytest.mark.parametrize("command", MORE_DENY_CLASS)
-def test_more_deny_class_spellings_are_refused(command: str) -> None:
-    for config in (None, PolicyConfig.build(["python", "node", "go", "java"]), PolicyConfig(read_only_sandbox=True)):
-        assert decide(command, config).decision == "refuse", command
+test_more_deny_class_spellings_are_refused = case_test(
+    more_deny_class_spellings_are_refused, "command", MORE_DENY_CLASS)
