@@ -23,9 +23,9 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "commands"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "commands" / "programs"))
 
-from test_policy_table import ASKED, COMPOUND, DENIED, SHELL_WRAPPED  # noqa: E402
+from policy_cases import gathered  # noqa: E402
 
 from konstruct_tui.commands import Cancellation, decide, run_process, running_groups  # noqa: E402
 
@@ -50,7 +50,8 @@ def _alive(pgid: int) -> int:
 
 
 def policy_figures(rounds: int) -> None:
-    lines = DENIED + COMPOUND + SHELL_WRAPPED + ASKED
+    # the case tables are split by program (tests/commands/programs/): gathered whole
+    lines = [line for table in ("DENIED", "COMPOUND", "SHELL_WRAPPED", "ASKED") for line in gathered(table)]
     ours, base = [], []
     for _ in range(rounds):
         started = time.perf_counter()

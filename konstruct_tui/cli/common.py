@@ -22,6 +22,29 @@ def add_root(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=".", metavar="DIR", help="the project root (default: the current directory)")
 
 
+def command_with_actions(commands: Any, name: str, help: str) -> Any:
+    """A command whose actions are subcommands (`konstruct trust list`), and their subparsers. Given
+    without an action it is a usage error naming the actions, in the order they were added."""
+    command = commands.add_parser(name, help=help)
+    actions = command.add_subparsers(dest=f"{name}_command", metavar="ACTION", parser_class=type(command))
+
+    def missing(args: argparse.Namespace) -> int:
+        names = list(actions.choices)
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        raise UsageError(f"{name} needs an action: {listed}")
+
+    command.set_defaults(handler=missing)
+    return actions
+
+
+def add_command(commands: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]) -> argparse.ArgumentParser:
+    """A command (`konstruct undo`) or one action of a command (`konstruct sandbox check`), with `--root`."""
+    command = commands.add_parser(name, help=help)
+    add_root(command)
+    command.set_defaults(handler=handler)
+    return command
+
+
 def open_workspace(root: str) -> Workspace:
     if not os.path.isdir(root):
         raise UsageError(f"--root {root!r} is not a directory")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .recovery import settle_interrupted
-from .common import UsageError, add_root, open_workspace
+from .common import UsageError, add_command, open_workspace
 
 if TYPE_CHECKING:  # the layers themselves load when the server starts, not to parse a command line
     from ..tools import GraphAccess, ToolContext
@@ -35,10 +35,8 @@ INSTRUCTIONS = (
 
 
 def register(commands: Any) -> None:
-    serve = commands.add_parser("mcp", help="serve the tools over MCP (stdio)")
-    add_root(serve)
+    serve = add_command(commands, "mcp", "serve the tools over MCP (stdio)", run_mcp)
     serve.add_argument("--read-only", action="store_true", help="serve only the tools that change nothing")
-    serve.set_defaults(handler=run_mcp)
 
 
 def run_mcp(args: argparse.Namespace) -> int:

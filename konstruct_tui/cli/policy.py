@@ -31,7 +31,7 @@ from ..commands import BadPrefix, PolicyConfig, decide, discover_scripts
 from ..sandbox import SandboxConfig, effective_abi, seccomp_filter
 from ..trust import TrustStore
 from ..workspace import Workspace
-from .common import UsageError, add_root, open_workspace, print_json
+from .common import UsageError, add_command, command_with_actions, open_workspace, print_json
 
 _EDGE = frozenset(";&|<>(){}")
 _EXPANSION_WORD = re.compile(r"\$[A-Za-z_{@*#?$!0-9'\"\[]|\{[^{}]*(,|\.\.)[^{}]*\}|[*?]|\[[^\][]+\]|^~[+-](/|$)")
@@ -39,10 +39,8 @@ _OPERATOR_WORD = re.compile(r"^(\d*(>>?|<<?<?|>&|<&|>\||<>)\d*|&>>?|&&|\|\|?|\|&
 
 
 def register(commands: Any) -> None:
-    policy = commands.add_parser("policy", help="ask the command policy about a command")
-    actions = policy.add_subparsers(dest="policy_command", metavar="ACTION", parser_class=type(policy))
-    check = actions.add_parser("check", help="print the policy decision for COMMAND (exit 0 whatever it is)")
-    add_root(check)
+    actions = command_with_actions(commands, "policy", "ask the command policy about a command")
+    check = add_command(actions, "check", "print the policy decision for COMMAND (exit 0 whatever it is)", run_check)
     check.add_argument("--preset", action="append", default=[], metavar="NAME",
                        help="a toolchain preset (python, node, go, java); turns allowlist mode on")
     check.add_argument("--allow", action="append", default=[], metavar="PREFIX",
@@ -51,24 +49,12 @@ def register(commands: Any) -> None:
     check.add_argument("--chains", action="store_true",
                        help="allow a, b chained with &&, || or ; when each is allowed alone (pipes stay refused)")
     check.add_argument("command", nargs="*", metavar="COMMAND", help="the command line (after --)")
-    check.set_defaults(handler=run_check)
-    show = actions.add_parser("show", help="the command policy run_command uses in this project")
-    add_root(show)
-    show.set_defaults(handler=run_show)
-    change = actions.add_parser("set", help="set this project's command policy (replaces it)")
-    add_root(change)
+    add_command(actions, "show", "the command policy run_command uses in this project", run_show)
+    change = add_command(actions, "set", "set this project's command policy (replaces it)", run_set)
     change.add_argument("--preset", action="append", default=[], metavar="NAME", help="a toolchain preset")
     change.add_argument("--allow", action="append", default=[], metavar="PREFIX", help="an allowed command prefix")
     change.add_argument("--chains", action="store_true", help="allow &&, || and ; chains of allowed commands")
-    change.set_defaults(handler=run_set)
-    clear = actions.add_parser("clear", help="back to the default policy (allowlist off, no chains)")
-    add_root(clear)
-    clear.set_defaults(handler=run_clear)
-    policy.set_defaults(handler=lambda args: _missing_action())
-
-
-def _missing_action() -> int:
-    raise UsageError("policy needs an action: check, show, set or clear")
+    add_command(actions, "clear", "back to the default policy (allowlist off, no chains)", run_clear)
 
 
 def command_line(words: list[str]) -> str:

@@ -30,30 +30,18 @@ from ..sandbox import (
     right_names,
     seccomp_filter,
 )
-from .common import UsageError, add_root, open_workspace, print_json
+from .common import UsageError, add_command, command_with_actions, open_workspace, print_json
 
 
 def register(commands: Any) -> None:
-    sandbox = commands.add_parser("sandbox", help="the kernel sandbox commands run in (Landlock)")
-    actions = sandbox.add_subparsers(dest="sandbox_command", metavar="ACTION", parser_class=type(sandbox))
-    check = actions.add_parser("check", help="what this machine supports and what mode this project uses")
-    add_root(check)
-    check.set_defaults(handler=run_check)
-    change = actions.add_parser("set", help="change this project's sandbox settings")
-    add_root(change)
+    actions = command_with_actions(commands, "sandbox", "the kernel sandbox commands run in (Landlock)")
+    add_command(actions, "check", "what this machine supports and what mode this project uses", run_check)
+    change = add_command(actions, "set", "change this project's sandbox settings", run_set)
     change.add_argument("--mode", choices=MODES, help="read-only, workspace-write (default) or full (no sandbox)")
     change.add_argument("--network", choices=("allow", "block"), help="network access from commands (TCP, UDP, raw sockets)")
     change.add_argument("--unsandboxed", choices=("run", "refuse"),
                         help="on a kernel without Landlock: run unconfined (reported) or refuse")
-    change.set_defaults(handler=run_set)
-    clear = actions.add_parser("clear", help="back to the defaults for this project")
-    add_root(clear)
-    clear.set_defaults(handler=run_clear)
-    sandbox.set_defaults(handler=lambda args: _missing_action())
-
-
-def _missing_action() -> int:
-    raise UsageError("sandbox needs an action: check, set or clear")
+    add_command(actions, "clear", "back to the defaults for this project", run_clear)
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -18,37 +18,28 @@ import argparse
 import json
 import sys
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from ..commands import BadPrefix, ShellSyntaxError, parse_grant_rule, split_words
 from ..trust import CAPABILITIES, BadGrant, CommandRule, TrustGrant, TrustStore, TrustStoreWarning
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
-from .common import UsageError, add_root, open_workspace, print_json
+from .common import UsageError, add_command, command_with_actions, open_workspace, print_json
 
 
 def register(commands: Any) -> None:
-    trust = commands.add_parser("trust", help="list, grant or revoke what the agent may do in this project")
-    actions = trust.add_subparsers(dest="trust_command", metavar="ACTION", parser_class=type(trust))
-    listing = actions.add_parser("list", help="the grants remembered for this project")
-    add_root(listing)
-    listing.set_defaults(handler=run_list)
-    grant = actions.add_parser("grant", help="remember a grant for this project (always)")
-    add_root(grant)
+    actions = command_with_actions(commands, "trust", "list, grant or revoke what the agent may do in this project")
+    add_command(actions, "list", "the grants remembered for this project", run_list)
+    grant = add_command(actions, "grant", "remember a grant for this project (always)", run_grant)
     grant.add_argument("capability", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     grant.add_argument("--path", action="append", default=[], metavar="GLOB", help="edit only: limit to files matching GLOB")
     _add_command_rule(grant)
-    grant.set_defaults(handler=run_grant)
-    revoke = actions.add_parser("revoke", help="forget this project's grants (all, or one capability)")
-    add_root(revoke)
+    revoke = add_command(actions, "revoke", "forget this project's grants (all, or one capability)", run_revoke)
     revoke.add_argument("capability", nargs="?", metavar="CAPABILITY", help=f"one of {', '.join(CAPABILITIES)}")
     revoke.add_argument("--path", action="append", default=None, metavar="GLOB", help="edit only: the grant's globs")
     _add_command_rule(revoke)
-    revoke.set_defaults(handler=run_revoke)
-    reset = actions.add_parser("reset", help="lift the lock a damaged trust store left (your decision)")
-    add_root(reset)
-    reset.set_defaults(handler=run_reset)
-    trust.set_defaults(handler=_missing_action)
+    add_command(actions, "reset", "lift the lock a damaged trust store left (your decision)", run_reset)
 
 
 def _add_command_rule(parser: argparse.ArgumentParser) -> None:
@@ -78,10 +69,6 @@ def _listed(grant: TrustGrant) -> dict[str, Any]:
     return {**grant.to_json(), "allows": grant.describe()}
 
 
-def _missing_action(args: argparse.Namespace) -> int:
-    raise UsageError("trust needs an action: list, grant, revoke or reset")
-
-
 def _store() -> TrustStore:
     return TrustStore()
 
@@ -91,58 +78,43 @@ def _report_warnings(store: TrustStore) -> None:
         print(neutralise(f"konstruct: warning: {message}"), file=sys.stderr)
 
 
-def run_list(args: argparse.Namespace) -> int:
+def _answer(args: argparse.Namespace, ask: Callable[[TrustStore, Workspace], dict[str, Any]], scrub: bool = True) -> int:
+    """Asks the trust store for this project and prints its answer; the store's warnings are shown
+    once, as CLI warnings, and a grant the store refuses is a usage error."""
     workspace = open_workspace(args.root)
     store = _store()
     with workspace, warnings.catch_warnings():
         warnings.simplefilter("ignore", TrustStoreWarning)  # shown once, below, as a CLI warning
-        grants = store.grants(workspace.root)
+        try:
+            payload = ask(store, workspace)
+        except BadGrant as error:
+            raise UsageError(str(error)) from None
         _report_warnings(store)
-        print_json(_scrubbed({"grants": [_listed(g) for g in grants]}, workspace))
+        print_json(_scrubbed(payload, workspace) if scrub else payload)
     return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    return _answer(args, lambda store, workspace: {"grants": [_listed(g) for g in store.grants(workspace.root)]})
 
 
 def run_grant(args: argparse.Namespace) -> int:
     command = _command_rule(args)
-    workspace = open_workspace(args.root)
-    store = _store()
-    with workspace, warnings.catch_warnings():
-        warnings.simplefilter("ignore", TrustStoreWarning)
-        try:
-            granted = store.grant(workspace.root, args.capability, tuple(args.path), command)
-        except BadGrant as error:
-            raise UsageError(str(error)) from None
-        _report_warnings(store)
-        print_json(_scrubbed({"granted": _listed(granted)}, workspace))
-    return 0
+    return _answer(args, lambda store, workspace: {
+        "granted": _listed(store.grant(workspace.root, args.capability, tuple(args.path), command))})
 
 
 def run_revoke(args: argparse.Namespace) -> int:
     if args.path is not None and args.capability != "edit":
         raise UsageError("--path goes with the edit capability only")
     command = _command_rule(args)
-    workspace = open_workspace(args.root)
-    store = _store()
-    with workspace, warnings.catch_warnings():
-        warnings.simplefilter("ignore", TrustStoreWarning)
-        try:
-            removed = store.revoke(workspace.root, args.capability, tuple(args.path) if args.path is not None else None, command)
-        except BadGrant as error:
-            raise UsageError(str(error)) from None
-        _report_warnings(store)
-        print_json(_scrubbed({"revoked": [_listed(g) for g in removed]}, workspace))
-    return 0
+    paths = tuple(args.path) if args.path is not None else None
+    return _answer(args, lambda store, workspace: {
+        "revoked": [_listed(g) for g in store.revoke(workspace.root, args.capability, paths, command)]})
 
 
 def run_reset(args: argparse.Namespace) -> int:
-    workspace = open_workspace(args.root)
-    store = _store()
-    with workspace, warnings.catch_warnings():
-        warnings.simplefilter("ignore", TrustStoreWarning)
-        lifted = store.reset()
-        _report_warnings(store)
-        print_json({"reset": lifted})
-    return 0
+    return _answer(args, lambda store, workspace: {"reset": store.reset()}, scrub=False)
 
 
 def _scrubbed(payload: dict[str, Any], workspace: Workspace) -> dict[str, Any]:

@@ -12,14 +12,12 @@ from typing import Any
 
 from ..workspace import JournalUnusable, UndoRefused, WriteJournal, drop_batch, undo_last
 from ..untrusted_text import neutralise
-from .common import UsageError, add_root, open_workspace, print_json
+from .common import UsageError, add_command, open_workspace, print_json
 
 
 def register(commands: Any) -> None:
-    undo = commands.add_parser("undo", help="restore the files the last applied batch changed")
-    add_root(undo)
+    undo = add_command(commands, "undo", "restore the files the last applied batch changed", run_undo)
     undo.add_argument("--drop", metavar="BATCH", help="forget a batch that cannot be undone (damaged), restoring nothing")
-    undo.set_defaults(handler=run_undo)
 
 
 def run_undo(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .programs import PROGRAMS, Subcommand
+from .programs import BY_NAME, PROGRAMS, Subcommand
 from .shellwords import ShellSyntaxError, split_words
 from .unsafe_options import first_unsafe, own_exact, unsafe_for
 from .wrappers import is_assignment, unwrap
@@ -143,7 +143,8 @@ def _refusal(rule: Rule, argv: Sequence[str], inner: Sequence[str] | None, inner
     if bad is not None:
         return (f"{bad!r} makes {' '.join(argv[:2])} execute, write or redirect; the allowlist entry "
                 f"{rule.text!r} admits it only if the entry lists that option")
-    if argv[0] in ("make", "gmake") and any(is_assignment(w) and w not in rule.words for w in rest):
+    entry = BY_NAME.get(argv[0])
+    if entry is not None and entry.variables_change_runs and any(is_assignment(w) and w not in rule.words for w in rest):
         override = next(w for w in rest if is_assignment(w))
         return (f"{override!r} overrides a make variable (SHELL=, CC=, MAKEFLAGS= change what runs); the entry "
                 f"{rule.text!r} admits it only if the entry lists it")

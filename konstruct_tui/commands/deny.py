@@ -14,9 +14,10 @@ from pathlib import Path
 
 from .environment import is_secret_name
 from .own_controls import changes_own_trust
-from .programs import names_where
+from .programs import BY_NAME, harm_of, names_where
 from .sweeping import (
     DENY,
+    HARMLESS_SINKS,
     Finding,
     deny_extract,
     deny_git,
@@ -27,9 +28,6 @@ from .sweeping import (
 from .targets import Place, is_device, place_of
 from .wrappers import program_name
 
-_MKFS = re.compile(r"^(mkfs(\..*)?|mke2fs|mkswap|mkntfs|mkdosfs|mkexfatfs|newfs(_.*)?|wipefs|blkdiscard|sfdisk|sgdisk|zpool)$")
-_PARTITION = frozenset({"fdisk", "gdisk", "parted", "cfdisk"})
-_POWER = frozenset({"shutdown", "reboot", "halt", "poweroff", "kexec"})
 _SECRETS = re.compile(
     r"(^|/)\.ssh(/|$)|(^|/)id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$|\.aws/(credentials|config)|(^|/)\.netrc$"
     r"|/etc/(shadow|gshadow|sudoers)|(^|/)\.gnupg(/|$)|\.kube/config|\.docker/config\.json"
@@ -172,68 +170,78 @@ def _deny_words(name: str, args: list[str], root: Path | None) -> Finding | None
 
 
 def _deny_program(name: str, args: list[str], root: Path | None) -> Finding | None:
+    """The hard deny list on one program: what it can destroy is a fact of its entry (`harm` in the
+    program table); how each kind is judged is here."""
     written = deny_output(name, args, root)
     if written is not None:
         return written
     options, operands = options_and_operands(args)
-    if name.lower() in _WINDOWS_WIPE:
+    if harm_of(name.lower()).windows_wipes:
         return _deny_windows(name, args)
-    if name in ("rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "gio", "rimraf", "del-cli"):
+    harm = harm_of(name)
+    if harm.deletes:
         if "--no-preserve-root" in options:
             return Finding(DENY, "--no-preserve-root exists only to delete the filesystem root")
         for target in operands:
             place = place_of(target, root)
             if place.fatal:
                 return Finding(DENY, f"{name} {target!r} would destroy {place.value}")
-    elif _MKFS.match(name):
+    elif harm.formats_disks:
         return Finding(DENY, f"{name} formats or wipes a disk")
-    elif name in _PARTITION and not ({"-l", "--list", "-p"} & set(options) or "print" in operands):
-        return Finding(DENY, f"{name} rewrites a disk's partition table")
+    elif harm.partitions_disks:
+        if not (set(harm.lists_only_with) & set(options) or any(w in harm.lists_only_with for w in operands)):
+            return Finding(DENY, f"{name} rewrites a disk's partition table")
     elif name == "dd":
         if any(w.startswith(("if=", "of=")) for w in args):
             return Finding(DENY, "dd with if=/of= copies raw bytes over files or disks")
-    elif name in _POWER or (name in ("init", "telinit") and operands[:1] in (["0"], ["6"])):
-        return Finding(DENY, f"{name} stops or restarts the machine")
-    elif name == "systemctl" and operands[:1] and operands[0] in ("poweroff", "reboot", "halt", "kexec", "emergency", "rescue"):
-        return Finding(DENY, f"systemctl {operands[0]} stops or restarts the machine")
+    elif harm.stops_machine or (operands[:1] and operands[0] in harm.stops_machine_with):
+        what = name if harm.stops_machine or operands[0].isdigit() else f"{name} {operands[0]}"  # a runlevel is no word
+        return Finding(DENY, f"{what} stops or restarts the machine")
     elif name == "kill":
         return deny_kill(args)
-    elif name in ("killall5",):
+    elif name == "killall5":
         return Finding(DENY, "killall5 signals every process on the machine")
-    elif name in ("pkill", "killall"):
+    elif harm.signals_by_name:
         return deny_pkill(name, args)
-    elif name == "find":
+    elif harm.writes_next:
         for k, word in enumerate(args[:-1]):
-            if word in ("-fprint", "-fprint0", "-fprintf", "-fls") and (is_device(args[k + 1]) or place_of(args[k + 1], root).fatal):
-                return Finding(DENY, f"find {word} {args[k + 1]!r} overwrites {place_of(args[k + 1], root).value}")
+            if word in harm.writes_next and (is_device(args[k + 1]) or place_of(args[k + 1], root).fatal):
+                return Finding(DENY, f"{name} {word} {args[k + 1]!r} overwrites {place_of(args[k + 1], root).value}")
     elif name == "git":
         return deny_git(args, root)
-    elif name in ("tar", "bsdtar", "gtar", "unzip", "7z", "7za", "cpio"):
+    elif harm.unpacks_into:
         return deny_extract(name, args, root)
-    elif name in ("chmod", "chown", "chgrp", "chattr", "setfacl"):
+    elif harm.changes_permissions:
         for target in operands[1:] if not any(o.startswith("--reference") for o in options) else operands:
             place = place_of(target, root)
             if place.fatal:
                 return Finding(DENY, f"{name} on {target!r} would change the permissions of {place.value}")
-    elif name in ("mv", "cp", "install", "ln", "rsync", "tee", "truncate", "touch", "scp"):
-        return _deny_write(name, options, operands, root)
-    elif name in ("sed", "perl") and any(o.startswith(("-i", "--in-place")) or _perl_in_place(name, o) for o in options):
+    elif harm.overwrites:
+        return _deny_write(name, harm.overwrites, operands, root)
+    elif harm.edits_in_place and any(o.startswith(("-i", "--in-place")) or _perl_in_place(name, o) for o in options):
         for target in operands[1:]:
             if place_of(target, root).fatal:
                 return Finding(DENY, f"{name} -i would rewrite {target!r} ({place_of(target, root).value})")
-    elif name in ("nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"):
-        if any(o in ("--exec", "--sh-exec", "--lua-exec") or (not o.startswith("--") and ("e" in o[1:] or "c" in o[1:])) for o in options):
+    elif harm.peer_shell_options:
+        if any(o in harm.peer_shell_options or (not o.startswith("--") and any(f"-{letter}" in harm.peer_shell_options
+                                                                              for letter in o[1:])) for o in options):
             return Finding(DENY, f"{name} -e/-c hands a shell to a network peer (a reverse shell)")
     elif name == "socat":
         if any(re.match(r"(?i)^(exec|system):", w) or re.search(r"(?i)[,!]\s*(exec|system):", w) for w in operands):
             return Finding(DENY, "socat EXEC/SYSTEM connects a program to a network peer (a reverse shell)")
-    elif name in ("docker", "podman", "nerdctl") and operands[:1] in (["run"], ["create"], ["exec"]):
+    elif harm.runs_containers and operands[:1] in (["run"], ["create"], ["exec"]):
         return _deny_container(args)
-    elif name in _DISK_TOOLS and _DISK_TOOLS[name](options, operands):
+    elif harm.erases_disks or _erases(harm.erases_with, options, operands):
         return Finding(DENY, f"{name} {' '.join(args[:2])} erases or destroys a disk or volume")
     elif name == "crontab" and "-r" in options:
         return Finding(DENY, "crontab -r deletes your crontab")
     return None
+
+
+def _erases(words: tuple[str, ...], options: list[str], operands: list[str]) -> bool:
+    """An option starting with one of `words` (`--security-erase-enhanced`), or a first operand that is one (`format`)."""
+    return any(o.startswith(w) for w in words if w.startswith("-") for o in options) or (
+        bool(operands) and operands[0].lower() in words)
 
 
 def _sent_files(name: str, args: list[str]) -> list[str]:
@@ -247,7 +255,7 @@ def _sent_files(name: str, args: list[str]) -> list[str]:
             sent.append(args[k + 1])
         elif word.startswith(("--post-file=", "--body-file=", "--upload-file=")):
             sent.append(value)
-    if name in ("scp", "rsync", "sftp"):
+    if harm_of(name).copies_to_hosts:
         _, operands = options_and_operands(args)
         if len(operands) > 1 and re.match(r"^[\w.@-]+:", operands[-1]):
             sent.extend(o for o in operands[:-1] if not re.match(r"^[\w.@-]+:", o))
@@ -271,40 +279,22 @@ def _deny_container(args: list[str]) -> Finding | None:
     return None
 
 
-_WINDOWS_WIPE = frozenset({"format", "format.com", "diskpart", "del", "erase", "rd", "remove-item", "ri", "cipher"})
-
-
 def _deny_windows(name: str, args: list[str]) -> Finding | None:
     """The same catastrophes in Windows spelling, for a corpus or a model that reaches for them."""
-    lowered = name.lower()
-    if lowered in ("format", "format.com", "diskpart"):
+    if harm_of(name.lower()).formats_disks:
         return Finding(DENY, f"{name} formats or repartitions a disk")
     if any(re.match(r"^([A-Za-z]:[\\/]*\*?|%(USERPROFILE|HOMEPATH|SYSTEMROOT|WINDIR)%[\\/]*\*?|\$env:USERPROFILE)$", a) for a in args):
         return Finding(DENY, f"{name} on a drive root or a home folder wipes it")
     return None
 
 
-_DISK_TOOLS = {
-    "hdparm": lambda options, operands: any(o.startswith(("--security-erase", "--write-sector", "--trim-sector",
-                                                           "--fwdownload", "--make-bad-sector")) for o in options),
-    "nvme": lambda options, operands: operands[:1] in (["format"], ["sanitize"], ["delete-ns"]),
-    "cryptsetup": lambda options, operands: bool(operands[:1]) and operands[0].lower() in ("luksformat", "erase", "lukserase"),
-    "sg_format": lambda options, operands: True,
-    "lvremove": lambda options, operands: True, "vgremove": lambda options, operands: True,
-    "pvremove": lambda options, operands: True,
-    "mdadm": lambda options, operands: "--zero-superblock" in options,
-}
-
-_HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
-
-
-def _deny_write(name: str, options: list[str], operands: list[str], root: Path | None) -> Finding | None:
-    if name in ("tee", "truncate", "touch") or name == "mv":
+def _deny_write(name: str, overwrites: str, operands: list[str], root: Path | None) -> Finding | None:
+    if overwrites == "every operand":
         targets = operands
-    else:
+    else:  # the last operand, when there is a source before it
         targets = operands[-1:] if len(operands) > 1 else []
     for target in targets:
-        if target in _HARMLESS_SINKS:
+        if target in HARMLESS_SINKS:
             continue  # `tee /dev/null`, `cp x /dev/stdout`: nothing is overwritten
         if is_device(target):
             return Finding(DENY, f"{name} onto {target!r} overwrites a disk device")
@@ -317,7 +307,8 @@ def _deny_write(name: str, options: list[str], operands: list[str], root: Path |
 def _destructive(name: str, args: list[str], root: Path | None) -> Finding | None:
     """Not on the hard list, still refused: wiping the whole project, deleting outside it."""
     options, operands = options_and_operands(args)
-    if name in ("rm", "shred", "rmdir", "unlink", "srm", "trash", "trash-put"):
+    harm = harm_of(name)
+    if harm.deletes:
         targets = operands
     elif name == "mv":
         if operands[-1:] == ["/dev/null"]:
@@ -325,7 +316,7 @@ def _destructive(name: str, args: list[str], root: Path | None) -> Finding | Non
         targets = operands[:-1]
     elif name == "find" and "-delete" in args:
         return _find_delete(args, root)
-    elif name in ("chmod", "chown", "chgrp") and any(o in ("-R", "--recursive") or (o[1:].isalpha() and "R" in o) for o in options):
+    elif harm.changes_permissions and any(o in ("-R", "--recursive") or (o[1:].isalpha() and "R" in o) for o in options):
         for target in operands[1:]:
             if place_of(target, root) in (Place.PARENT, Place.ELSEWHERE):
                 return Finding("outside_workspace", f"{name} -R {target!r} changes permissions outside the project")
@@ -386,7 +377,9 @@ def find_is_filtered(args: Sequence[str]) -> bool:
     return False
 
 
-_FIND_ACTIONS = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"})
+_FIND = BY_NAME["find"]
+_FIND_ACTIONS = _FIND.unsafe_options(None)  # what it does to what it found: delete, run, write
+_FIND_RUNS = tuple(option for option, how in _FIND.runs.items() if how == "command")
 
 
 def find_exec_commands(args: Sequence[str]) -> list[tuple[list[str], list[str]]]:
@@ -395,7 +388,7 @@ def find_exec_commands(args: Sequence[str]) -> list[tuple[list[str], list[str]]]
     found: list[tuple[list[str], list[str]]] = []
     i = 0
     while i < len(args):
-        if args[i] in ("-exec", "-execdir", "-ok", "-okdir"):
+        if args[i] in _FIND_RUNS:
             j = i + 1
             while j < len(args) and args[j] not in (";", "+"):
                 j += 1

@@ -90,7 +90,7 @@ def _exec_options(name: str, args: list[str]) -> list[EmbeddedCode]:
                 value = word.split("=", 1)[1]
             elif not option.startswith("--") and len(option) == 2 and word.startswith(option) and len(word) > 2:
                 value = word[2:]  # `-Orm`, `-xCMD`
-            if value is None:
+            if value is None or how == "command":  # `find -exec CMD ;`: judged with the paths `{}` stands for (judge.py)
                 continue
             via = f"{name} {option}"
             if how == "vim":

@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .programs import BY_NAME
+from .programs import BY_NAME, harm_of
 from .targets import Place, is_device, place_of
 
 DENY = "deny"
-_HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
+HARMLESS_SINKS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"})
 
 
 @dataclass(frozen=True)
@@ -30,20 +30,24 @@ def deny_output(name: str, args: list[str], root: Path | None) -> Finding | None
     """An option naming a file the program writes (`writes` in the program table) aimed at the
     machine's own folders or a disk: the same catastrophe as `cp x /etc/passwd`."""
     entry = BY_NAME.get(name)
-    options = entry.writes if entry is not None else ()
+    for option, target in option_values(args, entry.writes if entry is not None else ()):
+        if target not in HARMLESS_SINKS and (is_device(target) or place_of(target, root).fatal):
+            return Finding(DENY, f"{name} {option} {target!r} writes over {place_of(target, root).value}")
+    return None
+
+
+def option_values(args: Sequence[str], options: Sequence[str]) -> list[tuple[str, str]]:
+    """Each value `args` give one of `options`, in getopt's spellings: `-o FILE`, `--out=FILE`, `-oFILE`."""
+    found = []
     for k, word in enumerate(args):
         for option in options:
             if word == option and k + 1 < len(args):
-                target = args[k + 1]
+                found.append((option, args[k + 1]))
             elif word.startswith(option + "=") and option.startswith("--"):
-                target = word.split("=", 1)[1]
+                found.append((option, word.split("=", 1)[1]))
             elif len(option) == 2 and word.startswith(option) and len(word) > 2 and not word.startswith("--"):
-                target = word[2:]
-            else:
-                continue
-            if target not in _HARMLESS_SINKS and (is_device(target) or place_of(target, root).fatal):
-                return Finding(DENY, f"{name} {option} {target!r} writes over {place_of(target, root).value}")
-    return None
+                found.append((option, word[2:]))
+    return found
 
 
 def deny_kill(args: list[str]) -> Finding | None:
@@ -96,20 +100,14 @@ def deny_pkill(name: str, args: list[str]) -> Finding | None:
 
 
 def deny_extract(name: str, args: list[str], root: Path | None) -> Finding | None:
-    """`tar -xf x.tar -C /`, `unzip x.zip -d /etc`: unpacking over the machine's own folders."""
-    if name in ("tar", "bsdtar", "gtar") and not any(
+    """`tar -xf x.tar -C /`, `unzip x.zip -d /etc`: unpacking over the machine's own folders (the
+    folder options are `unpacks_into` in the program table)."""
+    entry = BY_NAME.get(name)
+    if entry is not None and entry.name == "tar" and not any(
             w in ("--extract", "--get") or (not w.startswith("--") and "x" in w.lstrip("-") and w.lstrip("-").isalpha()
                                            and (w.startswith("-") or k == 0)) for k, w in enumerate(args)):
         return None  # creating or listing an archive only reads the folder given with -C
-    for k, word in enumerate(args):
-        if word in ("-C", "--directory", "-d") and k + 1 < len(args):
-            target = args[k + 1]
-        elif word.startswith(("--directory=", "-C")) and len(word) > 2 and name != "unzip":
-            target = word.split("=", 1)[1] if "=" in word else word[2:]
-        elif name in ("7z", "7za") and word.startswith("-o") and len(word) > 2:
-            target = word[2:]
-        else:
-            continue
+    for _option, target in option_values(args, harm_of(name).unpacks_into):
         if place_of(target, root).fatal:
             return Finding(DENY, f"{name} would unpack over {target!r} ({place_of(target, root).value})")
     return None
@@ -130,12 +128,12 @@ def git_places(args: Sequence[str]) -> tuple[str, int | None]:
         word = args[k]
         if not word.startswith("-"):
             return (tree or where), k
-        name, eq, value = word.partition("=")
-        if name in GIT_VALUED and not eq:
+        option, eq, value = word.partition("=")
+        if option in GIT_VALUED and not eq:
             value, k = (args[k + 1] if k + 1 < len(args) else ""), k + 1
-        if name == "-C" and value:
+        if option == "-C" and value:
             where = value if value.startswith(("/", "~", "$")) else posixpath.join(where, value)
-        elif name in ("--work-tree", "--git-dir") and value:
+        elif option in ("--work-tree", "--git-dir") and value:
             tree = value if value.startswith(("/", "~", "$")) else posixpath.join(where, value)
         k += 1
     return (tree or where), None

@@ -18,7 +18,11 @@ from collections.abc import Sequence
 from .options import first_unsafe
 from .programs import BY_ALIAS, BY_NAME
 
-# Any program: long options whose value is a program, a shell string, or where output goes.
+# Any program: long options whose value is a program, a shell string, or where output goes. This is
+# the net for programs with no entry (a `--upload-pack` of some other tool): it is not derived from
+# the entries' `runs`, because read loosely (abbreviations) their other names would refuse ordinary
+# options everywhere (`rsync --compress` as sort's `--compress-program`, `git describe --tag` as
+# filter-branch's `--tag-name-filter`).
 GENERIC = frozenset({
     "--exec", "--execdir", "--exec-path", "--pre", "--pre-glob", "--hostname-bin", "--script-shell", "--to-command",
     "--checkpoint-action", "--use-compress-program", "--rsh", "--rsh-command", "--rsync-path", "--upload-pack",

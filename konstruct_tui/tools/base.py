@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict
 
@@ -59,8 +59,17 @@ InputT = TypeVar("InputT", bound=ToolInput)
 class Tool(Generic[InputT]):
     name: ClassVar[str]
     description: ClassVar[str]
-    Input: ClassVar[type[ToolInput]]
+    Input: ClassVar[type[ToolInput]]  # the model `Tool[Model]` names, unless the class sets its own
     mutating: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "Input" in cls.__dict__:
+            return
+        for base in getattr(cls, "__orig_bases__", ()):
+            model = get_args(base)[0] if get_origin(base) is Tool and get_args(base) else None
+            if isinstance(model, type) and issubclass(model, ToolInput):
+                cls.Input = model
 
     def run(self, params: InputT, context: ToolContext) -> ToolResult:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -6,9 +6,9 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from ..workspace import EditRequest, apply_edits
+from ..workspace import EditRequest
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .enrichment import enrich_writes
+from .edit_batch import apply_batch
 
 
 class DeleteEntry(ToolInput):
@@ -28,7 +28,6 @@ class DeleteCode(Tool[DeleteCodeInput]):
         "Delete files in one batch; each entry needs the revision from read_code. Statuses: deleted, "
         "conflict, rejected, refused, rolled_back."
     )
-    Input = DeleteCodeInput
     mutating: ClassVar[bool] = True
 
     def run(self, params: DeleteCodeInput, context: ToolContext) -> ToolResult:
@@ -36,14 +35,4 @@ class DeleteCode(Tool[DeleteCodeInput]):
             EditRequest(p, "delete") if isinstance(p, str) else EditRequest(p.path, "delete", p.revision)
             for p in params.paths
         ]
-        payload = enrich_writes(context, lambda: apply_edits(
-            context.workspace,
-            requests,
-            atomic=params.atomic,
-            preconditions=params.preconditions,
-            run=context.run,
-            journal=context.journal,
-            tool=self.name,
-            killed=context.killed,
-        ))
-        return ToolResult(self.name, payload)
+        return apply_batch(self.name, context, requests, atomic=params.atomic, preconditions=params.preconditions)

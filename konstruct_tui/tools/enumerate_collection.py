@@ -43,7 +43,6 @@ class Enumerate(Tool[EnumerateInput]):
         "file or folder, from the code graph), neighborhoods (clusters of files that depend on each "
         "other), languages (files per language), scripts (the project's runnable scripts for run_command)."
     )
-    Input = EnumerateInput
     mutating: ClassVar[bool] = False
 
     def run(self, params: EnumerateInput, context: ToolContext) -> ToolResult:

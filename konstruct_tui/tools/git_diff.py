@@ -35,7 +35,6 @@ class GitDiff(Tool[GitDiffInput]):
         "status and line counts, the unified diff, and impact (files that depend on the changed ones, "
         "neighborhoods touched)."
     )
-    Input = GitDiffInput
     mutating: ClassVar[bool] = False
 
     def run(self, params: GitDiffInput, context: ToolContext) -> ToolResult:

@@ -36,7 +36,6 @@ class ReadCode(Tool[ReadCodeInput]):
         "skipped, binary, too_large) and a revision (sha256 of the exact bytes): pass that revision "
         "to write_code or delete_code when you change the file."
     )
-    Input = ReadCodeInput
     mutating: ClassVar[bool] = False
 
     def run(self, params: ReadCodeInput, context: ToolContext) -> ToolResult:

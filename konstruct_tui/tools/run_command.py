@@ -81,7 +81,6 @@ class RunCommand(Tool[RunCommandInput]):
         "or $(...). Statuses: ok, failed (non-zero exit), timeout, killed, not_found, refused, needs_grant. "
         "Output keeps its head and tail when long."
     )
-    Input = RunCommandInput
     mutating: ClassVar[bool] = True
 
     def run(self, params: RunCommandInput, context: ToolContext) -> ToolResult:

@@ -56,7 +56,6 @@ class Script(Tool[ScriptInput]):
         "collected. The value of the last expression is returned as JSON. No writes, no processes, "
         "no imports; step, memory and time limits."
     )
-    Input = ScriptInput
     mutating: ClassVar[bool] = False
 
     def run(self, params: ScriptInput, context: ToolContext) -> ToolResult:

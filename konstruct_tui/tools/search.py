@@ -39,7 +39,6 @@ class Search(Tool[SearchInput]):
         "symbol (definitions from the code graph), meaning (symbols and files ranked by your words). "
         "Each hit has path, line, suggested_range (about 40 lines to read next) and neighborhood."
     )
-    Input = SearchInput
     mutating: ClassVar[bool] = False
 
     def run(self, params: SearchInput, context: ToolContext) -> ToolResult:

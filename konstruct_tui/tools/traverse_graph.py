@@ -48,7 +48,6 @@ class TraverseGraph(Tool[TraverseGraphInput]):
         "by_name (the name used on a receiver whose type could not be proven), with call-site lines; "
         "undeterminable means only by-name candidates exist: draw no conclusion."
     )
-    Input = TraverseGraphInput
     mutating: ClassVar[bool] = False
 
     def run(self, params: TraverseGraphInput, context: ToolContext) -> ToolResult:

@@ -6,9 +6,9 @@ from typing import ClassVar
 
 from pydantic import Field, model_validator
 
-from ..workspace import EditRequest, apply_edits
+from ..workspace import EditRequest
 from .base import Tool, ToolContext, ToolInput, ToolResult
-from .enrichment import enrich_writes
+from .edit_batch import apply_batch
 
 
 class Replacement(ToolInput):
@@ -56,18 +56,8 @@ class WriteCode(Tool[WriteCodeInput]):
         "revision from read_code; a file changed since is a conflict and stays untouched. Statuses: "
         "written, created, conflict, rejected, refused, rolled_back."
     )
-    Input = WriteCodeInput
     mutating: ClassVar[bool] = True
 
     def run(self, params: WriteCodeInput, context: ToolContext) -> ToolResult:
-        payload = enrich_writes(context, lambda: apply_edits(
-            context.workspace,
-            [edit.request() for edit in params.edits],
-            atomic=params.atomic,
-            preconditions=params.preconditions,
-            run=context.run,
-            journal=context.journal,
-            tool=self.name,
-            killed=context.killed,
-        ))
-        return ToolResult(self.name, payload)
+        requests = [edit.request() for edit in params.edits]
+        return apply_batch(self.name, context, requests, atomic=params.atomic, preconditions=params.preconditions)

@@ -22,7 +22,7 @@ from .guards import EditRun
 from .handle import NotAFile, Workspace
 from .intent import IntendedFile, JournalUnwritable, OpenBatch
 from .journal import WriteJournal
-from .restoring import remove_empty_dirs, restore
+from .restoring import restore
 from .swap import SwapConflict, discard, put_back, remove_if, remove_keeping, replace_keeping, write_new, write_replacing
 
 # Errors of the disk, not of the entry: the batch ends there (the next entry would meet them too).
@@ -256,7 +256,7 @@ def _roll_back(workspace: Workspace, outcomes: list[_Outcome], failed_index: int
         if outcome.applied and outcome.plan is not None:
             try:
                 _take_back(workspace, outcome.plan)
-                remove_empty_dirs(workspace, outcome.plan.created_dirs)
+                workspace.remove_empty_dirs(outcome.plan.created_dirs)
                 outcome.applied = False
             except (EntryFailed, OSError, SwapConflict, PathRefused, PathMissing) as error:
                 problems[index] = f"could not be restored ({error}); it stays as the batch wrote it and `konstruct undo` can take it back"

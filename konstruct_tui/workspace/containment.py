@@ -151,13 +151,14 @@ class RootedDirectory:
             # No components left: the path names the root (or a directory reached through '..').
             return Location(fds.pop(), "", "/".join(stack), True, created)
         except BaseException:
-            self._remove_created(created)  # a walk that fails leaves no folders behind
+            self.remove_empty(created)  # a walk that fails leaves no folders behind
             raise
         finally:
             for fd in fds:
                 os.close(fd)
 
-    def _remove_created(self, created: list[str]) -> None:
+    def remove_empty(self, created: list[str]) -> None:
+        """Remove, innermost first, folders that were made (by a walk, or by a batch), while they are empty."""
         for folder in reversed(created):
             try:
                 with self.walk(folder, follow_last=False) as where:

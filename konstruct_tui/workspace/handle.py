@@ -52,6 +52,10 @@ class Workspace:
     def locate(self, path: str, *, follow_last: bool = True, make_parents: bool = False) -> Location:
         return self._dir.walk(path, follow_last=follow_last, make_parents=make_parents)
 
+    def remove_empty_dirs(self, created_dirs: list[str]) -> None:
+        """Remove, innermost first, the folders a batch made, while they are empty."""
+        self._dir.remove_empty(created_dirs)
+
     def read(self, path: str, *, limit: int | None = None) -> FileSnapshot:
         """Read a regular file. Raises PathRefused, PathMissing or NotAFile; with `limit`,
         FileTooLarge (its size from a stat) instead of reading more than `limit` bytes."""

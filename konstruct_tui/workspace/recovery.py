@@ -33,7 +33,7 @@ from .durable import fsync_dir, write_file
 from .handle import Workspace
 from .journal import OPEN, UNDOING, WriteJournal, load_batch
 from .manifest import JournalDamaged
-from .restoring import current_revision, remove_empty_dirs, restore_revision
+from .restoring import current_revision, restore_revision
 from .revision import revision_of
 from .swap import SwapConflict
 
@@ -112,7 +112,7 @@ def _settle(workspace: Workspace, folder: Path) -> Recovered:
         for entry in reversed(landed):
             try:
                 restore_revision(workspace, entry["path"], entry["before"], entry["after_revision"], entry["after_revision"] is not None, entry["mode"])
-                remove_empty_dirs(workspace, entry["created_dirs"])
+                workspace.remove_empty_dirs(entry["created_dirs"])
             except (SwapConflict, OSError, PathRefused, PathMissing):
                 stuck.append(entry)
         if stuck:
@@ -172,7 +172,7 @@ def _finish_undo(workspace: Workspace, folder: Path) -> str:
             continue
         try:
             restore_revision(workspace, entry.path, entry.before, now, now is not None, entry.mode)
-            remove_empty_dirs(workspace, list(entry.created_dirs))
+            workspace.remove_empty_dirs(list(entry.created_dirs))
         except (SwapConflict, OSError, PathRefused, PathMissing):
             left.append(entry.path)
     shutil.rmtree(folder, ignore_errors=True)

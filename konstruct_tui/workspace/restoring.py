@@ -6,8 +6,6 @@ the batch left there, so a person's later edit is never the thing thrown away.
 
 from __future__ import annotations
 
-import os
-
 from .containment import PathMissing, PathRefused
 from .handle import NotAFile, Workspace
 from .revision import revision_of
@@ -33,16 +31,6 @@ def restore_revision(workspace: Workspace, resolved: str, before: bytes | None, 
     else:
         with workspace.locate(resolved) as where:
             write_replacing(where.parent_fd, where.name, before, after_revision or "", mode or 0o644)
-
-
-def remove_empty_dirs(workspace: Workspace, created_dirs: list[str]) -> None:
-    """Remove, innermost first, the folders a batch made, while they are empty."""
-    for directory in reversed(created_dirs):
-        try:
-            with workspace.locate(directory, follow_last=False) as where:
-                os.rmdir(where.name, dir_fd=where.parent_fd)
-        except (OSError, PathRefused, PathMissing):
-            return
 
 
 def current_revision(workspace: Workspace, path: str) -> str | None:

@@ -20,7 +20,7 @@ from .handle import NotAFile, Workspace
 from .journal import UNDOING, JournalEntry, WriteJournal, load_batch
 from .manifest import MANIFEST, JournalDamaged
 from .recovery import is_live, live_or_stuck, recover_interrupted
-from .restoring import current_revision, remove_empty_dirs, restore, restore_revision
+from .restoring import current_revision, restore, restore_revision
 from .swap import SwapConflict
 
 
@@ -115,7 +115,7 @@ def _restore_all(workspace: Workspace, entries: list[JournalEntry], batch_id: st
             why = f"changed during the undo ({error})" if isinstance(error, SwapConflict) else f"could not be restored ({_words(error)})"
             raise UndoRefused(f"cannot undo batch {batch_id}: {entry.path} {why}; nothing was restored") from None
         done.append((entry, after))
-        remove_empty_dirs(workspace, list(entry.created_dirs))
+        workspace.remove_empty_dirs(list(entry.created_dirs))
         status = "removed" if entry.before is None else ("recreated" if after is None else "restored")
         results.append({"path": entry.path, "status": status})
     return results

@@ -5,8 +5,8 @@ The rules (deny, embedded, unsafe_options, readonly, allowlist, wrappers) read i
 docs/commands-and-trust.md, "How to describe a program".
 """
 
-from .program import Program, Runner, Subcommand, options
-from .table import BY_ALIAS, BY_NAME, PROGRAMS, ProgramTableError, names_where, program
+from .program import Harm, Program, Runner, Subcommand, options
+from .table import BY_ALIAS, BY_NAME, PROGRAMS, ProgramTableError, harm_of, names_where, program
 
-__all__ = ["BY_ALIAS", "BY_NAME", "PROGRAMS", "Program", "ProgramTableError", "Runner", "Subcommand", "names_where",
-           "options", "program"]
+__all__ = ["BY_ALIAS", "BY_NAME", "PROGRAMS", "Harm", "Program", "ProgramTableError", "Runner", "Subcommand", "harm_of",
+           "names_where", "options", "program"]

@@ -7,8 +7,10 @@ from .runners import BUNX_OPTIONS, NPX_OPTIONS
 
 PROGRAMS = (
     # `-f`/`-C`/`-I` read another makefile (and the commands in it); `--eval` runs a line of make
-    Program(("make",), unsafe=frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "-e",
-                                         "--environment-overrides"}),
+    # `make SHELL=x`, `CC=x`, `MAKEFLAGS=x`: an operand setting a variable changes what runs
+    Program(("make", "gmake"), variables_change_runs=True,
+            unsafe=frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir", "-e",
+                              "--environment-overrides"}),
             runs={"--eval": "shell", "-E": "shell"},
             should_match=("make test", "make -j4 -k build"),
             should_not_match=("make -f /tmp/x.mk", "make --eval=x", "make -C /tmp", "make -kE x")),

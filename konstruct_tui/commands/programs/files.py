@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from .program import Program
+from .program import Harm, Program
 
 
 def _look(name: str, preset: bool = True, text: bool = False, disks: bool = True, **facts: object) -> Program:
     """A look-around program: on the read-only list; `preset`: every allowlist preset admits it."""
     return Program((name,), read_only=True, in_every_preset=preset, text=text, inspects_disks=disks, **facts)  # type: ignore[arg-type]
 
+
+_FIND_WRITES = ("-fprint", "-fprint0", "-fprintf", "-fls")  # find actions whose next word is a file it writes
 
 PROGRAMS = (
     _look("ls"), _look("stat"), _look("which"), _look("diff"), _look("pwd", disks=False),
@@ -20,8 +22,10 @@ PROGRAMS = (
           should_match=("file -b x",), should_not_match=("file -z x.gz", "file -C -m magic")),
     _look("tree", unsafe=frozenset({"-o", "-R"}), writes=("-o",),
           should_match=("tree -L 2 src",), should_not_match=("tree -o out.txt", "tree -aR")),
-    _look("find", preset=False, unsafe=frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0",
-                                                  "-fprintf", "-fls"}),
+    # find's actions: `-exec CMD ;` runs the words up to `;` or `+` (judged with the paths `{}` stands
+    # for, judge.py); `-fprint FILE` writes FILE; `-delete` deletes what it found
+    _look("find", preset=False, unsafe=frozenset({"-delete", *_FIND_WRITES}), harm=Harm(writes_next=_FIND_WRITES),
+          runs={"-exec": "command", "-execdir": "command", "-ok": "command", "-okdir": "command"},
           should_match=("find . -name *.py -type f",),
           should_not_match=("find . -delete", "find . -exec rm {} ;", "find . -fprint /tmp/x")),
     _look("du", preset=False), _look("realpath", preset=False), _look("readlink", preset=False),

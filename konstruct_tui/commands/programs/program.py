@@ -13,8 +13,8 @@ from ..options import Table
 
 # How a program uses an option's value that it runs: `shell` a string run by a shell; `program` a
 # program run with a file name appended (judged as `VALUE FILE`); `vim` an editor command (`:!cmd`
-# runs cmd in a shell).
-RUN_KINDS = frozenset({"shell", "program", "vim"})
+# runs cmd in a shell); `command` the words after it, up to `;` or `+` (`find -exec CMD ARG ;`).
+RUN_KINDS = frozenset({"shell", "program", "vim", "command"})
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,31 @@ class Subcommand:
     lists_only_with: tuple[str, ...] = ()  # `git branch NAME` creates; with one of these options it lists
     takes_value: frozenset[str] = frozenset()  # its options whose value is the next word (`--sort KEY`)
     wipes: bool = False  # it throws away work in the folder it runs in (`git clean`, `git reset`)
+
+
+@dataclass(frozen=True)
+class Harm:
+    """What the hard deny list and the destructive rule (deny.py) read about a program: the damage it
+    can do. How each kind is judged stays code in deny.py; which programs do it is written here."""
+
+    deletes: bool = False  # its operands are files it deletes (`rm`, `shred`, `rimraf`)
+    writes_next: tuple[str, ...] = ()  # words whose next word is a file it writes (`find -fprint FILE`: not getopt's)
+    overwrites: str = ""  # "every operand" (`tee`, `touch`, `mv`) or "last operand" (`cp`, `rsync`): what it writes over
+    changes_permissions: bool = False  # its operands after the first get new permissions or owners (`chmod`)
+    edits_in_place: bool = False  # `-i` rewrites the files it names (`sed -i`, `perl -pi`)
+    unpacks_into: tuple[str, ...] = ()  # options naming the folder it unpacks an archive into (`tar -C`)
+    formats_disks: bool = False  # formats or wipes a disk whatever its arguments (`mkfs.ext4`, `wipefs`)
+    partitions_disks: bool = False  # rewrites a partition table, unless a word of `lists_only_with` is there
+    lists_only_with: tuple[str, ...] = ()  # words with which it only lists (`fdisk -l`, `parted DISK print`)
+    erases_disks: bool = False  # erases a disk or volume whatever its arguments (`lvremove`)
+    erases_with: tuple[str, ...] = ()  # an option prefix (`--security-erase`) or a first operand (`format`) that erases
+    signals_by_name: bool = False  # signals the processes a pattern or a user names (`pkill -u $USER`, `killall -r .`)
+    stops_machine: bool = False  # shuts the machine down or restarts it (`reboot`)
+    stops_machine_with: tuple[str, ...] = ()  # first operands with which it does (`init 0`, `systemctl reboot`)
+    peer_shell_options: tuple[str, ...] = ()  # options handing a shell to a network peer (`nc -e`); short ones in a cluster too
+    runs_containers: bool = False  # `run`, `create`, `exec` start a container (host mounts, --privileged judged)
+    copies_to_hosts: bool = False  # its last operand may be `host:path`: the operands before it leave the machine
+    windows_wipes: bool = False  # a Windows command that wipes a drive or folder (matched in any case: `Remove-Item`)
 
 
 @dataclass(frozen=True)
@@ -47,7 +72,8 @@ class Program:
     """Everything the policy knows about one program, written once.
 
     `names`: the program's names (`vim`, `vi`, `nvim`); `aliases`: launchers read as the program
-    for its options (`./gradlew` for gradle). `unsafe`: options that execute, write or redirect,
+    for its options (`./gradlew` for gradle); `variants`: name prefixes whose every name is this
+    program for the deny list (`mkfs.` for `mkfs.ext4`). `unsafe`: options that execute, write or redirect,
     which an allowlist or read-only rule admits only when the rule lists them; an option in `runs`
     is unsafe too, without being written twice. `own_options`: options under exactly that name,
     never read as an abbreviation of an unsafe one. `takes_value`: its own options whose value may be
@@ -59,7 +85,9 @@ the next word (where the policy must find the subcommand or an operand). `writes
     writing it. `uploads`: it sends files off the machine. `shell`: a shell
     (`-c STRING` runs the string). `privileged`: it runs a command as another user (refused). `subcommands`: what each subcommand
     adds; `runner`: set when it starts another program (a wrapper); `runs_subcommands`: its
-    subcommands that start another program (`uv run`), with their option tables.
+    subcommands that start another program (`uv run`), with their option tables;
+    `variables_change_runs`: an allowlist entry admits `NAME=VALUE` operands only when it lists them. `harm`: the
+    damage it can do, as the deny list reads it (`Harm`).
 
     `should_match`: command lines the entry admits with ordinary options; `should_not_match`:
     command lines in which the entry finds an option that executes, writes or redirects. Both are
@@ -67,6 +95,7 @@ the next word (where the policy must find the subcommand or an operand). `writes
 
     names: tuple[str, ...]
     aliases: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
     unsafe: frozenset[str] = frozenset()
     runs: dict[str, str] = field(default_factory=dict)
     own_options: frozenset[str] = frozenset()
@@ -83,6 +112,8 @@ the next word (where the policy must find the subcommand or an operand). `writes
     subcommands: dict[str, Subcommand] = field(default_factory=dict)
     runner: Runner | None = None
     runs_subcommands: dict[str, Table] = field(default_factory=dict)
+    variables_change_runs: bool = False  # an operand `NAME=VALUE` sets a variable that changes what runs (`make SHELL=x`)
+    harm: Harm = Harm()
     should_match: tuple[str, ...] = ()
     should_not_match: tuple[str, ...] = ()
 

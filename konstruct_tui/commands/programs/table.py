@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..options import first_unsafe
-from . import archives, build, disks, editors, files, git, network, runners, search, shells, test_tools
-from .program import RUN_KINDS, Program
+from . import archives, build, disks, editors, files, git, network, runners, search, shells, system, test_tools
+from .program import RUN_KINDS, Harm, Program
 
-FAMILIES = (git, search, archives, build, test_tools, editors, files, disks, network, runners, shells)
+FAMILIES = (git, search, archives, build, test_tools, editors, files, disks, network, runners, shells, system)
 
 
 class ProgramTableError(ValueError):
@@ -52,13 +52,28 @@ PROGRAMS: tuple[Program, ...] = tuple(p for family in FAMILIES for p in family.P
 BY_NAME: dict[str, Program] = index_programs(PROGRAMS)
 # Launchers read as another program for its options (`./gradlew` is gradle, `npx` is npm).
 BY_ALIAS: dict[str, Program] = {alias: p for p in PROGRAMS for alias in p.aliases}
+# Name prefixes whose every name is one program (`mkfs.` for `mkfs.ext4`, `newfs_` for `newfs_msdos`).
+_VARIANTS: tuple[tuple[str, Program], ...] = tuple((prefix, p) for p in PROGRAMS for prefix in p.variants)
 for _program in PROGRAMS:
     check_program(_program)
 
 
 def program(name: str) -> Program | None:
-    """The entry for a program name (`git`, `vi`), or None: the policy knows nothing special of it."""
-    return BY_NAME.get(name)
+    """The entry for a program name (`git`, `vi`) or a variant (`mkfs.ext4`), or None: the policy
+    knows nothing special of it."""
+    found = BY_NAME.get(name)
+    if found is None:
+        found = next((p for prefix, p in _VARIANTS if name.startswith(prefix)), None)
+    return found
+
+
+def harm_of(name: str) -> Harm:
+    """The damage the program `name` can do (nothing known: an empty Harm)."""
+    found = program(name)
+    return found.harm if found is not None else _NO_HARM
+
+
+_NO_HARM = Harm()
 
 
 def names_where(fact: str) -> frozenset[str]:

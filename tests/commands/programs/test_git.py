@@ -9,6 +9,23 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
+from policy_checks import (
+    case_test,
+    allowlist_entries_are_argv_rules,
+    allowlist_escapes_are_never_allowed,
+    deny_class_examples_are_refused_in_every_mode,
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant,
+    hard_deny_list_refuses_every_spelling,
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    more_deny_class_spellings_are_refused,
+    output_options_aimed_at_the_machine_are_refused,
+    read_only_commands_are_allowed_confined_read_only,
+    read_only_rules_refuse_what_executes_writes_or_redirects,
+    shells_and_eval_cannot_smuggle_compound_commands,
+    spellings_found_by_attacking_the_policy_are_refused,
+    spellings_the_tools_themselves_reject_stay_harmless_look_arounds,
+)
 
 from konstruct_tui.commands import PolicyConfig, decide
 from konstruct_tui.commands.allowlist import parse_rule
@@ -158,3 +175,187 @@ def test_an_allowlisted_git_subcommand_never_admits_an_option_whose_value_git_ru
                                                 ("git filter-branch --prune-empty HEAD", "git filter-branch")])
 def test_an_allowlisted_git_subcommand_keeps_its_ordinary_options(command: str, entry: str, tmp_path: Path) -> None:
     assert answer(command, tmp_path, allow=[entry]) == ("allow", "allowlist")
+
+
+DENIED = [
+    "git -c core.pager='rm -rf /' log",
+]
+
+
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
+
+
+SHELL_WRAPPED = [
+    "git -c alias.x='!sh -c \"ls; ls\"' x",
+]
+
+
+test_shells_and_eval_cannot_smuggle_compound_commands = case_test(
+    shells_and_eval_cannot_smuggle_compound_commands, "command", SHELL_WRAPPED)
+
+
+ASKED = [
+    "git status",
+    "git diff --stat",
+    "git diff HEAD~1 -- src/",
+    "git log --oneline -n 20",
+    'git log --format="%h %s"',
+    "git show HEAD:README.md",
+    "git checkout -b feature/x",
+    'git commit -m "fix: a; b && c | d"',
+    "git stash list",
+    'git commit -m "docs: never run rm -rf / here"',
+    "git -c core.pager='less -R' log",
+    "git clean -fdx",
+]
+
+
+test_everyday_commands_are_not_refused_and_ask_for_the_commands_grant = case_test(
+    everyday_commands_are_not_refused_and_ask_for_the_commands_grant, "command", ASKED)
+
+
+DENIED_13 = [
+    "git rebase --exec 'rm -rf /' HEAD~3",
+    "git rebase -x 'rm -rf /' main",
+    "git rebase --exec='rm -rf /' main",
+    "git grep --open-files-in-pager='rm -rf /' x",
+    "git grep -O'rm -rf /' x",
+    "git difftool -x 'rm -rf /'",
+    "git -c 'core.fsmonitor=rm -rf /' status",
+    "git -c 'diff.external=rm -rf /' diff",
+]
+
+
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
+
+
+SELF_ATTACK_DENIED = [
+    "git -C / clean -fdx",
+    "git --work-tree=/ checkout -f .",
+]
+
+
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
+
+
+OUTPUT_OPTIONS_DENIED = [
+    "git -c protocol.ext.allow=always fetch \"ext::sh -c 'rm -rf /'\"",
+    "git diff --output=/etc/passwd",
+]
+
+
+test_output_options_aimed_at_the_machine_are_refused = case_test(
+    output_options_aimed_at_the_machine_are_refused, "command", OUTPUT_OPTIONS_DENIED)
+
+
+ALLOWLIST = [
+    (["git diff"], [], "git diff --stat", "allow"),
+    (["git diff"], [], "git diff --output=x", "refuse"),
+    (["git diff"], [], "git diff --out=x", "refuse"),
+    (["git diff"], [], "git diff --ext-diff", "refuse"),
+    (["git grep"], [], "git grep -n foo", "allow"),
+    (["git grep"], [], "git grep -Orm foo", "refuse"),
+    (["git grep"], [], "git grep --open-files-in-pager=rm foo", "refuse"),
+    (["git grep"], [], "git grep -nO foo", "refuse"),
+    (["git"], [], "git -c core.pager=rm log", "refuse"),
+    (["git"], [], "git --exec-path=/tmp/x status", "refuse"),
+    (["git"], [], "git --config-env=core.fsmonitor=X status", "refuse"),
+    (["git"], [], "git log -p", "allow"),
+    (["git"], [], "git rebase --exec 'make' main", "refuse"),
+    ([], ["python"], "git branch", "allow"),
+    ([], ["python"], "git branch -a", "allow"),
+    ([], ["python"], "git branch -D main", "refuse"),
+    ([], ["python"], "git branch --delete main", "refuse"),
+    ([], ["python"], "git branch -m new", "refuse"),
+    ([], ["python"], "git branch evil", "refuse"),
+    ([], ["python"], "git branch --contains HEAD", "allow"),
+    ([], ["python"], "GIT_EXTERNAL_DIFF=rm git diff", "refuse"),
+    ([], ["python"], "GIT_CONFIG_COUNT=1 git status", "refuse"),
+    ([], ["python"], "PAGER=rm git log", "refuse"),
+    ([], ["python"], "git diff --output=/tmp/x", "refuse"),
+]
+
+
+test_allowlist_entries_are_argv_rules = case_test(
+    allowlist_entries_are_argv_rules, ("allow", "presets", "command", "expected"), ALLOWLIST)
+
+
+test_read_only_commands_are_allowed_confined_read_only = case_test(
+    read_only_commands_are_allowed_confined_read_only, "command", [
+    "git status",
+    "git status -s",
+    "git log --oneline",
+    "git show HEAD",
+    "git diff --stat",
+    "git blame x.py",
+    "git grep -n foo",
+    "git branch",
+    "git ls-files",
+])
+
+
+test_read_only_rules_refuse_what_executes_writes_or_redirects = case_test(
+    read_only_rules_refuse_what_executes_writes_or_redirects, "command", [
+    "git grep -Oless foo",
+    "git grep --open-files-in-pager foo",
+    "git diff --output=x",
+    "git log --ext-diff",
+    "git show --textconv HEAD",
+    "git branch -D main",
+    "git branch new",
+    "GIT_EXTERNAL_DIFF=rm git diff",
+    "PAGER=x git log",
+    "git -c core.fsmonitor=x status",
+    "git -C /elsewhere status",
+    "git cat-file --filters HEAD:x",
+])
+
+
+test_inspecting_a_disk_or_writing_to_dev_null_is_not_denied = case_test(
+    inspecting_a_disk_or_writing_to_dev_null_is_not_denied, "command", [
+    "git commit -m 'handle /dev/sda'",
+])
+
+
+test_spellings_the_tools_themselves_reject_stay_harmless_look_arounds = case_test(
+    spellings_the_tools_themselves_reject_stay_harmless_look_arounds, "command", [
+    "git log --ou=x",
+    "git show -o /tmp/x HEAD",
+])
+
+
+DENY_CLASS = [
+    "git rebase --exec 'rm -rf /' main",
+    "git grep --open-files-in-pager='rm -rf /' x",
+    "GIT_EXTERNAL_DIFF='rm -rf /' git diff",
+]
+
+
+test_deny_class_examples_are_refused_in_every_mode = case_test(
+    deny_class_examples_are_refused_in_every_mode, "command", DENY_CLASS)
+
+
+NEVER_ALLOWED = [
+    ("git grep -Orm x", [], ["python"]),
+    ("git diff --output=FILE", ["git diff"], []),
+    ("GIT_EXTERNAL_DIFF=rm git diff", [], ["python"]),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor "
+                                                        "GIT_CONFIG_VALUE_0=./x git status", [], ["node"]),
+    ("git branch -D main", [], ["go"]),
+    ("git -c core.fsmonitor=./x status", ["git status"], []),
+]
+
+
+test_allowlist_escapes_are_never_allowed = case_test(
+    allowlist_escapes_are_never_allowed, ("command", "allow", "presets"), NEVER_ALLOWED)
+
+
+MORE_DENY_CLASS = [
+    "git -c alias.x='!rm -rf /' x",
+]
+
+
+test_more_deny_class_spellings_are_refused = case_test(
+    more_deny_class_spellings_are_refused, "command", MORE_DENY_CLASS)

@@ -3,12 +3,14 @@ entry says), and an entry that contradicts itself or another stops the table fro
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
+from konstruct_tui import commands
 from konstruct_tui.commands import PolicyConfig, decide
-from konstruct_tui.commands.programs import PROGRAMS, Program, ProgramTableError, Subcommand
+from konstruct_tui.commands.programs import PROGRAMS, Program, ProgramTableError, Subcommand, harm_of, program
 from konstruct_tui.commands.programs.table import check_program, index_programs
 
 
@@ -85,3 +87,36 @@ def test_what_the_wrapper_reader_does_by_name_matches_the_table() -> None:
     assert set(wrappers._PRIVILEGED_PEELERS) == names_where("privileged")
     assert set(wrappers._AFTER) <= set(wrappers._WRAPPERS)
     assert wrappers.PRIVILEGE == names_where("privileged") and "sudo" in wrappers.PRIVILEGE
+
+
+def test_a_variant_name_is_its_program_for_the_deny_list() -> None:
+    assert program("mkfs.ext4") is program("mkfs") is not None
+    assert program("newfs_msdos") is program("newfs") is not None
+    assert program("mkfsx") is None  # a prefix is `mkfs.`, not `mkfs`
+    assert harm_of("mkfs.anything").formats_disks and not harm_of("ls").formats_disks
+
+
+# The rules read the program table: a group of program names written in a rule module is a fact
+# that belongs in the entries (`harm`, `runs`, `variables_change_runs` ...), not a second list.
+_RULES = ("deny.py", "sweeping.py", "embedded.py", "unsafe_options.py", "readonly.py", "allowlist.py")
+
+
+@pytest.mark.parametrize("module", _RULES)
+def test_no_rule_keeps_a_group_of_program_names_of_its_own(module: str) -> None:
+    source = (Path(commands.__file__).parent / module).read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    assigned = {t.id: ast.get_source_segment(source, node.value) or "" for node in tree.body if isinstance(node, ast.Assign)
+                for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)):
+            continue
+        left = node.left.func.value if isinstance(node.left, ast.Call) and isinstance(node.left.func, ast.Attribute) \
+            else node.left  # `name.lower() in ...`
+        if not (isinstance(left, ast.Name) and left.id == "name"):
+            continue
+        group = node.comparators[0]
+        where = f"{module}:{node.lineno}"
+        assert not isinstance(group, (ast.Tuple, ast.List, ast.Set)), f"{where}: a group of program names"
+        if isinstance(group, ast.Name) and group.id in assigned:
+            assert any(word in assigned[group.id] for word in ("names_where", "PROGRAMS", "BY_NAME")), \
+                f"{where}: {group.id} is not read from the program table"

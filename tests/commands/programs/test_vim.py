@@ -7,6 +7,12 @@ from pathlib import Path
 
 import pytest
 from program_answers import answer
+from policy_checks import (
+    case_test,
+    hard_deny_list_refuses_every_spelling,
+    issue_13_spellings_are_refused_by_the_deny_list,
+    spellings_found_by_attacking_the_policy_are_refused,
+)
 
 
 @pytest.mark.parametrize("command", ["vim -c ':!rm -rf /' x", "view -c ':!rm -rf /' x", "gvim --cmd '!rm -rf ~' x",
@@ -26,3 +32,30 @@ def test_an_allowlist_entry_for_any_vim_refuses_its_commands_and_scripts(command
 @pytest.mark.parametrize(("command", "entry"), [("view README.md", "view"), ("vi -R notes.txt", "vi")])
 def test_an_allowlist_entry_for_any_vim_still_opens_files(command: str, entry: str, tmp_path: Path) -> None:
     assert answer(command, tmp_path, allow=[entry]) == ("allow", "allowlist")
+
+
+DENIED = [
+    "vim -c ':!rm -rf /'",
+]
+
+
+test_hard_deny_list_refuses_every_spelling = case_test(hard_deny_list_refuses_every_spelling, "command", DENIED)
+
+
+DENIED_13 = [
+    "vim -c '!rm -rf /'",
+    "nvim --cmd ':!rm -rf /'",
+]
+
+
+test_issue_13_spellings_are_refused_by_the_deny_list = case_test(
+    issue_13_spellings_are_refused_by_the_deny_list, "command", DENIED_13)
+
+
+SELF_ATTACK_DENIED = [
+    "vim '+!rm -rf /' x",
+]
+
+
+test_spellings_found_by_attacking_the_policy_are_refused = case_test(
+    spellings_found_by_attacking_the_policy_are_refused, "command", SELF_ATTACK_DENIED)
