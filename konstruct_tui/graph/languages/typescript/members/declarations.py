@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ....facts import FileFacts
+from ..facts import TypeScriptMemberFacts, members_of
+
 _DEPTH = 4  # base-class levels followed
 
 
@@ -18,10 +21,10 @@ class Declarations:
     _declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]]
     _namespaces: dict[tuple[str, str], str | None]
     contexts: Any
-    _facts_of: Callable[[str], Any]
+    facts_of: Callable[[str], FileFacts | None]
     target_of: Callable[[Any, int], str | None]
 
-    def _extra(self, path: str) -> dict[str, Any]:
+    def members(self, path: str) -> TypeScriptMemberFacts:
         raise NotImplementedError
 
     def kinds(self, path: str) -> dict[str, str]:
@@ -43,12 +46,13 @@ class Declarations:
         return self._namespaces[key]
 
     def _namespace(self, path: str, name: str, depth: int) -> str | None:
-        facts = self._facts_of(path)
+        facts = self.facts_of(path)
         if facts is None or depth > 8:
             return None
-        for exported, index, local in facts.extra.get("exports", ()):
-            if exported != name:
+        for export in members_of(facts).exports:
+            if export.exported != name:
                 continue
+            index, local = export.source, export.name
             if index >= 0 and local == "*":
                 return self.target_of(facts, index)
             if index >= 0:  # `export {util} from '../core'`: whatever `util` is there (zod's `z.util.x`)
@@ -85,18 +89,18 @@ class Declarations:
             following = []
             for path, name in frontier:
                 qualified = f"{name}.{member}"
-                extra = self._extra(path)
+                extra = self.members(path)
                 kinds = self.kinds(path)
-                if qualified in kinds or qualified in extra.get("returns", {}) or qualified in extra.get("fields", {}) \
-                        or ((props or kinds.get(name) == "class") and qualified in extra.get("props", {})):
+                if qualified in kinds or qualified in extra.returns or qualified in extra.fields \
+                        or ((props or kinds.get(name) == "class") and qualified in extra.props):
                     # a method, a typed field (not a symbol), a class's field of any type (`timeout = 1`)
                     found.append((path, qualified))
                 parents: list[tuple[str, str]] = []
-                for written in extra.get("bases", {}).get(name, ()):
+                for written in extra.bases.get(name, ()):
                     base = self.written(path, written)
                     # `implements ElysiaCookie`, an alias of `Prettify<CookieOptions & {...}>`
                     parents += [(base[1], base[2])] if base is not None else self._owners(path, written, member)
-                if name in extra.get("callsigs", {}) and self.kinds(path).get(name) == "type":
+                if name in extra.callsigs and self.kinds(path).get(name) == "type":
                     # `type OptionsInit = Except<Partial<Internals>, 'hooks'> & {...}`: what its parts make
                     parents += self._owners(path, name, member)
                 for parent in parents:
@@ -117,8 +121,8 @@ class Declarations:
         """The instance a `Record<'get' | 'post', V>` part of object type alias `owner` gives for
         `.member` (a V when the keys name it), else None."""
         path, name = owner
-        for keys, written in self._extra(path).get("records", {}).get(name, ()):
-            named = keys if isinstance(keys, list) else self.contexts.union_keys(path, keys["ref"])
+        for part in self.members(path).records.get(name, ()):
+            named = part.keys if part.keys_of is None else self.contexts.union_keys(path, part.keys_of)
             if named is not None and member in named:
-                return self.written(path, written)
+                return self.written(path, part.value)
         return None

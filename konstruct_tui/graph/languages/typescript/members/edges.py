@@ -12,14 +12,13 @@ the member name as by-name evidence.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
-from ....facts import OVERRIDES
+from ....facts import OVERRIDES, FileFacts
+from ..facts import members_of
 from .keyed import CALL
 from .receivers import UNION, Receivers
-from .signatures import KEYS
 from .written import SHAPE
 
 # Globals of every JavaScript runtime: their members are never the project's.
@@ -31,30 +30,32 @@ GLOBALS = frozenset({
 })
 
 
-def member_edges(facts: Any, uses: set[str], receivers: Receivers
+def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
                  ) -> tuple[dict[str, set[str]], set[str]]:
     """({defining file: {member names}}, {member names used on untyped receivers})."""
+    extra = members_of(facts)
     used: dict[str, set[str]] = defaultdict(set)
-    unknown: set[str] = set(facts.extra.get("untyped", ()))
+    unknown: set[str] = set(extra.untyped)
     path = facts.path
     bound = receivers.bound(path)
     # An import or re-export specifier names its declaration (`export {a as b} from './x'` too),
     # used or not: renaming the declaration changes that line, and find-references lists it.
     named = [(target, imported) for target, imported in bound.values()]
-    named += [(receivers.target_of(facts, index) or "", local) for _, index, local in facts.extra.get("exports", ())
-              if index >= 0 and local != "*"]
+    named += [(receivers.target_of(facts, e.source) or "", e.name) for e in extra.exports
+              if e.source >= 0 and e.name != "*"]
     for target, imported in named:
         if target and imported != "*":
             found = receivers.definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
     evaluated: dict[tuple[str, ...], tuple[Any, bool]] = {}
-    for segments, member in facts.extra.get("chains", ()):
+    for use in extra.member_uses:
+        segments, member = use.receiver, use.member
         if len(segments) == 1 and segments[0] in GLOBALS:
             continue
         value = _evaluated(receivers, path, segments, evaluated)
-        if member.startswith(KEYS):  # an object literal's keys name the declared properties
-            for key in json.loads(member[len(KEYS):]):
+        if use.keys:  # an object literal's keys name the declared properties
+            for key in use.keys:
                 holder = receivers.contexts.holder(value, key) if value is not None else None
                 declared = receivers.declaring(holder[1:3], key, props=True) if holder is not None else []
                 for where_, qualified in declared:
@@ -94,14 +95,15 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
             continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
         elif len(segments) > 1:
             unknown.add(member)
-    for head, *linked in facts.extra.get("doclinks", ()):  # `{@link Server.fetchSockets()}`
-        value = receivers.evaluate(path, [head, *("." + m for m in linked[:-1])])
+    for link in extra.doclinks:  # `{@link Server.fetchSockets()}`
+        linked = link.members
+        value = receivers.evaluate(path, [link.head, *("." + m for m in linked[:-1])])
         if value is not None and value[0] in ("instance", "static"):
             for where_, qualified in receivers.declaring(value[1:3], linked[-1])[:1]:
                 used[where_].add(qualified)  # a link that names nothing is no evidence either way
-    extra = facts.extra
-    for parents, names in extra.get("local_classes", ()):  # a class in a function implementing a base's members
-        for written in parents:
+    for local in extra.local_classes:  # a class in a function implementing a base's members
+        names = local.members
+        for written in local.bases:
             base = receivers.written(path, written)
             if base is None or base[0] != "instance":
                 continue
@@ -109,11 +111,11 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
                 for where_, overridden in receivers.declaring((base[1], base[2]), member, props=True):
                     if where_ != path:
                         used[where_].add(overridden)
-    fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
+    fields = {*extra.returns, *extra.props, *extra.fields}
     owners = {qualified.rpartition(".")[0] for qualified in fields}
-    objects = set(extra.get("objects", ()))
+    objects = set(extra.objects)
     own: set[str] = set()  # overrides of a member declared in this same file: a self edge of markers only
-    bases = extra.get("bases", {})
+    bases = extra.bases
     members: dict[str, list[tuple[str, str]]] = defaultdict(list)  # owner -> (symbol, member): read once
     for symbol in facts.symbols if bases else ():
         declared_in, dot, member = symbol.name.rpartition(".")
