@@ -213,7 +213,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any
             owner = owner.parent  # `const f = (cb: H) => ...`, `handle = function (cb: H) {...}`
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None or name.type not in ("identifier", "property_identifier"):
+        if prefix is None or name is None or name.type not in ("identifier", "property_identifier"):
             continue
         if not any(p.child_by_field_name("type") is not None for p in parameters.named_children):
             candidates.setdefault(".".join([*prefix, ts.text(name)]), []).append(None)
@@ -229,7 +229,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None:
+        if prefix is None or name is None:
             continue
         if owner.type == "type_alias_declaration":
             keys = literal_keys(node)

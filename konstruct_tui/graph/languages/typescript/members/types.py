@@ -169,7 +169,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         clauses = node.named_children if node.type == "class_heritage" else [node]
         parents = [w for clause in clauses for w in (written_type(Wrapped(part)) for part in clause.named_children)
                    if w and w != "this"]
-        if prefix is not None:
+        if prefix is not None and name is not None:
             bases[".".join([*prefix, ts.text(name)])] += parents
         elif parents and name is not None and owner.type != "interface_declaration":
             # a class inside a function (a test's `class MockMeter implements Meter {...}`): no symbol,
@@ -183,7 +183,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         owner = node.parent
         name = owner.child_by_field_name("name") if node.type in ("object_type", "intersection_type") else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None:
+        if prefix is None or name is None:
             continue
         key = ".".join([*prefix, ts.text(name)])
         objects.append(key)
@@ -280,8 +280,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         untyped=tuple(sorted(untyped)),
         fields=dict(sorted(fields.items())),
         aliases=dict(sorted(aliases.items())),
-        callables=tuple(sorted(callables - {None})),
-        accessors=tuple(sorted(accessors - {None})),
+        callables=tuple(sorted(c for c in callables if c is not None)),
+        accessors=tuple(sorted(a for a in accessors if a is not None)),
         params=params, callsigs=callsigs, props=props, literals=literals,
     )
 
