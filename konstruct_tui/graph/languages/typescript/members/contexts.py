@@ -16,8 +16,7 @@ from typing import Any
 
 from ..facts import TypeScriptMemberFacts
 from .generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
-from .generics import MISSING as _MISSING
-from .generics import argument_at as _at
+from .generics import MISSING, argument_at
 from .keyed import has_keyed, resolved_spec
 from .signatures import CONTEXT, ITERATING
 from .written import LIB_TYPES
@@ -58,19 +57,19 @@ class Contexts:
                 # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T
                 # (unless T itself declares `then`: a thenable of the project)
                 settled = self._r.evaluate(path, segments[:-1], depth + 1)
-                if settled is not None and settled[0] == "instance" and not self._r.declaring(settled[1:3], "then"):
+                if settled is not None and settled[0] == "instance" and not self._r.declarations.declaring(settled[1:3], "then"):
                     return settled
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
                 overloads = self._property_signatures(path, segments, depth)
-            found = [(where, _at(sig, i)) for where, sig in overloads or ()]
+            found = [(where, argument_at(sig, i)) for where, sig in overloads or ()]
             if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
                 found = self._pushed(path, segments[:-1], depth) or []  # each argument is an element
             if any(has_keyed(argument) for _, argument in found):
                 self._keyed.add((path, CONTEXT + json.dumps([source[:4], j, keys])))
             found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
-                      else argument) for where, argument in found if argument is not _MISSING]
+                      else argument) for where, argument in found if argument is not MISSING]
         for key in keys:  # down the nested object literals
             declarations = self._declarations(found, key)
             if declarations is None:
@@ -139,7 +138,7 @@ class Contexts:
                 declared = self._property(owner, key)
                 if declared is None:
                     return None
-                if declared is not _MISSING:
+                if declared is not MISSING:
                     out.append((owner, declared))
         return out
 
@@ -255,21 +254,21 @@ class Contexts:
         return tuple(keys) if keys is not None else None
 
     def _property(self, owner: Owner, key: str) -> Any:
-        """(declaring file, spec) of property `key` of `owner`; _MISSING when it has none, None
+        """(declaring file, spec) of property `key` of `owner`; MISSING when it has none, None
         when that cannot be told (a base that does not resolve, an inline object type's member)."""
         path, name, omit, only = owner
         if key in omit or (only is not None and key not in only):
-            return _MISSING
+            return MISSING
         if path is None:  # an inline object type: `name` holds its keys (and its properties' types)
             if key not in name:
-                return _MISSING
+                return MISSING
             member = name.members.get(key) if isinstance(name, Inline) else None
             return (name.path, member) if member is not None else (None, None)
-        declared = self._r.declaring((path, name), key, props=True)
+        declared = self._r.declarations.declaring((path, name), key, props=True)
         if not declared:
             bases = self.members(path).bases.get(name, ())
             resolved = all(self._r.written(path, b) is not None for b in bases)
-            return _MISSING if resolved else None
+            return MISSING if resolved else None
         where, qualified = declared[0]
         return where, self.members(where).props.get(qualified)
 
@@ -286,7 +285,7 @@ class Contexts:
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
         if owner is None or owner[0] not in ("instance", "static"):
             return None
-        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], segments[-1][1:], props=True)
         if not declared:
             return None
         where, qualified = declared[0]
@@ -299,7 +298,7 @@ class Contexts:
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
         if owner is None or owner[0] not in ("instance", "static") or not segments[-1].startswith("."):
             return None
-        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], segments[-1][1:], props=True)
         where, qualified = declared[0] if declared else (path, "")
         found = self.members(where).props.get(qualified)
         return self._elements(where, found, 0) if isinstance(found, list) else None

@@ -57,7 +57,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
         if use.keys:  # an object literal's keys name the declared properties
             for key in use.keys:
                 holder = receivers.contexts.holder(value, key) if value is not None else None
-                declared = receivers.declaring(holder[1:3], key, props=True) if holder is not None else []
+                declared = receivers.declarations.declaring(holder[1:3], key, props=True) if holder is not None else []
                 for where_, qualified in declared:
                     used[where_].add(qualified)
                 if not declared:
@@ -69,10 +69,10 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
             continue
         kind, where, name = value[:3]
         if kind == "ns":
-            found = receivers.definer(where, member) if receivers.namespace(where, member) is None else None
+            found = receivers.definer(where, member) if receivers.declarations.namespace(where, member) is None else None
             if found is not None:
                 used[found[0]].add(found[1])
-            elif receivers.namespace(where, member) is None:
+            elif receivers.declarations.namespace(where, member) is None:
                 unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
         elif kind in ("instance", "static", UNION):
             # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
@@ -99,7 +99,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
         linked = link.members
         value = receivers.evaluate(path, [link.head, *("." + m for m in linked[:-1])])
         if value is not None and value[0] in ("instance", "static"):
-            for where_, qualified in receivers.declaring(value[1:3], linked[-1])[:1]:
+            for where_, qualified in receivers.declarations.declaring(value[1:3], linked[-1])[:1]:
                 used[where_].add(qualified)  # a link that names nothing is no evidence either way
     for local in extra.local_classes:  # a class in a function implementing a base's members
         names = local.members
@@ -108,7 +108,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
             if base is None or base[0] != "instance":
                 continue
             for member in names:
-                for where_, overridden in receivers.declaring((base[1], base[2]), member, props=True):
+                for where_, overridden in receivers.declarations.declaring((base[1], base[2]), member, props=True):
                     if where_ != path:
                         used[where_].add(overridden)
     fields = {*extra.returns, *extra.props, *extra.fields}
@@ -125,7 +125,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
         if owner in objects:
             continue  # the parts of an intersection (`type R = JSXNode & {type: T}`) override nothing
         for name, member in members.get(owner, ()):
-            for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
+            for where, overridden in receivers.declarations.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
                     used[where].update((overridden, f"{name}{OVERRIDES}{overridden}"))
                 else:  # `class Cookie implements ElysiaCookie` beside `interface CookieOptions`: the family only
@@ -134,7 +134,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
         for qualified in fields if owner in owners else ():
             declared_in, _, member = qualified.rpartition(".")
             if declared_in == owner and qualified not in receivers.kinds(path):
-                for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
+                for where, overridden in receivers.declarations.declaring((path, owner), member, props=True)[1:]:
                     if where != path:
                         used[where].add(overridden)
     used.pop(path, None)
@@ -158,13 +158,13 @@ def _declared(receivers: Receivers, value: Any, member: str) -> tuple[list[tuple
     """(declarations `member` of an instance or class `value` names, whether the use stays open
     to by-name evidence too)."""
     kind, where, name = value[:3]
-    declared = receivers.declaring((where, name), member)
+    declared = receivers.declarations.declaring((where, name), member)
     interface = receivers.kinds(where).get(name) != "class"
     typed = bool(declared)
     if not declared and interface:
         # a property an interface declares (`readonly path: string`): a use of it, and of
         # the class members implementing it; still by-name, as any object may provide it
-        declared = receivers.declaring((where, name), member, props=True)
+        declared = receivers.declarations.declaring((where, name), member, props=True)
     # an inline object type's member is implemented by whatever literal is given for it
     inline = bool(declared) and all(q.startswith(SHAPE) for _, q in declared)
     return declared, (kind == "instance" and interface and not typed) or inline

@@ -35,7 +35,7 @@ _ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 
-class Receivers(Declarations):
+class Receivers:
     def __init__(
         self,
         facts_of: Callable[[str], FileFacts | None],
@@ -49,10 +49,9 @@ class Receivers(Declarations):
         self._values: dict[str, frozenset[str]] = {}
         self._intersections: dict[tuple[str, str], bool] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
-        self._aliasing: set[tuple[str, str]] = set()
-        self._namespaces: dict[tuple[str, str], str | None] = {}
-        self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
+        self._aliasing: set[tuple[str, str]] = set()  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
+        self.declarations = Declarations(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
         self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`members/edges._evaluated`)
 
@@ -108,7 +107,7 @@ class Receivers(Declarations):
                 return None
             if imported == "*":
                 return ("ns", target, "")
-            namespace = self.namespace(target, imported)  # `import {z} from 'zod'`, z an `import * as z` it exports
+            namespace = self.declarations.namespace(target, imported)  # `import {z} from 'zod'`, z an `import * as z` it exports
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(target, imported)
@@ -326,16 +325,16 @@ class Receivers(Declarations):
             given = json.loads(name[len(OBJECT):]).get(member)
             return self.evaluate(path, given, depth + 1) if given is not None and depth < _DEPTH else None
         if kind == "ns":
-            namespace = self.namespace(path, member)
+            namespace = self.declarations.namespace(path, member)
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(path, member)
             return self._declared(*found, depth, read) if found is not None else None
         if kind not in ("instance", "static"):
             return None
-        declaring = self.declaring((path, name), member)
+        declaring = self.declarations.declaring((path, name), member)
         if not declaring:  # `got.post`: a `Record<HTTPAlias, GotRequestFunction>` part's value
-            return self.recorded((path, name), member) if kind == "instance" else None
+            return self.declarations.recorded((path, name), member) if kind == "instance" else None
         where, qualified = declaring[0]
         extra = self.members(where)
         if called or qualified in extra.callables or (
