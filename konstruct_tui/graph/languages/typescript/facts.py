@@ -35,6 +35,14 @@ class Binding:
     source: int
     imported: str
 
+    # The store rebuilds one per import binding and member use of every file: the generated frozen
+    # `__init__` (an `object.__setattr__` a field) is about twice the cost of setting the slots
+    # through their descriptors, as `graph.facts.Symbol` does.
+    def __init__(self, local: str, source: int, imported: str) -> None:
+        _BINDING[0](self, local)
+        _BINDING[1](self, source)
+        _BINDING[2](self, imported)
+
 
 @dataclass(frozen=True, slots=True)
 class Export:
@@ -44,6 +52,11 @@ class Export:
     exported: str
     source: int
     name: str
+
+    def __init__(self, exported: str, source: int, name: str) -> None:  # as Binding's
+        _EXPORT[0](self, exported)
+        _EXPORT[1](self, source)
+        _EXPORT[2](self, name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +68,11 @@ class MemberUse:
     receiver: Chain
     member: str
     keys: tuple[str, ...] = ()
+
+    def __init__(self, receiver: Chain, member: str, keys: tuple[str, ...] = ()) -> None:  # as Binding's
+        _USE[0](self, receiver)
+        _USE[1](self, member)
+        _USE[2](self, keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +109,11 @@ class DocLink:
 
     head: str
     members: tuple[str, ...]
+
+
+_BINDING = tuple(Binding.__dict__[f].__set__ for f in ("local", "source", "imported"))
+_EXPORT = tuple(Export.__dict__[f].__set__ for f in ("exported", "source", "name"))
+_USE = tuple(MemberUse.__dict__[f].__set__ for f in ("receiver", "member", "keys"))
 
 
 # Fields never changed after extraction: the mappings are plain dicts for lookup speed, read-only
@@ -171,16 +194,16 @@ class TypeScriptMemberFacts:
     @classmethod
     def from_json(cls, data: Any) -> TypeScriptMemberFacts:
         given = dict(data)
-        given["bindings"] = tuple(Binding(*b) for b in given.get("bindings", ()))
-        given["exports"] = tuple(Export(*e) for e in given.get("exports", ()))
+        given["bindings"] = tuple([Binding(*b) for b in given.get("bindings", ())])
+        given["exports"] = tuple([Export(*e) for e in given.get("exports", ())])
         if "doclinks" in given:
             given["doclinks"] = tuple(DocLink(head, tuple(members)) for head, *members in given["doclinks"])
         for name in _TUPLES:
             if name in given:
                 given[name] = tuple(given[name])
         if "member_uses" in given:
-            given["member_uses"] = tuple(MemberUse(use[0], use[1], tuple(use[2])) if len(use) > 2 else MemberUse(use[0], use[1])
-                                  for use in given["member_uses"])
+            given["member_uses"] = tuple([MemberUse(*use) if len(use) == 2 else MemberUse(use[0], use[1], tuple(use[2]))
+                                          for use in given["member_uses"]])
         if "keyed" in given:
             given["keyed"] = {k: KeyedReturn(*v) for k, v in given["keyed"].items()}
         if "records" in given:
