@@ -2,11 +2,9 @@
 
 Besides the generic `FileFacts`, resolution needs to know which local name each import binds and
 what a module re-exports, so that a use can be followed through barrels (`index.ts` files that only
-re-export) to the file that really defines it. That goes in `extra` (JSON-friendly lists):
-
-- `bindings`: `[local, import_index, imported]`, `imported` being a name, `default` or `*`;
-- `exports`: `[exported, import_index, name]`, `import_index` -1 for `export {local as name}`;
-- `default_export`: the module has an `export default <declaration or expression>`.
+re-export) to the file that really defines it. That goes in `extra`, a `TypeScriptMemberFacts`
+(`facts.py`), beside the member facts of `members/types.py`: its `bindings` (`Binding`), `exports`
+(`Export`, `source` -1 for `export {local as name}`) and what the module exports as `default`.
 """
 
 from __future__ import annotations

@@ -1,20 +1,24 @@
 """TypeScript / JavaScript facts about types, for member uses: what the source writes, nothing inferred.
 
-Kept in `FileFacts.extra` (JSON-friendly), read by `members/receivers.py`:
+Kept in `FileFacts.extra` (a `facts.TypeScriptMemberFacts`), read by `members/receivers.py`:
 - `types`: local, parameter or field name -> the type names written for it (`x: T`, `x = new T()`);
 - `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
-- `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
-  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`); chains are read by `members/chains.py`;
+- `member_uses`: a `MemberUse` for each member used on a receiver that is not a bare name
+  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`; chains are read by `members/chains.py`), and for
+  the keys of each object literal whose position types it (`f({a, b})`);
 - `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
   (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
 - `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
   give, e.g. `create() { return new StringSchema() }`;
-- `bases`: class or interface -> the types it extends and implements;
+- `keyed`: callable -> its `M[K]` return (`members/keyed.py`); `strings`: module-level string constants;
+- `bases`: class or interface -> the types it extends and implements; `objects`: object type
+  aliases, with their `records` (`Record<'get' | 'post', V>` parts); `local_classes`: classes
+  declared inside functions;
 - `untyped`: members used on receivers no chain can follow (`xs[0].m`): by-name evidence;
 - `fields`: `Class.field` -> the chain every `this.field = ...` assigns (no declared type);
 - `aliases`: `type A = B` -> `B` (a type alias of a class);
 - `callables` / `accessors`: class fields holding a function, and getters;
-- `default_name`: the name of an `export default class X` / `function x`.
+- `params`, `callsigs`, `props`, `literals`: declared signatures (`members/signatures.py`).
 """
 
 from __future__ import annotations
