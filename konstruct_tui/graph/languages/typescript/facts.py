@@ -61,17 +61,18 @@ class Export:
 
 @dataclass(frozen=True, slots=True)
 class MemberUse:
-    """A member used on a receiver that is not a bare module name: `member` of what `receiver`
-    gives (`this.x.m`, `f().m`); or, for an object literal whose type its position gives (`f({a,
-    b})`), the `keys` it writes, each a use of the property that type declares (`member` "")."""
+    """The members used on one receiver that is not a bare module name: `members` of what
+    `receiver` gives (`this.x.m`, `f().m`); or, for an object literal whose type its position gives
+    (`f({a, b})`, the receiver a `ctx:` head), the `keys` it writes, each a use of the property that
+    type declares."""
 
     receiver: Chain
-    member: str
+    members: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
 
-    def __init__(self, receiver: Chain, member: str, keys: tuple[str, ...] = ()) -> None:  # as Binding's
+    def __init__(self, receiver: Chain, members: tuple[str, ...] = (), keys: tuple[str, ...] = ()) -> None:  # as Binding's
         _USE[0](self, receiver)
-        _USE[1](self, member)
+        _USE[1](self, members)
         _USE[2](self, keys)
 
 
@@ -113,7 +114,7 @@ class DocLink:
 
 _BINDING = tuple(Binding.__dict__[f].__set__ for f in ("local", "source", "imported"))
 _EXPORT = tuple(Export.__dict__[f].__set__ for f in ("exported", "source", "name"))
-_USE = tuple(MemberUse.__dict__[f].__set__ for f in ("receiver", "member", "keys"))
+_USE = tuple(MemberUse.__dict__[f].__set__ for f in ("receiver", "members", "keys"))
 
 
 # Fields never changed after extraction: the mappings are plain dicts for lookup speed, read-only
@@ -181,8 +182,8 @@ class TypeScriptMemberFacts:
             if value:
                 out[name] = value if isinstance(value, dict) else (list(value) if isinstance(value, tuple) else dict(value))
         if self.member_uses:
-            out["member_uses"] = [[use.receiver, use.member, list(use.keys)] if use.keys else [use.receiver, use.member]
-                           for use in self.member_uses]
+            out["member_uses"] = [[use.receiver, use.members, use.keys] if use.keys else [use.receiver, use.members]
+                                  for use in self.member_uses]
         if self.keyed:
             out["keyed"] = {k: [v.mapped, v.parameter] for k, v in self.keyed.items()}
         if self.records:
@@ -202,7 +203,8 @@ class TypeScriptMemberFacts:
             if name in given:
                 given[name] = tuple(given[name])
         if "member_uses" in given:
-            given["member_uses"] = tuple([MemberUse(*use) if len(use) == 2 else MemberUse(use[0], use[1], tuple(use[2]))
+            given["member_uses"] = tuple([MemberUse(use[0], tuple(use[1])) if len(use) == 2
+                                          else MemberUse(use[0], tuple(use[1]), tuple(use[2]))
                                           for use in given["member_uses"]])
         if "keyed" in given:
             given["keyed"] = {k: KeyedReturn(*v) for k, v in given["keyed"].items()}

@@ -50,51 +50,50 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
                 used[found[0]].add(found[1])
     evaluated: dict[tuple[str, ...], tuple[Any, bool]] = {}
     for use in extra.member_uses:
-        segments, member = use.receiver, use.member
+        segments = use.receiver
         if len(segments) == 1 and segments[0] in GLOBALS:
             continue
         value = _evaluated(receivers, path, segments, evaluated)
-        if use.keys:  # an object literal's keys name the declared properties
-            for key in use.keys:
-                holder = receivers.contexts.holder(value, key) if value is not None else None
-                declared = receivers.declarations.declaring(holder[1:3], key, props=True) if holder is not None else []
-                for where_, qualified in declared:
-                    used[where_].add(qualified)
-                if not declared:
-                    unknown.add(key)
-            continue
-        if value is None:
-            if len(segments) > 1 or not _external(bound, segments[0]):
+        for key in use.keys:  # an object literal's keys name the declared properties
+            holder = receivers.contexts.holder(value, key) if value is not None else None
+            declared = receivers.declarations.declaring(holder[1:3], key, props=True) if holder is not None else []
+            for where_, qualified in declared:
+                used[where_].add(qualified)
+            if not declared:
+                unknown.add(key)
+        for member in use.members:
+            if value is None:
+                if len(segments) > 1 or not _external(bound, segments[0]):
+                    unknown.add(member)
+                continue
+            kind, where, name = value[:3]
+            if kind == "ns":
+                found = receivers.definer(where, member) if receivers.declarations.namespace(where, member) is None else None
+                if found is not None:
+                    used[found[0]].add(found[1])
+                elif receivers.declarations.namespace(where, member) is None:
+                    unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
+            elif kind in ("instance", "static", UNION):
+                # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
+                parts = value[2] if kind == UNION else (value,)
+                answers = [_declared(receivers, part, member) for part in parts]
+                if all(declared for declared, _ in answers):
+                    for declared, _ in answers:
+                        for where_, qualified in declared:
+                            if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
+                                used[where_].add(qualified)
+                if any(open_ for _, open_ in answers) or not all(declared for declared, _ in answers):
+                    unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
+            elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
+                literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
+                if literal_member is not None and literal_member in receivers.kinds(where):
+                    used[where].add(literal_member)
+                else:
+                    unknown.add(member)
+            elif kind in ("array", "array-call", "record", "map", "map-call"):
+                continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
+            elif len(segments) > 1:
                 unknown.add(member)
-            continue
-        kind, where, name = value[:3]
-        if kind == "ns":
-            found = receivers.definer(where, member) if receivers.declarations.namespace(where, member) is None else None
-            if found is not None:
-                used[found[0]].add(found[1])
-            elif receivers.declarations.namespace(where, member) is None:
-                unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
-        elif kind in ("instance", "static", UNION):
-            # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
-            parts = value[2] if kind == UNION else (value,)
-            answers = [_declared(receivers, part, member) for part in parts]
-            if all(declared for declared, _ in answers):
-                for declared, _ in answers:
-                    for where_, qualified in declared:
-                        if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
-                            used[where_].add(qualified)
-            if any(open_ for _, open_ in answers) or not all(declared for declared, _ in answers):
-                unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
-        elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
-            literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
-            if literal_member is not None and literal_member in receivers.kinds(where):
-                used[where].add(literal_member)
-            else:
-                unknown.add(member)
-        elif kind in ("array", "array-call", "record", "map", "map-call"):
-            continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
-        elif len(segments) > 1:
-            unknown.add(member)
     for link in extra.doclinks:  # `{@link Server.fetchSockets()}`
         linked = link.members
         value = receivers.evaluate(path, [link.head, *("." + m for m in linked[:-1])])

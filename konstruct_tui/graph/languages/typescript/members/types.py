@@ -23,9 +23,10 @@ Kept in `FileFacts.extra` (a `facts.TypeScriptMemberFacts`), read by `members/re
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Callable
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from .... import treesitter as ts
@@ -266,13 +267,22 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             chains.add(((f"as {looked}",), ts.text(indexed), ()))
     chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo), scopes.lookup)
     every = {k: c for k, v in returned.items() if k not in returns and k not in keyed and (c := agreed(v)) is not None}
-    # in the order of the format before (a literal's keys sorted as the member `keys:[...]`)
-    uses = sorted(chains, key=lambda use: (use[0], use[1] or _KEYS_ORDER + json.dumps(list(use[2]))))
+    # one use a receiver, in the order of their chains (resolution reads each receiver once)
+    uses = []
+    for receiver, group in groupby(sorted(chains), key=itemgetter(0)):
+        members: list[str] = []
+        literal_keys: set[str] = set()
+        for _, member, literal in group:
+            if literal:
+                literal_keys.update(literal)
+            else:
+                members.append(member)
+        uses.append(MemberUse(list(receiver), tuple(members), tuple(sorted(literal_keys))))
     params, callsigs, props, literals = signature_facts(found, qualifier)
     return TypeScriptMemberFacts(
         types={k: sorted(v) for k, v in sorted(types.items())},
         assigned=dict(sorted(assigned.items())),
-        member_uses=tuple(MemberUse(list(receiver), member, keys) for receiver, member, keys in uses),
+        member_uses=tuple(uses),
         returns=dict(sorted(returns.items())),
         returned=dict(sorted(every.items())),
         keyed=dict(sorted(keyed.items())),
@@ -289,5 +299,3 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         params=params, callsigs=callsigs, props=props, literals=literals,
     )
 
-
-_KEYS_ORDER = "keys:"
