@@ -180,7 +180,7 @@ class TypeScriptMemberFacts:
         for name in _PLAIN:
             value = getattr(self, name)
             if value:
-                out[name] = value if isinstance(value, dict) else (list(value) if isinstance(value, tuple) else dict(value))
+                out[name] = list(value) if isinstance(value, tuple) else value  # the mappings are dicts
         if self.member_uses:
             out["member_uses"] = [[use.receiver, use.members, use.keys] if use.keys else [use.receiver, use.members]
                                   for use in self.member_uses]
