@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import pickle
 import textwrap
+from dataclasses import fields
 
 from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
+from konstruct_tui.graph.records import encode_facts, facts_from_json
 from konstruct_tui.graph.languages import language_for
 from konstruct_tui.graph.languages.typescript import SUPPORT
+from konstruct_tui.graph.languages.typescript.facts import (
+    EMPTY,
+    Binding,
+    DocLink,
+    Export,
+    KeyedReturn,
+    RecordPart,
+    members_of,
+)
 
 MODULE = textwrap.dedent(
     """\
@@ -76,13 +87,13 @@ def test_imports_record_specifier_names_kind_and_line() -> None:
         ImportRef("./c", ("c", "d"), 7, "reexport"),
         ImportRef("./lazy", (), 18, "import"),
     )
-    assert facts.extra["bindings"] == [
-        ["Config", 0, "Config"],
-        ["Default", 1, "default"],
-        ["help", 1, "helper"],
-        ["Shape", 1, "Shape"],
-        ["geo", 2, "*"],
-    ]
+    assert members_of(facts).bindings == (
+        Binding("Config", 0, "Config"),
+        Binding("Default", 1, "default"),
+        Binding("help", 1, "helper"),
+        Binding("Shape", 1, "Shape"),
+        Binding("geo", 2, "*"),
+    )
 
 
 def test_uses_are_identifiers_and_namespace_members_but_not_the_import_lines() -> None:
@@ -98,22 +109,72 @@ def test_tsx_and_javascript_parse_with_jsx_and_require() -> None:
     assert {"Button", "ui.Panel"} <= set(tsx.uses)
     js = extract("lib/cli.cjs", "const { parse: p } = require('./parse');\nconst fs = require('node:fs');\n")
     assert [ref.target for ref in js.imports] == ["./parse", "node:fs"]
-    assert js.extra["bindings"] == [["p", 0, "parse"], ["fs", 1, "*"]]
+    assert members_of(js).bindings == (Binding("p", 0, "parse"), Binding("fs", 1, "*"))
 
 
 def test_declaration_files_and_triple_slash_references() -> None:
     facts = extract("types/env.d.ts", '/// <reference path="./globals.d.ts" />\ndeclare function boot(): void;\nexport = boot;\n')
     assert facts.imports == (ImportRef("./globals.d.ts", (), 1, "import"),)
     assert Symbol("boot", "function", 2, 2) in facts.symbols
-    assert facts.extra["exports"] == [["default", -1, "boot"]]
+    assert members_of(facts).exports == (Export("default", -1, "boot"),)
 
 
 def test_every_extension_is_registered_and_facts_pickle() -> None:
     for path in ("a.ts", "a.tsx", "a.mts", "a.cts", "a.d.ts", "a.js", "a.jsx", "a.mjs", "a.cjs"):
         assert language_for(path) is SUPPORT
     facts = extract("src/widget.ts", MODULE)
-    assert pickle.loads(pickle.dumps(facts)) == facts
-    assert FileFacts.from_json(facts.to_json()) == facts
+    assert pickle.loads(pickle.dumps(facts)) == facts  # worker processes hand them over pickled
+
+
+# Every kind of member fact, so a record the store writes and reads back is compared field by field.
+_EVERY_KIND = """
+import { Registry } from './registry';
+import * as lib from './lib';
+export { Registry as Plugins } from './registry';
+const KEY = 'patches';
+/** See {@link Server.fetchSockets()}. */
+export type Verb = 'get' | 'post';
+export type Got = { extend(): Got } & Record<Verb, Handler> & Record<'head', Handler>;
+export type Alias = Server;
+export interface Handler { (c: Context, next: () => void): Result; onError?: (e: Error) => void }
+export class Server extends Base implements Handler {
+  private client = createClient();
+  static create = (): Server => new Server();
+  options: Options;
+  get url(): URL { return this.url; }
+  constructor(private registry: Registry) { super(); this.pool = new Pool(); }
+  plugin<K extends keyof Plugins>(key: K): Plugins[K] { return this.registry.get(key); }
+  fetch() { return new Server(); }
+  handle(h: Handler): this { h({} as Context, () => {}); lib.run({ retry: 1, timeout: 2 }); return this; }
+}
+export function make() { const s: Server = Server.create(); s.fetch().handle((c) => c.json(1)); return s; }
+export default new Server(new Registry());
+const made = Server.create().fetch();
+function local() { class Mock implements Handler { onError() {} } return [1][0].x; }
+"""
+
+
+def test_member_facts_come_back_from_the_store_unchanged() -> None:
+    both = [extract("src/server.ts", _EVERY_KIND), extract("src/options.ts", "export default class Options {}\n")]
+    stated = {f.name for facts in both for f in fields(EMPTY) if getattr(members_of(facts), f.name) != getattr(EMPTY, f.name)}
+    assert stated == {f.name for f in fields(EMPTY)}  # the sources state every kind: each one is compared
+    for facts in both:
+        encoded, _ = encode_facts(facts)
+        assert facts_from_json(encoded) == facts
+        assert encode_facts(facts_from_json(encoded))[0] == encoded
+
+
+def test_what_was_packed_into_strings_is_fields() -> None:
+    record = members_of(extract("src/server.ts", _EVERY_KIND))
+    # `lib.run({retry, timeout})`: the literal's keys (once the member `keys:["retry","timeout"]`)
+    literal = next(use for use in record.member_uses if use.keys)
+    assert literal.members == () and literal.keys == ("retry", "timeout")
+    assert not any(member.startswith("keys:") for use in record.member_uses for member in use.members)
+    # `Record<'head', Handler>` and `Record<Verb, Handler>` (an alias's keys were `{"ref": "Verb"}`)
+    assert record.records["Got"] == (RecordPart("Handler", keys_of="Verb"), RecordPart("Handler", ("head",)))
+    # `plugin(key: K): Plugins[K]` (once `["Plugins", 0]`)
+    assert record.keyed["Server.plugin"] == KeyedReturn("Plugins", 0)
+    assert record.doclinks == (DocLink("Server", ("fetchSockets",)),)
 
 
 def test_object_literal_methods_are_symbols_only_under_a_named_binding() -> None:

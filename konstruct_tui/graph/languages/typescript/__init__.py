@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract_file
+from .facts import TypeScriptMemberFacts
 from .resolve import TypeScriptResolver
 from ...facts import RunsUnimported, WrittenSupertypes
 from .unimported import UNIMPORTED
@@ -18,7 +19,7 @@ from .unimported import UNIMPORTED
 @dataclass(frozen=True)
 class TypeScriptSupport:
     name: str = LANGUAGE
-    version: str = "11"  # 11: keys calls give (`()["'a'"]`, ctx call keys), `keyed` returns and `["keyed", M, p]` specs, module `strings`, `typeof` aliases; 10: captures in document order (the same fact bytes in every process), local classes' implemented members, local functions' written returns, bounded class type parameters; 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
+    version: str = "12"  # 12: typed member facts (`facts.TypeScriptMemberFacts`), object literal keys a field of their use, `Record` parts' keys; 11: keys calls give (`()["'a'"]`, ctx call keys), `keyed` returns and `["keyed", M, p]` specs, module `strings`, `typeof` aliases; 10: captures in document order (the same fact bytes in every process), local classes' implemented members, local functions' written returns, bounded class type parameters; 9: generic type aliases instantiated (tparam, ref arguments, keyof key sets, identity mapped types), Map/Set value types, own override rows, return specs, inline member specs, JSDoc links; 8: interface families, object and intersection aliases, inline object types, records, typeof, narrowing, literal shapes; 7: callback parameters typed by context (params, callsigs), reparse of generic call signatures; 6: scoped receiver chains, returns, bases, fields, aliases, default export names (5), `export default f` records f (4); 3: packed member rows; 2: member facts, members/unresolved edges
     extensions: tuple[str, ...] = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
     defers_members: bool = False
     reusable_resolver: bool = False
@@ -26,7 +27,7 @@ class TypeScriptSupport:
     declaration_edges: bool = True
     folder_packages: bool = False
     builds: BuildVariants | None = None
-    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
+    member_facts: MemberFactsRecord | None = TypeScriptMemberFacts
     config_files: tuple[str, ...] = ("package.json", "tsconfig.json", "tsconfig.*.json", "jsconfig.json", "jsconfig.*.json")
 
     # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).

@@ -2,11 +2,9 @@
 
 Besides the generic `FileFacts`, resolution needs to know which local name each import binds and
 what a module re-exports, so that a use can be followed through barrels (`index.ts` files that only
-re-export) to the file that really defines it. That goes in `extra` (JSON-friendly lists):
-
-- `bindings`: `[local, import_index, imported]`, `imported` being a name, `default` or `*`;
-- `exports`: `[exported, import_index, name]`, `import_index` -1 for `export {local as name}`;
-- `default_export`: the module has an `export default <declaration or expression>`.
+re-export) to the file that really defines it. That goes in `extra`, a `TypeScriptMemberFacts`
+(`facts.py`), beside the member facts of `members/types.py`: its `bindings` (`Binding`), `exports`
+(`Export`, `source` -1 for `export {local as name}`) and what the module exports as `default`.
 """
 
 from __future__ import annotations
@@ -14,11 +12,13 @@ from __future__ import annotations
 import posixpath
 import re
 from bisect import bisect_right
+from dataclasses import replace
 from importlib import resources
 from typing import Any
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
+from .facts import Binding, DocLink, Export
 from .members.chains import chain
 from .members.types import type_facts
 from .members.written import alias_of, property_key
@@ -78,8 +78,8 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
     found.setdefault("member", [])
     qualifier = _qualifier_cache()
     imports: list[ImportRef] = []
-    bindings: list[list[Any]] = []
-    exports: list[list[Any]] = []
+    bindings: list[Binding] = []
+    exports: list[Export] = []
     default_export = False
     default_name = None
     default_value = None
@@ -124,23 +124,22 @@ def extract(path: str, source: bytes, grammar: str, language: str) -> FileFacts:
         symbols=tuple(_symbols(found, qualifier)),
         imports=tuple(imports),
         uses=_uses(found, source, sorted(skip_ranges)),
-        extra={"bindings": bindings, "exports": exports, "default_export": default_export,
-               **({"default_name": default_name} if default_name else {}),
-               **({"default_value": default_value} if default_value else {}), **type_facts(found, qualifier),
-               **({"doclinks": links} if links else {})},
+        extra=replace(type_facts(found, qualifier), bindings=tuple(bindings), exports=tuple(exports),
+                      default_export=default_export, default_name=default_name or None,
+                      default_value=default_value or None, doclinks=links),
     )
 
 
 _DOC_LINK = re.compile(rb"\{@link(?:code|plain)?\s+([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)")
 
 
-def _doc_links(source: bytes) -> list[list[str]]:
-    """The members a JSDoc `{@link Server.fetchSockets()}` names, as `[Server, fetchSockets]`:
-    the language server's find-references lists them (and renames them)."""
+def _doc_links(source: bytes) -> tuple[DocLink, ...]:
+    """The members a JSDoc `{@link Server.fetchSockets()}` names: the language server's
+    find-references lists them (and renames them)."""
     if b"@link" not in source:
-        return []
+        return ()
     found = {m.group(1).decode("utf-8", "replace") for m in _DOC_LINK.finditer(source)}
-    return [name.split(".") for name in sorted(found)]
+    return tuple(DocLink(head, tuple(members)) for head, *members in (name.split(".") for name in sorted(found)))
 
 
 _GENERIC_SIGNATURE = re.compile(rb"(?m)([\w$>\])}])([ \t]*\n(?:[ \t]*(?://[^\n]*)?\n)*[ \t]*<\s*[A-Za-z_$])")
@@ -170,7 +169,7 @@ def _has_keyword(node: Any, keyword: str) -> bool:
     return any(not child.is_named and child.type == keyword for child in node.children)
 
 
-def _static_import(node: Any, imports: list[ImportRef], bindings: list[list[Any]]) -> None:
+def _static_import(node: Any, imports: list[ImportRef], bindings: list[Binding]) -> None:
     line = node.start_point[0] + 1
     require = next((c for c in node.named_children if c.type == "import_require_clause"), None)
     if require is not None:  # import x = require("./x")
@@ -178,7 +177,7 @@ def _static_import(node: Any, imports: list[ImportRef], bindings: list[list[Any]
         local = next((c for c in require.named_children if c.type == "identifier"), None)
         if target:
             if local is not None:
-                bindings.append([ts.text(local), len(imports), "*"])
+                bindings.append(Binding(ts.text(local), len(imports), "*"))
             imports.append(ImportRef(target=target, line=line))
         return
     target = _string_value(node.child_by_field_name("source"))
@@ -193,7 +192,7 @@ def _static_import(node: Any, imports: list[ImportRef], bindings: list[list[Any]
     for part in clause.named_children if clause is not None else ():
         if part.type == "identifier":  # default import
             names.append("default")
-            bindings.append([ts.text(part), index, "default"])
+            bindings.append(Binding(ts.text(part), index, "default"))
             all_specifiers_typed = False
         elif part.type == "namespace_import":
             local = next((c for c in part.named_children if c.type == "identifier"), None)
@@ -201,7 +200,7 @@ def _static_import(node: Any, imports: list[ImportRef], bindings: list[list[Any]
             all_specifiers_typed = False
             if local is not None:
                 alias = ts.text(local)
-                bindings.append([alias, index, "*"])
+                bindings.append(Binding(alias, index, "*"))
         elif part.type == "named_imports":
             for spec in part.named_children:
                 if spec.type != "import_specifier":
@@ -212,7 +211,7 @@ def _static_import(node: Any, imports: list[ImportRef], bindings: list[list[Any]
                     continue
                 name = _string_value(imported) or ts.text(imported)
                 names.append(name)
-                bindings.append([ts.text(local), index, name])
+                bindings.append(Binding(ts.text(local), index, name))
                 all_specifiers_typed &= _has_keyword(spec, "type")
     if names and all_specifiers_typed:
         type_only = True
@@ -220,7 +219,7 @@ def _static_import(node: Any, imports: list[ImportRef], bindings: list[list[Any]
     imports.append(ImportRef(target=target, names=tuple(names), line=line, kind=kind, alias=alias))
 
 
-def _reexport(node: Any, imports: list[ImportRef], exports: list[list[Any]]) -> None:
+def _reexport(node: Any, imports: list[ImportRef], exports: list[Export]) -> None:
     target = _string_value(node.child_by_field_name("source"))
     if not target:
         return
@@ -232,7 +231,7 @@ def _reexport(node: Any, imports: list[ImportRef], exports: list[list[Any]]) -> 
             local = next((c for c in part.named_children if c.type in ("identifier", "string")), None)
             if local is not None:
                 alias = _string_value(local) or ts.text(local)
-                exports.append([alias, index, "*"])
+                exports.append(Export(alias, index, "*"))
         elif part.type == "export_clause":
             names = []
             for spec in part.named_children:
@@ -243,11 +242,11 @@ def _reexport(node: Any, imports: list[ImportRef], exports: list[list[Any]]) -> 
                 alias_node = spec.child_by_field_name("alias")
                 exported = (_string_value(alias_node) or ts.text(alias_node)) if alias_node else name
                 names.append(name)
-                exports.append([exported, index, name])
+                exports.append(Export(exported, index, name))
     imports.append(ImportRef(target=target, names=tuple(names), line=node.start_point[0] + 1, kind="reexport", alias=alias))
 
 
-def _local_export(node: Any, exports: list[list[Any]]) -> bool:
+def _local_export(node: Any, exports: list[Export]) -> bool:
     """Record `export {a as b}` / `export default a` / `export = a`; True for a default export of a
     declaration or expression defined right here."""
     value = node.child_by_field_name("value")
@@ -258,7 +257,7 @@ def _local_export(node: Any, exports: list[list[Any]]) -> bool:
             if spec.type != "export_specifier" or name_node is None:
                 continue
             alias_node = spec.child_by_field_name("alias")
-            exports.append([ts.text(alias_node or name_node), -1, ts.text(name_node)])
+            exports.append(Export(ts.text(alias_node or name_node), -1, ts.text(name_node)))
         return False
     is_default = _has_keyword(node, "default") or _has_keyword(node, "=")
     if not is_default:
@@ -266,17 +265,17 @@ def _local_export(node: Any, exports: list[list[Any]]) -> bool:
     if value is None and _has_keyword(node, "="):
         value = next((c for c in node.named_children if c.type == "identifier"), None)
     if value is not None and value.type == "identifier":
-        exports.append(["default", -1, ts.text(value)])
+        exports.append(Export("default", -1, ts.text(value)))
         return False
     declared = node.child_by_field_name("declaration")
     name = declared.child_by_field_name("name") if declared is not None else None
     if name is not None:  # `export default function f`: importers call it `default`, the file calls it `f`
-        exports.append(["default", -1, ts.text(name)])
+        exports.append(Export("default", -1, ts.text(name)))
     return True
 
 
 def _call_import(
-    specifier: Any, imports: list[ImportRef], bindings: list[list[Any]], skip_ranges: list[tuple[int, int]]
+    specifier: Any, imports: list[ImportRef], bindings: list[Binding], skip_ranges: list[tuple[int, int]]
 ) -> None:
     """`import("./x")` or `require("./x")`; `const x = require(...)` / `const {a} = require(...)`
     also bind names (and those names, being declarations, are not uses)."""
@@ -288,15 +287,15 @@ def _call_import(
         if name is not None:
             skip_ranges.append((name.start_byte, name.end_byte))
         if name is not None and name.type == "identifier":
-            bindings.append([ts.text(name), index, "*"])
+            bindings.append(Binding(ts.text(name), index, "*"))
         elif name is not None and name.type == "object_pattern":
             for part in name.named_children:
                 if part.type == "shorthand_property_identifier_pattern":
-                    bindings.append([ts.text(part), index, ts.text(part)])
+                    bindings.append(Binding(ts.text(part), index, ts.text(part)))
                 elif part.type == "pair_pattern":
                     key, value = part.child_by_field_name("key"), part.child_by_field_name("value")
                     if key is not None and value is not None and value.type == "identifier":
-                        bindings.append([ts.text(value), index, ts.text(key)])
+                        bindings.append(Binding(ts.text(value), index, ts.text(key)))
     imports.append(ImportRef(target=ts.text(specifier), line=call.start_point[0] + 1))
 
 

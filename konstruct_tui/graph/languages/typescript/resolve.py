@@ -18,6 +18,7 @@ from typing import Any
 from ...facts import Edge, FileFacts, ProjectView
 from .config import custom_conditions
 from .extract import LANGUAGE
+from .facts import members_of
 from .members.edges import member_edges
 from .members.receivers import Receivers
 from .specifiers import SpecifierResolver, facts_or_none
@@ -71,8 +72,9 @@ class TypeScriptResolver:
 
         uses = set(facts.uses)
         members = _members_by_qualifier(uses)
-        for local, index, imported in facts.extra.get("bindings", ()):
-            target = targets.get(index)
+        for binding in members_of(facts).bindings:
+            local, imported = binding.local, binding.imported
+            target = targets.get(binding.source)
             if target is None:
                 continue
             if imported == "*":
@@ -99,8 +101,8 @@ class TypeScriptResolver:
         facts, top_level = self._facts_of(path)
         if facts is None:
             return ()
-        return tuple(local for exported, index, local in facts.extra.get("exports", ())
-                     if exported == "default" and index < 0 and local in top_level)
+        return tuple(e.name for e in members_of(facts).exports
+                     if e.exported == "default" and e.source < 0 and e.name in top_level)
 
     def _referenced(self, target: str, name: str) -> tuple[str, list[str]]:
         if self._follow:
@@ -123,16 +125,17 @@ class TypeScriptResolver:
         facts, top_level = self._facts_of(path)
         if facts is None:
             return None
-        extra = facts.extra
-        if name == "default" and extra.get("default_export"):
+        extra = members_of(facts)
+        if name == "default" and extra.default_export:
             # `export default class Options`: the class is named Options wherever it is imported.
-            return path, extra.get("default_name") or name
+            return path, extra.default_name or name
         if name in top_level:
             return path, name
-        bindings = {local: (index, imported) for local, index, imported in extra.get("bindings", ())}
-        for exported, index, local in extra.get("exports", ()):
-            if exported != name:
+        bindings = {b.local: (b.source, b.imported) for b in extra.bindings}
+        for export in extra.exports:
+            if export.exported != name:
                 continue
+            index, local = export.source, export.name
             if index < 0:  # export {local as name}: declared here, or an imported binding
                 if local in bindings:
                     index, local = bindings[local]

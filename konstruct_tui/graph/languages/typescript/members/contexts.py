@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..facts import TypeScriptMemberFacts
 from .generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
-from .generics import MISSING as _MISSING
-from .generics import argument_at as _at
+from .generics import MISSING, argument_at
 from .keyed import has_keyed, resolved_spec
 from .signatures import CONTEXT, ITERATING
 from .written import LIB_TYPES
@@ -57,19 +57,19 @@ class Contexts:
                 # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T
                 # (unless T itself declares `then`: a thenable of the project)
                 settled = self._r.evaluate(path, segments[:-1], depth + 1)
-                if settled is not None and settled[0] == "instance" and not self._r.declaring(settled[1:3], "then"):
+                if settled is not None and settled[0] == "instance" and not self._r.declarations.declaring(settled[1:3], "then"):
                     return settled
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
                 overloads = self._property_signatures(path, segments, depth)
-            found = [(where, _at(sig, i)) for where, sig in overloads or ()]
+            found = [(where, argument_at(sig, i)) for where, sig in overloads or ()]
             if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
                 found = self._pushed(path, segments[:-1], depth) or []  # each argument is an element
             if any(has_keyed(argument) for _, argument in found):
                 self._keyed.add((path, CONTEXT + json.dumps([source[:4], j, keys])))
             found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
-                      else argument) for where, argument in found if argument is not _MISSING]
+                      else argument) for where, argument in found if argument is not MISSING]
         for key in keys:  # down the nested object literals
             declarations = self._declarations(found, key)
             if declarations is None:
@@ -107,7 +107,7 @@ class Contexts:
         if key not in self._owners:
             self._owners[key] = []
             where = self._locate(path, written) if "." not in written else None
-            if where is not None and where[1] in self._extra(where[0]).get("callsigs", {}):
+            if where is not None and where[1] in self.members(where[0]).callsigs:
                 found = self._objects(path, ["ref", written], 0) or []
                 self._owners[key] = [owner for owner in found if owner[0] is not None]
         return self._owners[key]
@@ -138,7 +138,7 @@ class Contexts:
                 declared = self._property(owner, key)
                 if declared is None:
                     return None
-                if declared is not _MISSING:
+                if declared is not MISSING:
                     out.append((owner, declared))
         return out
 
@@ -190,14 +190,14 @@ class Contexts:
             # `Record<K, V>` and the other standard types declare no property of the project
             return [] if value in LIB_TYPES and value not in self._r.bound(path) else None
         kind = self._r.kinds(where[0]).get(where[1])
-        extra = self._extra(where[0])
-        body = extra.get("callsigs", {}).get(where[1])
+        extra = self.members(where[0])
+        body = extra.callsigs.get(where[1])
         if body is not None and body[0] == "inline":
             return [(*where, (), None)]  # `type A = {...}`: its properties are `A.key`
         if body is not None:  # `type A = B & {...}`, `type A = Partial<B>`
             return self._objects(where[0], self._body(body, found, path), depth + 1)
-        if where[1] in extra.get("aliases", {}):  # `type A = B`
-            value = self._r.written(where[0], extra["aliases"][where[1]])
+        if where[1] in extra.aliases:  # `type A = B`
+            value = self._r.written(where[0], extra.aliases[where[1]])
             return [(value[1], value[2], (), None)] if value is not None else None
         return [(*where, (), None)] if kind in ("class", "interface", "type") else None
 
@@ -224,7 +224,7 @@ class Contexts:
             where = self._locate(path, found[1])
             if where is None:
                 return None
-            body = self._extra(where[0]).get("callsigs", {}).get(where[1])
+            body = self.members(where[0]).callsigs.get(where[1])
             return self._elements(where[0], self._body(body, found, path), depth + 1) if body is not None else None
         return None
 
@@ -250,27 +250,27 @@ class Contexts:
     def union_keys(self, path: str, name: str) -> tuple[str, ...] | None:
         """The keys a union of string literals names (`type Skip = 'a' | 'b'`), or None."""
         where = self._locate(path, name)
-        keys = self._extra(where[0]).get("literals", {}).get(where[1]) if where is not None else None
+        keys = self.members(where[0]).literals.get(where[1]) if where is not None else None
         return tuple(keys) if keys is not None else None
 
     def _property(self, owner: Owner, key: str) -> Any:
-        """(declaring file, spec) of property `key` of `owner`; _MISSING when it has none, None
+        """(declaring file, spec) of property `key` of `owner`; MISSING when it has none, None
         when that cannot be told (a base that does not resolve, an inline object type's member)."""
         path, name, omit, only = owner
         if key in omit or (only is not None and key not in only):
-            return _MISSING
+            return MISSING
         if path is None:  # an inline object type: `name` holds its keys (and its properties' types)
             if key not in name:
-                return _MISSING
+                return MISSING
             member = name.members.get(key) if isinstance(name, Inline) else None
             return (name.path, member) if member is not None else (None, None)
-        declared = self._r.declaring((path, name), key, props=True)
+        declared = self._r.declarations.declaring((path, name), key, props=True)
         if not declared:
-            bases = self._extra(path).get("bases", {}).get(name, ())
+            bases = self.members(path).bases.get(name, ())
             resolved = all(self._r.written(path, b) is not None for b in bases)
-            return _MISSING if resolved else None
+            return MISSING if resolved else None
         where, qualified = declared[0]
-        return where, self._extra(where).get("props", {}).get(qualified)
+        return where, self.members(where).props.get(qualified)
 
     def _locate(self, path: str, name: str) -> tuple[str, str] | None:
         bound = self._r.bound(path).get(name)
@@ -285,11 +285,11 @@ class Contexts:
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
         if owner is None or owner[0] not in ("instance", "static"):
             return None
-        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], segments[-1][1:], props=True)
         if not declared:
             return None
         where, qualified = declared[0]
-        found = self._extra(where).get("props", {}).get(qualified)
+        found = self.members(where).props.get(qualified)
         return self._shapes(where, found, 0) or None if isinstance(found, list) and found[0] in ("sig", "or") else None
 
     def _pushed(self, path: str, segments: list[str], depth: int) -> list[tuple[str, Any]] | None:
@@ -298,9 +298,9 @@ class Contexts:
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
         if owner is None or owner[0] not in ("instance", "static") or not segments[-1].startswith("."):
             return None
-        declared = self._r.declaring(owner[1:3], segments[-1][1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], segments[-1][1:], props=True)
         where, qualified = declared[0] if declared else (path, "")
-        found = self._extra(where).get("props", {}).get(qualified)
+        found = self.members(where).props.get(qualified)
         return self._elements(where, found, 0) if isinstance(found, list) else None
 
     def _callee_signatures(self, callee: Any, new: bool) -> list[tuple[str, Any]] | None:
@@ -308,17 +308,17 @@ class Contexts:
         if new:
             if kind != "static":
                 return None
-            return [(path, s) for s in self._extra(path).get("params", {}).get(f"{name}.constructor", ())] or None
+            return [(path, s) for s in self.members(path).params.get(f"{name}.constructor", ())] or None
         if kind == "instance":  # a field typed by a callable interface (`get!: HandlerInterface`)
             return self._named(path, name, 0) or None
         if kind not in ("function", "member"):
             return None
-        extra = self._extra(path)
-        if kind == "member" and self._r.kinds(path).get(name) == "method" and name not in extra.get("params", {}):
+        extra = self.members(path)
+        if kind == "member" and self._r.kinds(path).get(name) == "method" and name not in extra.params:
             return None  # a method without callback parameters (`returns` holds its return type)
-        if name in extra.get("params", {}):
-            return [(path, s) for s in extra["params"][name]]
-        written = extra.get("returns", {}).get(name) if kind == "member" else None
+        if name in extra.params:
+            return [(path, s) for s in extra.params[name]]
+        written = extra.returns.get(name) if kind == "member" else None
         if not written or "." in written:  # a field typed by a callable interface or alias
             return None
         shapes = self._shapes(path, ["ref", written], 0)
@@ -362,18 +362,18 @@ class Contexts:
         used_in = path
         path, name = where
         kinds = self._r.kinds(path)
-        extra = self._extra(path)
-        if name in extra.get("callsigs", {}):
-            return self._shapes(path, self._body(extra["callsigs"][name], found, used_in), depth + 1)
+        extra = self.members(path)
+        if name in extra.callsigs:
+            return self._shapes(path, self._body(extra.callsigs[name], found, used_in), depth + 1)
         kind = kinds.get(name)
-        if kind == "class" or kind == "enum" or (kind == "interface" and name not in extra.get("bases", {})):
+        if kind == "class" or kind == "enum" or (kind == "interface" and name not in extra.bases):
             return []  # an instance type: no call signature (an interface's bases might add one)
         if kind == "type":
             return []  # an alias of something with no call signature (`callsigs` keeps the rest)
         return None
 
-    def _extra(self, path: str) -> dict[str, Any]:
-        return self._r._extra(path)
+    def members(self, path: str) -> TypeScriptMemberFacts:
+        return self._r.members(path)
 
 
 # Types of TypeScript's lib that have no call signature, whatever their arguments (mapped types

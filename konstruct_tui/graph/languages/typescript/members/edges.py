@@ -12,14 +12,13 @@ the member name as by-name evidence.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
-from ....facts import OVERRIDES
+from ....facts import OVERRIDES, FileFacts
+from ..facts import members_of
 from .keyed import CALL
 from .receivers import UNION, Receivers
-from .signatures import KEYS
 from .written import SHAPE
 
 # Globals of every JavaScript runtime: their members are never the project's.
@@ -31,89 +30,91 @@ GLOBALS = frozenset({
 })
 
 
-def member_edges(facts: Any, uses: set[str], receivers: Receivers
+def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
                  ) -> tuple[dict[str, set[str]], set[str]]:
     """({defining file: {member names}}, {member names used on untyped receivers})."""
+    extra = members_of(facts)
     used: dict[str, set[str]] = defaultdict(set)
-    unknown: set[str] = set(facts.extra.get("untyped", ()))
+    unknown: set[str] = set(extra.untyped)
     path = facts.path
     bound = receivers.bound(path)
     # An import or re-export specifier names its declaration (`export {a as b} from './x'` too),
     # used or not: renaming the declaration changes that line, and find-references lists it.
     named = [(target, imported) for target, imported in bound.values()]
-    named += [(receivers.target_of(facts, index) or "", local) for _, index, local in facts.extra.get("exports", ())
-              if index >= 0 and local != "*"]
+    named += [(receivers.target_of(facts, e.source) or "", e.name) for e in extra.exports
+              if e.source >= 0 and e.name != "*"]
     for target, imported in named:
         if target and imported != "*":
             found = receivers.definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
     evaluated: dict[tuple[str, ...], tuple[Any, bool]] = {}
-    for segments, member in facts.extra.get("chains", ()):
+    for use in extra.member_uses:
+        segments = use.receiver
         if len(segments) == 1 and segments[0] in GLOBALS:
             continue
         value = _evaluated(receivers, path, segments, evaluated)
-        if member.startswith(KEYS):  # an object literal's keys name the declared properties
-            for key in json.loads(member[len(KEYS):]):
-                holder = receivers.contexts.holder(value, key) if value is not None else None
-                declared = receivers.declaring(holder[1:3], key, props=True) if holder is not None else []
-                for where_, qualified in declared:
-                    used[where_].add(qualified)
-                if not declared:
-                    unknown.add(key)
-            continue
-        if value is None:
-            if len(segments) > 1 or not _external(bound, segments[0]):
+        for key in use.keys:  # an object literal's keys name the declared properties
+            holder = receivers.contexts.holder(value, key) if value is not None else None
+            declared = receivers.declarations.declaring(holder[1:3], key, props=True) if holder is not None else []
+            for where_, qualified in declared:
+                used[where_].add(qualified)
+            if not declared:
+                unknown.add(key)
+        for member in use.members:
+            if value is None:
+                if len(segments) > 1 or not _external(bound, segments[0]):
+                    unknown.add(member)
+                continue
+            kind, where, name = value[:3]
+            if kind == "ns":
+                found = receivers.definer(where, member) if receivers.declarations.namespace(where, member) is None else None
+                if found is not None:
+                    used[found[0]].add(found[1])
+                elif receivers.declarations.namespace(where, member) is None:
+                    unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
+            elif kind in ("instance", "static", UNION):
+                # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
+                parts = value[2] if kind == UNION else (value,)
+                answers = [_declared(receivers, part, member) for part in parts]
+                if all(declared for declared, _ in answers):
+                    for declared, _ in answers:
+                        for where_, qualified in declared:
+                            if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
+                                used[where_].add(qualified)
+                if any(open_ for _, open_ in answers) or not all(declared for declared, _ in answers):
+                    unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
+            elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
+                literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
+                if literal_member is not None and literal_member in receivers.kinds(where):
+                    used[where].add(literal_member)
+                else:
+                    unknown.add(member)
+            elif kind in ("array", "array-call", "record", "map", "map-call"):
+                continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
+            elif len(segments) > 1:
                 unknown.add(member)
-            continue
-        kind, where, name = value[:3]
-        if kind == "ns":
-            found = receivers.definer(where, member) if receivers.namespace(where, member) is None else None
-            if found is not None:
-                used[found[0]].add(found[1])
-            elif receivers.namespace(where, member) is None:
-                unknown.add(member)  # not found where it should be: evidence by name, never a silent nothing
-        elif kind in ("instance", "static", UNION):
-            # a union's member (`[sio, nio]`, `a ?? b`) is a use of each part's, when each has one
-            parts = value[2] if kind == UNION else (value,)
-            answers = [_declared(receivers, part, member) for part in parts]
-            if all(declared for declared, _ in answers):
-                for declared, _ in answers:
-                    for where_, qualified in declared:
-                        if not qualified.startswith(SHAPE):  # an inline object type's member: no declaration to name
-                            used[where_].add(qualified)
-            if any(open_ for _, open_ in answers) or not all(declared for declared, _ in answers):
-                unknown.add(member)  # an interface may be implemented by any class; a miss is no proof
-        elif kind == "object":  # an object literal's key: declared there when the literal is a module's constant
-            literal_member = f"{value[3]}.{member}" if len(value) > 3 else None
-            if literal_member is not None and literal_member in receivers.kinds(where):
-                used[where].add(literal_member)
-            else:
-                unknown.add(member)
-        elif kind in ("array", "array-call", "record", "map", "map-call"):
-            continue  # a member of a runtime array (`xs.length`, `xs.push`): never the project's
-        elif len(segments) > 1:
-            unknown.add(member)
-    for head, *linked in facts.extra.get("doclinks", ()):  # `{@link Server.fetchSockets()}`
-        value = receivers.evaluate(path, [head, *("." + m for m in linked[:-1])])
+    for link in extra.doclinks:  # `{@link Server.fetchSockets()}`
+        linked = link.members
+        value = receivers.evaluate(path, [link.head, *("." + m for m in linked[:-1])])
         if value is not None and value[0] in ("instance", "static"):
-            for where_, qualified in receivers.declaring(value[1:3], linked[-1])[:1]:
+            for where_, qualified in receivers.declarations.declaring(value[1:3], linked[-1])[:1]:
                 used[where_].add(qualified)  # a link that names nothing is no evidence either way
-    extra = facts.extra
-    for parents, names in extra.get("local_classes", ()):  # a class in a function implementing a base's members
-        for written in parents:
+    for local in extra.local_classes:  # a class in a function implementing a base's members
+        names = local.members
+        for written in local.bases:
             base = receivers.written(path, written)
             if base is None or base[0] != "instance":
                 continue
             for member in names:
-                for where_, overridden in receivers.declaring((base[1], base[2]), member, props=True):
+                for where_, overridden in receivers.declarations.declaring((base[1], base[2]), member, props=True):
                     if where_ != path:
                         used[where_].add(overridden)
-    fields = {*extra.get("returns", {}), *extra.get("props", {}), *extra.get("fields", {})}
+    fields = {*extra.returns, *extra.props, *extra.fields}
     owners = {qualified.rpartition(".")[0] for qualified in fields}
-    objects = set(extra.get("objects", ()))
+    objects = set(extra.objects)
     own: set[str] = set()  # overrides of a member declared in this same file: a self edge of markers only
-    bases = extra.get("bases", {})
+    bases = extra.bases
     members: dict[str, list[tuple[str, str]]] = defaultdict(list)  # owner -> (symbol, member): read once
     for symbol in facts.symbols if bases else ():
         declared_in, dot, member = symbol.name.rpartition(".")
@@ -123,7 +124,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
         if owner in objects:
             continue  # the parts of an intersection (`type R = JSXNode & {type: T}`) override nothing
         for name, member in members.get(owner, ()):
-            for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
+            for where, overridden in receivers.declarations.declaring((path, owner), member, props=True)[1:]:
                 if where != path:
                     used[where].update((overridden, f"{name}{OVERRIDES}{overridden}"))
                 else:  # `class Cookie implements ElysiaCookie` beside `interface CookieOptions`: the family only
@@ -132,7 +133,7 @@ def member_edges(facts: Any, uses: set[str], receivers: Receivers
         for qualified in fields if owner in owners else ():
             declared_in, _, member = qualified.rpartition(".")
             if declared_in == owner and qualified not in receivers.kinds(path):
-                for where, overridden in receivers.declaring((path, owner), member, props=True)[1:]:
+                for where, overridden in receivers.declarations.declaring((path, owner), member, props=True)[1:]:
                     if where != path:
                         used[where].add(overridden)
     used.pop(path, None)
@@ -156,13 +157,13 @@ def _declared(receivers: Receivers, value: Any, member: str) -> tuple[list[tuple
     """(declarations `member` of an instance or class `value` names, whether the use stays open
     to by-name evidence too)."""
     kind, where, name = value[:3]
-    declared = receivers.declaring((where, name), member)
+    declared = receivers.declarations.declaring((where, name), member)
     interface = receivers.kinds(where).get(name) != "class"
     typed = bool(declared)
     if not declared and interface:
         # a property an interface declares (`readonly path: string`): a use of it, and of
         # the class members implementing it; still by-name, as any object may provide it
-        declared = receivers.declaring((where, name), member, props=True)
+        declared = receivers.declarations.declaring((where, name), member, props=True)
     # an inline object type's member is implemented by whatever literal is given for it
     inline = bool(declared) and all(q.startswith(SHAPE) for _, q in declared)
     return declared, (kind == "instance" and interface and not typed) or inline

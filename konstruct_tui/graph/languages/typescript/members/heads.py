@@ -14,7 +14,7 @@ from typing import Any
 from .... import treesitter as ts
 from .generics import ELEMENT, RETURNED
 from .keyed import call_keys
-from .signatures import CONTEXT, KEYS, spec
+from .signatures import CONTEXT, spec
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 
@@ -51,11 +51,11 @@ def context_head(declaration: Any, follow: Any, lookup: Any = None) -> list[str]
     return [CONTEXT + json.dumps([source, j, outer + keys])]
 
 
-def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[str, ...], str]]:
+def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[str, ...], str, tuple[str, ...]]]:
     """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
-    parameter's (or annotation's) type declares. One chain per object literal, `[ctx:[source, -1,
-    keys]]` + `KEYS` and its keys as JSON: the context is resolved once for all of its keys."""
-    found: set[tuple[tuple[str, ...], str]] = set()
+    parameter's (or annotation's) type declares. One use per object literal: the chain `[ctx:[source,
+    -1, keys]]`, no member, and its keys: the context is resolved once for all of its keys."""
+    found: set[tuple[tuple[str, ...], str, tuple[str, ...]]] = set()
     for node in objects:
         names = []
         for part in node.named_children:
@@ -74,7 +74,7 @@ def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[s
         context = _context(node, follow, lookup=lookup) if names else None
         if context is not None:
             source, outer = context
-            found.add(((CONTEXT + json.dumps([source, -1, outer]),), KEYS + json.dumps(sorted(set(names)))))
+            found.add(((CONTEXT + json.dumps([source, -1, outer]),), "", tuple(sorted(set(names)))))
     return found
 
 

@@ -7,7 +7,7 @@ property type's member. The same shape types DI containers (`get<K extends keyof
 Services[K]`), event maps and registries; a parameter typed `M[K]` (`loadPlugin(key,
 implementation: Plugins[K])`) types an object literal or callback given for it the same way.
 
-Facts: `keyed` (callable -> `[M written, p]`: its return type is `M[K]`, K the type of its
+Facts: `keyed` (callable -> a `KeyedReturn`: its return type is `M[K]`, K the type of its
 parameter p); a parameter spec `["keyed", M written, p]` (`members/signatures.spec`); the keys a call
 gives, as a call segment `()["'Patches'", "PluginPatches", null]` or a fifth element of a `ctx:`
 call source: a string literal (or a local `const` of one) quoted, a name of the module scope (read
@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import KeyedReturn
 from .written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
 
 KEYED = "keyed"
@@ -209,15 +210,14 @@ def key_of(receivers: Any, path: str, given: str | None) -> str | None:
         if found is None:
             return None
         where, name = found
-    facts = receivers._facts_of(where)
-    return facts.extra.get("strings", {}).get(name) if facts is not None else None
+    return receivers.members(where).strings.get(name)
 
 
-def keyed_value(receivers: Any, path: str, keyed: list[Any], keys: list[str | None], depth: int) -> Any:
+def keyed_value(receivers: Any, path: str, keyed: KeyedReturn, keys: list[str | None], depth: int) -> Any:
     """What a call of a callable whose return type is `M[K]` gives: property `keys[p]` of M."""
-    written, p = keyed
+    p = keyed.parameter
     key = keys[p] if p < len(keys) else None
-    return property_value(receivers, path, written, key, depth) if key is not None else None
+    return property_value(receivers, path, keyed.mapped, key, depth) if key is not None else None
 
 
 def property_value(receivers: Any, path: str, written: str, key: str, depth: int) -> Any:

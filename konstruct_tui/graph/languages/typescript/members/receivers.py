@@ -16,6 +16,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ....facts import FileFacts
+from ..facts import TypeScriptMemberFacts, members_of
 from .chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
 from .contexts import CONTEXT, Contexts
 from .declarations import Declarations
@@ -33,24 +35,23 @@ _ELEMENT = frozenset({"find", "findLast", "at", "pop", "shift"})
 _DEPTH = 4  # nested evaluations (a return chain evaluated inside another), and base-class levels
 
 
-class Receivers(Declarations):
+class Receivers:
     def __init__(
         self,
-        facts_of: Callable[[str], Any],
+        facts_of: Callable[[str], FileFacts | None],
         target_of: Callable[[Any, int], str | None],
         definer: Callable[[str, str], tuple[str, str] | None],
     ) -> None:
-        self._facts_of = facts_of
+        self.facts_of = facts_of
         self.target_of = target_of
         self.definer = definer
         self._kinds: dict[str, dict[str, str]] = {}
         self._values: dict[str, frozenset[str]] = {}
         self._intersections: dict[tuple[str, str], bool] = {}
         self._bound: dict[str, dict[str, tuple[str, str]]] = {}
-        self._aliasing: set[tuple[str, str]] = set()
-        self._namespaces: dict[tuple[str, str], str | None] = {}
-        self._declaring: dict[tuple[str, str, str, bool], list[tuple[str, str]]] = {}  # aliases being followed (`type A = B; type B = A`)
+        self._aliasing: set[tuple[str, str]] = set()  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
+        self.declarations = Declarations(self)
         self._parameters: dict[tuple[str, str], Value | None] = {}
         self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`members/edges._evaluated`)
 
@@ -59,7 +60,7 @@ class Receivers(Declarations):
     def kinds(self, path: str) -> dict[str, str]:
         found = self._kinds.get(path)
         if found is None:
-            facts = self._facts_of(path)
+            facts = self.facts_of(path)
             found = {}
             for s in facts.symbols if facts is not None else ():
                 # A class merged with an interface of the same name stays a class; a constant
@@ -73,7 +74,7 @@ class Receivers(Declarations):
         """The module-level constants and variables of `path` (a name may be a type too)."""
         found = self._values.get(path)
         if found is None:
-            facts = self._facts_of(path)
+            facts = self.facts_of(path)
             found = frozenset(s.name for s in facts.symbols if s.kind in ("variable", "constant")) \
                 if facts is not None else frozenset()
             self._values[path] = found
@@ -83,16 +84,16 @@ class Receivers(Declarations):
         """local -> (target file or "" for a package, imported name or "*")."""
         found = self._bound.get(path)
         if found is None:
-            facts = self._facts_of(path)
+            facts = self.facts_of(path)
             found = {}
-            for local, index, imported in facts.extra.get("bindings", ()) if facts is not None else ():
-                found[local] = (self.target_of(facts, index) or "", imported)
+            for binding in members_of(facts).bindings:
+                found[binding.local] = (self.target_of(facts, binding.source) or "", binding.imported)
             self._bound[path] = found
         return found
 
-    def _extra(self, path: str) -> dict[str, Any]:
-        facts = self._facts_of(path)
-        return facts.extra if facts is not None else {}
+    def members(self, path: str) -> TypeScriptMemberFacts:
+        """The facts `path` states beyond its symbols and imports (EMPTY for a file not indexed)."""
+        return members_of(self.facts_of(path))
 
     # --- names ---------------------------------------------------------------------------------
 
@@ -106,7 +107,7 @@ class Receivers(Declarations):
                 return None
             if imported == "*":
                 return ("ns", target, "")
-            namespace = self.namespace(target, imported)  # `import {z} from 'zod'`, z an `import * as z` it exports
+            namespace = self.declarations.namespace(target, imported)  # `import {z} from 'zod'`, z an `import * as z` it exports
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(target, imported)
@@ -118,7 +119,7 @@ class Receivers(Declarations):
     def _declared(self, path: str, name: str, depth: int, read: bool = False) -> Value | None:
         kind = self.kinds(path).get(name)
         if kind is None and name == "default" and depth < _DEPTH:  # `export default new Logger()`
-            exported = self._extra(path).get("default_value")
+            exported = self.members(path).default_value
             return self.evaluate(path, exported, depth + 1) if exported else None
         if read and kind in ("interface", "type") and name in self.values(path):
             # `const T: Maker<T> = make(); interface T {...}`: read as a value, `T` is the constant
@@ -134,10 +135,10 @@ class Receivers(Declarations):
             if found is not None and found[0] == "object" and found[1] == path:
                 return (*found[:3], name)  # `export const o = {m() {...}}`: `o.m` is declared here
             return found
-        if kind == "type" and name in self._extra(path).get("objects", ()):  # `type A = {...} & B`
+        if kind == "type" and name in self.members(path).objects:  # `type A = {...} & B`
             return ("static", path, name) if self._intersectable(path, name, 0) else None
         if kind == "type" and (path, name) not in self._aliasing:  # `type A = B`: what B is
-            written = self._extra(path).get("aliases", {}).get(name)
+            written = self.members(path).aliases.get(name)
             self._aliasing.add((path, name))
             try:
                 value = self.written(path, written) if written else None
@@ -147,7 +148,7 @@ class Receivers(Declarations):
                 return ("static", path, name)  # `type Strict = Except<Options, 'kind'>`: what the utility keeps
             if value is None or value[0] != "instance":
                 return None
-            body = self._extra(path).get("callsigs", {}).get(name)
+            body = self.members(path).callsigs.get(name)
             if body is not None and len(body) > 2 and self.kinds(value[1]).get(value[2]) == "type":
                 return None  # `Prettify<CookieOptions>`: what the generic alias makes of its arguments (`alias_owners`)
             return ("static", value[1], value[2])
@@ -161,7 +162,7 @@ class Receivers(Declarations):
         if key not in self._intersections:
             self._intersections[key] = False  # a cycle of aliases resolves to nothing
             self._intersections[key] = depth < _DEPTH and all(
-                self._readable(path, written, depth) for written in self._extra(path).get("bases", {}).get(name, ()))
+                self._readable(path, written, depth) for written in self.members(path).bases.get(name, ()))
         return self._intersections[key]
 
     def _readable(self, path: str, written: str, depth: int) -> bool:
@@ -176,19 +177,19 @@ class Receivers(Declarations):
         if found is None:
             return False  # a package's type (`node:http`): unresolved without an install
         where, declared = found
-        extra = self._extra(where)
-        if declared in extra.get("objects", ()):
+        extra = self.members(where)
+        if declared in extra.objects:
             return self._intersectable(where, declared, depth + 1)
-        alias = extra.get("aliases", {}).get(declared)
+        alias = extra.aliases.get(declared)
         # `type P = typeof plugins`: what the value is, read where it is used (as before such aliases were read)
         return self._readable(where, alias, depth + 1) if alias and not alias.startswith(TYPEOF) and depth < _DEPTH \
             else True
 
     def local(self, path: str, name: str, depth: int = 0) -> Value | None:
-        extra = self._extra(path)
-        found = {self.written(path, w) for w in extra.get("types", {}).get(name, ())}
+        extra = self.members(path)
+        found = {self.written(path, w) for w in extra.types.get(name, ())}
         if depth < _DEPTH:
-            found |= {self.evaluate(path, c, depth + 1) for c in extra.get("assigned", {}).get(name, ())}
+            found |= {self.evaluate(path, c, depth + 1) for c in extra.assigned.get(name, ())}
         return found.pop() if len(found) == 1 else None
 
     def written(self, path: str, written: str) -> Value | None:
@@ -228,7 +229,7 @@ class Receivers(Declarations):
             value = this or (("instance", path, owner) if self.kinds(path).get(owner) == "class" else None)
         elif head.startswith("super:"):
             owner = head[6:]
-            parents = [self.written(path, w) for w in self._extra(path).get("bases", {}).get(owner, ())]
+            parents = [self.written(path, w) for w in self.members(path).bases.get(owner, ())]
             value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
         elif head.startswith(EITHER):  # `a ?? b`: one type, or a union of both (each side's member)
             value = union(self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):]))
@@ -297,18 +298,18 @@ class Receivers(Declarations):
         if kind not in ("function", "member") or depth >= _DEPTH:
             return None
         receiver = value[3] if len(value) > 3 else None
-        extra = self._extra(path)
-        keyed = extra.get("keyed", {}).get(name)
+        extra = self.members(path)
+        keyed = extra.keyed.get(name)
         if keyed is not None:  # `getPlugin(PluginPatches)`: a `Plugins["Patches"]`
             self.keyed_calls += 1
             given = json.loads(call[1][len(CALL):]) if call[1] != CALL else []
             return keyed_value(self, path, keyed, [key_of(self, call[0], g) for g in given], depth + 1)
-        written = extra.get("returns", {}).get(name)
+        written = extra.returns.get(name)
         if written == "this":
             return receiver or ("instance", path, name.rpartition(".")[0])
         if written:
             return self.written(path, written)
-        returned = extra.get("returned", {}).get(name)
+        returned = extra.returned.get(name)
         if returned is not None:
             this = receiver if returned[0].startswith("this:") else None
             return self.evaluate(path, returned, depth + 1, this)
@@ -324,35 +325,35 @@ class Receivers(Declarations):
             given = json.loads(name[len(OBJECT):]).get(member)
             return self.evaluate(path, given, depth + 1) if given is not None and depth < _DEPTH else None
         if kind == "ns":
-            namespace = self.namespace(path, member)
+            namespace = self.declarations.namespace(path, member)
             if namespace is not None:
                 return ("ns", namespace, "")
             found = self.definer(path, member)
             return self._declared(*found, depth, read) if found is not None else None
         if kind not in ("instance", "static"):
             return None
-        declaring = self.declaring((path, name), member)
+        declaring = self.declarations.declaring((path, name), member)
         if not declaring:  # `got.post`: a `Record<HTTPAlias, GotRequestFunction>` part's value
-            return self.recorded((path, name), member) if kind == "instance" else None
+            return self.declarations.recorded((path, name), member) if kind == "instance" else None
         where, qualified = declaring[0]
-        extra = self._extra(where)
-        if called or qualified in extra.get("callables", ()) or (
-                self.kinds(where).get(qualified) == "method" and qualified not in extra.get("accessors", ())):
+        extra = self.members(where)
+        if called or qualified in extra.callables or (
+                self.kinds(where).get(qualified) == "method" and qualified not in extra.accessors):
             return ("member", where, qualified, value if kind == "instance" else None)
-        written = extra.get("returns", {}).get(qualified)  # a field's type, a getter's return
+        written = extra.returns.get(qualified)  # a field's type, a getter's return
         if written == "this":
             return value if kind == "instance" else None
         if written:
             return self.written(where, written)
-        if qualified in extra.get("accessors", ()):  # `get x() { return this._x }`: what it returns
+        if qualified in extra.accessors:  # `get x() { return this._x }`: what it returns
             return self._called(("member", where, qualified, value if kind == "instance" else None), depth)
-        assigned = extra.get("fields", {}).get(qualified)  # `this.x = new T()`, `x = make()`
+        assigned = extra.fields.get(qualified)  # `this.x = new T()`, `x = make()`
         found = self.evaluate(where, assigned, depth + 1, value if kind == "instance" else None) \
             if assigned is not None and depth < _DEPTH else None
-        if found is None and len(declaring) > 1 and qualified not in extra.get("returns", {}):
+        if found is None and len(declaring) > 1 and qualified not in extra.returns:
             # `this.router = a ?? b` in a subclass declares nothing: the base's `router!: Router` types it
             base, above = declaring[1]
-            written = self._extra(base).get("returns", {}).get(above)
+            written = self.members(base).returns.get(above)
             return self.written(base, written) if written and written != "this" else None
         return found
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import RecordPart
 from .written import (
     SHAPE,
     TYPE_NAME,
@@ -132,22 +133,21 @@ def field_type(node: Any) -> str | None:
     return None if written == "this" else written
 
 
-def record_part(part: Any) -> list[Any] | None:
-    """`[keys, V]` for an intersection part `Record<'get' | 'post', V>` (keys a union of string
-    literals, or `{"ref": alias}` of one) with V one written type: `.get` of the whole is a V."""
+def record_part(part: Any) -> RecordPart | None:
+    """An intersection part `Record<'get' | 'post', V>` (keys a union of string literals, or an
+    alias of one) with V one written type: `.get` of the whole is a V."""
     if part.type != "generic_type" or ts.text(part.child_by_field_name("name") or part) != "Record":
         return None
     arguments = part.child_by_field_name("type_arguments")
     found = arguments.named_children if arguments is not None else []
     if len(found) != 2:
         return None
-    keys: Any = literal_keys(found[0])
-    if keys is None and found[0].type == "type_identifier":
-        keys = {"ref": ts.text(found[0])}
+    keys = literal_keys(found[0])
+    alias = ts.text(found[0]) if keys is None and found[0].type == "type_identifier" else None
     value = written_type(Wrapped(found[1]))
-    if keys is None or value is None or value == "this" or value.startswith((TYPEOF, SHAPE)):
+    if (keys is None and alias is None) or value is None or value == "this" or value.startswith((TYPEOF, SHAPE)):
         return None
-    return [keys, value]
+    return RecordPart(value, tuple(keys or ()), alias)
 
 
 def literal_keys(node: Any) -> list[str] | None:

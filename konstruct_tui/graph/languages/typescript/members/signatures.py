@@ -44,7 +44,6 @@ from .shapes import literal_keys
 from .written import bounded, type_parameter, written_or_array
 
 CONTEXT = "ctx:"
-KEYS = "keys:"  # the member of a key-use chain: the object literal's keys, as JSON
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _MAYBE_CALLABLE = frozenset({"function_type", "type_identifier", "generic_type", "union_type", "intersection_type",
                              "parenthesized_type", "object_type", "nested_type_identifier"})
@@ -203,7 +202,9 @@ def spec(node: Any, depth: int = 0) -> Any:
     return ["ref", name, given] if given else ["ref", name]
 
 
-def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, Any]:
+def signature_facts(found: dict[str, list[Any]], qualifier: Any
+                    ) -> tuple[dict[str, list[Any]], dict[str, Any], dict[str, Any], dict[str, list[str]]]:
+    """(`params`, `callsigs`, `props`, `literals`) of a file (see the module doc)."""
     params: dict[str, list[Any]] = {}
     candidates: dict[str, list[Any]] = {}
     for parameters in ts.in_order(found.get("signature", ())):
@@ -212,7 +213,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
             owner = owner.parent  # `const f = (cb: H) => ...`, `handle = function (cb: H) {...}`
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None or name.type not in ("identifier", "property_identifier"):
+        if prefix is None or name is None or name.type not in ("identifier", "property_identifier"):
             continue
         if not any(p.child_by_field_name("type") is not None for p in parameters.named_children):
             candidates.setdefault(".".join([*prefix, ts.text(name)]), []).append(None)
@@ -228,7 +229,7 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None:
+        if prefix is None or name is None:
             continue
         if owner.type == "type_alias_declaration":
             keys = literal_keys(node)
@@ -262,5 +263,4 @@ def signature_facts(found: dict[str, list[Any]], qualifier: Any) -> dict[str, An
             annotation = node.child_by_field_name("type")
             found_spec = spec(annotation.named_children[0]) if annotation is not None and annotation.named_child_count else None
         props.setdefault(".".join([*prefix, ts.text(key)]), found_spec)
-    return {**({"params": params} if params else {}), **({"callsigs": callsigs} if callsigs else {}),
-            **({"props": props} if props else {}), **({"literals": literals} if literals else {})}
+    return params, callsigs, props, literals

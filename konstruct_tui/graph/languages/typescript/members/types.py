@@ -1,29 +1,36 @@
 """TypeScript / JavaScript facts about types, for member uses: what the source writes, nothing inferred.
 
-Kept in `FileFacts.extra` (JSON-friendly), read by `members/receivers.py`:
+Kept in `FileFacts.extra` (a `facts.TypeScriptMemberFacts`), read by `members/receivers.py`:
 - `types`: local, parameter or field name -> the type names written for it (`x: T`, `x = new T()`);
 - `assigned`: local -> receiver chains it is assigned from (`const s = string().min(1)`);
-- `chains`: `[chain, member]` for each member used on a receiver that is not a bare name
-  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`); chains are read by `members/chains.py`;
+- `member_uses`: a `MemberUse` for each member used on a receiver that is not a bare name
+  (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`; chains are read by `members/chains.py`), and for
+  the keys of each object literal whose position types it (`f({a, b})`);
 - `returns`: `Class.method` / `function` / `Class.field` -> the written return or field type
   (`this` for a method declared to return `this`); `Promise<T>` counts as `T` (awaited);
 - `returned`: unannotated function or method -> the one chain all its `return`s (or its arrow body)
   give, e.g. `create() { return new StringSchema() }`;
-- `bases`: class or interface -> the types it extends and implements;
+- `keyed`: callable -> its `M[K]` return (`members/keyed.py`); `strings`: module-level string constants;
+- `bases`: class or interface -> the types it extends and implements; `objects`: object type
+  aliases, with their `records` (`Record<'get' | 'post', V>` parts); `local_classes`: classes
+  declared inside functions;
 - `untyped`: members used on receivers no chain can follow (`xs[0].m`): by-name evidence;
 - `fields`: `Class.field` -> the chain every `this.field = ...` assigns (no declared type);
 - `aliases`: `type A = B` -> `B` (a type alias of a class);
 - `callables` / `accessors`: class fields holding a function, and getters;
-- `default_name`: the name of an `export default class X` / `function x`.
+- `params`, `callsigs`, `props`, `literals`: declared signatures (`members/signatures.py`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import KeyedReturn, LocalClass, MemberUse, RecordPart, TypeScriptMemberFacts
 from .chains import (
     MAX_SEGMENTS,
     chain,
@@ -59,7 +66,7 @@ _CALLABLE = frozenset({"function_declaration", "generator_function_declaration",
                        "function_signature", "method_signature", "abstract_method_signature"})
 
 
-def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> dict[str, Any]:
+def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> TypeScriptMemberFacts:
     types: dict[str, set[str]] = defaultdict(set)
     assigned: dict[str, list[list[str]]] = defaultdict(list)
     returns: dict[str, str] = {}
@@ -125,7 +132,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         elif said is not None:
             assigned[ts.text(name)].append(said)
     overloaded: set[str] = set()
-    keyed: dict[str, list[Any]] = {}
+    keyed: dict[str, KeyedReturn] = {}
     # Document order: of overloads (`string(): ZodString; string<T>(): $ZodType<T>`), the first one
     # says (a call without arguments picks it), not whichever the query happens to list last.
     for node in ts.in_order(found.get("returns", ())):
@@ -142,7 +149,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         overloaded.add(key)
         indexed_by = indexed_access(node.named_children[0]) if node.named_child_count else None
         if indexed_by is not None:  # `(key: K): Plugins[K]`: typed by the key each call gives
-            keyed[key] = indexed_by
+            keyed[key] = KeyedReturn(*indexed_by)
             continue
         written = bounded(node, written_or_array(node))
         if written:
@@ -159,7 +166,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         prefix = qualifier(owner) if name is not None else None
         if prefix is not None:
             returned[".".join([*prefix, property_key(name)])].append(chain(node, scopes.lookup, memo))
-    local_classes: list[list[list[str]]] = []
+    local_classes: list[LocalClass] = []
     for node in found.get("heritage", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if owner is not None else None
@@ -167,21 +174,21 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         clauses = node.named_children if node.type == "class_heritage" else [node]
         parents = [w for clause in clauses for w in (written_type(Wrapped(part)) for part in clause.named_children)
                    if w and w != "this"]
-        if prefix is not None:
+        if prefix is not None and name is not None:
             bases[".".join([*prefix, ts.text(name)])] += parents
         elif parents and name is not None and owner.type != "interface_declaration":
             # a class inside a function (a test's `class MockMeter implements Meter {...}`): no symbol,
             # but the members it declares implement (override) the bases' ones
-            local_classes.append([parents, local_members(owner)])
+            local_classes.append(LocalClass(tuple(parents), tuple(local_members(owner))))
     # `type Got = {extend(): Got} & Record<...> & Callable`: an object type whose members are its
     # own and those of the types it intersects (as an interface's and its bases')
     objects: list[str] = []
-    records: dict[str, list[Any]] = defaultdict(list)
+    records: dict[str, list[RecordPart]] = defaultdict(list)
     for node in found.get("callsig", ()):
         owner = node.parent
         name = owner.child_by_field_name("name") if node.type in ("object_type", "intersection_type") else None
         prefix = qualifier(owner) if name is not None else None
-        if prefix is None:
+        if prefix is None or name is None:
             continue
         key = ".".join([*prefix, ts.text(name)])
         objects.append(key)
@@ -222,13 +229,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     inline_shapes(found.get("shape", ()), bases, returns, callables)  # inline object types: `@offset.key`
     accessors = {member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
-    chains: set[tuple[tuple[str, ...], str]] = set()
+    chains: set[tuple[tuple[str, ...], str, tuple[str, ...]]] = set()  # (receiver, member, keys)
     for node, keys in destructured:
         said = scopes.said(node)
         if said is None:
             untyped.add(keys[-1])
         elif len(said) + len(keys) <= MAX_SEGMENTS:
-            chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1]))
+            chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1], ()))
     narrowed = narrowings(found.get("narrow", ()))
     look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
     if narrowed:
@@ -237,13 +244,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         subscript = key.parent.parent
         receiver = chain(subscript.child_by_field_name("object"), look, memo) if key.parent.named_child_count == 1 else None
         if receiver is not None:
-            chains.add((tuple(receiver), ts.text(key)))
+            chains.add((tuple(receiver), ts.text(key), ()))
     for prop in found.get("chained", ()):
         receiver = chain(prop.parent.child_by_field_name("object"), look, memo)
         if receiver is None:
             untyped.add(ts.text(prop))
         else:
-            chains.add((tuple(receiver), ts.text(prop)))
+            chains.add((tuple(receiver), ts.text(prop), ()))
     # (`found` holds both in document order: see `extract.extract`.)
     # `x.m` with a bare name: a local's declaration says its type, or it is a module-level name
     # (an import, a declaration, a module-level instance) that resolution follows.
@@ -252,46 +259,43 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if receiver is None:
             untyped.add(ts.text(member))
         else:
-            chains.add((tuple(receiver), ts.text(member)))
+            chains.add((tuple(receiver), ts.text(member), ()))
     for node in found.get("lookup", ()):  # `Router<T>['match']`: a use of `Router.match`
         looked = bounded(node, written_type(Wrapped(node.named_children[0])))
         indexed = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
         if looked and looked != "this" and not looked.startswith(TYPEOF) and indexed is not None:
-            chains.add(((f"as {looked}",), ts.text(indexed)))
+            chains.add(((f"as {looked}",), ts.text(indexed), ()))
     chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo), scopes.lookup)
-    extra: dict[str, Any] = signature_facts(found, qualifier)
-    if types:
-        extra["types"] = {k: sorted(v) for k, v in sorted(types.items())}
-    if assigned:
-        extra["assigned"] = {k: v for k, v in sorted(assigned.items())}
-    if chains:
-        extra["chains"] = [[list(c), m] for c, m in sorted(chains)]
-    if returns:
-        extra["returns"] = dict(sorted(returns.items()))
     every = {k: c for k, v in returned.items() if k not in returns and k not in keyed and (c := agreed(v)) is not None}
-    if every:
-        extra["returned"] = dict(sorted(every.items()))
-    if keyed:
-        extra["keyed"] = dict(sorted(keyed.items()))
-    strings = string_constants(module_level)
-    if strings:
-        extra["strings"] = dict(sorted(strings.items()))
-    if objects:
-        extra["objects"] = sorted(objects)
-    if records:
-        extra["records"] = dict(sorted(records.items()))
-    if bases:
-        extra["bases"] = dict(sorted(bases.items()))
-    if local_classes:
-        extra["local_classes"] = local_classes
-    if untyped:
-        extra["untyped"] = sorted(untyped)
-    if fields:
-        extra["fields"] = dict(sorted(fields.items()))
-    if aliases:
-        extra["aliases"] = dict(sorted(aliases.items()))
-    if callables - {None}:
-        extra["callables"] = sorted(callables - {None})
-    if accessors - {None}:
-        extra["accessors"] = sorted(accessors - {None})
-    return extra
+    # one use a receiver, in the order of their chains (resolution reads each receiver once)
+    uses = []
+    for receiver, group in groupby(sorted(chains), key=itemgetter(0)):
+        members: list[str] = []
+        literal_keys: set[str] = set()
+        for _, member, literal in group:
+            if literal:
+                literal_keys.update(literal)
+            else:
+                members.append(member)
+        uses.append(MemberUse(list(receiver), tuple(members), tuple(sorted(literal_keys))))
+    params, callsigs, props, literals = signature_facts(found, qualifier)
+    return TypeScriptMemberFacts(
+        types={k: sorted(v) for k, v in sorted(types.items())},
+        assigned=dict(sorted(assigned.items())),
+        member_uses=tuple(uses),
+        returns=dict(sorted(returns.items())),
+        returned=dict(sorted(every.items())),
+        keyed=dict(sorted(keyed.items())),
+        strings=dict(sorted(string_constants(module_level).items())),
+        objects=tuple(sorted(objects)),
+        records={k: tuple(v) for k, v in sorted(records.items())},
+        bases=dict(sorted(bases.items())),
+        local_classes=tuple(local_classes),
+        untyped=tuple(sorted(untyped)),
+        fields=dict(sorted(fields.items())),
+        aliases=dict(sorted(aliases.items())),
+        callables=tuple(sorted(c for c in callables if c is not None)),
+        accessors=tuple(sorted(a for a in accessors if a is not None)),
+        params=params, callsigs=callsigs, props=props, literals=literals,
+    )
+
