@@ -183,7 +183,8 @@ class TrustStore:
             data = self._read(locked=True)
             data.setdefault("projects", {})
             change(data if whole else data["projects"])
-            data["version"] = {"chain": CHAINS_VERSION, "rule": RULES_VERSION}.get(_holds_rules(data), VERSION)
+            held = _holds_rules(data)
+            data["version"] = CHAINS_VERSION if held == "chain" else RULES_VERSION if held == "rule" else VERSION
             self.file.write(data)
 
     def _load(self, locked: bool = False) -> dict[str, Any]:
