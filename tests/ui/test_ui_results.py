@@ -7,7 +7,7 @@ from pathlib import Path
 
 from command_results import KILLED, PASSED, POLICY_REFUSED, SANDBOX_REFUSED, command_call, mixed_session
 from textual.widgets import Static
-from ui_harness import make_project, post, wait_for, workbench
+from ui_harness import make_project, post, wait_for, workbench, write_script
 
 from konstruct_tui.agent import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
 from konstruct_tui.app import TrustPreview
@@ -170,3 +170,22 @@ async def test_the_transcript_diff_scrolls_sideways_too(tmp_path: Path) -> None:
         await pilot.pause(0.2)
         view = app.query_one(Transcript).query_one(DiffView)
         assert view.virtual_size.height == len(DIFF.splitlines()) and view.virtual_size.width > view.size.width
+
+
+async def test_a_real_run_of_lists_reads_as_counts_with_a_check_mark(tmp_path: Path) -> None:
+    """The loop notes a status for every entry of `results`, "" for a search match or a graph node:
+    those are a list, not a batch (a real run used to show `✗ search 7` with no unit)."""
+    root = make_project(tmp_path)
+    script = write_script(tmp_path / "script.json", [
+        {"text": "Looking.", "tool_calls": [{"name": "search", "arguments": {"query": "def add"}},
+                                            {"name": "read_code", "arguments": {"paths": ["calc/core.py", "nope.py"]}}]},
+        {"text": "Done."},
+    ])
+    app = workbench(root, script)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.submit("look")
+        await wait_for(pilot, lambda: len(app.query(ToolCallEntry)) == 2 and all(e.finished for e in app.query(ToolCallEntry)))
+        search, read = app.query(ToolCallEntry)
+        assert search.finished.statuses and set(search.finished.statuses) == {""}  # as the loop reports them
+        assert search.title.plain.startswith("✓ search 1 match") and search.has_class("-ok")
+        assert read.title.plain.startswith("◐ read_code 1 ok, 1 not_found")
