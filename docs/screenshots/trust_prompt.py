@@ -22,7 +22,7 @@ TEST = "from calc.core import add\n\n\ndef test_add():\n    assert add(2, 3) == 
 TURNS = [
     {"text": "Reading.", "tool_calls": [{"name": "read_code", "arguments": {"paths": ["calc/core.py"]}}]},
     {"text": "Running the test.", "tool_calls": [{"name": "run_command", "arguments": {"command": "mypy --strict calc"}}]},
-    {"text": "Lint, then test.", "tool_calls": [{"name": "run_command", "arguments": {"command": "ruff check calc && pytest -q tests"}}]},
+    {"text": "Lint, then test.", "tool_calls": [{"name": "run_command", "arguments": {"command": "ruff check calc && mypy calc"}}]},
     {"text": "Fixing.", "tool_calls": [{"name": "write_code", "arguments": {"edits": [
         {"path": "calc/core.py", "revision": "$revision:calc/core.py", "replacements": [{"old": "a - b", "new": "a + b"}]},
         {"path": "calc/util.py", "create": True, "content": "def twice(x):\n    return x + x\n"}]}}]},

@@ -20,7 +20,7 @@ Public names:
   (`ChainPart`, `chain_steps`, `rules_per_step`, `step_rules`);
 - what panes show: `Notice` / `RunEvent`, `GraphOverview`, `SessionSummary`, and the summaries
   `status_token` / `describe_call` / `describe_outcome` / `verdict` / `batch_rows` / `diffs_of` /
-  `path_tail`, a command's result as a terminal shows it (`command_report` / `CommandReport`) and any
+  `path_tail` / `cut_paths`, a command's result as a terminal shows it (`command_report` / `CommandReport`) and any
   other result as readable text (`result_text`).
 - the person's commands in the workbench: slash commands (`parse_slash`, `complete_command`,
   `help_lines`), @file mentions (`attach_mentions`, `project_files`, `fuzzy_files`, `mention_at`),
@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from .session_list import Replayed, SessionSummary
     from .command_report import CUT_MARK, CommandReport, command_report
     from .result_text import result_text
-    from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, path_tail, status_token, verdict
+    from .summaries import batch_rows, cut_paths, describe_call, describe_outcome, diffs_of, path_tail, status_token, verdict
     from .grant_choices import ChainPart, GrantChoiceError, chain_steps, command_rule, edit_glob, rules_per_step, step_rules
     from .trust import DENY, TrustAnswer
     from .trust_preview import TrustPreview, build_preview
@@ -91,6 +91,7 @@ __all__ = [
     "command_report",
     "result_text",
     "path_tail",
+    "cut_paths",
     "verdict",
     "ResumeProcess",
     "RunRow",

@@ -196,6 +196,18 @@ def path_tail(path: str, width: int) -> str:
     return f"…/{kept}" if kept else "…" + path[-(width - 1):]
 
 
+def cut_paths(text: str, width: int) -> str:
+    """`text` with every word longer than `width` that is a path cut at its start (`path_tail`):
+    a line that wraps at spaces then never breaks a path mid-word (`change src/…/deep.py, x.py`).
+    A comma after a path stays after it."""
+    def cut(word: str) -> str:
+        if len(word) <= width or "/" not in word:
+            return word
+        tail = "," if word.endswith(",") else ""
+        return path_tail(word.removesuffix(","), max(width - len(tail), 2)) + tail
+    return " ".join(cut(word) for word in text.split(" "))
+
+
 def batch_rows(event: ToolFinished) -> list[tuple[str, str, str]]:
     """(path, status, reason) for each entry of a batch result, in order."""
     rows: list[tuple[str, str, str]] = []

@@ -27,6 +27,7 @@ from ..app import (
     TrustPreview,
     chain_steps,
     command_rule,
+    cut_paths,
     edit_glob,
     path_tail,
     rules_per_step,
@@ -147,7 +148,9 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         p = self.preview
         self.set_class(self.app.size.width < 100, "-narrow")
         with Vertical(id="trust-dialog"):
-            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(self._asks(), keep_layout=False)}"), id="trust-title")
+            room = min(120, self.app.size.width) - 6  # the title's width: a path is cut at its start, never mid-word
+            asks = cut_paths(self._asks(), room)
+            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(asks, keep_layout=False)}"), id="trust-title")
             with Horizontal(id="trust-body"):
                 with VerticalScroll(id="trust-details", can_focus=False):
                     yield Static(Content.from_markup(self._facts(with_radius=p.capability != "edit")), id="trust-facts")

@@ -189,3 +189,26 @@ async def test_a_real_run_of_lists_reads_as_counts_with_a_check_mark(tmp_path: P
         assert search.finished.statuses and set(search.finished.statuses) == {""}  # as the loop reports them
         assert search.title.plain.startswith("✓ search 1 match") and search.has_class("-ok")
         assert read.title.plain.startswith("◐ read_code 1 ok, 1 not_found")
+
+
+async def test_a_long_path_in_a_trust_question_is_cut_at_its_start_never_mid_word(tmp_path: Path) -> None:
+    """At 80x24 the prompt's title and the transcript's trust line wrap at spaces; a path longer than
+    the line is cut at its start (`…/deep_module.py`) instead of being broken wherever the edge falls."""
+    from konstruct_tui.agent import TrustRequested
+
+    deep = "src/click/" + "very_long_directory_name_for_testing/" * 2 + "deep_module.py"
+    preview = TrustPreview("write_code", "edit", f"change {deep}, src/click/utils.py", (deep, "src/click/utils.py"),
+                           blast_radius=(), proposed_glob="src/click/**", project="click")
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        post(app, TrustRequested(1, "c1", "write_code", "edit", f"change {deep}, src/click/utils.py", "granted"))
+        await wait_for(pilot, lambda: app.query(".note") and app.query(".note").last().content_region.width)
+        note = app.query(".note").last()
+        line = note.content.plain  # type: ignore[attr-defined]
+        assert "change …/" in line and "/deep_module.py, src/click/utils.py → granted" in line and deep not in line
+        assert max(len(word) for word in line.split()) <= note.content_region.width
+        app.push_screen(TrustPrompt(preview))
+        await pilot.pause(0.2)
+        title = app.screen.query_one("#trust-title", Static)
+        assert "…/" in title.content.plain and "/deep_module.py, src/click/utils.py" in title.content.plain  # type: ignore[union-attr]
+        assert max(len(word) for word in title.content.plain.split()) <= title.content_region.width  # type: ignore[union-attr]
