@@ -212,3 +212,18 @@ async def test_a_long_path_in_a_trust_question_is_cut_at_its_start_never_mid_wor
         title = app.screen.query_one("#trust-title", Static)
         assert "…/" in title.content.plain and "/deep_module.py, src/click/utils.py" in title.content.plain  # type: ignore[union-attr]
         assert max(len(word) for word in title.content.plain.split()) <= title.content_region.width  # type: ignore[union-attr]
+
+
+async def test_one_enormous_output_line_shows_its_start_and_end_with_a_mark(tmp_path: Path) -> None:
+    """`print('x' * 200000)` kept 64 KB of one line, which wrapped to about a thousand rows and made
+    every redraw of the transcript crawl: the block keeps the line's start and end and says what it cut."""
+    line = "a" + "x" * 60000 + "z"
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        (entry,) = await _expanded(app, pilot, *command_call("a", {**PASSED, "stdout": line + "\n", "stdout_truncated": False}))
+        text = _block_text(entry)
+        assert "✂ 58,002 characters of this line not shown here (the session file keeps them)" in text
+        shown = text.splitlines()[1]
+        assert shown.startswith("axxx") and shown.endswith("xxxz") and len(shown) < 2200
+        block = entry.query_one(CommandBlock)
+        assert block.size.height < 40  # rows on screen, not a thousand
