@@ -16,12 +16,18 @@ from typing import TYPE_CHECKING, Any
 from .reporter import MessageReporter
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from ..app import CostLedger, SessionRuns
     from .slash_dispatch import SlashDispatch
     from .trust_broker import ModalTrustBroker
 
+    _Host = App[None]  # a mixin of the Textual app: type checkers see the app it is mixed into
+else:
+    _Host = object
 
-class LazyCore:
+
+class LazyCore(_Host):
     _core: tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger] | None = None
 
     @property
