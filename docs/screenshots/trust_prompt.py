@@ -1,7 +1,8 @@
 """Makes the trust prompt's pictures for docs/workbench.md and docs/commands-and-trust.md (SVG,
-Textual's own screenshot): a scripted run asks to run a command, then to change two files; the
-pictures show the grant scopes offered, the rule being edited, the warning before "every command",
-and the edit prompt with its glob. No model, no network.
+Textual's own screenshot): a scripted run asks to run a command, then a chain (the project's policy
+allows chains), then to change two files; the pictures show the grant scopes offered, the rule being
+edited, the warning before "every command", the chain's choices with a rule per step, and the edit
+prompt with its glob. No model, no network.
 
     PYTHONPATH=$PWD python docs/screenshots/trust_prompt.py [OUT_DIR]   (default: docs/screenshots)
 """
@@ -21,6 +22,7 @@ TEST = "from calc.core import add\n\n\ndef test_add():\n    assert add(2, 3) == 
 TURNS = [
     {"text": "Reading.", "tool_calls": [{"name": "read_code", "arguments": {"paths": ["calc/core.py"]}}]},
     {"text": "Running the test.", "tool_calls": [{"name": "run_command", "arguments": {"command": "mypy --strict calc"}}]},
+    {"text": "Lint, then test.", "tool_calls": [{"name": "run_command", "arguments": {"command": "ruff check calc && mypy calc"}}]},
     {"text": "Fixing.", "tool_calls": [{"name": "write_code", "arguments": {"edits": [
         {"path": "calc/core.py", "revision": "$revision:calc/core.py", "replacements": [{"old": "a - b", "new": "a + b"}]},
         {"path": "calc/util.py", "create": True, "content": "def twice(x):\n    return x + x\n"}]}}]},
@@ -39,6 +41,7 @@ async def main(out: Path) -> None:
     from konstruct_tui.agent import Limits
     from konstruct_tui.app import WorkbenchSetup
     from konstruct_tui.providers import resolve
+    from konstruct_tui.trust import TrustStore
     from konstruct_tui.ui.app import Workbench
     from konstruct_tui.ui.trust_prompt import TrustPrompt
 
@@ -56,6 +59,7 @@ async def main(out: Path) -> None:
         (root / "calc" / "__init__.py").write_text("")
         (root / "calc" / "core.py").write_text(CALC)
         (root / "tests" / "test_core.py").write_text(TEST)
+        TrustStore().set_command_settings(root, chains=True)  # `konstruct policy set --chains`
         app = Workbench(WorkbenchSetup(root, settings, None, Limits()))
         async with app.run_test(size=size) as pilot:
             app.query_one("#request").cursor_blink = False  # type: ignore[attr-defined]
@@ -71,6 +75,14 @@ async def main(out: Path) -> None:
                 app.save_screenshot(str(out / "trust-every-command.svg"))
                 await pilot.press("escape")
             await pilot.press("s")  # this exact command, this session
+            await _until(pilot, lambda: isinstance(app.screen, TrustPrompt) and bool(app.screen.preview.chain))
+            app.save_screenshot(str(out / f"trust-chain{suffix}.svg"))
+            if size == (120, 40):
+                await pilot.press("r")
+                await pilot.pause(0.3)
+                app.save_screenshot(str(out / "trust-chain-rules.svg"))
+                await pilot.press("escape")
+            await pilot.press("s")  # this exact chain, this session
             await _until(pilot, lambda: isinstance(app.screen, TrustPrompt) and app.screen.preview.capability == "edit")
             app.save_screenshot(str(out / f"trust-edit{suffix}.svg"))
             await pilot.press("escape")

@@ -16,10 +16,11 @@ Public names:
 - the runs screen's reading of the run store (run_browser): `open_run_store`, `list_runs`, `read_run`,
   `stop_run`, `start_resume`, `report_markdown`, with `RunRow` / `RunView` / `Verification` / `ResumeProcess`;
 - trust: `TrustAnswer` / `DENY` / `TrustPreview` / `build_preview`, and checking a narrowed grant
-  typed in the prompt (`command_rule`, `edit_glob`, `GrantChoiceError`);
+  typed in the prompt (`command_rule`, `edit_glob`, `GrantChoiceError`), and a chain's steps
+  (`ChainPart`, `chain_steps`, `rules_per_step`, `step_rules`);
 - what panes show: `Notice` / `RunEvent`, `GraphOverview`, `SessionSummary`, and the summaries
   `status_token` / `describe_call` / `describe_outcome` / `verdict` / `batch_rows` / `diffs_of` /
-  `path_tail`, a command's result as a terminal shows it (`command_report` / `CommandReport`) and any
+  `path_tail` / `cut_paths`, a command's result as a terminal shows it (`command_report` / `CommandReport`) and any
   other result as readable text (`result_text`).
 - the person's commands in the workbench: slash commands (`parse_slash`, `complete_command`,
   `help_lines`), @file mentions (`attach_mentions`, `project_files`, `fuzzy_files`, `mention_at`),
@@ -63,8 +64,8 @@ if TYPE_CHECKING:
     from .session_list import Replayed, SessionSummary
     from .command_report import CUT_MARK, CommandReport, command_report
     from .result_text import result_text
-    from .summaries import batch_rows, describe_call, describe_outcome, diffs_of, path_tail, status_token, verdict
-    from .grant_choices import GrantChoiceError, command_rule, edit_glob
+    from .summaries import batch_rows, cut_paths, describe_call, describe_outcome, diffs_of, path_tail, status_token, verdict
+    from .grant_choices import ChainPart, GrantChoiceError, chain_steps, command_rule, edit_glob, rules_per_step, step_rules
     from .trust import DENY, TrustAnswer
     from .trust_preview import TrustPreview, build_preview
     from .workbench import NoModel, SessionRuns
@@ -90,6 +91,7 @@ __all__ = [
     "command_report",
     "result_text",
     "path_tail",
+    "cut_paths",
     "verdict",
     "ResumeProcess",
     "RunRow",
@@ -124,8 +126,12 @@ __all__ = [
     "SlashInput",
     "TrustAnswer",
     "GrantChoiceError",
+    "ChainPart",
+    "chain_steps",
     "command_rule",
     "edit_glob",
+    "rules_per_step",
+    "step_rules",
     "TrustPreview",
     "WorkbenchSetup",
     "start_resource_tracker",

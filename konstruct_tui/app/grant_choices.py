@@ -2,6 +2,8 @@
 
 For a command: a proposed argv rule (`pytest` from `pytest -q tests/x`; the command layer's
 `propose_rule`) that the person may edit, checked by the command layer before it becomes a grant.
+For a chain the user's policy lets ask (`make && pytest -q`): this exact chain, or a rule for each
+step that needs a grant, each proposed and checked as for that step alone (`ChainPart`).
 For edits: a proposed path glob (`src/**` from `src/a.py, src/b/c.py`) that the person may edit,
 checked as the trust store checks a stored glob. Either must cover what was asked: a grant that does
 not cover the call in front of the person grants nothing they were asked about.
@@ -13,9 +15,10 @@ import os
 import posixpath
 import shlex
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..commands import BadPrefix, parse_grant_rule, propose_rule
+from ..commands import BadPrefix, ChainStep, chain_key, parse_grant_rule, propose_rule
 from ..trust import BadGrant, check_globs, exact_glob, glob_matches, normal_glob, workspace_path
 
 
@@ -32,11 +35,58 @@ def proposed_rule(argv: Sequence[str]) -> str | None:
 def command_rule(text: str, argv: Sequence[str]) -> tuple[str, ...]:
     """The words of the rule typed for the command `argv`, or GrantChoiceError saying why not."""
     if not argv:
-        raise GrantChoiceError("this command is a chain of steps: it can be granted once or with every command, not by a rule")
+        raise GrantChoiceError("this command is a chain of steps: grant it as it is, or a rule for each step")
     try:
         return parse_grant_rule(text, argv)
     except BadPrefix as error:
         raise GrantChoiceError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class ChainPart:
+    """One step of a chain as the prompt offers it: how it joins the step before (None for the
+    first), its words as written, the grant it needs on its own (None: the policy allows it), and
+    the rule proposed for it (None: only the exact step could be granted)."""
+
+    connector: str | None
+    argv: tuple[str, ...]
+    needs: str | None
+    proposed_rule: str | None
+
+    def text(self) -> str:
+        return shlex.join(self.argv)
+
+
+def chain_parts(steps: Sequence[ChainStep]) -> tuple[ChainPart, ...]:
+    return tuple(ChainPart(connector, argv, step.needs, proposed_rule(argv) if step.needs == "commands" else None)
+                 for (connector, argv), step in zip(chain_key(steps), steps, strict=True))
+
+
+def chain_steps(parts: Sequence[ChainPart]) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+    """"This exact chain": its steps as a chain grant names them."""
+    return tuple((part.connector, part.argv) for part in parts)
+
+
+def rules_per_step(parts: Sequence[ChainPart]) -> bool:
+    """Whether a rule for each step can cover the chain: every step that needs a grant needs the
+    `commands` one (a project script in a chain is the `scripts` grant's) and has a rule proposed."""
+    asking = [p for p in parts if p.needs]
+    return bool(asking) and all(p.needs == "commands" and p.proposed_rule for p in asking)
+
+
+def step_rules(texts: Sequence[str], parts: Sequence[ChainPart]) -> tuple[tuple[str, ...], ...]:
+    """The rules typed for the steps of a chain that need a grant (one text each, in order), each
+    checked as for that step alone; the same rule twice is kept once. GrantChoiceError names the step."""
+    asking = [p for p in parts if p.needs]
+    if len(texts) != len(asking):
+        raise GrantChoiceError(f"give one rule for each of the {len(asking)} steps that need a grant")
+    rules: list[tuple[str, ...]] = []
+    for number, (text, part) in enumerate(zip(texts, asking, strict=True), 1):
+        try:
+            rules.append(command_rule(text, part.argv))
+        except GrantChoiceError as problem:
+            raise GrantChoiceError(f"step {number} ({part.text()}): {problem}") from None
+    return tuple(dict.fromkeys(rules))
 
 
 def proposed_glob(paths: Sequence[str]) -> str:

@@ -53,4 +53,12 @@ def graph_overview(workspace: Workspace) -> GraphOverview:
     commit = f" · commit {snapshot.commit[:7]}" if snapshot.commit else ""
     staleness = f" · {changed} changed since" if changed else ""
     status = f"graph: ready · {len(snapshot.files)} files · {len(snapshot.neighborhoods)} neighborhoods{commit}{staleness}"
-    return GraphOverview(status, tuple({**hood.to_json(limit=40), "stale": list(stale.get(hood.name, ()))} for hood in hoods))
+    return GraphOverview(status, tuple({**hood.to_json(limit=40), "members": _sources_first(hood.members, supporting)[:40],
+                                        "stale": list(stale.get(hood.name, ()))} for hood in hoods))
+
+
+def _sources_first(members: Any, supporting: Any) -> list[str]:
+    """A neighborhood's files with the project's own sources before its examples and tests (the
+    first file a person reads under `src/click` is `src/click/core.py`, not `examples/…`), each
+    group in the graph's order."""
+    return sorted(members, key=supporting)

@@ -87,21 +87,30 @@ def verdict(event: ToolFinished) -> str:
     whole one), `failed` (✗: refused, failed, conflict, killed, rejected, or no part did)."""
     if not event.ok:
         return "failed"
-    if event.statuses:
-        done = sum(1 for status in event.statuses if status in DONE_STATUSES)
-        return "ok" if done == len(event.statuses) else "partial" if done else "failed"
+    statuses = entry_statuses(event)
+    if statuses:
+        done = sum(1 for status in statuses if status in DONE_STATUSES)
+        return "ok" if done == len(statuses) else "partial" if done else "failed"
     status = event.result.get("status")
     if not isinstance(status, str) or status in DONE_STATUSES:
         return "ok"
     return "failed" if status in FAILED_STATUSES else "partial"
 
 
+def entry_statuses(event: ToolFinished) -> tuple[str, ...]:
+    """The statuses of a batch's entries. The loop notes one for every entry of `results`, "" where
+    the entry has none (a search match, a graph node: a list, not a batch), and sessions keep them
+    so: those are counted by `_count`, never read as entries that did not do what was asked."""
+    return tuple(status for status in event.statuses if status)
+
+
 def describe_outcome(event: ToolFinished) -> str:
     """`2 ok, 1 not_found` for a batch; `7 matches`; `refused: <why>`; the error for a failed call."""
     if not event.ok:
         return _clip(_model_advice_cut(event.error or str(event.result.get("error", "failed"))), 100)
-    if event.statuses:
-        counts = Counter(event.statuses)
+    statuses = entry_statuses(event)
+    if statuses:
+        counts = Counter(statuses)
         return ", ".join(f"{count} {status}" for status, count in counts.items())
     if event.tool == "run_command":
         return _command_outcome(event.result)
@@ -185,6 +194,18 @@ def path_tail(path: str, width: int) -> str:
             break
         kept = candidate
     return f"…/{kept}" if kept else "…" + path[-(width - 1):]
+
+
+def cut_paths(text: str, width: int) -> str:
+    """`text` with every word longer than `width` that is a path cut at its start (`path_tail`):
+    a line that wraps at spaces then never breaks a path mid-word (`change src/…/deep.py, x.py`).
+    A comma after a path stays after it."""
+    def cut(word: str) -> str:
+        if len(word) <= width or "/" not in word:
+            return word
+        tail = "," if word.endswith(",") else ""
+        return path_tail(word.removesuffix(","), max(width - len(tail), 2)) + tail
+    return " ".join(cut(word) for word in text.split(" "))
 
 
 def batch_rows(event: ToolFinished) -> list[tuple[str, str, str]]:

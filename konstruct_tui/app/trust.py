@@ -28,14 +28,17 @@ MAX_MESSAGE_CHARS = 4000  # a denial's message is read by the model: a note, not
 class TrustAnswer:
     """The person's answer in the prompt. Granted, it may be narrowed: `paths` (edit) are the files
     asked (each covers itself) or globs; `command` (commands) is `("exact", argv)` or
-    `("prefix", words)`; neither means the whole capability. Denied, it may carry a `message` the
-    agent receives as the call's result."""
+    `("prefix", words)`; for a chain, `chain` is this exact chain (its steps) and `rules` a rule
+    for each step that needs a grant (kept as one grant each); none of them means the whole
+    capability. Denied, it may carry a `message` the agent receives as the call's result."""
 
     granted: bool
     scope: str | None = None  # once, session, always (trust.SCOPES)
     paths: tuple[str, ...] = ()
     command: tuple[str, tuple[str, ...]] | None = None
     message: str = ""
+    chain: tuple[tuple[str | None, tuple[str, ...]], ...] = ()
+    rules: tuple[tuple[str, ...], ...] = ()
 
 
 DENY = TrustAnswer(False)
@@ -94,11 +97,15 @@ class PreviewingBroker:
                     return TrustDecision.deny()
             else:  # a glob the prompt checked
                 paths = answer.paths
+        commands = request.capability == "commands"
         try:
-            command = CommandRule(*answer.command) if answer.command and request.capability == "commands" else None
+            command = CommandRule(*answer.command) if answer.command and commands else None
+            if answer.chain and commands:
+                command = CommandRule("chain", (), answer.chain)
+            rules = tuple(CommandRule("prefix", words) for words in answer.rules) if commands else ()
         except BadGrant:
             return TrustDecision.deny()
-        return TrustDecision(True, answer.scope, paths, command)
+        return TrustDecision(True, answer.scope, paths, command, rules=rules)
 
 
 class PreviewingGate:

@@ -17,9 +17,9 @@ from pydantic import ValidationError
 from ..agent import edited_paths
 from ..commands import PolicyConfig, decide, discover_scripts
 from ..sandbox import project_plan
-from ..tools import ToolContext, ToolError, WriteCodeInput, call
+from ..tools import ToolContext, ToolError, WriteCodeInput, call, stored_policy
 from ..workspace import Workspace, preview_edits
-from .grant_choices import confinement_line, proposed_glob, proposed_rule
+from .grant_choices import ChainPart, chain_parts, confinement_line, proposed_glob, proposed_rule
 
 MAX_DIFF_LINES = 5000  # every line a person approves is shown; past this the write is not reviewable here anyway
 GRAPH_WAIT_S = 2.0  # the prompt never waits longer than this for the blast radius
@@ -46,6 +46,7 @@ class TrustPreview:
     proposed_glob: str | None = None
     confinement: str | None = None
     project: str = ""
+    chain: tuple[ChainPart, ...] = ()  # a chain the policy lets ask: its steps, each with its own proposal
 
 
 def build_preview(workspace: Workspace | None, tool: str, capability: str, detail: str, arguments: dict[str, Any] | None) -> TrustPreview:
@@ -70,14 +71,16 @@ def _command_preview(workspace: Workspace, tool: str, capability: str, detail: s
                             project=workspace.root.name)
     command = str(arguments.get("command") or "")
     try:
-        config = PolicyConfig(scripts=tuple(discover_scripts(workspace)), root=workspace.root)
+        # The project's own policy, as the command will be judged (its allowlist, whether chains may run).
+        base = stored_policy(workspace.root)
+        config = PolicyConfig(base.allowlist, base.allowlist_mode, tuple(discover_scripts(workspace)), workspace.root, base.chains)
         decision = decide(command, config)
     except Exception as error:  # the policy is asked again when the command runs; here it only informs
         return TrustPreview(tool, capability, detail, command=command, notes=(f"policy preview failed: {error}",),
                             confinement=confinement, project=workspace.root.name)
     return TrustPreview(tool, capability, detail, command=command, rule=decision.rule, reason=workspace.scrub(decision.reason),
                         argv=decision.argv, proposed_rule=proposed_rule(decision.argv) if decision.argv else None,
-                        confinement=confinement, project=workspace.root.name)
+                        confinement=confinement, project=workspace.root.name, chain=chain_parts(decision.steps))
 
 
 def _confinement(workspace: Workspace) -> str | None:

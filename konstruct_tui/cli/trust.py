@@ -2,9 +2,10 @@
 
 list    {"grants": [{"capability", "scope", "paths", "granted_at", "allows", "command"?}, ...]}   the `always`
         grants; `allows` says what in one line; a narrow commands grant adds its rule:
-        "command": {"match": "exact"|"prefix", "argv": [...], "text": "pytest …"}
+        "command": {"match": "exact"|"prefix", "argv": [...], "text": "pytest …"}, or for a chain
+        {"match": "chain", "steps": [{"connector": null|"&&"|"||"|";", "argv": [...]}, ...], "text": "a && b"}
 grant   CAPABILITY [--path GLOB]... [--rule WORDS | --exact COMMAND]  remember an `always` grant (edit may be
-        narrowed to globs; commands to one exact command or an argv rule of the shape `--allow` takes)
+        narrowed to globs; commands to one exact command or chain, or an argv rule of the shape `--allow` takes)
 revoke  [CAPABILITY] [--path GLOB]... [--rule WORDS | --exact COMMAND]  forget this project's grants (all,
         one capability, one edit scope, one command rule)
 reset   lift the lock a damaged trust store left (allowlist mode with nothing allowed, every project)
@@ -21,7 +22,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ..commands import BadPrefix, ShellSyntaxError, parse_grant_rule, split_words
+from ..commands import BadPrefix, PolicyConfig, ShellSyntaxError, chain_key, decide, parse_grant_rule, split_words
 from ..trust import CAPABILITIES, BadGrant, CommandRule, TrustGrant, TrustStore, TrustStoreWarning
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
@@ -46,7 +47,8 @@ def _add_command_rule(parser: argparse.ArgumentParser) -> None:
     narrow = parser.add_mutually_exclusive_group()
     narrow.add_argument("--rule", metavar="WORDS", help="commands only: commands starting with these words "
                         "(an argv rule as --allow takes: `pytest`, `git diff`; unsafe options stay refused)")
-    narrow.add_argument("--exact", metavar="COMMAND", help="commands only: this one command line, exactly")
+    narrow.add_argument("--exact", metavar="COMMAND", help="commands only: this one command line, exactly "
+                        "(a chain `a && b`, `a; b` as the prompt grants it: these steps joined so)")
 
 
 def _command_rule(args: argparse.Namespace) -> CommandRule | None:
@@ -59,7 +61,13 @@ def _command_rule(args: argparse.Namespace) -> CommandRule | None:
         if args.rule is not None:
             words = parse_grant_rule(args.rule, split_words(args.rule))
             return CommandRule("prefix", words)
-        words = tuple(split_words(args.exact))
+        try:
+            words = tuple(split_words(args.exact))
+        except ShellSyntaxError:  # `a && b`: a chain, granted as the prompt grants one, if it is one
+            chained = decide(args.exact, PolicyConfig(chains=True))
+            if not chained.steps:
+                raise UsageError(f"--exact {args.exact!r}: {chained.reason}") from None
+            return CommandRule("chain", (), chain_key(chained.steps))
         return CommandRule("exact", words)
     except (BadPrefix, ShellSyntaxError, BadGrant) as error:
         raise UsageError(str(error)) from None

@@ -22,7 +22,21 @@ CONNECTORS = frozenset({"&&", "||", ";", "\n"})
 @dataclass(frozen=True)
 class ChainStep:
     connector: str | None  # how this step joins the one before; None for the first
-    argv: tuple[str, ...]
+    argv: tuple[str, ...]  # what runs (an allowed git is our hardened one)
+    written: tuple[str, ...] = ()  # the step as the line wrote it, when that differs from `argv`
+    needs: str | None = None  # the grant the step needs on its own ("commands", "scripts"), None when allowed
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The step as written: what a person read and what a grant rule is judged against."""
+        return self.written or self.argv
+
+
+def chain_key(steps: Sequence[ChainStep]) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+    """A chain as a chain grant names it: each step's connector (a newline is the `;` it means) and
+    its words as written. Two lines a shell runs alike (`a && b`, `a  &&  'b'`) have one key."""
+    return tuple((None if k == 0 else (";" if step.connector == "\n" else step.connector), step.words)
+                 for k, step in enumerate(steps))
 
 
 @dataclass(frozen=True)

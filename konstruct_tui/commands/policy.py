@@ -220,7 +220,10 @@ def _decide_chain(tokens: list[Word | Operator], config: PolicyConfig) -> Policy
         "it runs only with the user's 'commands' grant" if asks else "every step is allowed on its own")
     confinement = decisions[0].confinement if not asks else None
     # Each step runs what its own decision says (a read-only or allowlisted git, hardened).
-    steps = [ChainStep(step.connector, d.argv or step.argv) for step, d in zip(steps, decisions, strict=True)]
+    # Each step also keeps its words as written and what it needs alone: a chain grant names the
+    # written steps, and a grant per step judges each step as it would judge it on its own.
+    steps = [ChainStep(step.connector, d.argv or step.argv, step.argv, d.capability)
+             for step, d in zip(steps, decisions, strict=True)]
     return PolicyDecision(verdict, "needs_grant" if asks else "chain", reason, (), capability, steps=tuple(steps),
                           confinement=confinement)
 

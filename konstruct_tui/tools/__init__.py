@@ -2,7 +2,8 @@
 `call` to validate and run one. Plain Python, no UI; `tools/` never imports `agent/`.
 
 Public names: `TOOLS` / `call` / `describe` (the registry), `Tool` / `ToolInput` / `ToolResult` /
-`ToolContext` / `ToolError` (what a tool is), `ForegroundGraph` (the graph a headless caller uses), `WriteCodeInput` (an edit batch, for previews).
+`ToolContext` / `ToolError` (what a tool is), `ForegroundGraph` (the graph a headless caller uses), `WriteCodeInput` (an edit batch, for previews),
+`stored_policy` (the project's command policy as the user set it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from .globs import matches
     from .graph_access import ForegroundGraph, GraphAccess
     from .registry import TOOLS, call, describe
+    from .run_command import stored_policy
     from .served_graph import ServedGraph
     from .write_code import WriteCodeInput
 
@@ -37,6 +39,7 @@ __all__ = [
     "call",
     "describe",
     "matches",
+    "stored_policy",
 ]
 
 __getattr__, __dir__ = lazy_face(__name__, __file__)

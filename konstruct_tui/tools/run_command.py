@@ -22,6 +22,7 @@ from pydantic import Field, model_validator
 from ..commands import (
     BadPrefix,
     Cancellation,
+    chain_key,
     PolicyConfig,
     PolicyDecision,
     ProcessOutcome,
@@ -35,7 +36,7 @@ from ..commands import (
     scrubbed_environment,
 )
 from ..sandbox import Confinement, LandlockError, SandboxPlan, project_plan, seccomp_filter
-from ..trust import CommandCheck, TrustStore
+from ..trust import ChainCheck, CommandCheck, TrustStore
 from .base import Tool, ToolContext, ToolInput, ToolResult
 
 DEFAULT_TIMEOUT_S = 600.0
@@ -56,7 +57,7 @@ def stored_policy(root: Path) -> PolicyConfig:
 
 
 class GrantCheck(Protocol):
-    def use(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool: ...
+    def use(self, capability: str, path: str | None = None, command: CommandCheck | ChainCheck | None = None) -> bool: ...
 
 
 class RunCommandInput(ToolInput):
@@ -187,10 +188,19 @@ class RunCommand(Tool[RunCommandInput]):
         return ToolResult(self.name, clean)
 
 
-def _judged(decision: PolicyDecision) -> CommandCheck:
+def _judged(decision: PolicyDecision) -> CommandCheck | ChainCheck:
     """How a narrow command grant is judged against this command: by the command layer, on the argv
-    the policy read (a chain has none, so only a grant for every command covers it)."""
-    return lambda rule: rule_admits(rule.match, rule.argv, decision.argv)
+    the policy read. A chain is judged whole (a chain grant for these very steps) or step by step,
+    each step that needs a grant by the rule that would judge it alone (see trust.grants_cover)."""
+    if decision.steps:
+        asked = chain_key(decision.steps)
+        parts = tuple((step.needs, _one(step.words)) for step in decision.steps if step.needs)
+        return ChainCheck(lambda rule: rule.match == "chain" and rule.steps == asked, parts)
+    return _one(decision.argv)
+
+
+def _one(argv: tuple[str, ...]) -> CommandCheck:
+    return lambda rule: rule.match != "chain" and rule_admits(rule.match, rule.argv, argv)
 
 
 def _can_confine_read_only(plan: SandboxPlan) -> bool:

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from .grants import (
     SESSION_ONLY,
+    ChainCheck,
     CommandCheck,
     TrustDecision,
     TrustGrant,
@@ -23,6 +24,7 @@ from .grants import (
     check_globs,
     exact_glob,
     check_scope,
+    grants_cover,
     now_utc,
     workspace_path,
 )
@@ -50,14 +52,14 @@ class DenyAll:
 
 def is_granted(capability: str, *, root: str | os.PathLike[str], path: str | None = None,
                store: TrustStore | None = None, session_grants: Iterable[TrustGrant] = (),
-               command: CommandCheck | None = None) -> bool:
+               command: CommandCheck | ChainCheck | None = None) -> bool:
     """Whether `capability` (for `path`, with `edit`; for the command `command` judges, with
     `commands`) is granted by the store's `always` grants for the project at `root` or by
     `session_grants`. Consumes nothing."""
     check_capability(capability)
     path = workspace_path(root, path) if path is not None else None
     grants = list(session_grants) + (store or TrustStore()).grants(root)
-    return any(g.covers(capability, path, command) for g in grants)
+    return grants_cover(grants, capability, path, command)
 
 
 class TrustSession:
@@ -72,25 +74,28 @@ class TrustSession:
         self._once: list[TrustGrant] = []
         self._lock = threading.Lock()
 
-    def is_granted(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool:
+    def is_granted(self, capability: str, path: str | None = None, command: CommandCheck | ChainCheck | None = None) -> bool:
         with self._lock:
             pending = list(self._session) + list(self._once)
         return is_granted(capability, root=self.root, path=path, store=self.store, session_grants=pending, command=command)
 
-    def use(self, capability: str, path: str | None = None, command: CommandCheck | None = None) -> bool:
+    def use(self, capability: str, path: str | None = None, command: CommandCheck | ChainCheck | None = None) -> bool:
         """Whether the capability may be used now; a `once` grant that is the only cover is spent.
         A path is matched as the workspace resolves it (`src/../x` is `x`); a command grant's rule
         is put to `command` (the command layer's judgement of the command at hand; without it, only
-        grants for every command cover `commands`)."""
+        grants for every command cover `commands`). A chain's steps may be covered by different
+        grants, this session's and stored ones together (see `grants_cover`)."""
         resolved = workspace_path(self.root, path) if path is not None else None
         with self._lock:
-            if any(g.covers(capability, resolved, command) for g in self._session):
-                return True
-        if is_granted(capability, root=self.root, path=path, store=self.store, command=command):
+            standing = list(self._session)
+        if grants_cover(standing, capability, resolved, command):
+            return True  # the store is not read when this session's grants answer
+        standing += self.store.grants(self.root)
+        if grants_cover(standing, capability, resolved, command):
             return True
         with self._lock:
             for k, grant in enumerate(self._once):
-                if grant.covers(capability, resolved, command):
+                if grants_cover([*standing, grant], capability, resolved, command):
                     del self._once[k]
                     return True
         return False
@@ -105,13 +110,18 @@ class TrustSession:
         # The paths a request names are paths, not patterns: granted as asked, they cover exactly
         # themselves (a file named `**` or `*` must not become a grant over every file).
         paths = tuple(exact_glob(p) if p in request.paths else p for p in decision.paths) if request.capability == "edit" else ()
-        command = decision.command if request.capability == "commands" else None  # a rule narrows commands only
-        if scope == "always":  # only stored grants must be clean globs; a session grant is matched as given
-            return self.store.grant(self.root, request.capability, check_globs(paths, request.capability), command)
-        grant = TrustGrant(request.capability, scope, paths, now_utc(), command)
-        with self._lock:
-            (self._session if scope == "session" else self._once).append(grant)
-        return grant
+        # A rule narrows commands only; `rules` (a chain's steps, each its own rule) become one grant each.
+        rules = (decision.rules or (decision.command,)) if request.capability == "commands" else (None,)
+        kept: list[TrustGrant] = []
+        for command in rules:
+            if scope == "always":  # only stored grants must be clean globs; a session grant is matched as given
+                kept.append(self.store.grant(self.root, request.capability, check_globs(paths, request.capability), command))
+                continue
+            grant = TrustGrant(request.capability, scope, paths, now_utc(), command)
+            with self._lock:
+                (self._session if scope == "session" else self._once).append(grant)
+            kept.append(grant)
+        return kept[0]
 
     def revoke(self, capability: str | None = None) -> list[TrustGrant]:
         """Take back grants at every scope: this session's, pending `once` ones and the stored ones."""

@@ -9,10 +9,14 @@ Scopes: `once` (one use), `session` (this session or headless run), `always` (th
 machine, kept in the trust store until revoked). Only `always` grants are written to disk.
 
 How wide: an `edit` grant may name path globs (a file as itself, `src/**`; none: the whole project).
-A `commands` grant may carry a `CommandRule`: one exact command line (`exact`) or an argv rule of the
+A `commands` grant may carry a `CommandRule`: one exact command line (`exact`), an argv rule of the
 shape `--allow` takes (`prefix`: `pytest` admits `pytest -q tests/x`, never `pytestx` or an unsafe
-option). What an argv is and which options are unsafe is the command layer's: the trust layer only
-keeps the rule and asks the caller's `CommandCheck` whether it admits the command at hand. A rule
+option), or one exact chain (`chain`: `make && make test`, the same steps joined the same way, and
+nothing else). What an argv is and which options are unsafe is the command layer's: the trust layer only
+keeps the rule and asks the caller's `CommandCheck` whether it admits the command at hand. A chain
+the user's policy lets ask is judged as a `ChainCheck`: an exact chain grant covers it whole, or
+else every step that needs a grant must be covered on its own (by a rule, an exact command, or a
+grant for every command), each by whichever grant admits it (see `grants_cover`). A rule
 widens nothing the policy refuses: the policy (and its hard deny list) answers before any grant.
 A `commands` grant without a rule is every command the policy lets ask (what older stores hold).
 """
@@ -33,7 +37,9 @@ SCOPES = ("once", "session", "always")
 # `full_access`: run commands without the sandbox (a project whose sandbox mode is `full`). It is
 # asked every session: never stored, an `always` answer lasts the session (see TrustSession.record).
 SESSION_ONLY = frozenset({"full_access"})
-COMMAND_MATCHES = ("exact", "prefix")
+COMMAND_MATCHES = ("exact", "prefix", "chain")
+# How chain steps are joined (the command layer's chain.py; a newline is kept as `;`, which it means).
+CHAIN_CONNECTORS = ("&&", "||", ";")
 
 
 class BadGrant(ValueError):
@@ -134,33 +140,81 @@ def workspace_path(root: str | os.PathLike[str], path: str) -> str | None:
 @dataclass(frozen=True)
 class CommandRule:
     """Which command lines a `commands` grant covers: `exact` this argv and nothing else; `prefix`
-    commands whose argv starts with these words (the command layer also refuses unsafe options)."""
+    commands whose argv starts with these words (the command layer also refuses unsafe options);
+    `chain` these `steps` (each a connector, None for the first, and an argv), joined so, and no other."""
 
     match: str
-    argv: tuple[str, ...]
+    argv: tuple[str, ...] = ()
+    steps: tuple[tuple[str | None, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.match not in COMMAND_MATCHES:
             raise BadGrant(f"unknown command match {self.match!r}; known: {', '.join(COMMAND_MATCHES)}")
-        if not self.argv or not all(isinstance(w, str) and w and "\0" not in w for w in self.argv):
-            raise BadGrant("a command rule names at least one non-empty word")
+        if self.match == "chain":
+            if self.argv or not self.steps:
+                raise BadGrant("a chain rule names its steps, not one argv")
+            for k, (connector, argv) in enumerate(self.steps):
+                if (connector is None) != (k == 0) or (connector is not None and connector not in CHAIN_CONNECTORS):
+                    raise BadGrant(f"a chain rule's step {k + 1} is joined by {connector!r}; known: {', '.join(CHAIN_CONNECTORS)}")
+                _check_words(argv)
+            return
+        if self.steps:
+            raise BadGrant("only a chain rule names steps")
+        _check_words(self.argv)
 
     def text(self) -> str:
-        """As a person reads it: `pytest -q tests/x`, or `pytest …` for a prefix rule."""
+        """As a person reads it: `pytest -q tests/x`, `pytest …` for a prefix rule, `make && make test`."""
+        if self.match == "chain":
+            return "".join((f" {connector} " if connector else "") + shlex.join(argv) for connector, argv in self.steps)
         return shlex.join(self.argv) + (" …" if self.match == "prefix" else "")
 
     def to_json(self) -> dict[str, Any]:
+        if self.match == "chain":
+            return {"match": self.match, "steps": [{"connector": c, "argv": list(a)} for c, a in self.steps], "text": self.text()}
         return {"match": self.match, "argv": list(self.argv), "text": self.text()}
 
     @classmethod
     def from_json(cls, data: Any) -> CommandRule:
+        if isinstance(data, dict) and data.get("match") == "chain":
+            steps = data.get("steps")
+            if not isinstance(steps, list) or not all(isinstance(s, dict) and isinstance(s.get("argv"), list) for s in steps):
+                raise BadGrant("a grant's chain rule is not an object with a list of steps")
+            return cls("chain", (), tuple((s.get("connector"), tuple(s["argv"])) for s in steps))
         if not isinstance(data, dict) or not isinstance(data.get("argv"), list):
             raise BadGrant("a grant's command rule is not an object with an argv list")
         return cls(str(data.get("match")), tuple(data["argv"]))
 
 
+def _check_words(argv: tuple[str, ...]) -> None:
+    if not argv or not all(isinstance(w, str) and w and "\0" not in w for w in argv):
+        raise BadGrant("a command rule names at least one non-empty word")
+
+
 # Asked of a command grant's rule: does it admit the command being run? (The command layer answers.)
 CommandCheck = Callable[[CommandRule], bool]
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """A chain as the grants judge it: `whole` answers for a chain rule (this exact chain); `parts`
+    holds, for each step that needs a grant, the capability it needs alone and its own check.
+    A step the policy allows without a grant is not in `parts`."""
+
+    whole: CommandCheck
+    parts: tuple[tuple[str, CommandCheck], ...]
+
+
+def grants_cover(grants: list[TrustGrant], capability: str, path: str | None = None,
+                 command: CommandCheck | ChainCheck | None = None) -> bool:
+    """Whether `grants` together cover the call. A chain is covered by one grant for it whole (a
+    grant for every command, or this exact chain) or else step by step, each step that needs a
+    grant by some grant that admits that step alone; a chain with no such step is covered by
+    nothing narrower than a grant for it whole (a chain asks only when a step needs a grant)."""
+    if isinstance(command, ChainCheck):
+        if any(g.covers(capability, path, command.whole) for g in grants):
+            return True
+        return bool(command.parts) and all(any(g.covers(need, None, check) for g in grants) for need, check in command.parts)
+    return any(g.covers(capability, path, command) for g in grants)
 
 
 def now_utc() -> str:
@@ -187,7 +241,7 @@ class TrustGrant:
     def describe(self) -> str:
         """What the grant allows, in one line a person reads (`trust list`, the prompt)."""
         if self.command is not None:
-            return f"the command {self.command.text()}" if self.command.match == "exact" else f"commands {self.command.text()}"
+            return {"exact": "the command ", "chain": "the chain "}.get(self.command.match, "commands ") + self.command.text()
         if self.capability == "edit":
             return f"edits to {', '.join(self.paths)}" if self.paths else "edits anywhere in the project"
         return {"commands": "every command the policy lets ask", "scripts": "the project's scripts",
@@ -232,14 +286,16 @@ class TrustRequest:
 @dataclass(frozen=True)
 class TrustDecision:
     """The person's answer. A granted `edit` may narrow the paths to globs (empty: the whole project);
-    a granted `commands` may narrow to a command rule. A denial may carry the person's message,
-    which the agent receives as the call's result."""
+    a granted `commands` may narrow to a command rule, or to `rules` (one per step of a chain, each
+    kept as its own grant). A denial may carry the person's message, which the agent receives as
+    the call's result."""
 
     granted: bool
     scope: str | None = None
     paths: tuple[str, ...] = ()
     command: CommandRule | None = None
     message: str = ""
+    rules: tuple[CommandRule, ...] = ()
 
     @classmethod
     def deny(cls, message: str = "") -> TrustDecision:

@@ -36,9 +36,12 @@ from .grants import SESSION_ONLY, BadGrant, CommandRule, TrustGrant, check_capab
 # loads as it is (its `commands` grants cover every command, as they always did). A file is written as
 # version 2 only while it holds a command rule: a build that knows only version 1 then refuses the
 # file (fails closed) rather than reading a narrow grant as one for every command.
+# Version 3 added chain rules (`"match": "chain"` with its steps), written only while one is held,
+# for the same reason: a version 2 build refuses the file rather than misreading a chain grant.
 VERSION = 1
 RULES_VERSION = 2
-READABLE_VERSIONS = (VERSION, RULES_VERSION)
+CHAINS_VERSION = 3
+READABLE_VERSIONS = (VERSION, RULES_VERSION, CHAINS_VERSION)
 # The command policy of every project while the store is damaged: allowlist mode, nothing allowed.
 LOCKED_POLICY = {"presets": [], "allow": [], "chains": False, "locked": True}
 
@@ -180,7 +183,8 @@ class TrustStore:
             data = self._read(locked=True)
             data.setdefault("projects", {})
             change(data if whole else data["projects"])
-            data["version"] = RULES_VERSION if _holds_rules(data) else VERSION
+            held = _holds_rules(data)
+            data["version"] = CHAINS_VERSION if held == "chain" else RULES_VERSION if held == "rule" else VERSION
             self.file.write(data)
 
     def _load(self, locked: bool = False) -> dict[str, Any]:
@@ -229,9 +233,13 @@ def _parse(data: Any) -> dict[str, Any]:
     return data
 
 
-def _holds_rules(data: dict[str, Any]) -> bool:
-    return any(g.get("command") is not None for project in data.get("projects", {}).values()
-               for g in project.get("grants", []))
+def _holds_rules(data: dict[str, Any]) -> str | None:
+    """"chain" when the file holds a chain rule, "rule" when it holds other command rules only."""
+    commands = [g["command"] for project in data.get("projects", {}).values() for g in project.get("grants", [])
+                if g.get("command") is not None]
+    if any(c.get("match") == "chain" for c in commands):
+        return "chain"
+    return "rule" if commands else None
 
 
 def _check_settings(key: str, settings: Any) -> None:

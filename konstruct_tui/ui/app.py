@@ -4,28 +4,27 @@ Attributes down, messages up: each pane gets the events of the types it draws (`
 send `RequestSubmitted` and `KillRequested` up. Work happens in workers (the loop, the graph overview,
 the sessions list) that call the application layer (`konstruct_tui.app`) and post their result as a
 typed message; their failures are routed in one `Worker.StateChanged` handler and shown in one
-place, the transcript.
+place, the transcript. What the person's keys and palette entries do is in workbench_actions.py; the
+core behind the screen, loaded after the first frame, in lazy_core.py.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events, on, work
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.filter import LineFilter
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -43,7 +42,7 @@ from .messages import (
     SessionReplayed,
     SessionsListed,
 )
-from .narrow_layout import fit_width, next_view
+from .narrow_layout import fit_width
 from .panes.batches import BatchTable
 from .panes.budgets import BudgetsPane
 from .panes.completion import CompletionList
@@ -51,16 +50,14 @@ from .panes.gate import GatePane
 from .panes.neighborhoods import NeighborhoodsPane
 from .panes.request_input import RequestInput
 from .panes.transcript import Transcript
-from .reporter import MessageReporter, Streamed
-from .screens.history_search import HistorySearch
+from .lazy_core import LazyCore
+from .reporter import Streamed
+from .workbench_actions import WorkbenchActions
 from .themes import DEFAULT_THEME, ThemeSet, fill_app_variables, load_themes
 from .untrusted import TerminalGuard, plain
 
 if TYPE_CHECKING:
-    # The core behind the screen: loaded after the first frame (`_start_core`), not before it.
-    from ..app import Attachment, CostLedger, SessionRuns, WorkbenchSetup
-    from .slash_dispatch import SlashDispatch
-    from .trust_broker import ModalTrustBroker
+    from ..app import Attachment, WorkbenchSetup
 
 
 Handler = TypeVar("Handler", bound=Callable[..., None])
@@ -84,7 +81,7 @@ def _no_model_line(problem: str | None) -> str:
     return f"[$warning]⚠ no model{why}: [b]/model[/b] picks one · /help[/]"
 
 
-class Workbench(App[None]):
+class Workbench(WorkbenchActions, LazyCore, App[None]):
     CSS_PATH = "workbench.tcss"
     TITLE = "Konstruct"
     BINDINGS = [
@@ -116,10 +113,9 @@ class Workbench(App[None]):
             self.register_theme(theme)
         wanted = setup.theme or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
-        # The core behind the screen, loaded right after the first frame (`_start_core`), or sooner
-        # by the first thing that needs it: the person sees the screen before the agent, the tools
-        # and the graph are imported (about a second of a cold start).
-        self._core: tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger] | None = None
+        # The core behind the screen (lazy_core.py), loaded right after the first frame (`_start_core`),
+        # or sooner by the first thing that needs it.
+        self._core = None
         self.start_tracker = False  # `run_workbench` (a real terminal) sets it
         self._calls_expanded = False
         self._after_blueprint: str | None = None
@@ -127,41 +123,6 @@ class Workbench(App[None]):
         # them): a run's last event ("done") reaches the screen a moment before its worker ends,
         # and a request typed in that moment, or any time during a run, is kept, never refused.
         self._queued: list[str] = []
-
-    @property
-    def runs(self) -> SessionRuns:
-        return self._loaded_core()[0]
-
-    @property
-    def broker(self) -> ModalTrustBroker:
-        return self._loaded_core()[1]
-
-    @property
-    def slash(self) -> SlashDispatch:
-        return self._loaded_core()[2]
-
-    @property
-    def costs(self) -> CostLedger:
-        return self._loaded_core()[3]
-
-    def _loaded_core(self) -> tuple[SessionRuns, ModalTrustBroker, SlashDispatch, CostLedger]:
-        if self._core is None:
-            from ..app import CostLedger, SessionRuns, start_resource_tracker
-
-            if self.start_tracker:  # before anything can start the indexer's process pool
-                _with_real_stderr(start_resource_tracker)
-            from .slash_dispatch import SlashDispatch
-            from .trust_broker import ModalTrustBroker
-
-            broker = ModalTrustBroker(self, self.syntax_theme)
-            runs = SessionRuns(self.setup, MessageReporter(self), broker.ask)
-            self._core = (runs, broker, SlashDispatch(self), CostLedger())
-        return self._core
-
-    @property
-    def workspace(self) -> Any:
-        """The project the runs work on (the app layer owns it; slash commands and mentions read it)."""
-        return self.runs.workspace
 
     # -- composition -------------------------------------------------------------------------
 
@@ -224,29 +185,6 @@ class Workbench(App[None]):
     def _fit_width(self, width: int) -> None:
         fit_width(self.screen_stack[0], width)  # the main screen, even under a modal
         self.refresh_bindings()  # the footer names ctrl+b only when it does something
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "toggle_side" and self.screen_stack and not self.screen_stack[0].has_class("-narrow"):
-            return False  # wide: every pane is on screen already
-        if action == "search_history" and len(self.screen_stack) > 1:
-            return False  # over a question or a picker, ctrl+r is theirs (history search moves its match)
-        return True
-
-    def action_toggle_side(self) -> None:
-        shown = next_view(self.screen_stack[0])
-        if shown is None:
-            self.notify("The side panes are already on screen (the terminal is wide enough).")
-        else:
-            self.notify(f"{shown} (ctrl+b for the next view)", timeout=2)
-
-    def action_search_history(self) -> None:
-        self.push_screen(HistorySearch(list(self.request.history)), self._history_chosen)
-
-    def _history_chosen(self, text: str | None) -> None:
-        if text is not None:
-            self.request.value = text
-            self.request.cursor_position = len(text)
-        self.request.focus()
 
     def use_model(self, settings: Any) -> None:
         """The model chosen with /model: the next request uses it (a demo's follow-ups too)."""
@@ -460,46 +398,6 @@ class Workbench(App[None]):
     def _kill_pressed(self) -> None:
         self.action_kill()
 
-    def action_kill(self) -> None:
-        dropped, self._queued = self._queued, []
-        if dropped:
-            self.transcript.add_note(f"[dim]dropped {len(dropped)} queued request(s)[/dim]")
-        if self._core is None or not self.runs.kill():
-            if not dropped:
-                self.notify("Nothing is running.")
-            return
-        self.budgets.set_killing()
-        from ..app import DENY
-        from .trust_prompt import TrustPrompt
-
-        if isinstance(self.screen, TrustPrompt):
-            self.screen.dismiss(DENY)  # a run killed mid-question is not a yes
-
-    def action_new_session(self) -> None:
-        if self.runs.running:
-            self.notify("Kill the run first (ctrl+k).", severity="warning")
-            return
-        self.runs.new_session()
-        self.costs.reset()
-        self.transcript.clear()
-        self.batches.reset()
-        self.gate.reset()
-        self.transcript.add_note("[dim]new session: the next request starts fresh[/dim]")
-
-    def action_sessions(self) -> None:
-        self._list_sessions()
-
-    def _resume(self, session_id: str | None) -> None:
-        if session_id is None:
-            return
-        if self.runs.running:
-            self.notify("Kill the run first (ctrl+k).", severity="warning")
-            return
-        self.runs.continue_session(session_id)
-        self.transcript.clear()
-        self.batches.reset()
-        self._replay(session_id)
-
     @work(thread=True, exit_on_error=False, group="replay", name="session replay")
     def _replay(self, session_id: str) -> None:
         self.post_message(SessionReplayed(session_id, self.runs.replay(session_id)))
@@ -514,59 +412,6 @@ class Workbench(App[None]):
                 self.batches.show(event)
         self.transcript.add_note(f"[$primary]↻ the next request continues session {escape(message.session_id)}[/]")
 
-    def action_toggle_calls(self) -> None:
-        self._calls_expanded = not self._calls_expanded
-        self.transcript.set_all_collapsed(not self._calls_expanded)
-
-    def action_next_theme(self) -> None:
-        names = [t.name for t in self.themes.loaded] or [self.theme]
-        position = names.index(self.theme) if self.theme in names else -1
-        self.theme = names[(position + 1) % len(names)]
-        self.notify(f"Theme: {self.theme}")
-
-    def action_focus_request(self) -> None:
-        self.request.focus()
-
-    def action_transcript_page_up(self) -> None:
-        self.transcript.scroll_page_up(animate=False)
-
-    def action_transcript_page_down(self) -> None:
-        self.transcript.scroll_page_down(animate=False)
-
-    def action_transcript_top(self) -> None:
-        self.transcript.scroll_home(animate=False)
-
-    def action_transcript_end(self) -> None:
-        self.transcript.scroll_end(animate=False)
-    def action_runs(self, run_id: str | None = None) -> None:
-        """The runs screen (/runs, /blueprint, f2); with a run id, attached to that run at once."""
-        from .runs_screen import RunScreen, RunsScreen  # loaded on first use: not on the first paint's path
-
-        if len(self.screen_stack) > 1 and not isinstance(self.screen, RunsScreen):
-            self.notify("Close this screen first (escape); then f2 or /runs.", severity="warning")
-            return  # never on top of a trust question, nor a second list over the first
-        if not isinstance(self.screen, RunsScreen):
-            self.push_screen(RunsScreen(self.setup.root))
-        if run_id:
-            self.push_screen(RunScreen(run_id))
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Kill run", "Stop the agent run mid-flight (ctrl+k)", self.action_kill)
-        yield SystemCommand("New session", "Start afresh: the next request opens a new session (ctrl+n)", self.action_new_session)
-        yield SystemCommand("Sessions", "List this project's sessions and continue one (ctrl+o)", self.action_sessions)
-        yield SystemCommand("Expand or collapse tool calls", "Show every call's arguments and results (ctrl+g)", self.action_toggle_calls)
-        yield SystemCommand("Next Konstruct theme", "Cycle dark, light and high contrast (ctrl+t)", self.action_next_theme)
-        yield SystemCommand("Show or hide the side panes", "Budgets, neighborhoods, gate and batches on narrow terminals (ctrl+b)", self.action_toggle_side)
-        yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
-        yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
-        yield SystemCommand("Blueprint runs", "Every blueprint run of this project: attach, stop, resume, report (f2, /runs)", self.action_runs)
-        yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
-        yield SystemCommand("Transcript: page up", "Scroll the transcript up a page (PageUp, from the input too)", self.action_transcript_page_up)
-        yield SystemCommand("Transcript: page down", "Scroll the transcript down a page (PageDown)", self.action_transcript_page_down)
-        yield SystemCommand("Transcript: top", "Scroll to the start of the session (ctrl+home)", self.action_transcript_top)
-        yield SystemCommand("Transcript: end", "Scroll to the newest entry (ctrl+end)", self.action_transcript_end)
-
     def on_unmount(self) -> None:
         if self._core is not None:
             self.runs.close()
@@ -574,18 +419,5 @@ class Workbench(App[None]):
 
 def run_workbench(setup: WorkbenchSetup) -> None:
     app = Workbench(setup)
-    app.start_tracker = True  # with the core, after the first frame (`_with_real_stderr`)
+    app.start_tracker = True  # with the core, after the first frame (`with_real_stderr`)
     app.run()
-
-
-def _with_real_stderr(start: Callable[[], None]) -> None:
-    """Run `start` with the terminal's own stderr as sys.stderr. multiprocessing's resource tracker
-    (`app.start_resource_tracker`) hands sys.stderr's descriptor to its child; inside the running app
-    sys.stderr is Textual's capture, which has none. Started before the app instead, the tracker (a
-    Python process of its own) competed with the first frame for the CPU."""
-    captured = sys.stderr
-    sys.stderr = sys.__stderr__ or captured
-    try:
-        start()
-    finally:
-        sys.stderr = captured

@@ -2,7 +2,9 @@
 
 For a command: once; this exact command for the session or always; a rule of the shape `--allow`
 takes (proposed, editable, checked by the command layer); every command only behind a second,
-warned confirmation. For edits: once; these files for the session or always; a path glob (proposed,
+warned confirmation. For a chain (`make && pytest -q`, where the user's policy lets chains ask):
+once; this exact chain for the session or always; a rule for each step that needs a grant (one
+proposed, editable line per step; the chain then runs only while every such step is covered). For edits: once; these files for the session or always; a path glob (proposed,
 editable); the whole project. Deny, or deny with a message the agent receives as the call's result.
 Escape denies (or, while typing a rule, glob or message, goes back to the choices). The screen only
 asks; the broker (trust_broker.py) and the trust layer record the grant.
@@ -18,7 +20,19 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from ..app import DENY, GrantChoiceError, TrustAnswer, TrustPreview, command_rule, edit_glob, path_tail
+from ..app import (
+    DENY,
+    GrantChoiceError,
+    TrustAnswer,
+    TrustPreview,
+    chain_steps,
+    command_rule,
+    cut_paths,
+    edit_glob,
+    path_tail,
+    rules_per_step,
+    step_rules,
+)
 from ..untrusted_text import neutralise
 from .diff_view import DiffView, PathTitle
 from .untrusted import plain
@@ -46,7 +60,10 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
     TrustPrompt #trust-typing { height: auto; display: none; }
     TrustPrompt.-typing #trust-typing { display: block; }
     TrustPrompt.-typing #trust-answers, TrustPrompt.-confirming #trust-answers { display: none; }
-    TrustPrompt #trust-typed { border: tall $accent; }
+    TrustPrompt #trust-typed, TrustPrompt .trust-step-rule { border: tall $accent; }
+    TrustPrompt #trust-step-rules { height: auto; display: none; }
+    TrustPrompt.-step-rules #trust-step-rules { display: block; }
+    TrustPrompt.-step-rules #trust-typed { display: none; }
     TrustPrompt #trust-problem { color: $error; height: auto; }
     TrustPrompt #trust-confirm { height: auto; display: none; border: tall $error; padding: 0 1; }
     TrustPrompt.-confirming #trust-confirm { display: block; }
@@ -89,7 +106,13 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         question (no exact command for a chain, no files for an edit without paths) is neither drawn
         nor answered (see action_answer)."""
         p = self.preview
-        if p.capability == "commands":
+        if p.capability == "commands" and p.chain:
+            out = {"allow-once": "Allow once (o)", "allow-session": "This chain, this session (s)",
+                   "allow-always": "This chain, always here (a)"}
+            if rules_per_step(p.chain):  # none when a step could only be granted exactly, or is a script
+                out["narrow"] = "A rule for each step, always… (r)"
+            out["every"] = "Every command, always… (e)"
+        elif p.capability == "commands":
             exact = bool(p.argv)
             out = {"allow-once": "Allow once (o)"}
             if exact:
@@ -125,7 +148,9 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         p = self.preview
         self.set_class(self.app.size.width < 100, "-narrow")
         with Vertical(id="trust-dialog"):
-            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(self._asks(), keep_layout=False)}"), id="trust-title")
+            room = min(120, self.app.size.width) - 6  # the title's width: a path is cut at its start, never mid-word
+            asks = cut_paths(self._asks(), room)
+            yield Static(Content.from_markup(f"⚑ The agent asks to {plain(asks, keep_layout=False)}"), id="trust-title")
             with Horizontal(id="trust-body"):
                 with VerticalScroll(id="trust-details", can_focus=False):
                     yield Static(Content.from_markup(self._facts(with_radius=p.capability != "edit")), id="trust-facts")
@@ -143,6 +168,10 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
             with Vertical(id="trust-typing"):
                 yield Static("", id="trust-typing-label")
                 yield Input(id="trust-typed", compact=True)
+                with Vertical(id="trust-step-rules"):  # a chain: one rule per step that needs a grant
+                    for number, part in enumerate((part for part in p.chain if part.needs), 1):
+                        yield Static(Content.from_markup(f"step {number}: {plain(part.text(), keep_layout=False)}"))
+                        yield Input(part.proposed_rule or "", id=f"trust-step-{number}", classes="trust-step-rule", compact=True)
                 yield Static("", id="trust-problem")
             yield Static(Content.from_markup(self._every_warning()), id="trust-confirm")
 
@@ -187,6 +216,11 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         lines = [f"[b]capability[/b]  {plain(p.capability)} [dim](tool {plain(p.tool)})[/dim]"]
         if p.command:
             lines.append(f"[b]command[/b]     {plain(p.command)}")
+        for number, part in enumerate(p.chain, 1):  # each step, and whether it needs a grant on its own
+            needs = {None: "[dim]allowed on its own[/dim]", "commands": "needs a grant",
+                     "scripts": "a project script: the scripts grant"}.get(part.needs, plain(str(part.needs)))
+            joined = f"{plain(part.connector)} " if part.connector else ""
+            lines.append(f"[b]step {number}[/b]      {joined}{plain(part.text(), keep_layout=False)} · {needs}")
         if p.confinement:
             lines.append(f"[b]sandbox[/b]     {plain(p.confinement)}")
         if p.rule:
@@ -245,6 +279,8 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         if key == "allow-once":
             return TrustAnswer(True, "once")
         scope = "always" if key in ("allow-always", "project-always") else "session"
+        if p.capability == "commands" and p.chain:
+            return TrustAnswer(True, scope, chain=chain_steps(p.chain))
         if p.capability == "commands":
             return TrustAnswer(True, scope, command=("exact", p.argv))
         if p.capability == "edit":
@@ -258,7 +294,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
     def action_back_or_deny(self) -> None:
         if self.typing is not None or self.has_class("-confirming"):
             self.typing = None
-            self.remove_class("-typing", "-confirming")
+            self.remove_class("-typing", "-confirming", "-step-rules")
             self.query_one("#allow-once", Button).focus()
             return
         self.dismiss(DENY)
@@ -271,6 +307,12 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         if what == "deny-message":
             label.update(Content("Tell the agent why, or what to do instead (enter denies, esc goes back):"))
             typed.value = ""
+        elif p.capability == "commands" and p.chain:
+            label.update(Content("Allow always: for each step, commands that start with these words (unsafe options "
+                                 "stay refused; the chain runs while every step is covered; tab moves, enter grants, "
+                                 "esc goes back):"))
+            self.add_class("-step-rules")
+            typed = self.query_one("#trust-step-1", Input)
         elif p.capability == "commands":
             label.update(Content("Allow always: commands that start with these words (the program's unsafe options "
                                  "stay refused; enter grants, esc goes back):"))
@@ -284,7 +326,7 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
         typed.focus()
         typed.cursor_position = len(typed.value)
 
-    @on(Input.Submitted, "#trust-typed")
+    @on(Input.Submitted, "#trust-typed, .trust-step-rule")
     def _typed(self, event: Input.Submitted) -> None:
         event.stop()
         p = self.preview
@@ -293,7 +335,10 @@ class TrustPrompt(ModalScreen[TrustAnswer]):
             self.dismiss(TrustAnswer(False, message=text.strip()))
             return
         try:
-            if p.capability == "commands":
+            if p.capability == "commands" and p.chain:  # enter in any step's line grants them all
+                texts = [typed.value for typed in self.query(".trust-step-rule").results(Input)]
+                answer = TrustAnswer(True, "always", rules=step_rules(texts, p.chain))
+            elif p.capability == "commands":
                 answer = TrustAnswer(True, "always", command=("prefix", command_rule(text, p.argv)))
             else:
                 answer = TrustAnswer(True, "always", paths=(edit_glob(text, p.paths),))

@@ -100,6 +100,17 @@ def test_command_rules_are_listed_with_scope_time_and_what_they_allow(capsys: py
     assert [g["allows"] for g in _run(capsys, "list", *root)[1]["grants"]] == ["the command sleep 120", "edits to src/**"]
 
 
+def test_an_exact_chain_is_granted_listed_and_revoked_as_the_prompt_keeps_it(capsys: pytest.CaptureFixture[str],
+                                                                             tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    assert _run(capsys, "grant", *root, "commands", "--exact", "make  &&  make test;pytest -q")[0] == 0
+    (listed,) = _run(capsys, "list", *root)[1]["grants"]
+    assert listed["allows"] == "the chain make && make test ; pytest -q"
+    assert [s["connector"] for s in listed["command"]["steps"]] == [None, "&&", ";"]
+    code, payload, _ = _run(capsys, "revoke", *root, "commands", "--exact", "make && make test; pytest -q")
+    assert code == 0 and len(payload["revoked"]) == 1 and _run(capsys, "list", *root)[1]["grants"] == []
+
+
 @pytest.mark.parametrize("argv", [
     ["grant", "commands", "--rule", "git -c core.pager=less"],  # an unsafe option
     ["grant", "commands", "--rule", "pytest; rm -rf /"],  # shell syntax
@@ -108,6 +119,9 @@ def test_command_rules_are_listed_with_scope_time_and_what_they_allow(capsys: py
     ["grant", "edit", "--rule", "pytest"],  # rules scope commands only
     ["grant", "commands", "--rule", "pytest", "--exact", "pytest"],
     ["revoke", "scripts", "--exact", "pytest"],
+    ["grant", "commands", "--exact", "make | tee log"],  # a pipe is never a chain
+    ["grant", "commands", "--exact", "make && rm -rf /"],  # the deny list answers first
+    ["grant", "commands", "--exact", "make &&"],
 ])
 def test_a_bad_rule_is_one_line_exit_2_and_nothing_stored(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                           argv: list[str]) -> None:

@@ -212,3 +212,26 @@ async def test_a_long_reply_keeps_its_finished_blocks_and_shows_all_of_it(tmp_pa
         assert len(blocks) == 80
         assert blocks[:39] == first_blocks  # appending re-parsed the tail only: earlier blocks were kept, not rebuilt
         assert "paragraph 79" in str(blocks[-1]._content)
+
+async def test_the_first_neighborhoods_files_start_with_the_projects_own_sources(tmp_path: Path) -> None:
+    """On click the first neighborhood is `src/click`, and its first file shown was an example that
+    imports it: the project's own files come first, examples and tests after them."""
+    root = tmp_path / "project"
+    (root / "src" / "core").mkdir(parents=True)
+    (root / "examples").mkdir()
+    (root / "src" / "__init__.py").write_text("")
+    (root / "src" / "core" / "__init__.py").write_text("")
+    (root / "src" / "core" / "engine.py").write_text("def run():\n    pass\n")
+    (root / "src" / "core" / "parts.py").write_text("from src.core.engine import run\n\n\ndef part():\n    run()\n")
+    (root / "examples" / "aa_demo.py").write_text(
+        "from src.core.engine import run\nfrom src.core.parts import part\n\n\ndef demo():\n    run()\n    part()\n")
+    app = workbench(root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await graph_loaded(app, pilot)
+        pane = app.query_one(NeighborhoodsPane)
+        await wait_for(pilot, lambda: pane.hoods)
+        first = pane.hoods[0]
+        assert "examples/aa_demo.py" in first.members, first.members  # the example belongs with the code it uses
+        assert first.members[-1] == "examples/aa_demo.py" and first.members[0].startswith("src/")
+        shown = _text(pane.query_one("#hood-lines", Static)).splitlines()
+        assert shown[1].lstrip(" ·").startswith("src/"), shown

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from command_results import KILLED, PASSED, POLICY_REFUSED, SANDBOX_REFUSED, command_call, mixed_session
 from textual.widgets import Static
-from ui_harness import make_project, post, wait_for, workbench
+from ui_harness import make_project, post, wait_for, workbench, write_script
 
 from konstruct_tui.agent import Finished, TextDelta, ToolFinished, ToolStarted, TurnStarted
 from konstruct_tui.app import TrustPreview
@@ -170,3 +170,60 @@ async def test_the_transcript_diff_scrolls_sideways_too(tmp_path: Path) -> None:
         await pilot.pause(0.2)
         view = app.query_one(Transcript).query_one(DiffView)
         assert view.virtual_size.height == len(DIFF.splitlines()) and view.virtual_size.width > view.size.width
+
+
+async def test_a_real_run_of_lists_reads_as_counts_with_a_check_mark(tmp_path: Path) -> None:
+    """The loop notes a status for every entry of `results`, "" for a search match or a graph node:
+    those are a list, not a batch (a real run used to show `✗ search 7` with no unit)."""
+    root = make_project(tmp_path)
+    script = write_script(tmp_path / "script.json", [
+        {"text": "Looking.", "tool_calls": [{"name": "search", "arguments": {"query": "def add"}},
+                                            {"name": "read_code", "arguments": {"paths": ["calc/core.py", "nope.py"]}}]},
+        {"text": "Done."},
+    ])
+    app = workbench(root, script)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.submit("look")
+        await wait_for(pilot, lambda: len(app.query(ToolCallEntry)) == 2 and all(e.finished for e in app.query(ToolCallEntry)))
+        search, read = app.query(ToolCallEntry)
+        assert search.finished.statuses and set(search.finished.statuses) == {""}  # as the loop reports them
+        assert search.title.plain.startswith("✓ search 1 match") and search.has_class("-ok")
+        assert read.title.plain.startswith("◐ read_code 1 ok, 1 not_found")
+
+
+async def test_a_long_path_in_a_trust_question_is_cut_at_its_start_never_mid_word(tmp_path: Path) -> None:
+    """At 80x24 the prompt's title and the transcript's trust line wrap at spaces; a path longer than
+    the line is cut at its start (`…/deep_module.py`) instead of being broken wherever the edge falls."""
+    from konstruct_tui.agent import TrustRequested
+
+    deep = "src/click/" + "very_long_directory_name_for_testing/" * 2 + "deep_module.py"
+    preview = TrustPreview("write_code", "edit", f"change {deep}, src/click/utils.py", (deep, "src/click/utils.py"),
+                           blast_radius=(), proposed_glob="src/click/**", project="click")
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        post(app, TrustRequested(1, "c1", "write_code", "edit", f"change {deep}, src/click/utils.py", "granted"))
+        await wait_for(pilot, lambda: app.query(".note") and app.query(".note").last().content_region.width)
+        note = app.query(".note").last()
+        line = note.content.plain  # type: ignore[attr-defined]
+        assert "change …/" in line and "/deep_module.py, src/click/utils.py → granted" in line and deep not in line
+        assert max(len(word) for word in line.split()) <= note.content_region.width
+        app.push_screen(TrustPrompt(preview))
+        await pilot.pause(0.2)
+        title = app.screen.query_one("#trust-title", Static)
+        assert "…/" in title.content.plain and "/deep_module.py, src/click/utils.py" in title.content.plain  # type: ignore[union-attr]
+        assert max(len(word) for word in title.content.plain.split()) <= title.content_region.width  # type: ignore[union-attr]
+
+
+async def test_one_enormous_output_line_shows_its_start_and_end_with_a_mark(tmp_path: Path) -> None:
+    """`print('x' * 200000)` kept 64 KB of one line, which wrapped to about a thousand rows and made
+    every redraw of the transcript crawl: the block keeps the line's start and end and says what it cut."""
+    line = "a" + "x" * 60000 + "z"
+    app = workbench(make_project(tmp_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        (entry,) = await _expanded(app, pilot, *command_call("a", {**PASSED, "stdout": line + "\n", "stdout_truncated": False}))
+        text = _block_text(entry)
+        assert "✂ 58,002 characters of this line not shown here (the session file keeps them)" in text
+        shown = text.splitlines()[1]
+        assert shown.startswith("axxx") and shown.endswith("xxxz") and len(shown) < 2200
+        block = entry.query_one(CommandBlock)
+        assert block.size.height < 40  # rows on screen, not a thousand

@@ -15,6 +15,9 @@ from ..untrusted import plain
 
 # The block shows a stream's first and last lines past this; the session file keeps every byte.
 MAX_STREAM_LINES = 200
+# And a line's start and end past this: one 64 KB line (`print('x' * 200000)`) would otherwise wrap to
+# a thousand rows of the transcript, which every redraw (a theme change, a resize) lays out again.
+MAX_ROW_CHARS = 2000
 
 
 class CommandBlock(Static):
@@ -69,6 +72,10 @@ def _row(row: str) -> str:
     cut = CUT_MARK.match(row)
     if cut:
         return f"[$warning]✂ {int(cut.group(1)):,} bytes cut here (head and tail kept)[/]"
+    if len(row) > MAX_ROW_CHARS:
+        half = MAX_ROW_CHARS // 2
+        hidden = f"[$warning] ✂ {len(row) - 2 * half:,} characters of this line not shown here (the session file keeps them) [/]"
+        return plain(row[:half]) + hidden + plain(row[-half:])
     return plain(row)
 
 

@@ -23,7 +23,7 @@ from ...agent import (
     TrustRequested,
     TurnStarted,
 )
-from ...app import command_report, describe_call, describe_outcome, diffs_of, result_text, verdict
+from ...app import command_report, cut_paths, describe_call, describe_outcome, diffs_of, result_text, verdict
 from ...blueprint import PhaseStarted, SessionOpened
 from ..messages import Reportable
 from .thinking import ThinkingBlock
@@ -247,7 +247,8 @@ class Transcript(VerticalScroll):
         elif isinstance(event, TrustRequested):
             self._end_reply()
             decision = f" → {event.decision}" if event.decision else ""
-            self.add_note(f"[$warning]⚑ trust[/] {plain(event.capability)}: {plain(event.detail)}{decision}")
+            room = max(20, (self.scrollable_content_region.width or 80) - 6)  # a path is cut at its start, never mid-word
+            self.add_note(f"[$warning]⚑ trust[/] {plain(event.capability)}: {plain(cut_paths(event.detail, room))}{decision}")
         elif isinstance(event, ProviderWarning):
             self._end_reply()  # after a `retry` warning the model's reply starts over below it
             self.add_note(f"[$warning]⚠ {plain(event.message)}[/]")
