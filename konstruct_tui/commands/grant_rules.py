@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Sequence
 
 from .allowlist import BadPrefix, Rule, matching_rule, parse_rule
+from .programs import program
 from .unsafe_options import first_unsafe, own_exact, unsafe_for
 from .wrappers import is_assignment, program_name, unwrap
 
@@ -43,6 +44,8 @@ def propose_rule(argv: Sequence[str]) -> tuple[str, ...] | None:
     rest = argv[1:]
     if _PYTHON.match(argv[0]) and len(rest) >= 2 and rest[0] == "-m":
         return argv[:3]
+    if _code_options(argv[0]):  # an interpreter: the rule names the script, never the interpreter alone
+        return argv[:2] if rest and not rest[0].startswith("-") else None
     if program_name(argv[0]) in _SUBCOMMANDS and rest and _PLAIN_WORD.fullmatch(rest[0]):
         return argv[:2]
     return argv[:1]
@@ -71,8 +74,34 @@ def rule_admits(match: str, words: Sequence[str], argv: Sequence[str]) -> bool:
         return argv == words
     if match != "prefix" or argv[: len(words)] != words or _problem(words) is not None:
         return False
+    if _runs_code_text(argv, words):
+        return False
     rule = Rule(shlex.join(words), words, frozenset())  # lists no option: an unsafe one is never admitted
     return matching_rule(argv, [rule], lambda _inner: False).rule is not None
+
+
+def _code_options(word: str) -> frozenset[str]:
+    entry = program(program_name(word))
+    return entry.code_options if entry is not None else frozenset()
+
+
+def _runs_code_text(argv: tuple[str, ...], rule: tuple[str, ...] = ()) -> bool:
+    """Whether an interpreter is given program text on its command line (`python3 -c CODE`,
+    `node --eval=CODE`, `perl -we CODE`, `-cCODE`), in any spelling: only an exact grant admits that.
+    Past a rule that names the script (`python3 tools/gen.py`) every word is the script's own; short
+    of one, an option's value cannot be told from a script (`python3 -W ignore -c CODE`), so any word
+    spelled as a code option counts."""
+    options = _code_options(argv[0])
+    if not options or (len(rule) == 2 and not rule[1].startswith("-")):
+        return False
+    for word in argv[1:]:
+        if word == "--":
+            return False
+        if word.split("=", 1)[0] in options:
+            return True
+        if word.startswith("-") and not word.startswith("--") and any(o[1] in word[1:] for o in options if o[:2] != "--"):
+            return True
+    return False
 
 
 def _problem(words: tuple[str, ...]) -> str | None:
@@ -80,6 +109,8 @@ def _problem(words: tuple[str, ...]) -> str | None:
     trust store gets no further than the prompt would)."""
     if is_assignment(words[0]):
         return f"a rule starts with the program, not the assignment {words[0]!r}"
+    if _runs_code_text(words):
+        return f"{words[0]} runs the program text given on its command line: only the exact command can be granted"
     bad = first_unsafe(words[1:], unsafe_for(words), frozenset(), own_exact(words))
     if bad is not None:
         return f"{bad!r} makes {words[0]} execute, write or redirect: a grant rule never admits it"

@@ -59,6 +59,8 @@ def test_this_exact_command_covers_that_argv_only(tmp_path: Path, scope: str) ->
 ADMITTED = [
     ("pytest", "pytest -q tests/x"), ("pytest", "pytest"), ("git diff", "git diff HEAD~1 -- src"),
     ("git", "git log -n 3"), ("python -m pytest", "python -m pytest -x tests"), ("make test", "make test"),
+    ("python3", "python3 tools/gen.py"), ("python3 tools/gen.py", "python3 tools/gen.py -c gen.toml"),  # the script's own -c
+    ("node", "node scripts/build.js"),
 ]
 REFUSED = [
     ("pytest", "pytestx -q"),  # another program
@@ -91,6 +93,15 @@ REFUSED = [
     ("go test", "go test -exec ./evil"),
     ("go test", "go test -toolexec ./evil"),
     ("cargo test", "cargo test --config build.rustc-wrapper=./evil"),
+    # an interpreter's program text on its command line: only the exact command is ever granted
+    ("python3", "python3 -c 'import os'"),
+    ("python3", "python3 -Ic 'import os'"),  # bundled
+    ("python3", "python3 '-cimport os'"),  # glued
+    ("python3", "python3 -W ignore -c 'import os'"),  # behind an option's value
+    ("python3 -W ignore", "python3 -W ignore -c 'import os'"),
+    ("python", "python -c 'import os'"),
+    ("node", "node -e 1"), ("node", "node --eval=1"), ("node", "node -p 1"),
+    ("perl", "perl -we 1"), ("ruby", "ruby -e 1"), ("php", "php -r 1"),
 ]
 
 
@@ -106,7 +117,8 @@ def test_a_rule_never_admits_another_program_or_an_unsafe_option(tmp_path: Path,
     assert not session.use("commands", command=judge(command))
 
 
-@pytest.mark.parametrize("rule", ["git -c core.pager=less", "rg --pre", "find -exec", "CC=evil make", "git diff --output=x"])
+@pytest.mark.parametrize("rule", ["git -c core.pager=less", "rg --pre", "find -exec", "CC=evil make", "git diff --output=x",
+                                  "python3 -c", "node --eval", "perl -e"])
 def test_a_rule_naming_an_unsafe_option_is_never_made_and_never_matches(tmp_path: Path, rule: str) -> None:
     words = tuple(shlex.split(rule))
     with pytest.raises(BadPrefix):
@@ -127,6 +139,8 @@ def test_a_typed_rule_must_admit_the_command_asked() -> None:
     ("pytest -q tests/x", ("pytest",)), ("git diff HEAD", ("git", "diff")), ("python3 -m pytest -x", ("python3", "-m", "pytest")),
     ("sleep 120", ("sleep",)), ("npm run build", ("npm", "run")), ("make", ("make",)),
     ("CI=1 npm test", None), ("timeout 60 pytest", None),  # only the exact command: a rule would not stay narrow
+    ("python3 tools/gen.py --out x", ("python3", "tools/gen.py")),  # the script, never the interpreter alone
+    ("python3 -c 'import os'", None), ("node -e 1", None), ("python3 -u tools/gen.py", None),
 ])
 def test_the_proposed_rule(argv: str, proposed: tuple[str, ...] | None) -> None:
     assert propose_rule(shlex.split(argv)) == proposed

@@ -109,6 +109,10 @@ the next word (where the policy must find the subcommand or an operand). `writes
     uploads: bool = False
     shell: bool = False
     privileged: bool = False
+    # Options whose value is program text it runs (`python -c CODE`, `node -e CODE`): an interpreter.
+    # A grant rule never admits them (only that exact command is granted), and a proposed rule names
+    # the script it runs (`python3 tools/gen.py`), never the interpreter alone.
+    code_options: frozenset[str] = frozenset()
     subcommands: dict[str, Subcommand] = field(default_factory=dict)
     runner: Runner | None = None
     runs_subcommands: dict[str, Table] = field(default_factory=dict)

@@ -18,7 +18,7 @@ PROGRAMS = (
     *_harm("mv", "tee", "truncate", "touch", overwrites="every operand"),
     *_harm("cp", "install", "ln", overwrites="last operand"),
     *_harm("chmod", "chown", "chgrp", "chattr", "setfacl", changes_permissions=True),
-    Program(("perl",), harm=Harm(edits_in_place=True)),
+    Program(("perl",), harm=Harm(edits_in_place=True), code_options=frozenset({"-e", "-E"})),
     *_harm("pkill", "killall", signals_by_name=True),
     *_harm("shutdown", "reboot", "halt", "poweroff", "kexec", stops_machine=True),
     *_harm("init", "telinit", stops_machine_with=("0", "6")),  # runlevels 0 and 6

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..options import first_unsafe
-from . import archives, build, disks, editors, files, git, network, runners, search, shells, system, test_tools
+from . import archives, build, disks, editors, files, git, interpreters, network, runners, search, shells, system, test_tools
 from .program import RUN_KINDS, Harm, Program
 
-FAMILIES = (git, search, archives, build, test_tools, editors, files, disks, network, runners, shells, system)
+FAMILIES = (git, search, archives, build, test_tools, editors, files, disks, network, runners, shells, system,
+            interpreters)
 
 
 class ProgramTableError(ValueError):
