@@ -25,7 +25,7 @@ from textual.content import Content
 from textual.css.query import NoMatches
 from textual.filter import LineFilter
 from textual.markup import escape
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -127,6 +127,7 @@ class Workbench(App[None]):
         # them): a run's last event ("done") reaches the screen a moment before its worker ends,
         # and a request typed in that moment, or any time during a run, is kept, never refused.
         self._queued: list[str] = []
+        self._team: tuple[Any, str | None] | None = None  # (TeamWatch or None, why not): see team_watch
 
     @property
     def runs(self) -> SessionRuns:
@@ -550,6 +551,31 @@ class Workbench(App[None]):
         if run_id:
             self.push_screen(RunScreen(run_id))
 
+    def action_approvals(self, run_id: str | None = None) -> None:
+        """The approvals screen (/approvals, the palette, w on a run waiting for an answer)."""
+        from .approvals_screen import ApprovalsScreen  # loaded on first use
+
+        if isinstance(self.screen, ApprovalsScreen):
+            return
+        if isinstance(self.screen, ModalScreen):
+            self.notify("Close this screen first (escape); then /approvals.", severity="warning")
+            return  # never on top of a trust question
+        watch, problem = self.team_watch()
+        if watch is None:
+            self.notify(problem or "No team database: give --database URL, $KONSTRUCT_DATABASE_URL or [team] database in config.toml.",
+                        severity="warning", timeout=8)
+            return
+        self.push_screen(ApprovalsScreen(watch, run_id))
+
+    def team_watch(self) -> tuple[Any, str | None]:
+        """The team database the runs and approvals screens read, opened on first use, or why not;
+        (None, None) when none is configured (the runs screen lists this machine's runs alone)."""
+        if self._team is None:
+            from .team_source import open_team_watch
+
+            self._team = open_team_watch(self.setup.team_database)
+        return self._team
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Kill run", "Stop the agent run mid-flight (ctrl+k)", self.action_kill)
@@ -561,6 +587,7 @@ class Workbench(App[None]):
         yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
         yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
         yield SystemCommand("Blueprint runs", "Every blueprint run of this project: attach, stop, resume, report (f2, /runs)", self.action_runs)
+        yield SystemCommand("Approvals", "Answer the trust requests parked team runs wait on (/approvals)", self.action_approvals)
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
         yield SystemCommand("Transcript: page up", "Scroll the transcript up a page (PageUp, from the input too)", self.action_transcript_page_up)
         yield SystemCommand("Transcript: page down", "Scroll the transcript down a page (PageDown)", self.action_transcript_page_down)
@@ -570,6 +597,8 @@ class Workbench(App[None]):
     def on_unmount(self) -> None:
         if self._core is not None:
             self.runs.close()
+        if self._team is not None and self._team[0] is not None:
+            self._team[0].close()
 
 
 def run_workbench(setup: WorkbenchSetup) -> None:
