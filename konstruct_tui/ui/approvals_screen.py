@@ -70,7 +70,9 @@ class ApprovalsScreen(Screen[None]):
         yield Static(Content.from_markup(f"[b]Approvals{which}[/b] [dim]— team runs parked on a trust question · {plain(self.watch.shown)}[/dim]"),
                      id="approvals-title")
         table: DataTable[Any] = DataTable(id="approvals-table", cursor_type="row", zebra_stripes=True)
-        for label, width in (("run", 26), ("request", 11), ("asks", 10), ("what", 36), ("waiting", 7)):
+        # `what` takes the room the others leave (each column pads by one on both sides): the age stays on an 80-column screen.
+        what = max(16, min(60, self.app.size.width - (26 + 11 + 8 + 7) - 2 * 5 - 3))
+        for label, width in (("run", 26), ("request", 11), ("asks", 8), ("what", what), ("waiting", 7)):
             table.add_column(label, width=width)
         yield table
         yield Static(id="approvals-note")
