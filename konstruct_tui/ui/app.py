@@ -571,7 +571,7 @@ class Workbench(App[None]):
         """The team database the runs and approvals screens read, opened on first use, or why not;
         (None, None) when none is configured (the runs screen lists this machine's runs alone)."""
         if self._team is None:
-            from .team_source import open_team_watch
+            from .runs_screen import open_team_watch
 
             self._team = open_team_watch(self.setup.team_database)
         return self._team

@@ -99,6 +99,7 @@ class RunsScreen(Screen[None]):
         watch = getattr(self.app, "team_watch", None)
         if watch is not None:
             self.team, self.team_problem = watch()
+            self.refresh_bindings()
         self.action_refresh()
         self.set_interval(POLL_S * 2, self.action_refresh)
 
@@ -155,6 +156,10 @@ class RunsScreen(Screen[None]):
         if text != self._noted:  # a look that found nothing new repaints nothing
             self._noted = text
             self.query_one("#runs-note", Static).update(Content.from_markup(text))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `w` is offered only where an answer can be given: with a team database.
+        return self.team is not None if action == "approvals" else True
 
     def action_toggle_all(self) -> None:
         self.all_projects = not self.all_projects
@@ -247,7 +252,23 @@ class RunScreen(Screen[None]):
             problem = None if view is not None else f"run {self.run_id} is not in the run store"
         except (StoreDamaged, StoreUnusable) as error:
             view, problem = None, str(error)
+        if view is None and self.view is None:
+            found = self._team_view()
+            if found is not None:  # `/runs ID` of a team run: from now on this screen follows the team database
+                view, problem = found, None
         self.app.call_from_thread(self._show, view, problem)
+
+    def _team_view(self) -> RunView | None:
+        """A run missing from this machine's store, found in the team database (then attached there)."""
+        team_watch = getattr(self.app, "team_watch", None)
+        watch = team_watch()[0] if team_watch is not None else None
+        if watch is None:
+            return None
+        found, _ = read_team(watch, lambda w: w.view(self.run_id), None, None)
+        if found is not None:
+            self.team = watch
+            self.app.call_from_thread(self.refresh_bindings)
+        return found
 
     def _show(self, view: RunView | None, problem: str | None) -> None:
         failure = self.resumed.failure() if self.resumed is not None else None
@@ -315,6 +336,9 @@ class RunScreen(Screen[None]):
                 "queued": f"Team run {self.run_id} is back on the queue: a worker takes it up from its last step; this screen follows it."}
         self.app.call_from_thread(self.notify, said.get(done["status"], f"Team run {self.run_id} is {done['status']}."))
         self.action_refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.team is not None if action == "approvals" else True
 
     def action_approvals(self) -> None:
         if self.team is None or self.view is None or self.view.row.status != "waiting_approval":
@@ -432,6 +456,20 @@ def _verification_entry(verification: Verification) -> Collapsible:
         parts.append(Collapsible(Static(full, classes="output", markup=False),
                                  title=f"full output ({len(full.splitlines())} lines)", collapsed=True))
     return Collapsible(*parts, title=f"{mark} {verification.heading}", collapsed=ok, classes="verification")
+
+
+def open_team_watch(flag: str | None) -> tuple[Any, str | None]:
+    """The team database the screens read: `--database URL`, else the one `konstruct blueprint
+    status` would read ($KONSTRUCT_DATABASE_URL, `[team] database` in config.toml). (a TeamWatch,
+    None), or (None, why not in one line), or (None, None) when none is configured. Nothing connects
+    here: the screens look from their worker threads."""
+    from ..team import DatabaseProblem, TeamWatch, configured_url
+
+    try:
+        url = configured_url(flag)
+        return (TeamWatch(url), None) if url else (None, None)
+    except DatabaseProblem as problem:
+        return None, f"team database: {problem}"
 
 
 def read_team(watch: Any, look: Any, empty: Any, unused: str | None) -> tuple[Any, str | None]:

@@ -67,6 +67,9 @@ async def test_team_runs_are_listed_beside_local_ones_and_attach_from_the_databa
         report = app.screen.query_one(Markdown)
         assert "Team audit" in report.source and "submitted by" in report.source
         await pilot.press("escape", "escape", "escape")
+        app.submit(f"/runs {WAITING}")  # a team run's id typed: attached from the team database
+        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.view is not None)
+        assert app.screen.team is not None and "next: konstruct approvals list" in _text(app.screen)
     db.close()
 
 
