@@ -229,7 +229,7 @@ class TeamWatch:
         self._seen[run["run_id"]] = (run["updated"], phase, attempt)
         worker = f"team {run['worker']}" if run["worker"] else "team"
         return RunRow(run["run_id"], run["title"], run["status"], phase, attempt, worker, run["created"], run["updated"], run["repo"],
-                      run["reason"], run["message"], None, team=self.target.shown)
+                      run["reason"], run["message"], None, team=self.shown)
 
 
 def _when(at: float) -> str:

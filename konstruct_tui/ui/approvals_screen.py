@@ -66,9 +66,8 @@ class ApprovalsScreen(Screen[None]):
         self._shown: tuple[str, str] | None = None
 
     def compose(self) -> ComposeResult:
-        which = f" of run {plain(self.run_id)}" if self.run_id else ""
-        yield Static(Content.from_markup(f"[b]Approvals{which}[/b] [dim]— team runs parked on a trust question · {plain(self.watch.shown)}[/dim]"),
-                     id="approvals-title")
+        which = f" of run {plain(self.run_id)}" if self.run_id else " [dim]— team runs parked on a trust question[/dim]"
+        yield Static(Content.from_markup(f"[b]Approvals[/b]{which} [dim]· {plain(self.watch.shown)}[/dim]"), id="approvals-title")
         table: DataTable[Any] = DataTable(id="approvals-table", cursor_type="row", zebra_stripes=True)
         # `what` takes the room the others leave (each column pads by one on both sides): the age stays on an 80-column screen.
         what = max(16, min(60, self.app.size.width - (26 + 11 + 8 + 7) - 2 * 5 - 3))
