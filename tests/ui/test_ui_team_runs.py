@@ -258,3 +258,47 @@ def test_team_screens_snapshot(view: str, size: tuple[int, int], snap_compare, t
         await _settled(app, pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=settle)
+
+
+async def test_a_damaged_run_store_image_or_hostile_text_never_breaks_the_screens(tmp_path: Path) -> None:
+    url = _url(tmp_path)
+    db = team_database(url, tmp_path / "images")
+    db.put_store(RUNNING, b"garbage, not a run store " * 100)
+    hostile = "[b]bold?[/b] \x1b[31mred\x1b[0m"
+    db.ask(QUEUED, "rhostile0001", {"capability": "commands", "detail": hostile, "paths": ["[i]x.py"], "command": hostile,
+                                    "rule": "needs_grant", "reason": "[link=http://x]y[/link]", "diffs": [], "blast_radius": None, "notes": []}, "w")
+    app = _workbench(make_project(tmp_path), url)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f2")
+        screen = app.screen
+        assert isinstance(screen, RunsScreen)
+        await wait_for(pilot, lambda: len(screen.rows) == 3)  # the damaged run is listed, without an attempt
+        assert [r.attempt for r in screen.rows if r.run_id == RUNNING] == [0] and screen.team_problem is None
+        await pilot.press("down", "down", "enter")
+        run = app.screen
+        assert isinstance(run, RunScreen)
+        await wait_for(pilot, lambda: run.problem is not None)
+        assert f"the run store of team run {RUNNING}" in _text(run) and "cannot be read" in _text(run)
+        await pilot.press("escape", "escape")
+        app.submit(f"/approvals {QUEUED}")
+        await wait_for(pilot, lambda: isinstance(app.screen, ApprovalsScreen) and app.screen.query("#approval-facts"))
+        facts = _text(app.screen)
+        assert "[b]bold?[/b]" in facts and "\x1b" not in facts and "[link=http://x]y[/link]" in facts
+    db.close()
+
+
+def test_a_team_row_is_never_signalled_nor_resumed_as_a_local_process() -> None:
+    import os
+
+    from konstruct_tui.app import RunRow, start_resume, stop_run
+
+    row = RunRow(RUNNING, "t", "running", "p1", 1, "team build-1", 0.0, 0.0, "/srv", owner=f"{os.getpid()}:1@here", team="sqlite:///x")
+    assert stop_run(row) == f"run {RUNNING} is a team run: it stops through the team database (sqlite:///x)"
+    parked = RunRow(RUNNING, "t", "parked", "p1", 1, "team", 0.0, 0.0, "/srv", team="sqlite:///x")
+    assert start_resume(parked) == f"run {RUNNING} is a team run: it resumes through the team database (sqlite:///x)"
+    assert parked.next_step == f"konstruct blueprint resume {RUNNING}"
+
+
+def test_a_workbench_database_that_is_no_database_url_is_refused_in_one_line(konstruct: Any, tmp_path: Path) -> None:
+    code, _, err = konstruct("--root", str(make_project(tmp_path)), "--database", "mysql://u:secret@h/db")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "secret" not in err and "postgresql://" in err
