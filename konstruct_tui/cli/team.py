@@ -4,7 +4,7 @@
     konstruct blueprint stop RUN [--database URL]
     konstruct worker [--database URL] [--concurrency N] [--workdir DIR] [--once] [--name NAME]
     konstruct approvals list [RUN] [--json] [--database URL]
-    konstruct approvals grant|deny RUN REQUEST [--scope once|run] [--database URL]
+    konstruct approvals grant|deny RUN REQUEST [--scope once|run] [--message TEXT] [--database URL]
 
 `blueprint status|report|resume` read the team database when one is chosen (`--database`,
 $KONSTRUCT_DATABASE_URL or `[team] database` in config.toml). The database layer, DBOS and git are
@@ -94,6 +94,8 @@ def register(commands: Any) -> None:
         answer.add_argument("run", metavar="RUN")
         answer.add_argument("request", metavar="REQUEST")
         answer.add_argument("--scope", choices=("once", "run"), default="once", help="once: this request; run: the capability for the rest of the run")
+        if word == "deny":
+            answer.add_argument("--message", metavar="TEXT", help="why: kept with the deny in the run's audit")
         add_database(answer)
         answer.set_defaults(handler=database_problems(functools.partial(answer_request, verb)))
 
@@ -183,7 +185,7 @@ def answer_request(verdict: str, args: argparse.Namespace) -> int:
     db = _open(args)
     if db.run(args.run) is None:
         raise UsageError(f"no team run {args.run!r} in {db.target.shown}")
-    print_json(answer_approval(db, args.run, args.request, verdict, args.scope))
+    print_json(answer_approval(db, args.run, args.request, verdict, args.scope, getattr(args, "message", None)))
     return 0
 
 

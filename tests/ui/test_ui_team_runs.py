@@ -302,3 +302,17 @@ def test_a_team_row_is_never_signalled_nor_resumed_as_a_local_process() -> None:
 def test_a_workbench_database_that_is_no_database_url_is_refused_in_one_line(konstruct: Any, tmp_path: Path) -> None:
     code, _, err = konstruct("--root", str(make_project(tmp_path)), "--database", "mysql://u:secret@h/db")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "secret" not in err and "postgresql://" in err
+
+
+def test_the_cli_deny_and_the_screen_deny_leave_the_same_audit(konstruct: Any, tmp_path: Path) -> None:
+    url = _url(tmp_path)
+    db = team_database(url, tmp_path / "images")
+    code, payload, err = konstruct("approvals", "deny", WAITING, REQUEST, "--message", "use make fixtures", "--database", url)
+    assert code == 0, err
+    assert isinstance(payload, dict) and payload["answer"] == "denied" and payload["status"] == "queued"
+    entries = [(e["kind"], e["detail"]) for e in db.audit(WAITING) if e["kind"] in ("approval_denied", "answer_message")]
+    assert entries == [("approval_denied", {"request": REQUEST, "scope": "once"}),
+                       ("answer_message", {"request": REQUEST, "message": "use make fixtures"})]
+    code, _, err = konstruct("approvals", "grant", WAITING, REQUEST, "--database", url)
+    assert code == 2 and "already answered: denied" in err
+    db.close()
