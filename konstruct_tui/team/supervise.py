@@ -15,15 +15,20 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from ..app import TEAM_RESUMABLE, RunRow, RunView, read_run, report_markdown
-from ..blueprint import RunStore, StoreDamaged, StoreUnusable
 from ..untrusted_text import neutralise
 from .database import DatabaseProblem, DatabaseTarget
 from .records import TeamDatabase
+
+if TYPE_CHECKING:  # the reading side (the workbench) loads the app layer; stop, resume and answer never do
+    from ..app import RunRow, RunView
+    from ..blueprint import RunStore
+
+# As `konstruct blueprint resume` resumes a team run (app's TEAM_RESUMABLE says the same for a row).
+TEAM_RESUMABLE = ("stopped", "stalled", "parked")
 
 _STOPPABLE = ("queued", "waiting_approval", "stalled", "parked")
 
@@ -36,6 +41,8 @@ class TeamRefused(DatabaseProblem):
 def run_store_copy(db: TeamDatabase, run_id: str) -> Iterator[RunStore | None]:
     """The run's checkpointed run store as a file of its own, thrown away afterwards; None before
     its first step finished. A damaged image is a DatabaseProblem naming the run."""
+    from ..blueprint import RunStore, StoreDamaged, StoreUnusable
+
     data = db.store(run_id)
     if data is None:
         yield None
@@ -143,6 +150,8 @@ class TeamWatch:
     def view(self, run_id: str) -> RunView | None:
         """One run in full, from the run store its worker checkpointed (phases and verdicts as of its
         last completed step; its row, phase and last output as of now)."""
+        from ..app import RunView, read_run
+
         def read(db: TeamDatabase) -> RunView | None:
             run = db.run(run_id)
             if run is None:
@@ -157,6 +166,8 @@ class TeamWatch:
 
     def report(self, run_id: str) -> str:
         """The run's report (Markdown) and the team's audit of it, as `konstruct blueprint report`."""
+        from ..app import report_markdown
+
         def read(db: TeamDatabase) -> str:
             run = _run(db, run_id)
             with run_store_copy(db, run_id) as store:
@@ -212,6 +223,8 @@ class TeamWatch:
             raise DatabaseProblem(f"database {self.target.shown}: {type(error).__name__}: {neutralise(first, keep_layout=False)}"[:300]) from None
 
     def _row(self, db: TeamDatabase, run: dict[str, Any], local: RunView | None = None) -> RunRow:
+        from ..app import RunRow, read_run
+
         phase, attempt = run["phase"] or "-", 0
         seen = self._seen.get(run["run_id"])
         if local is not None:
