@@ -24,6 +24,7 @@ from ..blueprint import RunStore, StoreUnusable, effective_status, output_excerp
 from ..userdirs import StoreProblem, data_dir, private_dir
 
 RESUMABLE = ("parked", "stalled", "interrupted")
+TEAM_RESUMABLE = ("stopped", "stalled", "parked")  # as team/supervise.py resumes them (app may not import team)
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,10 @@ class RunRow:
     reason: str | None = None
     message: str | None = None
     owner: str | None = None  # the store's token for the driving process ("pid:ticks@host")
+    # A team run (issue 28): the team database it lives in, as shown (password redacted). Its
+    # statuses add queued, waiting_approval and stopped; it is stopped and resumed through that
+    # database, never by a signal to a process here.
+    team: str | None = None
 
     def age(self, now: float | None = None) -> str:
         return age_text((now or time.time()) - self.created)
@@ -49,6 +54,10 @@ class RunRow:
     @property
     def next_step(self) -> str | None:
         """What the person does next, as the command to type (the screen offers it as a key too)."""
+        if self.team is not None:
+            if self.status == "waiting_approval":
+                return f"konstruct approvals list {self.run_id}"
+            return f"konstruct blueprint resume {self.run_id}" if self.status in TEAM_RESUMABLE else None
         if self.status in RESUMABLE:
             return f"konstruct blueprint resume {self.run_id}"
         return None
@@ -160,6 +169,8 @@ def report_markdown(store: RunStore, run_id: str) -> str:
 def stop_run(row: RunRow) -> str:
     """Ask the process driving the run to stop (SIGTERM: the run parks, resumable). Returns what
     happened, one line. The workbench's own run is stopped with its kill switch instead."""
+    if row.team is not None:  # never a signal: the pid of a team row's worker is on another machine's books
+        return f"run {row.run_id} is a team run: it stops through the team database ({row.team})"
     if row.status != "running":
         return f"run {row.run_id} is not running ({row.status})"
     if owner_alive(row.owner) is None:
@@ -195,6 +206,8 @@ class ResumeProcess:
 def start_resume(row: RunRow) -> ResumeProcess | str:
     """Start `konstruct blueprint resume` for a parked, stalled or interrupted run; a string says
     why not. The process is detached from the workbench (closing the workbench leaves it running)."""
+    if row.team is not None:
+        return f"run {row.run_id} is a team run: it resumes through the team database ({row.team})"
     if row.status not in RESUMABLE:
         return f"run {row.run_id} is {row.status}: only a parked, stalled or interrupted run resumes"
     log = private_dir(data_dir() / "blueprint" / "logs") / f"{row.run_id}.log"

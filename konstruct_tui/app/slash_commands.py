@@ -29,6 +29,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("compact", "summarize older turns, keep files and revisions"),
     SlashCommand("cost", "tokens and cost of the last run and the session"),
     SlashCommand("runs", "blueprint runs: attach, stop, resume, report", "<run>"),
+    SlashCommand("approvals", "answer the requests parked team runs wait on", "<run>"),
     SlashCommand("quit", "leave the workbench"),
 )
 BY_NAME = {command.name: command for command in COMMANDS}

@@ -29,6 +29,9 @@ class WorkbenchSetup:
     # The demo's answer to every request after its first (a script that says it is scripted): a
     # replayed session cannot follow up honestly, and must not replay its turns again.
     follow_up_settings: ProviderSettings | None = None
+    # The team database the runs and approvals screens read (`--database URL`); None: the one
+    # `konstruct blueprint status` would read ($KONSTRUCT_DATABASE_URL, config.toml), if any.
+    team_database: str | None = None
 
 
 def start_resource_tracker() -> None:

@@ -4,7 +4,7 @@
     konstruct blueprint stop RUN [--database URL]
     konstruct worker [--database URL] [--concurrency N] [--workdir DIR] [--once] [--name NAME]
     konstruct approvals list [RUN] [--json] [--database URL]
-    konstruct approvals grant|deny RUN REQUEST [--scope once|run] [--database URL]
+    konstruct approvals grant|deny RUN REQUEST [--scope once|run] [--message TEXT] [--database URL]
 
 `blueprint status|report|resume` read the team database when one is chosen (`--database`,
 $KONSTRUCT_DATABASE_URL or `[team] database` in config.toml). The database layer, DBOS and git are
@@ -94,6 +94,8 @@ def register(commands: Any) -> None:
         answer.add_argument("run", metavar="RUN")
         answer.add_argument("request", metavar="REQUEST")
         answer.add_argument("--scope", choices=("once", "run"), default="once", help="once: this request; run: the capability for the rest of the run")
+        if word == "deny":
+            answer.add_argument("--message", metavar="TEXT", help="why: kept with the deny in the run's audit")
         add_database(answer)
         answer.set_defaults(handler=database_problems(functools.partial(answer_request, verb)))
 
@@ -178,57 +180,32 @@ def list_approvals(args: argparse.Namespace) -> int:
 
 
 def answer_request(verdict: str, args: argparse.Namespace) -> int:
-    from ..team import enqueue
+    from ..team import answer_approval
 
     db = _open(args)
     if db.run(args.run) is None:
         raise UsageError(f"no team run {args.run!r} in {db.target.shown}")
-    who = db.answer(args.run, args.request, verdict, args.scope)
-    number = None
-    if all(a["status"] != "pending" for a in db.approvals(args.run)):
-        number = db.requeue(args.run, ("waiting_approval",))
-        if number is not None:
-            enqueue(db.target, args.run, number)
-    print_json({"run": args.run, "request": args.request, "answer": verdict, "scope": args.scope, "by": who,
-                "status": "queued" if number is not None else (db.run(args.run) or {}).get("status")})
+    print_json(answer_approval(db, args.run, args.request, verdict, args.scope, getattr(args, "message", None)))
     return 0
 
 
 # Supervising (blueprint status|report|stop|resume on the team database).
 
 def stop_run(args: argparse.Namespace) -> int:
-    from ..team import cancel
+    from ..team import stop_team_run
 
     db = _open(args)
-    run = _team_run(db, args.run)
-    if run["status"] in ("done", "stopped"):
-        print_json({"run": run["run_id"], "status": run["status"]})
-        return 0
-    db.update_run(run["run_id"], stop_requested=1)
-    stopped = db.update_run(run["run_id"], when_status=("queued", "waiting_approval", "stalled", "parked"), status="stopped", reason="stopped",
-                            message="stopped by " + db.role())
-    if stopped:
-        cancel(db.target, _workflow_ids(run))
-    db.add_audit(run["run_id"], "stop_requested", db.role(), {})
-    print_json({"run": run["run_id"], "status": "stopped" if stopped else "stopping"})
+    _team_run(db, args.run)
+    print_json(stop_team_run(db, args.run))
     return 0
 
 
 def resume_team_run(args: argparse.Namespace) -> int:
-    from ..team import enqueue
+    from ..team import resume_team_run as resume
 
     db = _open(args)
-    run = _team_run(db, args.run)
-    if run["status"] == "done":
-        raise UsageError(f"run {run['run_id']} is done; nothing to resume")
-    if run["status"] == "waiting_approval":
-        raise UsageError(f"run {run['run_id']} waits for an answer: `konstruct approvals list {run['run_id']}`")
-    number = db.requeue(run["run_id"], ("stopped", "stalled", "parked"))
-    if number is None:
-        raise UsageError(f"run {run['run_id']} is {run['status']}; only a stopped, stalled or parked run resumes")
-    enqueue(db.target, run["run_id"], number)
-    db.add_audit(run["run_id"], "resumed", db.role(), {})
-    print_json({"run": run["run_id"], "status": "queued"})
+    _team_run(db, args.run)
+    print_json(resume(db, args.run))
     return 0
 
 
@@ -325,10 +302,6 @@ def _team_run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
     if run is None:
         raise UsageError(f"no team run {run_id!r} in {db.target.shown} (see `konstruct blueprint status --database URL`)")
     return run
-
-
-def _workflow_ids(run: dict[str, Any]) -> list[str]:
-    return [run["run_id"]] + [f"{run['run_id']}~{n}" for n in range(1, run["continuation"] + 1)]
 
 
 def _when(at: float) -> str:

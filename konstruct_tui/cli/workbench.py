@@ -37,6 +37,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--script", dest="workbench_script", metavar="FILE", help="the script the scripted provider replays")
     group.add_argument("--theme", dest="workbench_theme", metavar="NAME", help="the workbench theme")
     group.add_argument("--blueprint", dest="workbench_blueprint", metavar="FILE", help="start this blueprint run (TOML) in the workbench and watch its gate")
+    group.add_argument("--database", dest="workbench_database", metavar="URL",
+                       help="the team database the runs and approvals screens read (default $KONSTRUCT_DATABASE_URL, config.toml [team] database)")
     group.add_argument("--max-turns", dest="workbench_max_turns", type=whole_number(), default=50, metavar="N", help="turn budget per request (default 50)")
     group.add_argument("--max-tokens", dest="workbench_max_tokens", type=whole_number(), metavar="N", help="token budget per request")
     group.add_argument("--max-cost", dest="workbench_max_cost", type=positive_number, metavar="USD", help="cost budget per request, US dollars")
@@ -47,6 +49,7 @@ def open_workbench(args: argparse.Namespace) -> int:
     from ..agent import Limits
     from ..providers import ConfigInvalid, ScriptInvalid, resolve
 
+    team_database = _database(args.workbench_database)
     workspace = open_workspace(args.workbench_root)
     root = workspace.root
     settle_interrupted(workspace)  # said on the terminal before the screen opens
@@ -71,7 +74,7 @@ def open_workbench(args: argparse.Namespace) -> int:
     from ..app import WorkbenchSetup
     from ..ui import run_workbench
 
-    run_workbench(WorkbenchSetup(Path(root), settings, problem, limits, theme=theme, blueprint=blueprint))
+    run_workbench(WorkbenchSetup(Path(root), settings, problem, limits, theme=theme, blueprint=blueprint, team_database=team_database))
     return 0
 
 
@@ -111,6 +114,19 @@ def _blueprint(path: str | None, root: Any, settings: Any, problem: str | None) 
     except BlueprintProblem as error:
         raise UsageError(str(error)) from None
     return Path(path).resolve()
+
+
+def _database(url: str | None) -> str | None:
+    """A team database named on the command line must at least be a database URL (bad input: exit 2);
+    whether it can be reached is the screens' to say."""
+    if url is None:
+        return None
+    from ..team import DatabaseProblem, DatabaseTarget
+
+    try:
+        return DatabaseTarget.choose(url).url
+    except DatabaseProblem as problem:
+        raise UsageError(str(problem)) from None
 
 
 def _theme(name: str | None) -> str | None:

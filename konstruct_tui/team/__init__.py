@@ -5,7 +5,9 @@ with approvals that travel.
 Public names: `DatabaseTarget` / `DatabaseProblem` / `configured_url` / `redact` (which database,
 shown without its password), `TeamDatabase` (our tables beside DBOS's), `enqueue` / `cancel` /
 `Worker` (the engine: these load dbos), `repo_location` / `resolve_base` / `CheckoutFailed` (git),
-`ParkingBroker` / `request_id` (approvals).
+`ParkingBroker` / `request_id` (approvals), `stop_team_run` / `resume_team_run` /
+`answer_approval` / `run_store_copy` / `TeamWatch` / `TeamRefused` (supervising a run from any
+process: the CLI and the workbench's screens).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from .database import DatabaseProblem, DatabaseTarget, configured_url, redact
     from .engine import Worker, cancel, enqueue, prepare
     from .records import TeamDatabase
+    from .supervise import TeamRefused, TeamWatch, answer_approval, resume_team_run, run_store_copy, stop_team_run, workflow_ids
 
 __all__ = [
     "CheckoutFailed",
@@ -27,7 +30,10 @@ __all__ = [
     "DatabaseTarget",
     "ParkingBroker",
     "TeamDatabase",
+    "TeamRefused",
+    "TeamWatch",
     "Worker",
+    "answer_approval",
     "cancel",
     "configured_url",
     "enqueue",
@@ -36,6 +42,10 @@ __all__ = [
     "repo_location",
     "request_id",
     "resolve_base",
+    "resume_team_run",
+    "run_store_copy",
+    "stop_team_run",
+    "workflow_ids",
 ]
 
 __getattr__, __dir__ = lazy_face(__name__, __file__)

@@ -123,6 +123,7 @@ class Workbench(WorkbenchActions, LazyCore, App[None]):
         # them): a run's last event ("done") reaches the screen a moment before its worker ends,
         # and a request typed in that moment, or any time during a run, is kept, never refused.
         self._queued: list[str] = []
+        self._team: tuple[Any, str | None] | None = None  # (TeamWatch or None, why not): see team_watch
 
     # -- composition -------------------------------------------------------------------------
 
@@ -415,6 +416,8 @@ class Workbench(WorkbenchActions, LazyCore, App[None]):
     def on_unmount(self) -> None:
         if self._core is not None:
             self.runs.close()
+        if self._team is not None and self._team[0] is not None:
+            self._team[0].close()
 
 
 def run_workbench(setup: WorkbenchSetup) -> None:

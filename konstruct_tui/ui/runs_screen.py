@@ -5,6 +5,12 @@ Attached, the screen follows the run store (read-only, polled): a run another pr
 updates as it goes. It shows the phases, every attempt's verdict, the ledger and each verification's
 command, exit status and output (head and tail; the full output one key away); `s` stops, `r`
 resumes, `p` shows the report. The reading is the app layer's (app/run_browser.py); this file draws.
+
+With a team database configured (`--database`, $KONSTRUCT_DATABASE_URL, config.toml) the list
+holds the team's runs too, and an attached team run is read from the run store its worker
+checkpointed into that database (team/supervise.py `TeamWatch`): stop and resume go through the
+database, never a signal to a process here; `w` answers a run waiting for an approval. A team
+database that cannot be used is one line under the list; this machine's runs are listed all the same.
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ if TYPE_CHECKING:
     from .app import Workbench
 
 POLL_S = 0.5  # how often an attached screen looks at the store: a run in another process shows within this
-_STATUS_TOKENS = {"running": "$primary", "done": "$success", "parked": "$warning", "interrupted": "$warning", "stalled": "$error"}
+_STATUS_TOKENS = {"running": "$primary", "done": "$success", "parked": "$warning", "interrupted": "$warning", "stalled": "$error",
+                  "queued": "$text-muted", "waiting_approval": "$accent", "stopped": "$warning"}
 
 
 def status_markup(status: str) -> str:
@@ -64,6 +71,7 @@ class RunsScreen(Screen[None]):
         Binding("escape", "close", "Back"),
         Binding("enter", "open", "Attach", show=True),
         Binding("a", "toggle_all", "All projects"),
+        Binding("w", "approvals", "Answer approval"),
         Binding("f5", "refresh", "Refresh", show=False),
     ]
 
@@ -74,6 +82,8 @@ class RunsScreen(Screen[None]):
         self.all_projects = False
         self.rows: list[RunRow] = []
         self.problem: str | None = None
+        self.team_problem: str | None = None
+        self.team: Any = None  # the app's TeamWatch, when a team database is configured
         self._noted = ""
 
     def compose(self) -> ComposeResult:
@@ -86,6 +96,10 @@ class RunsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).focus()
+        watch = getattr(self.app, "team_watch", None)
+        if watch is not None:
+            self.team, self.team_problem = watch()
+            self.refresh_bindings()
         self.action_refresh()
         self.set_interval(POLL_S * 2, self.action_refresh)
 
@@ -101,10 +115,12 @@ class RunsScreen(Screen[None]):
             problem = None
         except (StoreDamaged, StoreUnusable) as error:
             rows, problem = [], str(error)
-        self.app.call_from_thread(self._show, rows, problem)
+        team_rows, team_problem = read_team(self.team, lambda watch: watch.rows(), [], self.team_problem)
+        rows = sorted(rows + team_rows, key=lambda r: r.created, reverse=True)
+        self.app.call_from_thread(self._show, rows, problem, team_problem)
 
-    def _show(self, rows: list[RunRow], problem: str | None) -> None:
-        self.problem = problem
+    def _show(self, rows: list[RunRow], problem: str | None, team_problem: str | None = None) -> None:
+        self.problem, self.team_problem = problem, team_problem
         if rows == self.rows and self.is_mounted and self.query_one(DataTable).row_count == len(rows):
             self._note(rows)
             return
@@ -117,34 +133,57 @@ class RunsScreen(Screen[None]):
         for row in rows:
             # Plain text, never markup: a DataTable reads a str cell as markup, and a title is the plan's words.
             table.add_row(Text(row.run_id), Content.from_markup(status_markup(row.status)), Text(row.phase),
-                          str(row.attempt or "-"), Text(row.worker), row.age(now), Text(row.title), key=row.run_id)
+                          str(row.attempt or "-"), Text(row.worker), row.age(now), Text(row.title),
+                          key=("team:" if row.team else "") + row.run_id)
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         self._note(rows)
 
     def _note(self, rows: list[RunRow]) -> None:
         where = "every project" if self.all_projects else "this project"
+        team = sum(1 for r in rows if r.team)
         if self.problem:
             text = f"[$error]⚠ {plain(self.problem)}[/]"
         elif not rows:
             text = (f"[dim]No blueprint runs for {where} yet. Start one with `konstruct blueprint run FILE` "
                     f"(in another terminal: it shows here) or `konstruct --blueprint FILE`.[/dim]")
         else:
-            text = f"[dim]{len(rows)} run(s) of {where}, newest first; the list follows the run store.[/dim]"
+            text = (f"[dim]{len(rows) - team} run(s) of {where}"
+                    + (f" and {team} team run(s) of {plain(self.team.shown)}" if self.team is not None and team else "")
+                    + ", newest first; the list follows the run store" + (" and the team database" if self.team is not None else "") + ".[/dim]")
+        if self.team_problem:  # the team's database cannot be used: one line, this machine's runs still listed
+            text += f"\n[$warning]⚠ {plain(self.team_problem, keep_layout=False)}[/]"
         if text != self._noted:  # a look that found nothing new repaints nothing
             self._noted = text
             self.query_one("#runs-note", Static).update(Content.from_markup(text))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `w` is offered only where an answer can be given: with a team database.
+        return self.team is not None if action == "approvals" else True
 
     def action_toggle_all(self) -> None:
         self.all_projects = not self.all_projects
         self.rows = []
         self.action_refresh()
 
-    def action_open(self) -> None:
+    def _current(self) -> RunRow | None:
         table = self.query_one(DataTable)
-        if not self.rows or table.cursor_row < 0:
+        if not self.rows or not 0 <= table.cursor_row < len(self.rows):
+            return None
+        return self.rows[table.cursor_row]
+
+    def action_open(self) -> None:
+        row = self._current()
+        if row is not None:
+            self.app.push_screen(RunScreen(row.run_id, self.store_path, team=self.team if row.team else None))
+
+    def action_approvals(self) -> None:
+        row = self._current()
+        if row is None or row.status != "waiting_approval":
+            self.notify("Only a team run waiting for an answer (waiting_approval) has a request to answer; /approvals lists them all.",
+                        severity="warning")
             return
-        self.app.push_screen(RunScreen(self.rows[table.cursor_row].run_id, self.store_path))
+        open_approvals(self, self.team, row.run_id)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -169,13 +208,15 @@ class RunScreen(Screen[None]):
         Binding("s", "stop", "Stop"),
         Binding("r", "resume", "Resume"),
         Binding("p", "report", "Report"),
+        Binding("w", "approvals", "Answer approval"),
         Binding("f5", "refresh", "Refresh", show=False),
     ]
 
-    def __init__(self, run_id: str, store_path: Any = None) -> None:
+    def __init__(self, run_id: str, store_path: Any = None, team: Any = None) -> None:
         super().__init__()
         self.run_id = run_id
         self.store_path = store_path
+        self.team = team  # a TeamWatch: this run lives in the team database
         self.view: RunView | None = None
         self.problem: str | None = None
         self.resumed: ResumeProcess | None = None
@@ -197,6 +238,12 @@ class RunScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="run-view", name="run view")
     def action_refresh(self) -> None:
+        if self.team is not None:
+            view, problem = read_team(self.team, lambda watch: watch.view(self.run_id), None, None)
+            if view is None and problem is None:
+                problem = f"run {self.run_id} is not in the team database {self.team.shown}"
+            self.app.call_from_thread(self._show, view, problem)
+            return
         try:
             store = open_run_store(self.store_path)
             view = None if store is None else read_run(store, self.run_id)
@@ -205,7 +252,23 @@ class RunScreen(Screen[None]):
             problem = None if view is not None else f"run {self.run_id} is not in the run store"
         except (StoreDamaged, StoreUnusable) as error:
             view, problem = None, str(error)
+        if view is None and self.view is None:
+            found = self._team_view()
+            if found is not None:  # `/runs ID` of a team run: from now on this screen follows the team database
+                view, problem = found, None
         self.app.call_from_thread(self._show, view, problem)
+
+    def _team_view(self) -> RunView | None:
+        """A run missing from this machine's store, found in the team database (then attached there)."""
+        team_watch = getattr(self.app, "team_watch", None)
+        watch = team_watch()[0] if team_watch is not None else None
+        if watch is None:
+            return None
+        found, _ = read_team(watch, lambda w: w.view(self.run_id), None, None)
+        if found is not None:
+            self.team = watch
+            self.app.call_from_thread(self.refresh_bindings)
+        return found
 
     def _show(self, view: RunView | None, problem: str | None) -> None:
         failure = self.resumed.failure() if self.resumed is not None else None
@@ -236,6 +299,9 @@ class RunScreen(Screen[None]):
         view = self.view
         if view is None:
             return
+        if self.team is not None:
+            self._team_action("stop")
+            return
         app: Workbench = self.app  # type: ignore[assignment]
         if view.row.worker == "this workbench":
             app.action_kill()
@@ -248,6 +314,9 @@ class RunScreen(Screen[None]):
         view = self.view
         if view is None:
             return
+        if self.team is not None:
+            self._team_action("resume")
+            return
         started = start_resume(view.row)
         if isinstance(started, str):
             self.notify(started, severity="warning")
@@ -255,11 +324,37 @@ class RunScreen(Screen[None]):
         self.resumed, self.resume_failure = started, None
         self.notify(f"Resuming {view.row.run_id} in its own process (log: {started.log}); this screen follows it.")
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="run-team", name="team run action")
+    def _team_action(self, what: str) -> None:
+        """Stop or resume through the team database: the run's worker, wherever it is, sees it."""
+        done, problem = read_team(self.team, lambda watch: getattr(watch, what)(self.run_id), None, None)
+        if problem:
+            self.app.call_from_thread(self.notify, problem, severity="warning", timeout=8)
+            return
+        said = {"stopped": f"Stopped team run {self.run_id}; r resumes it.",
+                "stopping": f"Asked team run {self.run_id} to stop: its worker parks it at its next look (r resumes it).",
+                "queued": f"Team run {self.run_id} is back on the queue: a worker takes it up from its last step; this screen follows it."}
+        self.app.call_from_thread(self.notify, said.get(done["status"], f"Team run {self.run_id} is {done['status']}."))
+        self.action_refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.team is not None if action == "approvals" else True
+
+    def action_approvals(self) -> None:
+        if self.team is None or self.view is None or self.view.row.status != "waiting_approval":
+            self.notify("This run waits for no answer; /approvals lists every team run that does.", severity="warning")
+            return
+        open_approvals(self, self.team, self.run_id)
+
     def action_report(self) -> None:
         self._load_report()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="run-report", name="run report")
     def _load_report(self) -> None:
+        if self.team is not None:
+            text, problem = read_team(self.team, lambda watch: watch.report(self.run_id), "", None)
+            self.app.call_from_thread(self.app.push_screen, ReportScreen(self.run_id, text or f"⚠ {problem}"))
+            return
         try:
             store = open_run_store(self.store_path)
             text = report_markdown(store, self.run_id) if store is not None else "No run store."
@@ -304,8 +399,12 @@ def _header_lines(view: RunView, problem: str | None) -> list[str]:
              f"started {row.age()} ago"]
     if row.message and row.status != "running":
         lines.append(f"[dim]{plain(row.message)}[/dim]")
-    if row.next_step:
+    if row.team is not None and row.status == "waiting_approval":
+        lines.append(f"[$warning]next:[/] [b]{plain(row.next_step or '')}[/b] [dim](w answers it from here)[/dim]")
+    elif row.next_step:
         lines.append(f"[$warning]next:[/] [b]{plain(row.next_step)}[/b] [dim](r resumes it from here · p shows the report)[/dim]")
+    elif row.team is not None and row.status in ("running", "queued"):
+        lines.append(f"[dim]live: following the team database {plain(row.team)} · s stops the run wherever it is (resumable)[/dim]")
     elif row.status == "running":
         lines.append("[dim]live: following the run store · s stops the run (it parks, resumable)[/dim]")
     if problem:
@@ -359,10 +458,47 @@ def _verification_entry(verification: Verification) -> Collapsible:
     return Collapsible(*parts, title=f"{mark} {verification.heading}", collapsed=ok, classes="verification")
 
 
+def open_team_watch(flag: str | None) -> tuple[Any, str | None]:
+    """The team database the screens read: `--database URL`, else the one `konstruct blueprint
+    status` would read ($KONSTRUCT_DATABASE_URL, `[team] database` in config.toml). (a TeamWatch,
+    None), or (None, why not in one line), or (None, None) when none is configured. Nothing connects
+    here: the screens look from their worker threads."""
+    from ..team import DatabaseProblem, TeamWatch, configured_url
+
+    try:
+        url = configured_url(flag)
+        return (TeamWatch(url), None) if url else (None, None)
+    except DatabaseProblem as problem:
+        return None, f"team database: {problem}"
+
+
+def read_team(watch: Any, look: Any, empty: Any, unused: str | None) -> tuple[Any, str | None]:
+    """One look at the team database from a worker thread: (what it gave, None), or (`empty`, the
+    one-line problem). `unused`: the reason there is no database to look at (None: none configured)."""
+    if watch is None:
+        return empty, unused
+    from ..team import DatabaseProblem
+
+    try:
+        return look(watch), None
+    except DatabaseProblem as problem:
+        return empty, f"team database: {problem}"
+
+
+def open_approvals(screen: Screen[Any], watch: Any, run_id: str) -> None:
+    from .approvals_screen import ApprovalsScreen
+
+    if watch is None:
+        screen.notify("No team database: give --database URL, $KONSTRUCT_DATABASE_URL or [team] database in config.toml.", severity="warning")
+        return
+    screen.app.push_screen(ApprovalsScreen(watch, run_id))
+
+
 def _columns(table: DataTable[Any], rows: list[RunRow]) -> None:
     """Columns as wide as their widest cell, measured here: the table's own measuring runs when it
     is idle, and a busy machine could draw the list before it, with the titles cut to their header."""
-    widths = {"phase": [r.phase for r in rows], "worker": [r.worker for r in rows], "title": [r.title for r in rows]}
-    for label, fixed in (("run", 26), ("status", 11), ("phase", 0), ("try", 3), ("worker", 0), ("age", 4), ("title", 0)):
+    widths = {"phase": [r.phase for r in rows], "worker": [r.worker for r in rows], "title": [r.title for r in rows],
+              "status": ["interrupted"] + [r.status for r in rows]}  # as wide as `waiting_approval` only when one is listed
+    for label, fixed in (("run", 26), ("status", 0), ("phase", 0), ("try", 3), ("worker", 0), ("age", 4), ("title", 0)):
         width = fixed or max([len(label)] + [cell_len(str(v)) for v in widths[label]])
         table.add_column(label, width=width)

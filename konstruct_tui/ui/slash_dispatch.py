@@ -126,6 +126,9 @@ class SlashDispatch:
     def _runs(self, argument: str) -> None:
         self.app.action_runs(argument or None)
 
+    def _approvals(self, argument: str) -> None:
+        self.app.action_approvals(argument or None)
+
     def _quit(self, _argument: str) -> None:
         self.app.exit()
 

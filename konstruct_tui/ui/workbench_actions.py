@@ -1,6 +1,6 @@
 """What the workbench's keys and its command palette do: the side panes, history search, kill, new
 and earlier sessions, expanding calls, themes, the request input, scrolling the transcript from
-wherever the person types, and the runs screen. The keys themselves are `Workbench.BINDINGS`
+wherever the person types, the runs and approvals screens. The keys themselves are `Workbench.BINDINGS`
 (Textual reads bindings from widget classes only); every action here is also a palette entry.
 
 A mixin of `Workbench`: it works on the app's panes (`transcript`, `request`, `budgets`, ...) and
@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from textual.app import SystemCommand
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from .narrow_layout import next_view
 from .screens.history_search import HistorySearch
@@ -120,6 +120,31 @@ class WorkbenchActions:
         if run_id:
             self.push_screen(RunScreen(run_id))
 
+    def action_approvals(self, run_id: str | None = None) -> None:
+        """The approvals screen (/approvals, the palette, w on a run waiting for an answer)."""
+        from .approvals_screen import ApprovalsScreen  # loaded on first use
+
+        if isinstance(self.screen, ApprovalsScreen):
+            return
+        if isinstance(self.screen, ModalScreen):
+            self.notify("Close this screen first (escape); then /approvals.", severity="warning")
+            return  # never on top of a trust question
+        watch, problem = self.team_watch()
+        if watch is None:
+            self.notify(problem or "No team database: give --database URL, $KONSTRUCT_DATABASE_URL or [team] database in config.toml.",
+                        severity="warning", timeout=8)
+            return
+        self.push_screen(ApprovalsScreen(watch, run_id))
+
+    def team_watch(self) -> tuple[Any, str | None]:
+        """The team database the runs and approvals screens read, opened on first use, or why not;
+        (None, None) when none is configured (the runs screen lists this machine's runs alone)."""
+        if self._team is None:
+            from .runs_screen import open_team_watch
+
+            self._team = open_team_watch(self.setup.team_database)
+        return self._team
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Kill run", "Stop the agent run mid-flight (ctrl+k)", self.action_kill)
@@ -131,6 +156,7 @@ class WorkbenchActions:
         yield SystemCommand("Pick a model", "Provider, model, base URL; detects local servers (/model)", lambda: self.submit("/model"))
         yield SystemCommand("Search requests", "Find an earlier request and put it back in the input (ctrl+r)", self.action_search_history)
         yield SystemCommand("Blueprint runs", "Every blueprint run of this project: attach, stop, resume, report (f2, /runs)", self.action_runs)
+        yield SystemCommand("Approvals", "Answer the trust requests parked team runs wait on (/approvals)", self.action_approvals)
         yield SystemCommand("Focus request input", "Type a request for the agent (ctrl+l)", self.action_focus_request)
         yield SystemCommand("Transcript: page up", "Scroll the transcript up a page (PageUp, from the input too)", self.action_transcript_page_up)
         yield SystemCommand("Transcript: page down", "Scroll the transcript down a page (PageDown)", self.action_transcript_page_down)

@@ -266,7 +266,14 @@ def test_runs_screen_snapshot(view: str, size: tuple[int, int], snap_compare, tm
 async def _settled(app: Workbench, pilot: Any) -> None:
     """One full repaint at the final layout: a line first drawn while the rows were loading may keep
     its pieces cut where the layout then was, which changes the picture's bytes, not what it shows."""
-    await app.workers.wait_for_complete()
+    from textual.worker import WorkerCancelled
+
+    for _ in range(20):  # on a loaded machine a look can outlast the poll, which cancels it for the next one
+        try:
+            await app.workers.wait_for_complete()
+            break
+        except WorkerCancelled:
+            await pilot.pause(0.1)
     await pilot.pause(0.3)
     for widget in app.screen.walk_children():
         widget.refresh(layout=True)
