@@ -1,0 +1,125 @@
+"""The member facts of one Go file, as records (`FileFacts.extra`); `members.py` writes them from
+the tree, `resolve.py` reads them. They meet JSON only at the index store's edge (`to_json`,
+`GoMemberFacts.from_json`): compact lists, written and read here alone.
+
+A written type is kept as the file writes it, normalised: `T`, `pkg.T`, and `T[]` for a slice or
+map whose elements are `T` (`[]*T`, `map[K]*T`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+StepKind = Literal["field", "call", "element"]
+HeadKind = Literal["type", "name", "call", "func", "either"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Step:
+    """One step along a chain: the field `.name` ("field"), the result of the method `name()`
+    ("call"), or an element of a slice or map (`xs[i]`, `range xs`: "element", no name)."""
+
+    kind: StepKind
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Head:
+    """Where a chain starts: a written type (`T{}`, `&T{}`, `x.(*T)`, a declared `var c T`: "type"),
+    a name no function of the file binds (an import or a package-level name: "name"), the result of
+    a call of `name` (`NewT()`, `NewT[int]()`: "call"), a local func value whose result type is
+    `name` ("func"), or a variable bound once per alternative in `either` ("either": it has a type
+    only when every alternative gives the same one)."""
+
+    kind: HeadKind
+    name: str = ""
+    either: tuple[Chain, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Chain:
+    """An expression's value as the resolver types it: a head, then steps."""
+
+    head: Head
+    steps: tuple[Step, ...] = ()
+
+    def then(self, step: Step) -> Chain:
+        return Chain(self.head, (*self.steps, step))
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Selector:
+    """`x.member` where `x` has a chain: the member is a use of whatever type the chain has."""
+
+    chain: Chain
+    member: str
+
+
+@dataclass(frozen=True, slots=True)
+class Struct:
+    """A struct's fields (name -> written type) and embedded types (whose fields and methods it
+    promotes)."""
+
+    fields: dict[str, str] = field(default_factory=dict)
+    embedded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GoMemberFacts:
+    """`selectors`: member uses on receivers a chain types; `untyped`: member names used on
+    receivers nothing types (by-name evidence); `globals`: package-level variables' chains (other
+    files of the package read them); `returns`: the result type each function ("F") and method
+    ("T.M", interface methods too) writes; `aliases`: `type A = B` (A's methods are B's);
+    `structs`: each struct's fields and embedded types."""
+
+    selectors: tuple[Selector, ...] = ()
+    untyped: tuple[str, ...] = ()
+    globals: dict[str, Chain] = field(default_factory=dict)
+    returns: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    structs: dict[str, Struct] = field(default_factory=dict)
+
+    def to_json(self) -> list[Any]:
+        return [
+            [[_chain_json(s.chain), s.member] for s in self.selectors],
+            list(self.untyped),
+            {name: _chain_json(chain) for name, chain in self.globals.items()},
+            self.returns,
+            self.aliases,
+            {name: [s.fields, list(s.embedded)] for name, s in self.structs.items()},
+        ]
+
+    @classmethod
+    def from_json(cls, data: Any) -> GoMemberFacts:
+        selectors, untyped, globals_, returns, aliases, structs = data
+        return cls(
+            tuple(Selector(_chain(chain), member) for chain, member in selectors),
+            tuple(untyped),
+            {name: _chain(chain) for name, chain in globals_.items()},
+            returns,
+            aliases,
+            {name: Struct(fields, tuple(embedded)) for name, (fields, embedded) in structs.items()},
+        )
+
+
+NO_MEMBER_FACTS = GoMemberFacts()
+
+# In the store: a step is [kind letter, name]; a head [kind letter, name] or ["e", [chains]].
+_STEP_CODES: dict[str, StepKind] = {"f": "field", "c": "call", "e": "element"}
+_HEAD_CODES: dict[str, HeadKind] = {"t": "type", "n": "name", "c": "call", "f": "func", "e": "either"}
+_STEP_LETTERS = {kind: code for code, kind in _STEP_CODES.items()}
+_HEAD_LETTERS = {kind: code for code, kind in _HEAD_CODES.items()}
+
+
+def _chain_json(chain: Chain) -> list[Any]:
+    head = chain.head
+    written: list[Any] = ["e", [_chain_json(c) for c in head.either]] if head.kind == "either" else \
+        [_HEAD_LETTERS[head.kind], head.name]
+    return [written, [[_STEP_LETTERS[s.kind], s.name] for s in chain.steps]]
+
+
+def _chain(data: list[Any]) -> Chain:
+    (code, value), steps = data
+    head = Head("either", "", tuple(map(_chain, value))) if code == "e" else Head(_HEAD_CODES[code], value)
+    return Chain(head, tuple(Step(_STEP_CODES[kind], name) for kind, name in steps))
