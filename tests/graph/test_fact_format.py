@@ -17,6 +17,7 @@ from konstruct_tui.graph.languages import languages
 RECORDED: dict[str, tuple[str, str]] = {
     "go": ("6", "53f57cb8017e6eaa"),
     "java": ("6", "454cca95f0f938d4"),
+    "rust": ("2", "c9fa2c9583398eb2"),
 }
 
 

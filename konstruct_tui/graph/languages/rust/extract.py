@@ -11,8 +11,8 @@ Imports, one `ImportRef` per leaf of a `use` tree (`use a::{b, c::D as E, *}` gi
 (a `mod name;` declaration, target the module name).
 
 Uses: bare names and whole paths (`a::b::c`, `Type::new`) written outside `use` declarations;
-`extra["method_calls"]`: the names of methods called on a receiver (`x.go()`), which nothing here
-can type.
+member facts (`member_facts.RustMemberFacts`): the names of methods called on a receiver
+(`x.go()`), which nothing here can type.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from typing import Any
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
+from .member_facts import RustMemberFacts
 
 LANGUAGE = "rust"
-METHOD_CALLS = "method_calls"
 _ITEM_KINDS = {
     "function_item": "function",
     "struct_item": "struct",
@@ -55,7 +55,7 @@ def extract(path: str, source: bytes) -> FileFacts:
     symbols.sort(key=lambda s: (s.start_line, s.end_line, s.name))
     uses, methods = _uses(root, source)
     return FileFacts(path=path, language=LANGUAGE, symbols=tuple(symbols), imports=tuple(imports),
-                     uses=uses, extra={METHOD_CALLS: methods} if methods else {})
+                     uses=uses, extra=RustMemberFacts(methods))
 
 
 def _lines(node: Any) -> tuple[int, int]:
@@ -159,7 +159,7 @@ _PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
 _SKIPPED = frozenset({"use_declaration", "extern_crate_declaration"})
 
 
-def _uses(root: Any, source: bytes) -> tuple[tuple[str, ...], list[str]]:
+def _uses(root: Any, source: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = ts.captures(_query(), root)
     used: set[str] = set()
     for node in found.get("name", ()):
@@ -171,5 +171,5 @@ def _uses(root: Any, source: bytes) -> tuple[tuple[str, ...], list[str]]:
             continue  # the `a::b` of `a::b::c`: the outer path says it all
         if not _inside(node, _SKIPPED):
             used.add("::".join(_segments(node)))
-    methods = sorted({ts.text(node) for node in found.get("method", ())})
+    methods = tuple(sorted({ts.text(node) for node in found.get("method", ())}))
     return tuple(sorted(used)), methods
