@@ -1,7 +1,7 @@
 """Go, the language plugin: `extract` (bytes -> facts, in worker processes), `members` (the member
-facts, records of `member_facts`), `resolve` (an import path to a package folder through the project's go.mod files, then each
-`pkg.Name` to the file of that package that defines `Name`) and `build_constraints` (which build
-compiles a file: callers a build leaves out are only candidates)."""
+facts, records of `member_facts`), `resolve` (an import path to a package folder through the
+project's go.mod files, then each `pkg.Name` to the file of that package that defines `Name`) and
+`build_constraints` (which build compiles a file: callers a build leaves out are only candidates)."""
 
 from __future__ import annotations
 

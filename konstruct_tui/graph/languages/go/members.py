@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
 
 from ... import treesitter as ts
+from ..fields import name_of
 from .member_facts import Chain, GoMemberFacts, Head, HeadKind, Selector, Step, Struct
 
 _TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
@@ -33,7 +33,7 @@ Key = tuple[int, int] | None  # a scope's byte range; None: the file
 Scope = dict[str, Chain | str]  # name -> its chain, or _AMBIGUOUS
 
 
-def _written(node: Any) -> str | None:
+def _written(node: ts.Node | None) -> str | None:
     """`*T`, `pkg.T`, `T[K]` -> the named type; anything else (maps, slices, funcs) -> None."""
     if node is None:
         return None
@@ -56,7 +56,7 @@ class _Chains:
         self.selectors: set[Selector] = set()
         self.untyped: set[str] = set()
 
-    def tokens(self, node: Any, scope: Scope, depth: int = 0) -> Chain | None:
+    def tokens(self, node: ts.Node | None, scope: Scope, depth: int = 0) -> Chain | None:
         """The chain an expression's value has, or None."""
         if node is None or depth > 40:  # builder chains run long: `b.Int(..).MustInt(..)...`
             return None
@@ -70,9 +70,9 @@ class _Chains:
             found = scope[name]
             return found if isinstance(found, Chain) else None
         if kind in ("parenthesized_expression", "unary_expression"):
-            inner = node.child_by_field_name("operand") if kind == "unary_expression" else None
-            inner = inner or (node.named_children[0] if node.named_child_count else None)
-            return self.tokens(inner, scope, depth + 1)
+            operand = node.child_by_field_name("operand") if kind == "unary_expression" else None
+            operand = operand or (node.named_children[0] if node.named_child_count else None)
+            return self.tokens(operand, scope, depth + 1)
         if kind == "composite_literal":
             return _typed("type", _written(node.child_by_field_name("type")))
         if kind == "func_literal":
@@ -113,7 +113,7 @@ class _Chains:
                 return _typed("call", _written(base))
         return None
 
-    def selector(self, node: Any, scope: Scope) -> None:
+    def selector(self, node: ts.Node, scope: Scope) -> None:
         operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
         if operand is None or field is None:
             return
@@ -150,7 +150,7 @@ def _alternatives(chain: Chain) -> list[Chain]:
     return [chain]
 
 
-def _declare(node: Any, scope: Scope, chains: _Chains, outer: Scope) -> None:
+def _declare(node: ts.Node, scope: Scope, chains: _Chains, outer: Scope) -> None:
     """Bind the names `node` declares in `scope`; values are typed with `outer` (the file's
     names) and what the function declared so far."""
     kind = node.type
@@ -158,8 +158,8 @@ def _declare(node: Any, scope: Scope, chains: _Chains, outer: Scope) -> None:
     if kind in ("parameter_declaration", "var_spec"):
         written = _written(node.child_by_field_name("type"))
         names = node.children_by_field_name("name")
-        values = node.child_by_field_name("value")
-        values = values.named_children if values is not None else []
+        listed = node.child_by_field_name("value")
+        values = listed.named_children if listed is not None else []
         for index, name in enumerate(names):
             if written:
                 _bind(scope, ts.text(name), Chain(Head("type", written)))
@@ -192,12 +192,12 @@ def _declare(node: Any, scope: Scope, chains: _Chains, outer: Scope) -> None:
                 _bind(scope, ts.text(name), chains.tokens(value, reads) if value is not None else None)
 
 
-def member_facts(found: dict[str, list[Any]]) -> GoMemberFacts:
+def member_facts(found: dict[str, list[ts.Node]]) -> GoMemberFacts:
     chains = _Chains()
     # A closure is a scope of its own (`r` is a *Mux in the function and an *http.Request in the
     # handler it registers): names resolve from the innermost function or closure outwards.
-    declarations: dict[Key, list[Any]] = defaultdict(list)
-    nodes: dict[Key, Any] = {}
+    declarations: dict[Key, list[ts.Node]] = defaultdict(list)
+    nodes: dict[Key, ts.Node | None] = {}
     for key in ("typed", "short", "range"):
         for node in found.get(key, ()):
             scope = _scope_of(node)
@@ -208,17 +208,17 @@ def member_facts(found: dict[str, list[Any]]) -> GoMemberFacts:
     # interface method's).
     for node in sorted((n for n in declarations.pop(None, ()) if n.type == "var_spec"), key=lambda n: n.start_byte):
         _declare(node, file_scope, chains, file_scope)
-    selectors: dict[Key, list[Any]] = defaultdict(list)
+    selectors: dict[Key, list[ts.Node]] = defaultdict(list)
     for node in found.get("selector", ()):
         scope = _scope_of(node)
         selectors[_key(scope)].append(node)
         nodes[_key(scope)] = scope
     bound: dict[Key, Scope] = {None: file_scope}
 
-    def names_in(scope: Any) -> Scope:
+    def names_in(scope: ts.Node | None) -> Scope:
         """Every name visible in `scope`: its own over its enclosing scopes' (outer first)."""
         key = _key(scope)
-        if key not in bound:
+        if scope is not None and key not in bound:  # (None, the file, always is)
             outer = names_in(_scope_of(scope))
             local: Scope = {}
             for node in sorted(declarations.get(key, ()), key=lambda n: n.start_byte):
@@ -236,17 +236,17 @@ def member_facts(found: dict[str, list[Any]]) -> GoMemberFacts:
         globals={k: v for k, v in sorted(file_scope.items()) if isinstance(v, Chain)},
         returns=_returns(found),
         # `type FloatFlag = FlagBase[float64, ...]`: FlagBase's methods
-        aliases={ts.text(n.child_by_field_name("name")): w for n in found.get("alias", ())
+        aliases={name_of(n): w for n in found.get("alias", ())
                  if (w := _written(n.child_by_field_name("type")))},
         structs=_structs(found),
     )
 
 
-def _key(scope: Any) -> tuple[int, int] | None:
+def _key(scope: ts.Node | None) -> tuple[int, int] | None:
     return None if scope is None else (scope.start_byte, scope.end_byte)
 
 
-def _scope_of(node: Any) -> Any:
+def _scope_of(node: ts.Node) -> ts.Node | None:
     """The innermost function, method or closure around `node` (None: the file)."""
     parent = node.parent
     while parent is not None and parent.type not in _SCOPES:
@@ -254,7 +254,7 @@ def _scope_of(node: Any) -> Any:
     return parent
 
 
-def receiver_type(method: Any) -> str | None:
+def receiver_type(method: ts.Node) -> str | None:
     receiver = method.child_by_field_name("receiver")
     stack = [receiver] if receiver is not None else []
     while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
@@ -265,31 +265,31 @@ def receiver_type(method: Any) -> str | None:
     return None
 
 
-def _returns(found: dict[str, list[Any]]) -> dict[str, str]:
+def _returns(found: dict[str, list[ts.Node]]) -> dict[str, str]:
     returns = {}
     for node in found.get("returns", ()):
         result = node.child_by_field_name("result")
         if result is not None and result.type == "parameter_list" and result.named_child_count:
             result = result.named_children[0].child_by_field_name("type") or result
         written = _written(result)
-        name = ts.text(node.child_by_field_name("name"))
+        name = name_of(node)
         if node.type == "method_declaration":
             owner = receiver_type(node)
             name = f"{owner}.{name}" if owner else ""
         if written and name:
             returns[name] = written
     for spec in found.get("interface", ()):  # `Redirect() *Redirect` in `type Ctx interface {...}`
-        owner = ts.text(spec.child_by_field_name("name"))
+        owner = name_of(spec)
         body = spec.child_by_field_name("type")
         for element in body.named_children if body is not None else ():
             result = element.child_by_field_name("result") if element.type in ("method_elem", "method_spec") else None
             written = _written(result) if result is not None and result.type != "parameter_list" else None
             if written:
-                returns[f"{owner}.{ts.text(element.child_by_field_name('name'))}"] = written
+                returns[f"{owner}.{name_of(element)}"] = written
     return returns
 
 
-def _structs(found: dict[str, list[Any]]) -> dict[str, Struct]:
+def _structs(found: dict[str, list[ts.Node]]) -> dict[str, Struct]:
     structs: dict[str, Struct] = {}
     for spec in found.get("struct", ()):
         body = spec.child_by_field_name("type")
@@ -309,5 +309,5 @@ def _structs(found: dict[str, list[Any]]) -> dict[str, Struct]:
             else:
                 embedded.append(written)
         if fields or embedded:
-            structs[ts.text(spec.child_by_field_name("name"))] = Struct(fields, tuple(embedded))
+            structs[name_of(spec)] = Struct(fields, tuple(embedded))
     return structs

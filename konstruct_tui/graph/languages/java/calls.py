@@ -273,7 +273,8 @@ class _Chains:
                     continue
                 hits = []
                 for own in (s for s in signatures if not s.is_field):
-                    same_arity = [h for h in self.world.members(supertype, member, self.path) if h[2].arity == own.arity]
+                    same_arity = [h for h in self.world.members(supertype, member, self.path)
+                                  if h[2].arity == own.arity]
                     # The overridden method is the overload whose parameters read the same; failing
                     # that (generic parameters), any overload that a primitive does not rule out.
                     exact = [h for h in same_arity if _short(h[2].params) == _short(own.params)]

@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from ... import treesitter as ts
 from .member_facts import PRIMITIVE, Chain, Head, Step
-from .nodes import name_of
+from ..fields import name_of
 from .signatures import enclosing_method, erased
 
 _PRIMITIVE_LITERALS = frozenset(
@@ -103,7 +103,9 @@ class _Reader:
         name = name_of(node)
         receiver = node.child_by_field_name("object")
         head = Chain(Head("unqualified")) if receiver is None else self.receiver(receiver, depth)
-        return None if head is None else head.then(Step("call", name, self.arguments(node.child_by_field_name("arguments"))))
+        if head is None:
+            return None
+        return head.then(Step("call", name, self.arguments(node.child_by_field_name("arguments"))))
 
     def reference(self, node: ts.Node) -> Chain | None:
         parts = node.named_children

@@ -20,7 +20,7 @@ from ...facts import FileFacts, ImportRef, Symbol
 from . import callsites
 from . import signatures
 from .member_facts import JavaMemberFacts
-from .nodes import MissingField, name_of
+from ..fields import MissingField, name_of
 from .type_world import TYPE_KINDS
 
 LANGUAGE = "java"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ... import treesitter as ts
 from .member_facts import PRIMITIVE, JavaMemberFacts, Signature
-from .nodes import name_of
+from ..fields import name_of
 
 _GENERICS = re.compile(r"<[^<>]*>")
 _ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")
@@ -269,7 +269,8 @@ def _lambda_parameters(groups: dict[str, list[ts.Node]], add: Callable[[ts.Node 
         elif parent is not None and parent.type == "argument_list" and parent.named_child_count == 1:
             call = parent.parent
             method = name_of(call) if call is not None and call.type == "method_invocation" else ""
-            receiver = call.child_by_field_name("object") if call is not None and method in ("forEach", "removeIf") else None
+            receiver = call.child_by_field_name("object") \
+                if call is not None and method in ("forEach", "removeIf") else None
             if receiver is not None and receiver.type == "identifier":
                 base, arguments = _type_arguments(generic.get(ts.text(receiver)))
                 collection = base in _COLLECTIONS and len(arguments) == 1
