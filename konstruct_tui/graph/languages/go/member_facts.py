@@ -23,6 +23,14 @@ class Step:
     kind: StepKind
     name: str = ""
 
+    # Made for every selector of every file, in the workers and again where the index is read:
+    # the generated frozen `__init__` (an `object.__setattr__` per field) costs about twice this,
+    # which sets the slots through their descriptors (as `graph.facts.Symbol` does).
+    def __init__(self, kind: StepKind, name: str = "") -> None:
+        set_kind, set_name = _STEP_SLOTS
+        set_kind(self, kind)
+        set_name(self, name)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Head:
@@ -36,6 +44,12 @@ class Head:
     name: str = ""
     either: tuple[Chain, ...] = ()
 
+    def __init__(self, kind: HeadKind, name: str = "", either: tuple[Chain, ...] = ()) -> None:  # as Step's
+        set_kind, set_name, set_either = _HEAD_SLOTS
+        set_kind(self, kind)
+        set_name(self, name)
+        set_either(self, either)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Chain:
@@ -43,6 +57,11 @@ class Chain:
 
     head: Head
     steps: tuple[Step, ...] = ()
+
+    def __init__(self, head: Head, steps: tuple[Step, ...] = ()) -> None:  # as Step's
+        set_head, set_steps = _CHAIN_SLOTS
+        set_head(self, head)
+        set_steps(self, steps)
 
     def then(self, step: Step) -> Chain:
         return Chain(self.head, (*self.steps, step))
@@ -54,6 +73,11 @@ class Selector:
 
     chain: Chain
     member: str
+
+    def __init__(self, chain: Chain, member: str) -> None:  # as Step's
+        set_chain, set_member = _SELECTOR_SLOTS
+        set_chain(self, chain)
+        set_member(self, member)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +128,13 @@ class GoMemberFacts:
 
 
 NO_MEMBER_FACTS = GoMemberFacts()
+_STEP_SLOTS = tuple(Step.__dict__[f].__set__ for f in ("kind", "name"))
+_HEAD_SLOTS = tuple(Head.__dict__[f].__set__ for f in ("kind", "name", "either"))
+_CHAIN_SLOTS = tuple(Chain.__dict__[f].__set__ for f in ("head", "steps"))
+_SELECTOR_SLOTS = tuple(Selector.__dict__[f].__set__ for f in ("chain", "member"))
 
-# In the store: a step is [kind letter, name]; a head [kind letter, name] or ["e", [chains]].
+# In the store: a chain is [head, step, ...]; a step [kind letter, name]; a head [kind letter,
+# name], or ["e", chain, ...] for "either".
 _STEP_CODES: dict[str, StepKind] = {"f": "field", "c": "call", "e": "element"}
 _HEAD_CODES: dict[str, HeadKind] = {"t": "type", "n": "name", "c": "call", "f": "func", "e": "either"}
 _STEP_LETTERS = {kind: code for code, kind in _STEP_CODES.items()}
@@ -114,12 +143,12 @@ _HEAD_LETTERS = {kind: code for code, kind in _HEAD_CODES.items()}
 
 def _chain_json(chain: Chain) -> list[Any]:
     head = chain.head
-    written: list[Any] = ["e", [_chain_json(c) for c in head.either]] if head.kind == "either" else \
+    written: list[Any] = ["e", *map(_chain_json, head.either)] if head.kind == "either" else \
         [_HEAD_LETTERS[head.kind], head.name]
-    return [written, [[_STEP_LETTERS[s.kind], s.name] for s in chain.steps]]
+    return [written, *[[_STEP_LETTERS[s.kind], s.name] for s in chain.steps]]
 
 
 def _chain(data: list[Any]) -> Chain:
-    (code, value), steps = data
-    head = Head("either", "", tuple(map(_chain, value))) if code == "e" else Head(_HEAD_CODES[code], value)
-    return Chain(head, tuple(Step(_STEP_CODES[kind], name) for kind, name in steps))
+    code, *value = data[0]
+    head = Head("either", "", tuple(map(_chain, value))) if code == "e" else Head(_HEAD_CODES[code], value[0])
+    return Chain(head, tuple([Step(_STEP_CODES[kind], name) for kind, name in data[1:]]))

@@ -53,7 +53,7 @@ class _Chains:
     """Selector chains of one file, typed through its functions' variables."""
 
     def __init__(self) -> None:
-        self.selectors: set[Selector] = set()
+        self.selectors: dict[Selector, None] = {}  # in the order the file uses them
         self.untyped: set[str] = set()
 
     def tokens(self, node: ts.Node | None, scope: Scope, depth: int = 0) -> Chain | None:
@@ -119,7 +119,7 @@ class _Chains:
             return
         head = self.tokens(operand, scope)
         if head is not None:
-            self.selectors.add(Selector(head, ts.text(field)))
+            self.selectors[Selector(head, ts.text(field))] = None
         else:
             self.untyped.add(ts.text(field))
 
@@ -231,7 +231,7 @@ def member_facts(found: dict[str, list[ts.Node]]) -> GoMemberFacts:
         for node in selectors.get(span, ()):
             chains.selector(node, visible)
     return GoMemberFacts(
-        selectors=tuple(sorted(chains.selectors)),
+        selectors=tuple(chains.selectors),
         untyped=tuple(sorted(chains.untyped)),
         globals={k: v for k, v in sorted(file_scope.items()) if isinstance(v, Chain)},
         returns=_returns(found),

@@ -10,8 +10,8 @@ from bisect import bisect_right
 from collections import defaultdict
 
 from ... import treesitter as ts
-from .member_facts import PRIMITIVE, Chain, Head, Step
 from ..fields import name_of
+from .member_facts import PRIMITIVE, Chain, Head, HeadKind, Step, StepKind
 from .signatures import enclosing_method, erased
 
 _PRIMITIVE_LITERALS = frozenset(
@@ -30,6 +30,26 @@ _PRIMITIVE_LITERALS = frozenset(
 
 
 Scoped = dict[tuple[int, int], dict[str, set[str]]]
+
+# While a file is read, a chain is plain tuples, (head, steps) of (kind, name, hints): a call site
+# builds one per receiver along it, and a file repeats its calls, so they must be cheap to make
+# and to compare; each distinct one becomes a `member_facts.Chain` once (`_chain`).
+HeadToken = tuple[HeadKind, str, tuple[str, ...]]
+StepToken = tuple[StepKind, str, tuple[str, ...]]
+Tokens = tuple[HeadToken, tuple[StepToken, ...]]
+Found = dict[str, dict[Tokens, None]]  # innermost type -> its chains, in document order
+
+
+def _then(chain: Tokens, step: StepToken) -> Tokens:
+    return chain[0], (*chain[1], step)
+
+
+def _chain(tokens: Tokens) -> Chain:
+    return Chain(Head(*tokens[0]), tuple([Step(*step) for step in tokens[1]]))
+
+
+def _chains(found: Found) -> dict[str, tuple[Chain, ...]]:
+    return {owner: tuple(map(_chain, chains)) for owner, chains in found.items()}
 
 
 class _Reader:
@@ -67,52 +87,51 @@ class _Reader:
         """A rough type per argument (see `member_facts.Step`)."""
         return tuple(self.hint(a) for a in arguments.named_children) if arguments is not None else ()
 
-    def receiver(self, node: ts.Node | None, depth: int = 0) -> Chain | None:
+    def receiver(self, node: ts.Node | None, depth: int = 0) -> Tokens | None:
         """The receiver expression as steps, or None when it is not something we can type."""
         if node is None or depth > 40:  # builder chains run long
             return None
         kind = node.type
         if kind == "identifier":
             local = self.local(node)
-            return Chain(Head("cast", local)) if local and local != PRIMITIVE else Chain(Head("name", ts.text(node)))
+            return (("cast", local, ()), ()) if local and local != PRIMITIVE else (("name", ts.text(node), ()), ())
         if kind == "this":
-            return Chain(Head("this"))
+            return ("this", "", ()), ()
         if kind == "super":
-            return Chain(Head("super"))
+            return ("super", "", ()), ()
         if kind == "field_access":
             inner = self.receiver(node.child_by_field_name("object"), depth + 1)
             field = node.child_by_field_name("field")
-            return None if inner is None or field is None else inner.then(Step("field", ts.text(field)))
+            return None if inner is None or field is None else _then(inner, ("field", ts.text(field), ()))
         if kind == "method_invocation":
             return self.call(node, depth + 1)
         if kind == "object_creation_expression":
             created = erased(node.child_by_field_name("type"))
-            return Chain(Head("new", created, self.arguments(node.child_by_field_name("arguments")))) \
-                if created else None
+            return (("new", created, self.arguments(node.child_by_field_name("arguments"))), ()) if created else None
         if kind == "parenthesized_expression" and node.named_child_count == 1:
             return self.receiver(node.named_children[0], depth + 1)
         if kind == "cast_expression":
             cast = erased(node.child_by_field_name("type"))
-            return Chain(Head("cast", cast)) if cast and cast != PRIMITIVE else None
+            return (("cast", cast, ()), ()) if cast and cast != PRIMITIVE else None
         if kind in ("type_identifier", "scoped_type_identifier", "generic_type"):
             written = erased(node)
-            return Chain(Head("name", written)) if written else None
+            return (("name", written, ()), ()) if written else None
         return None
 
-    def call(self, node: ts.Node, depth: int = 0) -> Chain | None:
+    def call(self, node: ts.Node, depth: int = 0) -> Tokens | None:
         name = name_of(node)
         receiver = node.child_by_field_name("object")
-        head = Chain(Head("unqualified")) if receiver is None else self.receiver(receiver, depth)
+        head: Tokens | None = (("unqualified", "", ()), ()) if receiver is None else self.receiver(receiver, depth)
         if head is None:
             return None
-        return head.then(Step("call", name, self.arguments(node.child_by_field_name("arguments"))))
+        return _then(head, ("call", name, self.arguments(node.child_by_field_name("arguments"))))
 
-    def reference(self, node: ts.Node) -> Chain | None:
+    def reference(self, node: ts.Node) -> Tokens | None:
         parts = node.named_children
         if len(parts) < 2 or parts[-1].type != "identifier":
             return None  # `Foo::new` is a constructor reference: its type is already a use
         head = self.receiver(parts[0])
-        return None if head is None else head.then(Step("reference", ts.text(parts[-1])))
+        return None if head is None else _then(head, ("reference", ts.text(parts[-1]), ()))
 
 
 def calls(
@@ -123,13 +142,13 @@ def calls(
     chain can express (`items[0].run()`): by-name evidence, nothing can prove whose method they are."""
     reader = _Reader(variables, scoped)
     starts = [t[0] for t in types]
-    found: dict[str, set[Chain]] = defaultdict(set)
+    found: Found = defaultdict(dict)
     sites = [(n, reader.call(n)) for n in groups.get("call", ())]
     sites += [(n, reader.reference(n)) for n in groups.get("reference", ())]
     sites += [(n, reader.receiver(n)) for n in groups.get("new", ())]
     for node, chain in sites:
         _place(node, chain, found, starts, types, untyped)
-    return {owner: tuple(sorted(chains)) for owner, chains in found.items()}
+    return _chains(found)
 
 
 def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str, ts.Node]],
@@ -139,7 +158,7 @@ def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str
     `JsonToken.NAME` when the switch is on a JsonToken): member uses, never descriptor types."""
     reader = _Reader(variables, scoped)
     starts = [t[0] for t in types]
-    found: dict[str, set[Chain]] = defaultdict(set)
+    found: Found = defaultdict(dict)
     for node in groups.get("chain", ()):
         parent = node.parent
         if node.type != "field_access" or parent is None or (
@@ -156,7 +175,7 @@ def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str
         named = parent.child_by_field_name(other) if other else None
         if named is not None and named.start_byte == node.start_byte:
             continue  # the declared name, the assigned-to name, the element name
-        _place(node, Chain(Head("name", ts.text(node))), found, starts, types, None)
+        _place(node, (("name", ts.text(node), ()), ()), found, starts, types, None)
     for label in groups.get("case", ()):
         switch = label.parent.parent.parent if label.parent and label.parent.parent else None
         condition = switch.child_by_field_name("condition") if switch is not None else None
@@ -167,8 +186,8 @@ def field_uses(groups: dict[str, list[ts.Node]], types: list[tuple[int, int, str
         if head is None:
             continue
         for constant in constants:
-            _place(label, head.then(Step("field", ts.text(constant))), found, starts, types, None)
-    return {owner: tuple(sorted(chains)) for owner, chains in found.items()}
+            _place(label, _then(head, ("field", ts.text(constant), ())), found, starts, types, None)
+    return _chains(found)
 
 
 # Where a bare identifier is a value, with the child field naming something else (None: none).
@@ -186,7 +205,7 @@ def _is_object(parent: ts.Node, node: ts.Node) -> bool:
     return receiver is not None and receiver.start_byte == node.start_byte and receiver.end_byte == node.end_byte
 
 
-def _place(node: ts.Node, chain: Chain | None, found: dict[str, set[Chain]], starts: list[int],
+def _place(node: ts.Node, chain: Tokens | None, found: Found, starts: list[int],
            types: list[tuple[int, int, str, ts.Node]], untyped: set[str] | None) -> None:
     """File `chain` under the innermost named type around `node` (what `this` means there)."""
     if chain is None:
@@ -198,7 +217,7 @@ def _place(node: ts.Node, chain: Chain | None, found: dict[str, set[Chain]], sta
     while index >= 0 and types[index][1] <= position:
         index -= 1  # a type ending before the call is a sibling; its enclosing type comes earlier
     if index >= 0:
-        found[types[index][2]].add(chain)
+        found[types[index][2]][chain] = None
 
 
 def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, tuple[str, ...]],
@@ -206,7 +225,7 @@ def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, tuple[str, .
     """`var x = <chain>` (Java 10): name -> the chains of its initializers (`new T()`, `T.of()`,
     `a.b().c()`), which type it when the chains are evaluated."""
     reader = _Reader(variables, scoped)
-    found: dict[str, set[Chain]] = defaultdict(set)
+    found: Found = defaultdict(dict)
     for node in groups.get("variable", ()):
         kind = node.child_by_field_name("type")
         if node.type != "local_variable_declaration" or kind is None or ts.text(kind) != "var":
@@ -217,6 +236,6 @@ def inferred(groups: dict[str, list[ts.Node]], variables: dict[str, tuple[str, .
                 continue
             chain = reader.receiver(value)
             if chain is not None:
-                found[ts.text(name)].add(chain)
-    return {name: tuple(sorted(chains)) for name, chains in sorted(found.items())}
+                found[ts.text(name)][chain] = None
+    return _chains(dict(sorted(found.items())))
 

@@ -30,6 +30,16 @@ class Signature:
     type: str
     params: tuple[str, ...] = ()
 
+    # Made once per declaration in every process that extracts or reads the index: the generated
+    # frozen `__init__` (an `object.__setattr__` per field) costs about twice this, which sets the
+    # slots through their descriptors (as `graph.facts.Symbol` does; bound below the classes).
+    def __init__(self, arity: int, varargs: bool, type: str, params: tuple[str, ...] = ()) -> None:
+        set_arity, set_varargs, set_type, set_params = _SIGNATURE_SLOTS
+        set_arity(self, arity)
+        set_varargs(self, varargs)
+        set_type(self, type)
+        set_params(self, params)
+
     @property
     def is_field(self) -> bool:
         return self.arity < 0
@@ -46,6 +56,12 @@ class Head:
     name: str = ""
     hints: tuple[str, ...] = ()
 
+    def __init__(self, kind: HeadKind, name: str = "", hints: tuple[str, ...] = ()) -> None:  # as Signature's
+        set_kind, set_name, set_hints = _HEAD_SLOTS
+        set_kind(self, kind)
+        set_name(self, name)
+        set_hints(self, hints)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Step:
@@ -59,6 +75,12 @@ class Step:
     name: str
     hints: tuple[str, ...] = ()
 
+    def __init__(self, kind: StepKind, name: str, hints: tuple[str, ...] = ()) -> None:  # as Signature's
+        set_kind, set_name, set_hints = _STEP_SLOTS
+        set_kind(self, kind)
+        set_name(self, name)
+        set_hints(self, hints)
+
 
 @dataclass(frozen=True, slots=True, order=True)
 class Chain:
@@ -66,6 +88,11 @@ class Chain:
 
     head: Head
     steps: tuple[Step, ...] = ()
+
+    def __init__(self, head: Head, steps: tuple[Step, ...] = ()) -> None:  # as Signature's
+        set_head, set_steps = _CHAIN_SLOTS
+        set_head(self, head)
+        set_steps(self, steps)
 
     def then(self, step: Step) -> Chain:
         return Chain(self.head, (*self.steps, step))
@@ -108,6 +135,7 @@ class JavaMemberFacts:
     @classmethod
     def from_json(cls, data: Any) -> JavaMemberFacts:
         members, supertypes, public_types, bridged, variables, calls, inferred, fields, by_name = data
+        chains = _ChainReader()
         return cls(
             {t: {m: tuple(Signature(s[0], bool(s[1]), s[2], tuple(s[3:])) for s in signatures)
                  for m, signatures in by_member.items()} for t, by_member in members.items()},
@@ -115,16 +143,21 @@ class JavaMemberFacts:
             tuple(public_types),
             {t: tuple(names) for t, names in bridged.items()},
             {name: tuple(types) for name, types in variables.items()},
-            _chains(calls),
-            _chains(inferred),
-            _chains(fields),
+            chains.table(calls),
+            chains.table(inferred),
+            chains.table(fields),
             tuple(by_name),
         )
 
 
 NO_MEMBER_FACTS = JavaMemberFacts()
+_SIGNATURE_SLOTS = tuple(Signature.__dict__[f].__set__ for f in ("arity", "varargs", "type", "params"))
+_HEAD_SLOTS = tuple(Head.__dict__[f].__set__ for f in ("kind", "name", "hints"))
+_STEP_SLOTS = tuple(Step.__dict__[f].__set__ for f in ("kind", "name", "hints"))
+_CHAIN_SLOTS = tuple(Chain.__dict__[f].__set__ for f in ("head", "steps"))
 
-# In the store: a head is [kind letter, name, hints], a step [kind letter, name, hints].
+# In the store: a chain is [head, step, ...], a head [kind letter, name, hint, ...], a step
+# [kind letter, name, hint, ...].
 _HEAD_CODES: dict[str, HeadKind] = {"n": "name", "t": "this", "s": "super", "u": "unqualified", "w": "new",
                                     "c": "cast"}
 _STEP_CODES: dict[str, StepKind] = {"f": "field", "c": "call", "r": "reference"}
@@ -134,16 +167,34 @@ _STEP_LETTERS = {kind: code for code, kind in _STEP_CODES.items()}
 
 def _chains_json(table: dict[str, tuple[Chain, ...]]) -> dict[str, list[Any]]:
     return {
-        key: [[[_HEAD_LETTERS[c.head.kind], c.head.name, list(c.head.hints)],
-               [[_STEP_LETTERS[s.kind], s.name, list(s.hints)] for s in c.steps]] for c in chains]
+        key: [[[_HEAD_LETTERS[c.head.kind], c.head.name, *c.head.hints],
+               *[[_STEP_LETTERS[s.kind], s.name, *s.hints] for s in c.steps]] for c in chains]
         for key, chains in table.items()
     }
 
 
-def _chains(data: dict[str, list[Any]]) -> dict[str, tuple[Chain, ...]]:
-    return {
-        key: tuple(Chain(Head(_HEAD_CODES[code], name, tuple(hints)),
-                         tuple(Step(_STEP_CODES[kind], step, tuple(args)) for kind, step, args in steps))
-                   for (code, name, hints), steps in chains)
-        for key, chains in data.items()
-    }
+class _ChainReader:
+    """Chains back from the store, one file at a time. A file calls the same methods on the same
+    receivers again and again: each distinct head and step is made once and shared (records are
+    immutable), which makes reading an index's Java facts a third cheaper."""
+
+    def __init__(self) -> None:
+        self.heads: dict[tuple[str, ...], Head] = {}
+        self.steps: dict[tuple[str, ...], Step] = {}
+
+    def table(self, data: dict[str, list[Any]]) -> dict[str, tuple[Chain, ...]]:
+        return {key: tuple([self.chain(chain) for chain in chains]) for key, chains in data.items()}
+
+    def chain(self, data: list[Any]) -> Chain:
+        written = tuple(data[0])
+        head = self.heads.get(written)
+        if head is None:
+            head = self.heads[written] = Head(_HEAD_CODES[written[0]], written[1], written[2:])
+        steps = []
+        for item in data[1:]:
+            written = tuple(item)
+            step = self.steps.get(written)
+            if step is None:
+                step = self.steps[written] = Step(_STEP_CODES[written[0]], written[1], written[2:])
+            steps.append(step)
+        return Chain(head, tuple(steps))
