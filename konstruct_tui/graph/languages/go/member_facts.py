@@ -117,10 +117,11 @@ class GoMemberFacts:
     @classmethod
     def from_json(cls, data: Any) -> GoMemberFacts:
         selectors, untyped, globals_, returns, aliases, structs = data
+        chains = _ChainReader()
         return cls(
-            tuple(Selector(_chain(chain), member) for chain, member in selectors),
+            tuple([Selector(chains.chain(chain), member) for chain, member in selectors]),
             tuple(untyped),
-            {name: _chain(chain) for name, chain in globals_.items()},
+            {name: chains.chain(chain) for name, chain in globals_.items()},
             returns,
             aliases,
             {name: Struct(fields, tuple(embedded)) for name, (fields, embedded) in structs.items()},
@@ -148,7 +149,26 @@ def _chain_json(chain: Chain) -> list[Any]:
     return [written, *[[_STEP_LETTERS[s.kind], s.name] for s in chain.steps]]
 
 
-def _chain(data: list[Any]) -> Chain:
-    code, *value = data[0]
-    head = Head("either", "", tuple(map(_chain, value))) if code == "e" else Head(_HEAD_CODES[code], value[0])
-    return Chain(head, tuple([Step(_STEP_CODES[kind], name) for kind, name in data[1:]]))
+class _ChainReader:
+    """Chains back from the store, one file at a time: each distinct head and step is made once
+    and shared (records are immutable; a file selects the same fields of the same values again
+    and again)."""
+
+    def __init__(self) -> None:
+        self.heads: dict[tuple[str, str], Head] = {}
+        self.steps: dict[tuple[str, str], Step] = {}
+
+    def chain(self, data: list[Any]) -> Chain:
+        code, *value = data[0]
+        if code == "e":
+            head = Head("either", "", tuple([self.chain(c) for c in value]))
+        else:
+            head = self.heads.get((code, value[0])) or self.heads.setdefault(
+                (code, value[0]), Head(_HEAD_CODES[code], value[0]))
+        steps = []
+        for kind, name in data[1:]:
+            step = self.steps.get((kind, name))
+            if step is None:
+                step = self.steps[(kind, name)] = Step(_STEP_CODES[kind], name)
+            steps.append(step)
+        return Chain(head, tuple(steps))

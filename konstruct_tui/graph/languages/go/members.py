@@ -23,14 +23,41 @@ from collections import defaultdict
 
 from ... import treesitter as ts
 from ..fields import name_of
-from .member_facts import Chain, GoMemberFacts, Head, HeadKind, Selector, Step, Struct
+from .member_facts import Chain, GoMemberFacts, Head, HeadKind, Selector, Step, StepKind, Struct
 
 _TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
 _SCOPES = frozenset({"function_declaration", "method_declaration", "func_literal"})
 _AMBIGUOUS = "?"  # a name declared with no type, or given more than one
-_ELEMENT = Step("element")
 Key = tuple[int, int] | None  # a scope's byte range; None: the file
-Scope = dict[str, Chain | str]  # name -> its chain, or _AMBIGUOUS
+
+# While a file is read, a chain is plain tuples, (head, steps): a head (kind, name, either) and
+# steps (kind, name), as `member_facts` names them. Every variable's value and every selector
+# makes one, names are bound and compared by them: tuples are cheap to make and compare, and each
+# distinct chain becomes a `member_facts.Chain` once, at the end (`_Records`).
+HeadToken = tuple[HeadKind, str, tuple["Tokens", ...]]
+StepToken = tuple[StepKind, str]
+Tokens = tuple[HeadToken, tuple[StepToken, ...]]
+Scope = dict[str, Tokens | str]  # name -> its chain, or _AMBIGUOUS
+_ELEMENT: StepToken = ("element", "")
+
+
+def _then(chain: Tokens, step: StepToken) -> Tokens:
+    return chain[0], (*chain[1], step)
+
+
+class _Records:
+    """The records of one file's chains, each distinct chain made once."""
+
+    def __init__(self) -> None:
+        self.made: dict[Tokens, Chain] = {}
+
+    def chain(self, tokens: Tokens) -> Chain:
+        found = self.made.get(tokens)
+        if found is None:
+            (kind, name, either), steps = tokens
+            found = self.made[tokens] = Chain(Head(kind, name, tuple(map(self.chain, either))),
+                                              tuple([Step(*step) for step in steps]))
+        return found
 
 
 def _written(node: ts.Node | None) -> str | None:
@@ -45,18 +72,18 @@ def _written(node: ts.Node | None) -> str | None:
     return text if _TYPE.fullmatch(text) else None
 
 
-def _typed(kind: HeadKind, name: str | None) -> Chain | None:
-    return Chain(Head(kind, name)) if name else None
+def _typed(kind: HeadKind, name: str | None) -> Tokens | None:
+    return ((kind, name, ()), ()) if name else None
 
 
 class _Chains:
     """Selector chains of one file, typed through its functions' variables."""
 
     def __init__(self) -> None:
-        self.selectors: dict[Selector, None] = {}  # in the order the file uses them
+        self.selectors: dict[tuple[Tokens, str], None] = {}  # (chain, member), in the order the file uses them
         self.untyped: set[str] = set()
 
-    def tokens(self, node: ts.Node | None, scope: Scope, depth: int = 0) -> Chain | None:
+    def tokens(self, node: ts.Node | None, scope: Scope, depth: int = 0) -> Tokens | None:
         """The chain an expression's value has, or None."""
         if node is None or depth > 40:  # builder chains run long: `b.Int(..).MustInt(..)...`
             return None
@@ -66,9 +93,9 @@ class _Chains:
             # name of a sibling file (the resolver knows which).
             name = ts.text(node)
             if name not in scope:
-                return Chain(Head("name", name))
+                return ("name", name, ()), ()
             found = scope[name]
-            return found if isinstance(found, Chain) else None
+            return found if isinstance(found, tuple) else None
         if kind in ("parenthesized_expression", "unary_expression"):
             operand = node.child_by_field_name("operand") if kind == "unary_expression" else None
             operand = operand or (node.named_children[0] if node.named_child_count else None)
@@ -84,11 +111,11 @@ class _Chains:
             return _typed("type", _written(node.child_by_field_name("type")))
         if kind == "index_expression":
             inner = self.tokens(node.child_by_field_name("operand"), scope, depth + 1)
-            return None if inner is None else inner.then(_ELEMENT)
+            return None if inner is None else _then(inner, _ELEMENT)
         if kind == "selector_expression":
             operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
             inner = self.tokens(operand, scope, depth + 1)
-            return None if inner is None or field is None else inner.then(Step("field", ts.text(field)))
+            return None if inner is None or field is None else _then(inner, ("field", ts.text(field)))
         if kind == "call_expression":
             function = node.child_by_field_name("function")
             if function is None:
@@ -100,14 +127,14 @@ class _Chains:
                     return _typed("type", _written(arguments.named_children[0])) \
                         if arguments and arguments.named_child_count else None
                 if name not in scope:
-                    return Chain(Head("call", name))
+                    return ("call", name, ()), ()
                 local = scope.get(name)  # a func value: `getCmd := func() *Command {...}` types its calls
-                return Chain(Head("type", local.head.name)) if isinstance(local, Chain) and not local.steps and \
-                    local.head.kind == "func" else None
+                return (("type", local[0][1], ()), ()) if isinstance(local, tuple) and not local[1] and \
+                    local[0][0] == "func" else None
             if function.type == "selector_expression":
                 operand, field = function.child_by_field_name("operand"), function.child_by_field_name("field")
                 inner = self.tokens(operand, scope, depth + 1)
-                return None if inner is None or field is None else inner.then(Step("call", ts.text(field)))
+                return None if inner is None or field is None else _then(inner, ("call", ts.text(field)))
             if function.type in ("generic_type", "index_expression"):  # `NewT[int]()`
                 base = function.child_by_field_name("type") or function.child_by_field_name("operand")
                 return _typed("call", _written(base))
@@ -119,12 +146,12 @@ class _Chains:
             return
         head = self.tokens(operand, scope)
         if head is not None:
-            self.selectors[Selector(head, ts.text(field))] = None
+            self.selectors[(head, ts.text(field))] = None
         else:
             self.untyped.add(ts.text(field))
 
 
-def _bind(scope: Scope, name: str, chain: Chain | None) -> None:
+def _bind(scope: Scope, name: str, chain: Tokens | None) -> None:
     if name == "_":
         return
     if chain is None:
@@ -133,20 +160,20 @@ def _bind(scope: Scope, name: str, chain: Chain | None) -> None:
     known = scope.get(name)
     if known is None or known == chain:
         scope[name] = chain
-    elif isinstance(known, Chain):
+    elif isinstance(known, tuple):
         # Bound twice in one function (a parameter, then a loop variable of the same name): the
         # resolver accepts the name's type only when every binding gives the same one.
         alternatives = _alternatives(known)
         if chain not in alternatives:
             alternatives.append(chain)
-        nested = any(a.head.kind == "either" for a in alternatives)  # kept flat: one level
-        scope[name] = Chain(Head("either", "", tuple(alternatives))) \
+        nested = any(a[0][0] == "either" for a in alternatives)  # kept flat: one level
+        scope[name] = (("either", "", tuple(alternatives)), ()) \
             if len(alternatives) <= 4 and not nested else _AMBIGUOUS
 
 
-def _alternatives(chain: Chain) -> list[Chain]:
-    if chain.head.kind == "either" and not chain.steps:
-        return list(chain.head.either)
+def _alternatives(chain: Tokens) -> list[Tokens]:
+    if chain[0][0] == "either" and not chain[1]:
+        return list(chain[0][2])
     return [chain]
 
 
@@ -162,7 +189,7 @@ def _declare(node: ts.Node, scope: Scope, chains: _Chains, outer: Scope) -> None
         values = listed.named_children if listed is not None else []
         for index, name in enumerate(names):
             if written:
-                _bind(scope, ts.text(name), Chain(Head("type", written)))
+                _bind(scope, ts.text(name), (("type", written, ()), ()))
             elif len(values) == len(names):
                 _bind(scope, ts.text(name), chains.tokens(values[index], reads))
             else:
@@ -172,7 +199,7 @@ def _declare(node: ts.Node, scope: Scope, chains: _Chains, outer: Scope) -> None
         names = left.named_children if left is not None else []
         if len(names) == 2 and names[1].type == "identifier" and right is not None:
             over = chains.tokens(right, reads)
-            _bind(scope, ts.text(names[1]), over.then(_ELEMENT) if over is not None else None)
+            _bind(scope, ts.text(names[1]), _then(over, _ELEMENT) if over is not None else None)
         for name in names[:1]:
             if name.type == "identifier":
                 _bind(scope, ts.text(name), None)
@@ -230,10 +257,11 @@ def member_facts(found: dict[str, list[ts.Node]]) -> GoMemberFacts:
         visible = names_in(nodes[span])
         for node in selectors.get(span, ()):
             chains.selector(node, visible)
+    records = _Records()
     return GoMemberFacts(
-        selectors=tuple(chains.selectors),
+        selectors=tuple([Selector(records.chain(chain), member) for chain, member in chains.selectors]),
         untyped=tuple(sorted(chains.untyped)),
-        globals={k: v for k, v in sorted(file_scope.items()) if isinstance(v, Chain)},
+        globals={k: records.chain(v) for k, v in sorted(file_scope.items()) if isinstance(v, tuple)},
         returns=_returns(found),
         # `type FloatFlag = FlagBase[float64, ...]`: FlagBase's methods
         aliases={name_of(n): w for n in found.get("alias", ())
