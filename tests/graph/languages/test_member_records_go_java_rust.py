@@ -15,7 +15,8 @@ from konstruct_tui.graph.languages import languages
 from konstruct_tui.graph.languages.go.member_facts import Chain as GoChain
 from konstruct_tui.graph.languages.go.member_facts import GoMemberFacts
 from konstruct_tui.graph.languages.go.member_facts import Head as GoHead
-from konstruct_tui.graph.languages.go.member_facts import Selector, Step as GoStep, Struct
+from konstruct_tui.graph.languages.go.member_facts import Step as GoStep
+from konstruct_tui.graph.languages.go.member_facts import Struct
 from konstruct_tui.graph.languages.java.member_facts import Chain, Head, JavaMemberFacts, Signature, Step
 from konstruct_tui.graph.languages.rust.member_facts import RustMemberFacts
 from konstruct_tui.graph.records import encode_facts, facts_from_json
@@ -163,13 +164,14 @@ def test_go_chains_are_heads_and_steps_not_strings() -> None:
     assert cart.globals == {"Default": GoChain(GoHead("call", "NewCart"))}
     main = _go("main.go")
     cart_param = GoChain(GoHead("type", "model.Cart"))
-    selectors = set(main.selectors)
+    selectors = {(s.chain, member) for s in main.selectors for member in s.members}
+    assert len({s.chain for s in main.selectors}) == len(main.selectors)  # one record per chain
     # `for _, it := range c.Items`: an element of the field
-    assert Selector(cart_param.then(GoStep("field", "Items")).then(GoStep("element")), "Price") in selectors
+    assert (cart_param.then(GoStep("field", "Items")).then(GoStep("element")), "Price") in selectors
     # `getCart := func() *model.Cart {...}; getCart().Owner()`: the func value's result, then a method's
-    assert Selector(GoChain(GoHead("type", "model.Cart"), (GoStep("call", "Owner"),)), "Name") in selectors
+    assert (GoChain(GoHead("type", "model.Cart"), (GoStep("call", "Owner"),)), "Name") in selectors
     # `model.Default.Items`: an import name, a package-level variable, a field
-    assert Selector(GoChain(GoHead("name", "model"), (GoStep("field", "Default"),)), "Items") in selectors
+    assert (GoChain(GoHead("name", "model"), (GoStep("field", "Default"),)), "Items") in selectors
     # `a` a parameter and a loop variable in one function: either binding
     either = [s for s in main.selectors if s.chain.head.kind == "either"]
     assert either and all(len(s.chain.head.either) == 2 for s in either)

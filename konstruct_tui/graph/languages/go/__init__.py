@@ -38,7 +38,7 @@ class GoSupport:
     builds: BuildVariants | None = GoBuilds()
     member_facts: MemberFactsRecord | None = GoMemberFacts
     config_files: tuple[str, ...] = ("go.mod", "go.work")
-    version: str = "6"  # 6: member facts a typed record (selector chains as fields); 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
+    version: str = "7"  # 7: selectors one per chain; 6: member facts a typed record (selector chains as fields); 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
     def extract(self, path: str, source: bytes, members: bool = True) -> FileFacts:  # members: never deferred
         return extract(path, source)

@@ -69,15 +69,16 @@ class Chain:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Selector:
-    """`x.member` where `x` has a chain: the member is a use of whatever type the chain has."""
+    """`x.m`, `x.n`, ... where `x` has a chain: each member is a use of whatever type the chain
+    has (one chain, typed once, for every member the file selects on it)."""
 
     chain: Chain
-    member: str
+    members: tuple[str, ...]
 
-    def __init__(self, chain: Chain, member: str) -> None:  # as Step's
-        set_chain, set_member = _SELECTOR_SLOTS
+    def __init__(self, chain: Chain, members: tuple[str, ...]) -> None:  # as Step's
+        set_chain, set_members = _SELECTOR_SLOTS
         set_chain(self, chain)
-        set_member(self, member)
+        set_members(self, members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +92,7 @@ class Struct:
 
 @dataclass(frozen=True, slots=True)
 class GoMemberFacts:
-    """`selectors`: member uses on receivers a chain types; `untyped`: member names used on
+    """`selectors`: member uses on receivers a chain types, one per distinct chain; `untyped`: member names used on
     receivers nothing types (by-name evidence); `globals`: package-level variables' chains (other
     files of the package read them); `returns`: the result type each function ("F") and method
     ("T.M", interface methods too) writes; `aliases`: `type A = B` (A's methods are B's);
@@ -106,7 +107,7 @@ class GoMemberFacts:
 
     def to_json(self) -> list[Any]:
         return [
-            [[_chain_json(s.chain), s.member] for s in self.selectors],
+            [[_chain_json(s.chain), *s.members] for s in self.selectors],
             list(self.untyped),
             {name: _chain_json(chain) for name, chain in self.globals.items()},
             self.returns,
@@ -119,7 +120,7 @@ class GoMemberFacts:
         selectors, untyped, globals_, returns, aliases, structs = data
         chains = _ChainReader()
         return cls(
-            tuple([Selector(chains.chain(chain), member) for chain, member in selectors]),
+            tuple([Selector(chains.chain(selector[0]), tuple(selector[1:])) for selector in selectors]),
             tuple(untyped),
             {name: chains.chain(chain) for name, chain in globals_.items()},
             returns,
@@ -132,7 +133,7 @@ NO_MEMBER_FACTS = GoMemberFacts()
 _STEP_SLOTS = tuple(Step.__dict__[f].__set__ for f in ("kind", "name"))
 _HEAD_SLOTS = tuple(Head.__dict__[f].__set__ for f in ("kind", "name", "either"))
 _CHAIN_SLOTS = tuple(Chain.__dict__[f].__set__ for f in ("head", "steps"))
-_SELECTOR_SLOTS = tuple(Selector.__dict__[f].__set__ for f in ("chain", "member"))
+_SELECTOR_SLOTS = tuple(Selector.__dict__[f].__set__ for f in ("chain", "members"))
 
 # In the store: a chain is [head, step, ...]; a step [kind letter, name]; a head [kind letter,
 # name], or ["e", chain, ...] for "either".

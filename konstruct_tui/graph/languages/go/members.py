@@ -80,7 +80,8 @@ class _Chains:
     """Selector chains of one file, typed through its functions' variables."""
 
     def __init__(self) -> None:
-        self.selectors: dict[tuple[Tokens, str], None] = {}  # (chain, member), in the order the file uses them
+        # chain -> the members selected on it, both in the order the file uses them
+        self.selectors: dict[Tokens, dict[str, None]] = {}
         self.untyped: set[str] = set()
 
     def tokens(self, node: ts.Node | None, scope: Scope, depth: int = 0) -> Tokens | None:
@@ -146,7 +147,7 @@ class _Chains:
             return
         head = self.tokens(operand, scope)
         if head is not None:
-            self.selectors[(head, ts.text(field))] = None
+            self.selectors.setdefault(head, {})[ts.text(field)] = None
         else:
             self.untyped.add(ts.text(field))
 
@@ -259,7 +260,8 @@ def member_facts(found: dict[str, list[ts.Node]]) -> GoMemberFacts:
             chains.selector(node, visible)
     records = _Records()
     return GoMemberFacts(
-        selectors=tuple([Selector(records.chain(chain), member) for chain, member in chains.selectors]),
+        selectors=tuple([Selector(records.chain(chain), tuple(members))
+                         for chain, members in chains.selectors.items()]),
         untyped=tuple(sorted(chains.untyped)),
         globals={k: records.chain(v) for k, v in sorted(file_scope.items()) if isinstance(v, tuple)},
         returns=_returns(found),

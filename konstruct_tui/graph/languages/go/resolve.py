@@ -133,18 +133,18 @@ class GoResolver:
         unknown = set(own_facts.untyped)
         self._aliases[facts.path] = aliases
         for selector in own_facts.selectors:
-            member = selector.member
             state = self._walk(selector.chain, facts.path, siblings)
             if state is None:
-                unknown.add(member)
+                unknown.update(selector.members)
             elif state[0] == "type":  # (a slice has no methods)
-                found = self._method(state[1], state[2], member)
-                for path, name in found:
-                    used[path].add(name)
-                if not found:
-                    # An interface's method (any implementation may run), a func-typed field:
-                    # whose code runs stays open, by name.
-                    unknown.add(member)
+                for member in selector.members:
+                    found = self._method(state[1], state[2], member)
+                    for path, name in found:
+                        used[path].add(name)
+                    if not found:
+                        # An interface's method (any implementation may run), a func-typed
+                        # field: whose code runs stays open, by name.
+                        unknown.add(member)
         used.pop(facts.path, None)
         return used, unknown
 
