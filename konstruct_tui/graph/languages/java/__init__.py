@@ -1,6 +1,7 @@
 """Java, the language plugin: `extract` (bytes -> facts, in worker processes; `signatures` and
-`callsites` read the member facts, records of `member_facts`), `resolve` (imports and type names to the files that declare
-them, over every source root of `type_world`; `calls` types call chains)."""
+`callsites` read the member facts, records of `member_facts`), `resolve` (imports and type names
+to the files that declare them, over every source root of `type_world`; `calls` types call
+chains)."""
 
 from __future__ import annotations
 

@@ -17,10 +17,10 @@ from operator import attrgetter
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
+from ..fields import MissingField, name_of
 from . import callsites
 from . import signatures
 from .member_facts import JavaMemberFacts
-from ..fields import MissingField, name_of
 from .type_world import TYPE_KINDS
 
 LANGUAGE = "java"

@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from ... import treesitter as ts
-from .member_facts import PRIMITIVE, JavaMemberFacts, Signature
 from ..fields import name_of
+from .member_facts import PRIMITIVE, JavaMemberFacts, Signature
 
 _GENERICS = re.compile(r"<[^<>]*>")
 _ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")
