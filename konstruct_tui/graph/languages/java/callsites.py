@@ -33,7 +33,7 @@ Scoped = dict[tuple[int, int], dict[str, set[str]]]
 
 # While a file is read, a chain is plain tuples, (head, steps) of (kind, name, hints): a call site
 # builds one per receiver along it, and a file repeats its calls, so they must be cheap to make
-# and to compare; each distinct one becomes a `member_facts.Chain` once (`_chain`).
+# and to compare; each distinct one becomes a `member_facts.Chain` once (`_chains`).
 HeadToken = tuple[HeadKind, str, tuple[str, ...]]
 StepToken = tuple[StepKind, str, tuple[str, ...]]
 Tokens = tuple[HeadToken, tuple[StepToken, ...]]
@@ -44,12 +44,23 @@ def _then(chain: Tokens, step: StepToken) -> Tokens:
     return chain[0], (*chain[1], step)
 
 
-def _chain(tokens: Tokens) -> Chain:
-    return Chain(Head(*tokens[0]), tuple([Step(*step) for step in tokens[1]]))
-
-
 def _chains(found: Found) -> dict[str, tuple[Chain, ...]]:
-    return {owner: tuple(map(_chain, chains)) for owner, chains in found.items()}
+    heads: dict[HeadToken, Head] = {}
+    steps: dict[StepToken, Step] = {}  # a file makes the same calls again and again: one record each
+
+    def chain(tokens: Tokens) -> Chain:
+        head = heads.get(tokens[0])
+        if head is None:
+            head = heads[tokens[0]] = Head(*tokens[0])
+        made = []
+        for token in tokens[1]:
+            step = steps.get(token)
+            if step is None:
+                step = steps[token] = Step(*token)
+            made.append(step)
+        return Chain(head, tuple(made))
+
+    return {owner: tuple(map(chain, chains)) for owner, chains in found.items()}
 
 
 class _Reader:
