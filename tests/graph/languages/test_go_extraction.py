@@ -7,6 +7,7 @@ import textwrap
 
 from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
 from konstruct_tui.graph.languages import language_for
+from konstruct_tui.graph.records import encode_facts, facts_from_json
 from konstruct_tui.graph.languages.go import SUPPORT
 
 SOURCE = textwrap.dedent(
@@ -93,4 +94,4 @@ def test_registered_for_go_files_and_facts_pickle() -> None:
     assert language_for("cmd/main.go") is SUPPORT
     facts = extract("store/store.go", SOURCE)
     assert pickle.loads(pickle.dumps(facts)) == facts
-    assert FileFacts.from_json(facts.to_json()) == facts
+    assert facts_from_json(encode_facts(facts)[0]) == facts  # through the index store

@@ -7,7 +7,9 @@ import textwrap
 
 from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
 from konstruct_tui.graph.languages import language_for
+from konstruct_tui.graph.records import encode_facts, facts_from_json
 from konstruct_tui.graph.languages.java import SUPPORT
+from konstruct_tui.graph.languages.java.member_facts import PRIMITIVE, Chain, Head, JavaMemberFacts, Signature, Step
 
 SOURCE = textwrap.dedent(
     """\
@@ -93,17 +95,19 @@ def test_uses_are_identifiers_type_names_and_dotted_paths_written_in_code() -> N
 
 def test_signatures_and_calls_are_kept_for_descriptor_dependencies() -> None:
     extra = SUPPORT.extract("Cart.java", SOURCE.encode()).extra
-    assert extra["members"]["Cart"]["total"] == [[1, 0, "Money", "com.acme.model.Price"]]
-    assert extra["members"]["Cart"]["<init>"] == [[1, 0, "", "#p"]]
-    assert extra["supertypes"]["Cart"] == ["Base", "Iterable"]
-    assert extra["variables"]["price"] == ["com.acme.model.Price"]
-    assert "Helper sum/2(com.acme.model.Price,?)" in extra["calls"]["Cart"]
+    assert isinstance(extra, JavaMemberFacts)
+    assert extra.members["Cart"]["total"] == (Signature(1, False, "Money", ("com.acme.model.Price",)),)
+    assert extra.members["Cart"]["<init>"] == (Signature(1, False, "", (PRIMITIVE,)),)
+    assert extra.supertypes["Cart"] == ("Base", "Iterable")
+    assert extra.variables["price"] == ("com.acme.model.Price",)
+    # `Helper.sum(price, x)`: the call's arguments are two, the first a Price
+    assert Chain(Head("name", "Helper"), (Step("call", "sum", ("com.acme.model.Price", "?")),)) in extra.calls["Cart"]
 
 
 def test_facts_survive_pickle_and_json_round_trips() -> None:
     facts = SUPPORT.extract("Cart.java", SOURCE.encode())
     assert pickle.loads(pickle.dumps(facts)) == facts
-    assert FileFacts.from_json(facts.to_json()) == facts
+    assert facts_from_json(encode_facts(facts)[0]) == facts  # through the index store
 
 
 def test_java_files_are_java() -> None:

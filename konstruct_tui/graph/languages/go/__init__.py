@@ -1,7 +1,7 @@
 """Go, the language plugin: `extract` (bytes -> facts, in worker processes), `members` (the member
-facts), `resolve` (an import path to a package folder through the project's go.mod files, then each
-`pkg.Name` to the file of that package that defines `Name`) and `build_constraints` (which build
-compiles a file: callers a build leaves out are only candidates)."""
+facts, records of `member_facts`), `resolve` (an import path to a package folder through the
+project's go.mod files, then each `pkg.Name` to the file of that package that defines `Name`) and
+`build_constraints` (which build compiles a file: callers a build leaves out are only candidates)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView, S
 from . import build_constraints
 from . import protocol
 from .extract import LANGUAGE, extract
+from .member_facts import GoMemberFacts
 from .resolve import GoResolver
 from ...facts import RunsUnimported, WrittenSupertypes
 from .unimported import UNIMPORTED
@@ -37,9 +38,9 @@ class GoSupport:
     # every file of a folder is one package: a method may be declared in any of them
     folder_packages: bool = True
     builds: BuildVariants | None = GoBuilds()
-    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
+    member_facts: MemberFactsRecord | None = GoMemberFacts
     config_files: tuple[str, ...] = ("go.mod", "go.work")
-    version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
+    version: str = "7"  # 7: selectors one per chain; 6: member facts a typed record (selector chains as fields); 5: captures in document order (the same fact bytes in every process); 4: member chains typed per function, method results, struct fields; 3: packed member rows; 2: member facts (written types, results, untyped members), members/unresolved edges
 
     # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
     grammars: tuple[tuple[str, str], ...] = (("go", "tree_sitter_go:language"),)

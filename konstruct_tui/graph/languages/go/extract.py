@@ -5,7 +5,6 @@ package or dot import) and qualified (`pkg.Name`); member facts from `members`."
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
@@ -47,7 +46,7 @@ def extract(path: str, source: bytes) -> FileFacts:
     )
 
 
-def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
+def _symbols(found: dict[str, list[ts.Node]]) -> list[Symbol]:
     symbols: list[Symbol] = []
     for capture, nodes in found.items():
         if not capture.startswith("definition."):
@@ -68,7 +67,7 @@ def _symbols(found: dict[str, list[Any]]) -> list[Symbol]:
     return symbols
 
 
-def _inside_body(node: Any) -> bool:
+def _inside_body(node: ts.Node) -> bool:
     parent = node.parent
     while parent is not None:
         if parent.type in _BODIES:
@@ -77,7 +76,7 @@ def _inside_body(node: Any) -> bool:
     return False
 
 
-def _type_kind(spec: Any) -> str:
+def _type_kind(spec: ts.Node) -> str:
     body = spec.child_by_field_name("type")
     if body is not None and body.type == "struct_type":
         return "struct"
@@ -89,7 +88,7 @@ def _type_kind(spec: Any) -> str:
 _STRUCT_LITERAL_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})
 
 
-def _field_name(node: Any) -> bool:
+def _field_name(node: ts.Node) -> bool:
     """Whether an identifier names no package-level thing: the `Map` of `sync.Map`, or the key of
     a struct literal (`Command{ErrWriter: w}` sets a field, it does not read `var ErrWriter`)."""
     parent = node.parent
@@ -107,7 +106,7 @@ def _field_name(node: Any) -> bool:
     return kind is not None and kind.type in _STRUCT_LITERAL_TYPES
 
 
-def _uses(found: dict[str, list[Any]], source: bytes) -> tuple[str, ...]:
+def _uses(found: dict[str, list[ts.Node]], source: bytes) -> tuple[str, ...]:
     # Slicing the source and decoding each distinct name once is much cheaper than `node.text`.
     # The `Map` of `sync.Map` is not the package's own `Map`: the pair below carries it.
     raw = {source[node.start_byte : node.end_byte] for node in found.get("use", ()) if not _field_name(node)}

@@ -1,4 +1,4 @@
-"""Go member uses: the facts extraction keeps, and their resolution.
+"""Go member facts from a file's tree (the records of `member_facts.py`; `resolve.py` types them).
 
 Extraction writes every selector `x.M` as a chain the resolver can type: a head (a written type
 `T` / `pkg.T`, or a call `F()` / `pkg.F()` whose result types it) and steps (`.f` a field, `m()` a
@@ -20,18 +20,47 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
 
 from ... import treesitter as ts
+from ..fields import name_of
+from .member_facts import Chain, GoMemberFacts, Head, HeadKind, Selector, Step, StepKind, Struct
 
 _TYPE = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?")
 _SCOPES = frozenset({"function_declaration", "method_declaration", "func_literal"})
-_AMBIGUOUS = "?"
-_FUNC = "func:"  # a local func value's result type
+_AMBIGUOUS = "?"  # a name declared with no type, or given more than one
 Key = tuple[int, int] | None  # a scope's byte range; None: the file
 
+# While a file is read, a chain is plain tuples, (head, steps): a head (kind, name, either) and
+# steps (kind, name), as `member_facts` names them. Every variable's value and every selector
+# makes one, names are bound and compared by them: tuples are cheap to make and compare, and each
+# distinct chain becomes a `member_facts.Chain` once, at the end (`_Records`).
+HeadToken = tuple[HeadKind, str, tuple["Tokens", ...]]
+StepToken = tuple[StepKind, str]
+Tokens = tuple[HeadToken, tuple[StepToken, ...]]
+Scope = dict[str, Tokens | str]  # name -> its chain, or _AMBIGUOUS
+_ELEMENT: StepToken = ("element", "")
 
-def _written(node: Any) -> str | None:
+
+def _then(chain: Tokens, step: StepToken) -> Tokens:
+    return chain[0], (*chain[1], step)
+
+
+class _Records:
+    """The records of one file's chains, each distinct chain made once."""
+
+    def __init__(self) -> None:
+        self.made: dict[Tokens, Chain] = {}
+
+    def chain(self, tokens: Tokens) -> Chain:
+        found = self.made.get(tokens)
+        if found is None:
+            (kind, name, either), steps = tokens
+            found = self.made[tokens] = Chain(Head(kind, name, tuple(map(self.chain, either))),
+                                              tuple([Step(*step) for step in steps]))
+        return found
+
+
+def _written(node: ts.Node | None) -> str | None:
     """`*T`, `pkg.T`, `T[K]` -> the named type; anything else (maps, slices, funcs) -> None."""
     if node is None:
         return None
@@ -43,47 +72,51 @@ def _written(node: Any) -> str | None:
     return text if _TYPE.fullmatch(text) else None
 
 
+def _typed(kind: HeadKind, name: str | None) -> Tokens | None:
+    return ((kind, name, ()), ()) if name else None
+
+
 class _Chains:
     """Selector chains of one file, typed through its functions' variables."""
 
     def __init__(self) -> None:
-        self.chains: set[str] = set()
+        # chain -> the members selected on it, both in the order the file uses them
+        self.selectors: dict[Tokens, dict[str, None]] = {}
         self.untyped: set[str] = set()
 
-    def tokens(self, node: Any, scope: dict[str, list[str] | str], depth: int = 0) -> list[str] | None:
-        """The chain an expression's value has (head, steps), or None."""
+    def tokens(self, node: ts.Node | None, scope: Scope, depth: int = 0) -> Tokens | None:
+        """The chain an expression's value has, or None."""
         if node is None or depth > 40:  # builder chains run long: `b.Int(..).MustInt(..)...`
             return None
         kind = node.type
         if kind == "identifier":
             # A name no function or file-level declaration binds: an import, or a package-level
-            # name of a sibling file ("$name": the resolver knows which).
+            # name of a sibling file (the resolver knows which).
             name = ts.text(node)
-            found = scope.get(name)
-            return list(found) if isinstance(found, list) else None if name in scope else ["$" + name]
+            if name not in scope:
+                return ("name", name, ()), ()
+            found = scope[name]
+            return found if isinstance(found, tuple) else None
         if kind in ("parenthesized_expression", "unary_expression"):
-            inner = node.child_by_field_name("operand") if kind == "unary_expression" else None
-            inner = inner or (node.named_children[0] if node.named_child_count else None)
-            return self.tokens(inner, scope, depth + 1)
+            operand = node.child_by_field_name("operand") if kind == "unary_expression" else None
+            operand = operand or (node.named_children[0] if node.named_child_count else None)
+            return self.tokens(operand, scope, depth + 1)
         if kind == "composite_literal":
-            written = _written(node.child_by_field_name("type"))
-            return [written] if written else None
+            return _typed("type", _written(node.child_by_field_name("type")))
         if kind == "func_literal":
             result = node.child_by_field_name("result")
             if result is not None and result.type == "parameter_list" and result.named_child_count:
                 result = result.named_children[0].child_by_field_name("type")
-            written = _written(result)
-            return [_FUNC + written] if written else None
+            return _typed("func", _written(result))
         if kind == "type_assertion_expression":
-            written = _written(node.child_by_field_name("type"))
-            return [written] if written else None
+            return _typed("type", _written(node.child_by_field_name("type")))
         if kind == "index_expression":
             inner = self.tokens(node.child_by_field_name("operand"), scope, depth + 1)
-            return None if inner is None else [*inner, "[]"]
+            return None if inner is None else _then(inner, _ELEMENT)
         if kind == "selector_expression":
             operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
             inner = self.tokens(operand, scope, depth + 1)
-            return None if inner is None or field is None else [*inner, "." + ts.text(field)]
+            return None if inner is None or field is None else _then(inner, ("field", ts.text(field)))
         if kind == "call_expression":
             function = node.child_by_field_name("function")
             if function is None:
@@ -92,61 +125,60 @@ class _Chains:
                 name = ts.text(function)
                 if name in ("new", "make"):  # `new(T)`, `make([]*T, n)`
                     arguments = node.child_by_field_name("arguments")
-                    written = _written(arguments.named_children[0]) if arguments and arguments.named_child_count else None
-                    return [written] if written else None
+                    return _typed("type", _written(arguments.named_children[0])) \
+                        if arguments and arguments.named_child_count else None
                 if name not in scope:
-                    return [name + "()"]
+                    return ("call", name, ()), ()
                 local = scope.get(name)  # a func value: `getCmd := func() *Command {...}` types its calls
-                return [local[0][len(_FUNC):]] if isinstance(local, list) and len(local) == 1 and \
-                    local[0].startswith(_FUNC) else None
+                return (("type", local[0][1], ()), ()) if isinstance(local, tuple) and not local[1] and \
+                    local[0][0] == "func" else None
             if function.type == "selector_expression":
                 operand, field = function.child_by_field_name("operand"), function.child_by_field_name("field")
                 inner = self.tokens(operand, scope, depth + 1)
-                return None if inner is None or field is None else [*inner, ts.text(field) + "()"]
+                return None if inner is None or field is None else _then(inner, ("call", ts.text(field)))
             if function.type in ("generic_type", "index_expression"):  # `NewT[int]()`
                 base = function.child_by_field_name("type") or function.child_by_field_name("operand")
-                written = _written(base)
-                return [written + "()"] if written else None
+                return _typed("call", _written(base))
         return None
 
-    def selector(self, node: Any, scope: dict[str, Any]) -> None:
+    def selector(self, node: ts.Node, scope: Scope) -> None:
         operand, field = node.child_by_field_name("operand"), node.child_by_field_name("field")
         if operand is None or field is None:
             return
         head = self.tokens(operand, scope)
-        if head:
-            self.chains.add(" ".join([*head, ts.text(field)]))
+        if head is not None:
+            self.selectors.setdefault(head, {})[ts.text(field)] = None
         else:
             self.untyped.add(ts.text(field))
 
 
-def _bind(scope: dict[str, Any], name: str, chain: list[str] | None) -> None:
+def _bind(scope: Scope, name: str, chain: Tokens | None) -> None:
     if name == "_":
         return
     if chain is None:
         scope.setdefault(name, _AMBIGUOUS)  # declared, type unknown: shadows outer names
         return
     known = scope.get(name)
-    if known in (None, chain):
+    if known is None or known == chain:
         scope[name] = chain
-    elif known != _AMBIGUOUS:
+    elif isinstance(known, tuple):
         # Bound twice in one function (a parameter, then a loop variable of the same name): the
         # resolver accepts the name's type only when every binding gives the same one.
         alternatives = _alternatives(known)
         if chain not in alternatives:
             alternatives.append(chain)
-        nested = any("{" in token for a in alternatives for token in a)  # kept flat: one level
-        scope[name] = ["{" + "|".join(",".join(a) for a in alternatives) + "}"] \
+        nested = any(a[0][0] == "either" for a in alternatives)  # kept flat: one level
+        scope[name] = (("either", "", tuple(alternatives)), ()) \
             if len(alternatives) <= 4 and not nested else _AMBIGUOUS
 
 
-def _alternatives(chain: list[str]) -> list[list[str]]:
-    if len(chain) == 1 and chain[0].startswith("{"):
-        return [a.split(",") for a in chain[0][1:-1].split("|")]
+def _alternatives(chain: Tokens) -> list[Tokens]:
+    if chain[0][0] == "either" and not chain[1]:
+        return list(chain[0][2])
     return [chain]
 
 
-def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str, Any]) -> None:
+def _declare(node: ts.Node, scope: Scope, chains: _Chains, outer: Scope) -> None:
     """Bind the names `node` declares in `scope`; values are typed with `outer` (the file's
     names) and what the function declared so far."""
     kind = node.type
@@ -154,11 +186,11 @@ def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str,
     if kind in ("parameter_declaration", "var_spec"):
         written = _written(node.child_by_field_name("type"))
         names = node.children_by_field_name("name")
-        values = node.child_by_field_name("value")
-        values = values.named_children if values is not None else []
+        listed = node.child_by_field_name("value")
+        values = listed.named_children if listed is not None else []
         for index, name in enumerate(names):
             if written:
-                _bind(scope, ts.text(name), [written])
+                _bind(scope, ts.text(name), (("type", written, ()), ()))
             elif len(values) == len(names):
                 _bind(scope, ts.text(name), chains.tokens(values[index], reads))
             else:
@@ -168,7 +200,7 @@ def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str,
         names = left.named_children if left is not None else []
         if len(names) == 2 and names[1].type == "identifier" and right is not None:
             over = chains.tokens(right, reads)
-            _bind(scope, ts.text(names[1]), [*over, "[]"] if over else None)
+            _bind(scope, ts.text(names[1]), _then(over, _ELEMENT) if over is not None else None)
         for name in names[:1]:
             if name.type == "identifier":
                 _bind(scope, ts.text(name), None)
@@ -188,35 +220,35 @@ def _declare(node: Any, scope: dict[str, Any], chains: _Chains, outer: dict[str,
                 _bind(scope, ts.text(name), chains.tokens(value, reads) if value is not None else None)
 
 
-def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
+def member_facts(found: dict[str, list[ts.Node]]) -> GoMemberFacts:
     chains = _Chains()
     # A closure is a scope of its own (`r` is a *Mux in the function and an *http.Request in the
     # handler it registers): names resolve from the innermost function or closure outwards.
-    declarations: dict[Key, list[Any]] = defaultdict(list)
-    nodes: dict[Key, Any] = {}
+    declarations: dict[Key, list[ts.Node]] = defaultdict(list)
+    nodes: dict[Key, ts.Node | None] = {}
     for key in ("typed", "short", "range"):
         for node in found.get(key, ()):
             scope = _scope_of(node)
             declarations[_key(scope)].append(node)
             nodes[_key(scope)] = scope
-    file_scope: dict[str, Any] = {}
+    file_scope: Scope = {}
     # Outside functions only `var`s name values (a parameter there is a func type's or an
     # interface method's).
     for node in sorted((n for n in declarations.pop(None, ()) if n.type == "var_spec"), key=lambda n: n.start_byte):
         _declare(node, file_scope, chains, file_scope)
-    selectors: dict[Key, list[Any]] = defaultdict(list)
+    selectors: dict[Key, list[ts.Node]] = defaultdict(list)
     for node in found.get("selector", ()):
         scope = _scope_of(node)
         selectors[_key(scope)].append(node)
         nodes[_key(scope)] = scope
-    bound: dict[Key, dict[str, Any]] = {None: file_scope}
+    bound: dict[Key, Scope] = {None: file_scope}
 
-    def names_in(scope: Any) -> dict[str, Any]:
+    def names_in(scope: ts.Node | None) -> Scope:
         """Every name visible in `scope`: its own over its enclosing scopes' (outer first)."""
         key = _key(scope)
-        if key not in bound:
+        if scope is not None and key not in bound:  # (None, the file, always is)
             outer = names_in(_scope_of(scope))
-            local: dict[str, Any] = {}
+            local: Scope = {}
             for node in sorted(declarations.get(key, ()), key=lambda n: n.start_byte):
                 _declare(node, local, chains, outer)
             bound[key] = {**outer, **local}
@@ -226,32 +258,25 @@ def member_facts(found: dict[str, list[Any]]) -> dict[str, Any]:
         visible = names_in(nodes[span])
         for node in selectors.get(span, ()):
             chains.selector(node, visible)
-    extra: dict[str, Any] = {}
-    if chains.chains:
-        extra["chains"] = sorted(chains.chains)
-    globals_ = {k: v for k, v in file_scope.items() if isinstance(v, list)}
-    if globals_:
-        extra["globals"] = {k: " ".join(v) for k, v in sorted(globals_.items())}
-    returns = _returns(found)
-    if returns:
-        extra["returns"] = returns
-    aliases = {ts.text(n.child_by_field_name("name")): w for n in found.get("alias", ())
-               if (w := _written(n.child_by_field_name("type")))}
-    if aliases:
-        extra["aliases"] = aliases  # `type FloatFlag = FlagBase[float64, ...]`: FlagBase's methods
-    structs = _structs(found)
-    if structs:
-        extra["structs"] = structs
-    if chains.untyped:
-        extra["untyped"] = sorted(chains.untyped)
-    return extra
+    records = _Records()
+    return GoMemberFacts(
+        selectors=tuple([Selector(records.chain(chain), tuple(members))
+                         for chain, members in chains.selectors.items()]),
+        untyped=tuple(sorted(chains.untyped)),
+        globals={k: records.chain(v) for k, v in sorted(file_scope.items()) if isinstance(v, tuple)},
+        returns=_returns(found),
+        # `type FloatFlag = FlagBase[float64, ...]`: FlagBase's methods
+        aliases={name_of(n): w for n in found.get("alias", ())
+                 if (w := _written(n.child_by_field_name("type")))},
+        structs=_structs(found),
+    )
 
 
-def _key(scope: Any) -> tuple[int, int] | None:
+def _key(scope: ts.Node | None) -> tuple[int, int] | None:
     return None if scope is None else (scope.start_byte, scope.end_byte)
 
 
-def _scope_of(node: Any) -> Any:
+def _scope_of(node: ts.Node) -> ts.Node | None:
     """The innermost function, method or closure around `node` (None: the file)."""
     parent = node.parent
     while parent is not None and parent.type not in _SCOPES:
@@ -259,7 +284,7 @@ def _scope_of(node: Any) -> Any:
     return parent
 
 
-def receiver_type(method: Any) -> str | None:
+def receiver_type(method: ts.Node) -> str | None:
     receiver = method.child_by_field_name("receiver")
     stack = [receiver] if receiver is not None else []
     while stack:  # first type name in `(r *T)`, `(T)`, `(r T[K])`
@@ -270,33 +295,32 @@ def receiver_type(method: Any) -> str | None:
     return None
 
 
-def _returns(found: dict[str, list[Any]]) -> dict[str, str]:
+def _returns(found: dict[str, list[ts.Node]]) -> dict[str, str]:
     returns = {}
     for node in found.get("returns", ()):
         result = node.child_by_field_name("result")
         if result is not None and result.type == "parameter_list" and result.named_child_count:
             result = result.named_children[0].child_by_field_name("type") or result
         written = _written(result)
-        name = ts.text(node.child_by_field_name("name"))
+        name = name_of(node)
         if node.type == "method_declaration":
             owner = receiver_type(node)
             name = f"{owner}.{name}" if owner else ""
         if written and name:
             returns[name] = written
     for spec in found.get("interface", ()):  # `Redirect() *Redirect` in `type Ctx interface {...}`
-        owner = ts.text(spec.child_by_field_name("name"))
+        owner = name_of(spec)
         body = spec.child_by_field_name("type")
         for element in body.named_children if body is not None else ():
             result = element.child_by_field_name("result") if element.type in ("method_elem", "method_spec") else None
             written = _written(result) if result is not None and result.type != "parameter_list" else None
             if written:
-                returns[f"{owner}.{ts.text(element.child_by_field_name('name'))}"] = written
+                returns[f"{owner}.{name_of(element)}"] = written
     return returns
 
 
-def _structs(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    """T -> [{field: written type}, [embedded types]]."""
-    structs: dict[str, list[Any]] = {}
+def _structs(found: dict[str, list[ts.Node]]) -> dict[str, Struct]:
+    structs: dict[str, Struct] = {}
     for spec in found.get("struct", ()):
         body = spec.child_by_field_name("type")
         fields: dict[str, str] = {}
@@ -315,5 +339,5 @@ def _structs(found: dict[str, list[Any]]) -> dict[str, list[Any]]:
             else:
                 embedded.append(written)
         if fields or embedded:
-            structs[ts.text(spec.child_by_field_name("name"))] = [fields, embedded]
+            structs[name_of(spec)] = Struct(fields, tuple(embedded))
     return structs

@@ -19,9 +19,9 @@ import posixpath
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...facts import Edge, FileFacts, ProjectView
+from .member_facts import NO_MEMBER_FACTS, Chain, GoMemberFacts
 
 _MODULE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.MULTILINE)
 _REPLACE_LINE = re.compile(r"^\s*(?:replace\s+)?(\S+)(?:\s+\S+)?\s+=>\s+(\.{1,2}/\S*|\.{1,2})\s*$")
@@ -129,36 +129,37 @@ class GoResolver:
         """Member uses typed through the file's chains (see `members.py`):
         ({declaring file: {"T.M"}}, {member names used on receivers nobody could type})."""
         used: dict[str, set[str]] = defaultdict(set)
-        unknown = set(facts.extra.get("untyped", ()))
+        own_facts = _member_facts(facts)
+        unknown = set(own_facts.untyped)
         self._aliases[facts.path] = aliases
-        for chain in facts.extra.get("chains", ()):
-            *steps, member = chain.split(" ")
-            state = self._walk(steps, facts.path, siblings)
+        for selector in own_facts.selectors:
+            state = self._walk(selector.chain, facts.path, siblings)
             if state is None:
-                unknown.add(member)
+                unknown.update(selector.members)
             elif state[0] == "type":  # (a slice has no methods)
-                found = self._method(state[1], state[2], member)
-                for path, name in found:
-                    used[path].add(name)
-                if not found:
-                    # An interface's method (any implementation may run), a func-typed field:
-                    # whose code runs stays open, by name.
-                    unknown.add(member)
+                for member in selector.members:
+                    found = self._method(state[1], state[2], member)
+                    for path, name in found:
+                        used[path].add(name)
+                    if not found:
+                        # An interface's method (any implementation may run), a func-typed
+                        # field: whose code runs stays open, by name.
+                        unknown.add(member)
         used.pop(facts.path, None)
         return used, unknown
 
     # A chain's value while it is walked: ("type", package, type name), ("package", package), or
     # _LIBRARY (a type outside the project: its members are nobody's here); None: untypeable.
-    def _walk(self, steps: list[str], path: str, package: GoPackage, depth: int = 0) -> tuple | None:
-        if depth > 4 or not steps:
+    def _walk(self, chain: Chain, path: str, package: GoPackage, depth: int = 0) -> tuple | None:
+        if depth > 4:
             return None
-        head, rest = steps[0], steps[1:]
+        head = chain.head
         state: tuple | None
-        if head.startswith("{"):  # a name bound several times: one type, or none
-            states = [self._walk(a.split(","), path, package, depth + 1) for a in head[1:-1].split("|")]
+        if head.kind == "either":  # a name bound several times: one type, or none
+            states = [self._walk(a, path, package, depth + 1) for a in head.either]
             state = states[0] if all(_same(s, states[0]) for s in states) else None
-        elif head.startswith("$"):
-            name = head[1:]
+        elif head.kind == "name":
+            name = head.name
             if name in self._aliases_of(path):
                 state = ("package", self._aliases_of(path)[name])
             elif name in package.definers:
@@ -167,28 +168,30 @@ class GoResolver:
                 state = _LIBRARY  # `strings.Builder`...: another module's package
             else:
                 state = None
-        elif head.endswith("()"):
-            state = self._result(head[:-2], path, package, depth)
+        elif head.kind == "call":
+            state = self._result(head.name, path, package, depth)
+        elif head.kind == "func":
+            state = _LIBRARY  # a func value's result: its calls are typed where it is called
         else:
-            state = self._type(head, path, package)
-        for step in rest:
+            state = self._type(head.name, path, package)
+        for step in chain.steps:
             if state is None or state is _LIBRARY:
                 return state
             if state[0] == "package":
                 where = state[1]
-                state = self._result(step[:-2], path, where, depth) if step.endswith("()") else \
-                    self._global(where, step[1:], depth) if step.startswith(".") else None
-            elif step == "[]":
+                state = self._result(step.name, path, where, depth) if step.kind == "call" else \
+                    self._global(where, step.name, depth) if step.kind == "field" else None
+            elif step.kind == "element":
                 state = state[1] if state[0] == "slice" else None
             elif state[0] == "slice":
                 return None
-            elif step.endswith("()"):
+            elif step.kind == "call":
                 # A method of the type (or promoted to it), else one an interface type declares.
-                found = self._method(state[1], state[2], step[:-2]) or \
-                    [(p, f"{state[2]}.{step[:-2]}") for p in state[1].definers.get(state[2], ())]
-                state = self._typed_by(found, "returns", depth)
+                found = self._method(state[1], state[2], step.name) or \
+                    [(p, f"{state[2]}.{step.name}") for p in state[1].definers.get(state[2], ())]
+                state = self._returned(found, depth)
             else:
-                state = self._field(state[1], state[2], step[1:], depth)
+                state = self._field(state[1], state[2], step.name, depth)
         return _LIBRARY if state is not None and state[0] == "package" else state  # `pkg.Name`: no member
 
     def _type(self, written: str, path: str, package: GoPackage, depth: int = 0) -> tuple | None:
@@ -199,12 +202,12 @@ class GoResolver:
         where = self._aliases_of(path).get(qualifier) if dot else package
         name = name if dot else written
         if where is None or name not in where.definers:
-            local = None if dot or depth >= 3 else (self._facts(path).get("aliases") or {}).get(name)
+            local = None if dot or depth >= 3 else self._facts(path).aliases.get(name)
             # An alias declared in a function (`type floatMap = MapBase[...]`), else a library
             # type (`error`, `string`, `strings.Builder`).
             return self._type(local, path, package, depth + 1) if local else _LIBRARY
         for definer in where.definers[name] if depth < 3 else ():
-            target = (self._facts(definer).get("aliases") or {}).get(name)
+            target = self._facts(definer).aliases.get(name)
             if target:  # a type alias: the aliased type's methods
                 return self._type(target, definer, where, depth + 1)
         return ("type", where, name)
@@ -215,21 +218,21 @@ class GoResolver:
         if where is None:
             return _LIBRARY if dot else None
         name = name if dot else written
-        return self._typed_by([(p, name) for p in where.definers.get(name, ())], "returns", depth, where)
+        return self._returned([(p, name) for p in where.definers.get(name, ())], depth, where)
 
     def _global(self, package: GoPackage, name: str, depth: int) -> tuple | None:
         """A package-level variable's type; a function or type used as a value types nothing."""
         for definer in package.definers.get(name, ()):
-            globals_ = self._facts(definer).get("globals") or {}
-            if name in globals_:
-                return self._walk(globals_[name].split(" "), definer, package, depth + 1)
+            chain = self._facts(definer).globals.get(name)
+            if chain is not None:
+                return self._walk(chain, definer, package, depth + 1)
         return _LIBRARY if package.definers.get(name) else None
 
-    def _typed_by(self, found: list[tuple[str, str]], key: str, depth: int, package: GoPackage | None = None
+    def _returned(self, found: list[tuple[str, str]], depth: int, package: GoPackage | None = None
                   ) -> tuple | None:
-        """The type the declaration `found` (file, "F" or "T.M") writes under `key`."""
+        """The result type the declaration `found` (file, "F" or "T.M") writes."""
         for path, name in found:
-            written = (self._facts(path).get(key) or {}).get(name)
+            written = self._facts(path).returns.get(name)
             if written:
                 where = package or self._package(posixpath.dirname(path), None, with_tests=path.endswith("_test.go"))
                 return self._type(written, path, where) if depth < 4 else None
@@ -238,10 +241,12 @@ class GoResolver:
     def _field(self, package: GoPackage, type_name: str, name: str, depth: int, seen: int = 0) -> tuple | None:
         """A struct field's type, through embedded structs (promoted fields)."""
         for path in package.definers.get(type_name, ()):
-            fields, embedded = (self._facts(path).get("structs") or {}).get(type_name, ({}, []))
-            if name in fields:
-                return self._type(fields[name], path, package)
-            for inner in embedded if seen < 3 else ():
+            struct = self._facts(path).structs.get(type_name)
+            if struct is None:
+                continue
+            if name in struct.fields:
+                return self._type(struct.fields[name], path, package)
+            for inner in struct.embedded if seen < 3 else ():
                 state = self._type(inner, path, package)
                 if state is not None and state is not _LIBRARY:
                     found = self._field(state[1], state[2], name, depth, seen + 1)
@@ -256,8 +261,8 @@ class GoResolver:
         if key in package.methods:
             return [(path, key) for path in package.methods[key]]
         for path in package.definers.get(type_name, ()) if seen < 3 else ():
-            _, embedded = (self._facts(path).get("structs") or {}).get(type_name, ({}, []))
-            for inner in embedded:
+            struct = self._facts(path).structs.get(type_name)
+            for inner in struct.embedded if struct is not None else ():
                 state = self._type(inner, path, package)
                 if state is not None and state is not _LIBRARY:
                     found = self._method(state[1], state[2], name, seen + 1)
@@ -265,9 +270,8 @@ class GoResolver:
                         return found
         return []
 
-    def _facts(self, path: str) -> dict[str, Any]:
-        facts = self._project.facts_of(path)
-        return facts.extra if facts is not None else {}
+    def _facts(self, path: str) -> GoMemberFacts:
+        return _member_facts(self._project.facts_of(path))
 
     def _aliases_of(self, path: str) -> dict[str, GoPackage]:
         """Import name -> project package, for any Go file of the project (cached per file)."""
@@ -338,6 +342,12 @@ class GoResolver:
                             {k: tuple(dict.fromkeys(v)) for k, v in methods.items()})
         self._packages[key] = package
         return package
+
+
+def _member_facts(facts: FileFacts | None) -> GoMemberFacts:
+    """A Go file's member facts (none for a file of another language)."""
+    extra = facts.extra if facts is not None else None
+    return extra if isinstance(extra, GoMemberFacts) else NO_MEMBER_FACTS
 
 
 def _same(a: tuple | None, b: tuple | None) -> bool:

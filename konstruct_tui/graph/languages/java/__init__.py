@@ -1,6 +1,7 @@
 """Java, the language plugin: `extract` (bytes -> facts, in worker processes; `signatures` and
-`callsites` read the member facts), `resolve` (imports and type names to the files that declare
-them, over every source root of `type_world`; `calls` types call chains)."""
+`callsites` read the member facts, records of `member_facts`), `resolve` (imports and type names
+to the files that declare them, over every source root of `type_world`; `calls` types call
+chains)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract
+from .member_facts import JavaMemberFacts
 from .resolve import JavaResolver
 from ...facts import RunsUnimported, WrittenSupertypes
 from .supertypes import SUPERTYPES
@@ -26,9 +28,9 @@ class JavaSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
-    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
+    member_facts: MemberFactsRecord | None = JavaMemberFacts
     config_files: tuple[str, ...] = ()
-    version: str = "5"  # 5: captures in document order (the same fact bytes in every process); 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
+    version: str = "6"  # 6: member facts a typed record (call chains as heads and steps, signatures); 5: captures in document order (the same fact bytes in every process); 4: field reads, enum `case` labels, `var` initializers; 3: packed member rows; 2: member uses (calls typed to their declaring type, by-name names)
 
     # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
     grammars: tuple[tuple[str, str], ...] = (("java", "tree_sitter_java:language"),)

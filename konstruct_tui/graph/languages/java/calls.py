@@ -5,11 +5,9 @@ why). Returns fqn -> the member names through which each type is reached."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
-
 from ...facts import FileFacts
-from .signatures import PRIMITIVE
-from .type_world import TypeWorld, qualify
+from .member_facts import PRIMITIVE, Chain, Signature, Step
+from .type_world import TypeWorld, member_facts, qualify
 
 # JDK supertypes of the argument kinds a call site's hints name ("" is Object).
 _CLASS_TYPES = frozenset({"Class", "Type", "GenericDeclaration", "AnnotatedElement", "Serializable", ""})
@@ -19,28 +17,29 @@ _BOXED_TYPES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Bool
 _BOXES = frozenset({"Integer", "Long", "Short", "Byte", "Character", "Boolean", "Float", "Double"})
 
 
-def _arguments(text: str) -> tuple[int | None, list[str]]:
-    """`3(#p,String,?)` -> (3, hints); `*` (a method reference) -> (None, [])."""
-    if text == "*":
-        return None, []
-    count, _, hints = text.partition("(")
-    return int(count), hints.rstrip(")").split(",") if hints else []
+# (path of the declaring file, the declaring type's name there, the declaration)
+Hit = tuple[str, str, Signature]
 
 
-def _fits(signature: list[Any], count: int | None) -> bool:
-    if signature[0] < 0:
-        return False  # a field
+def _arguments(step: Step) -> tuple[int | None, tuple[str, ...]]:
+    """(argument count, hints) of a call; (None, ()) for a method reference (any overload)."""
+    return (None, ()) if step.kind == "reference" else (len(step.hints), step.hints)
+
+
+def _fits(signature: Signature, count: int | None) -> bool:
+    if signature.is_field:
+        return False
     if count is None:
         return True
-    declared, varargs = signature[0], signature[1]
-    return count == declared or bool(varargs and count >= declared - 1)
+    declared = signature.arity
+    return count == declared or (signature.varargs and count >= declared - 1)
 
 
-def _short(types: list[str]) -> list[str]:
+def _short(types: tuple[str, ...]) -> list[str]:
     return [t.rsplit(".", 1)[-1] for t in types]
 
 
-def _primitives_agree(theirs: list[str], ours: list[str]) -> bool:
+def _primitives_agree(theirs: tuple[str, ...], ours: tuple[str, ...]) -> bool:
     return all((a == PRIMITIVE) == (b == PRIMITIVE) for a, b in zip(theirs, ours))
 
 
@@ -49,28 +48,29 @@ class _Chains:
         self.world = world
         self.facts = facts
         self.path = facts.path
-        self.variables: dict[str, list[str]] = facts.extra.get("variables", {})
-        self.inferred: dict[str, list[str]] = facts.extra.get("inferred", {})  # `var` name -> initializer chains
+        self.variables = member_facts(facts).variables
+        self.inferred = member_facts(facts).inferred  # `var` name -> initializer chains
         self.inferring = 0
         self.found: dict[str, set[str]] = defaultdict(set)
         # Member uses whose receiver's type was proven: declaring file -> {"Type.member"}; and the
         # member names called on receivers nobody could type (by-name evidence).
         self.uses: dict[str, set[str]] = defaultdict(set)
-        self.unknown: set[str] = set(facts.extra.get("by_name", ()))
+        self.unknown: set[str] = set(member_facts(facts).by_name)
         # Quiet: a field read outside a call chain is a member use, but its type is no file
         # dependency the file graph models (jdeps agreement was measured without it).
         self.quiet = False
 
-    def _used(self, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
+    def _used(self, hits: list[Hit], label: str) -> None:
         for path, owner, _ in hits:
             self.uses[path].add(f"{owner}.{label}")
 
-    def _apply(self, hits: list[tuple[str, str, list[Any]]], label: str, agreed: bool = False) -> list[str]:
+    def _apply(self, hits: list[Hit], label: str, agreed: bool = False) -> list[str]:
         """Record the types in the matched signatures; return the result types (the next
         receiver). `agreed`: the hits are overloads one call may bind to, and only the types they
         all name are certain, so only those count (`put(int, char)` vs `put(int, Cell)`)."""
         per_hit: list[list[str | None]] = [
-            [self.world.resolve_name(path, owner, written) if written else None for written in signature[2:]]
+            [self.world.resolve_name(path, owner, written) if written else None
+             for written in (signature.type, *signature.params)]
             for path, owner, signature in hits
         ]
         certain = set.intersection(*({t for t in types if t} for types in per_hit)) if agreed and per_hit else None
@@ -85,9 +85,9 @@ class _Chains:
                     results.append(resolved)
         return results
 
-    def _compatible(self, context: str, hint: str, hit: tuple[str, str, list[Any]], index: int) -> bool:
+    def _compatible(self, context: str, hint: str, hit: Hit, index: int) -> bool:
         declaring_path, declaring_type, signature = hit
-        params = signature[3:]
+        params = signature.params
         if not params or hint == "?":
             return True
         param = params[min(index, len(params) - 1)]
@@ -115,10 +115,10 @@ class _Chains:
             hint_type == param_type or param_type in self.world.supertypes(hint_type, self.path)
         )
 
-    def _matching(self, context: str, receiver: str, name: str, arguments: str) -> list[tuple[str, str, list[Any]]]:
-        """The overloads of `name` a call with `arguments` may bind to: by count, then by the
-        argument hints (falling back to count alone when no overload fits the hints)."""
-        count, hints = _arguments(arguments)
+    def _matching(self, context: str, receiver: str, name: str, count: int | None,
+                  hints: tuple[str, ...]) -> list[Hit]:
+        """The overloads of `name` a call with `count` arguments may bind to: by count, then by
+        the argument `hints` (falling back to count alone when no overload fits the hints)."""
         hits = [h for h in self.world.overloads(receiver, name, self.path) if _fits(h[2], count)]
         if len(hits) < 2 or not hints:
             return hits
@@ -135,10 +135,10 @@ class _Chains:
                 [h for h in typed if h[:2] == typed[0][:2]]
         return typed or hits
 
-    def _proven(self, context: str, hint: str, hit: tuple[str, str, list[Any]], index: int) -> int:
+    def _proven(self, context: str, hint: str, hit: Hit, index: int) -> int:
         """2: the argument's type is the parameter's; 1: a proven supertype; 0: not proven (javac
         picks the most specific overload: `get(Class)` over `get(Type)` for `get(X.class)`)."""
-        params = hit[2][3:]
+        params = hit[2].params
         if not params or hint in ("?", "λ"):
             return 0
         param = params[min(index, len(params) - 1)]
@@ -153,41 +153,40 @@ class _Chains:
             return 0
         return 2 if hint_type == param_type else 1 if param_type in self.world.supertypes(hint_type, self.path) else 0
 
-    def _step(self, context: str, receivers: list[str], step: str) -> list[str]:
+    def _step(self, context: str, receivers: list[str], step: Step) -> list[str]:
         following: list[str] = []
+        label = step.name
         for receiver in receivers:
-            if step.startswith("."):
-                hits = [h for h in self.world.members(receiver, step[1:], self.path) if h[2][0] == -1]
-                label = step[1:]
+            if step.kind == "field":
+                hits = [h for h in self.world.members(receiver, label, self.path) if h[2].is_field]
                 if not hits and self.world.is_type(f"{receiver}.{label}"):  # `Outer.Inner.CONSTANT`
                     following.append(f"{receiver}.{label}")
                     continue
             else:
-                label, _, arguments = step.partition("/")
-                hits = self._matching(context, receiver, label, arguments)
+                hits = self._matching(context, receiver, label, *_arguments(step))
             self._used(hits, label)
-            if hits and not step.startswith("."):
+            if hits and step.kind != "field":
                 self._overridden(receiver, hits, label)
             following += [t for t in self._apply(hits, label, agreed=True) if t not in following]
         return following
 
-    def _overridden(self, receiver: str, hits: list[tuple[str, str, list[Any]]], label: str) -> None:
+    def _overridden(self, receiver: str, hits: list[Hit], label: str) -> None:
         """A call of `Sub.m` that overrides `Base.m` may run `Base.m` (`super.m()` inside it):
         `~Base.m` is by-name evidence for the base method, never a proven call of it."""
         declared = {(path, owner) for path, owner, _ in hits}
-        signatures = {(s[0], tuple(_short(s[3:]))) for _, _, s in hits}
+        signatures = {(s.arity, tuple(_short(s.params))) for _, _, s in hits}
         for supertype in self.world.supertypes(receiver, self.path):
             for path, owner, signature in self.world.members(supertype, label, self.path):
                 # an override reads the same parameters; another overload is another method
-                if (path, owner) not in declared and (signature[0], tuple(_short(signature[3:]))) in signatures:
+                if (path, owner) not in declared and (signature.arity, tuple(_short(signature.params))) in signatures:
                     declared.add((path, owner))
                     self.uses[path].add(f"~{owner}.{label}")
 
-    def _unqualified(self, context: str, step: str) -> list[str]:
-        label, _, arguments = step.partition("/")
+    def _unqualified(self, context: str, step: Step) -> list[str]:
+        label, arguments = step.name, _arguments(step)
         scope = context
         while scope:
-            hits = self._matching(context, qualify(self.facts, scope), label, arguments)
+            hits = self._matching(context, qualify(self.facts, scope), label, *arguments)
             if hits:
                 self._used(hits, label)
                 return self._apply(hits, label, agreed=True)
@@ -195,33 +194,33 @@ class _Chains:
         for ref in self.facts.imports:
             if ref.kind == "static" and ref.names[0] in (label, "*"):
                 owner = self.world.longest_type_prefix(ref.target)
-                hits = self._matching(context, owner, label, arguments) if owner else []
+                hits = self._matching(context, owner, label, *arguments) if owner else []
                 if hits:
                     self._used(hits, label)
                     return self._apply(hits, label, agreed=True)
         return []
 
-    def _head(self, context: str, head: str, rest: list[str]) -> tuple[list[str], list[str]]:
-        """The receiver types the head denotes, and the steps left to apply."""
+    def _head(self, context: str, chain: Chain) -> tuple[list[str], tuple[Step, ...]]:
+        """The receiver types the chain's head denotes, and the steps left to apply."""
         world, path = self.world, self.path
-        if head == "@this":
+        kind, head, rest = chain.head.kind, chain.head.name, chain.steps
+        if kind == "this":
             return [qualify(self.facts, context)], rest
-        if head == "@super":  # the superclass: an override in this class is not what `super.m()` calls
+        if kind == "super":  # the superclass: an override in this class is not what `super.m()` calls
             supertypes = world.supertypes(qualify(self.facts, context), path)
             return ([supertypes[0]] if supertypes else []), rest
-        if head == "@":
-            return (self._unqualified(context, rest[0]), rest[1:]) if rest else ([], [])
-        if head.startswith("new:"):
-            written, _, arguments = head[4:].partition("/")
-            created = world.resolve_name(path, context, written)
+        if kind == "unqualified":
+            return (self._unqualified(context, rest[0]), rest[1:]) if rest else ([], ())
+        if kind == "new":
+            created = world.resolve_name(path, context, head)
             if created is None:
-                return [], []
+                return [], ()
             self.found[created].add("<init>")
-            hits = self._matching(context, created, "<init>", arguments)
+            hits = self._matching(context, created, "<init>", len(chain.head.hints), chain.head.hints)
             self._apply(hits, created.rsplit(".", 1)[-1], agreed=True)
             return [created], rest
-        if head.startswith("cast:"):
-            cast = world.resolve_name(path, context, head[5:])
+        if kind == "cast":
+            cast = world.resolve_name(path, context, head)
             return ([cast] if cast else []), rest
         if head in self.variables:
             written_types = self.variables[head]
@@ -239,35 +238,33 @@ class _Chains:
             named = world.resolve_name(path, context, head)
             if named is not None:
                 return [named], rest
-        field = self._step(context, [qualify(self.facts, context)], "." + head) if context else []
+        field = self._step(context, [qualify(self.facts, context)], Step("field", head)) if context else []
         if field:
             return field, rest
         # A package path: `com.acme.Util.run()` consumes `.acme` and `.Util` to reach the type.
         dotted, index = head, 0
-        while index < len(rest) and rest[index].startswith("."):
-            dotted += rest[index]
+        while index < len(rest) and rest[index].kind == "field":
+            dotted += "." + rest[index].name
             index += 1
             if world.is_type(dotted):
                 return [dotted], rest[index:]
-        if rest and not head.startswith("@") and head[:1].islower() and not rest[0].startswith("."):
+        if rest and head[:1].islower() and rest[0].kind != "field":
             self._unknown(rest[0])  # a call on a name we cannot type (a lambda parameter, an inherited field)
-        return [], []
+        return [], ()
 
-    def _value(self, context: str, chain: str) -> list[str]:
-        head, *rest = chain.split(" ")
-        receivers, rest = self._head(context, head, rest)
+    def _value(self, context: str, chain: Chain) -> list[str]:
+        receivers, rest = self._head(context, chain)
         for step in rest:
             if not receivers:
                 return []
             receivers = self._step(context, receivers, step)
         return receivers
 
-    def _unknown(self, step: str) -> None:
-        name = step[1:] if step.startswith(".") else step.partition("/")[0]
-        if name:
-            self.unknown.add(name)
+    def _unknown(self, step: Step) -> None:
+        if step.name:
+            self.unknown.add(step.name)
 
-    def overridden(self, fqn: str, members: dict[str, list[Any]]) -> None:
+    def overridden(self, fqn: str, members: dict[str, tuple[Signature, ...]]) -> None:
         """A method overriding one whose erased signature differs gets a bridge method with the
         overridden descriptor (covariant returns, generic parameters); its types are ours too."""
         for supertype in self.world.supertypes(fqn, self.path):
@@ -275,12 +272,13 @@ class _Chains:
                 if member == "<init>":
                     continue
                 hits = []
-                for own in (s for s in signatures if s[0] >= 0):
-                    same_arity = [h for h in self.world.members(supertype, member, self.path) if h[2][0] == own[0]]
+                for own in (s for s in signatures if not s.is_field):
+                    same_arity = [h for h in self.world.members(supertype, member, self.path)
+                                  if h[2].arity == own.arity]
                     # The overridden method is the overload whose parameters read the same; failing
                     # that (generic parameters), any overload that a primitive does not rule out.
-                    exact = [h for h in same_arity if _short(h[2][3:]) == _short(own[3:])]
-                    hits += exact or [h for h in same_arity if _primitives_agree(h[2][3:], own[3:])]
+                    exact = [h for h in same_arity if _short(h[2].params) == _short(own.params)]
+                    hits += exact or [h for h in same_arity if _primitives_agree(h[2].params, own.params)]
                 self._apply(hits, member)
 
     def visibility_bridges(self, fqn: str) -> None:
@@ -291,22 +289,21 @@ class _Chains:
             if info is None:
                 continue
             _, name, extra = info
-            for member in extra.get("bridged", {}).get(name, ()):
+            for member in extra.bridged.get(name, ()):
                 hits = [h for h in self.world.members(supertype, member, self.path) if h[1] == name]
                 self._apply(hits, member)
 
-    def evaluate(self, context: str, chain: str) -> None:
-        head, *rest = chain.split(" ")
-        receivers, rest = self._head(context, head, rest)
+    def evaluate(self, context: str, chain: Chain) -> None:
+        receivers, rest = self._head(context, chain)
         # Where the chain's type is lost, what follows may be anybody's member (a library call such
         # as `List<T>.get(0)`, or a method a project type inherits from a library class, may return
         # a project type): by-name evidence. Lost at a typed head, the first step is the head's
         # own (library) type's method; lost after a call, the next step is already on the unknown.
-        skip = 0 if head == "@" else 1
+        skip = 0 if chain.head.kind == "unqualified" else 1
         for index, step in enumerate(rest):
             if not receivers:
                 for later in rest[index + skip:]:
-                    if not later.startswith(".") and not self.quiet:
+                    if later.kind != "field" and not self.quiet:
                         self._unknown(later)
                 return
             receivers = self._step(context, receivers, step)
@@ -320,19 +317,20 @@ def descriptor_types(world: TypeWorld, facts: FileFacts) -> dict[str, set[str]]:
 def evaluate(world: TypeWorld, facts: FileFacts) -> _Chains:
     """Every call chain of the file typed: `found` (descriptor types), `uses`, `unknown`."""
     chains = _Chains(world, facts)
-    for context, written_chains in facts.extra.get("calls", {}).items():
+    extra = member_facts(facts)
+    for context, written_chains in extra.calls.items():
         for chain in written_chains:
             chains.evaluate(context, chain)
     chains.quiet = True
-    for context, written_chains in facts.extra.get("fields", {}).items():
+    for context, written_chains in extra.fields.items():
         for chain in written_chains:
             chains.evaluate(context, chain)
     chains.quiet = False
-    for name, members in facts.extra.get("members", {}).items():
+    for name, members in extra.members.items():
         chains.overridden(qualify(facts, name), members)
-    for name in facts.extra.get("public_types", ()):
+    for name in extra.public_types:
         chains.visibility_bridges(qualify(facts, name))
-    for name, written_supertypes in facts.extra.get("supertypes", {}).items():
+    for name, written_supertypes in extra.supertypes.items():
         outer = name.rpartition(".")[0]
         for written in written_supertypes:
             resolved = world.resolve_name(facts.path, outer, written)

@@ -12,13 +12,15 @@ from __future__ import annotations
 import re
 from importlib import resources
 from itertools import compress
+from dataclasses import replace
 from operator import attrgetter
-from typing import Any
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
+from ..fields import MissingField, name_of
 from . import callsites
 from . import signatures
+from .member_facts import JavaMemberFacts
 from .type_world import TYPE_KINDS
 
 LANGUAGE = "java"
@@ -56,15 +58,23 @@ def _imports(groups: dict[str, list[ts.Node]]) -> tuple[ImportRef, ...]:
     return tuple(refs)
 
 
+def _declaration(name: ts.Node) -> ts.Node:
+    """The field or constant declaration of a declarator's `name` (the query captures it there)."""
+    declarator = name.parent
+    declaration = declarator.parent if declarator is not None else None
+    if declaration is None:
+        raise MissingField(f"a field name at byte {name.start_byte} outside any declaration")
+    return declaration
+
+
 def _definitions(groups: dict[str, list[ts.Node]]) -> list[tuple[int, int, str, str, ts.Node]]:
     """(start byte, -end byte, kind, name, node) for every definition, in document order."""
     found = []
     for kind in (*sorted(TYPE_KINDS), *_MEMBER_KINDS):
         for node in groups.get(f"definition.{kind}", ()):
-            name = ts.text(node.child_by_field_name("name"))
-            found.append((node.start_byte, -node.end_byte, kind, name, node))
+            found.append((node.start_byte, -node.end_byte, kind, name_of(node), node))
     for name_node in groups.get("field", ()):
-        declaration = name_node.parent.parent
+        declaration = _declaration(name_node)
         name = ts.text(name_node)
         constant = declaration.type == "constant_declaration" or (name.isupper() and len(name) > 1)
         # Sort key uses the declarator so `int a, b;` yields two fields at distinct positions.
@@ -75,7 +85,7 @@ def _definitions(groups: dict[str, list[ts.Node]]) -> list[tuple[int, int, str, 
     return found
 
 
-def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict[str, Any]]:
+def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], JavaMemberFacts]:
     """Symbols with qualified names (one sweep in byte order with a stack of enclosing scopes),
     and the type information `signatures` derives from the same definitions."""
     symbols = []
@@ -95,19 +105,18 @@ def _symbols(groups: dict[str, list[ts.Node]]) -> tuple[tuple[Symbol, ...], dict
             members_of.append((".".join(s[1] for s in scopes), node))
         if kind in TYPE_KINDS or kind in ("method", "constructor"):
             scopes.append((-negative_end, name, kind))
-    extra = signatures.type_info(types, members_of)
     scoped: callsites.Scoped = {}
-    extra["variables"] = signatures.variables(groups, scoped)
+    variables = signatures.variables(groups, scoped)
     untyped: set[str] = set()
-    extra["calls"] = callsites.calls(groups, types, extra["variables"], untyped, scoped)
-    inferred = callsites.inferred(groups, extra["variables"], scoped)
-    if inferred:
-        extra["inferred"] = inferred
-    fields = callsites.field_uses(groups, types, extra["variables"], scoped)
-    if fields:
-        extra["fields"] = fields
-    if untyped:
-        extra["by_name"] = sorted(untyped)
+    calls = callsites.calls(groups, types, variables, untyped, scoped)
+    extra = replace(
+        signatures.type_info(types, members_of),
+        variables=variables,
+        calls=calls,
+        inferred=callsites.inferred(groups, variables, scoped),
+        fields=callsites.field_uses(groups, types, variables, scoped),
+        by_name=tuple(sorted(untyped)),
+    )
     return tuple(symbols), extra
 
 

@@ -17,7 +17,7 @@ from collections import defaultdict
 
 from ...facts import Edge, FileFacts, ProjectView
 from .calls import evaluate
-from .type_world import TYPE_KINDS, TypeWorld, type_names
+from .type_world import TYPE_KINDS, TypeWorld, member_facts, type_names
 
 __all__ = ["TYPE_KINDS", "JavaResolver"]
 
@@ -34,17 +34,18 @@ class JavaResolver:
         world, importer = self._world, facts.path
         if importer not in world.facts:
             return []  # resolvers see the project as indexed; a file outside it resolves nothing
-        imported: dict[str, set[str]] = defaultdict(set)
+        # Keyed by declaring file; None: a type the world knows without a file (left out below).
+        imported: dict[str | None, set[str]] = defaultdict(set)
         comment_only: dict[str, set[str]] = defaultdict(set)
-        referenced: dict[str, set[str]] = defaultdict(set)
+        referenced: dict[str | None, set[str]] = defaultdict(set)
         plain = {u for u in facts.uses if "." not in u}
         dotted = [u for u in facts.uses if "." in u]
         heads = plain | {u.split(".", 1)[0] for u in dotted}
         called = {
-            chain.split(" ")[1].split("/")[0]
-            for chains in facts.extra.get("calls", {}).values()
+            chain.steps[0].name
+            for chains in member_facts(facts).calls.values()
             for chain in chains
-            if chain.startswith("@ ")
+            if chain.head.kind == "unqualified" and chain.steps
         }
         for ref in facts.imports:
             owner = world.longest_type_prefix(ref.target)
@@ -122,8 +123,10 @@ class JavaResolver:
             if ref.kind != "static":
                 continue
             owner = self._world.longest_type_prefix(ref.target)
+            if owner is None:
+                continue
             names = plain if ref.names == ("*",) else set(ref.names) & plain
-            for name in sorted(names) if owner else ():
+            for name in sorted(names):
                 for path, declaring, signature in self._world.members(owner, name, facts.path):
-                    if signature[0] == -1:
+                    if signature.is_field:
                         uses[path].add(f"{declaring}.{name}")

@@ -1,35 +1,26 @@
-"""What a Java file says about types beyond their names: member signatures, supertypes, variable
-types and call chains. Kept in `FileFacts.extra` for `type_world.py`.
+"""What a Java file says about types beyond their names: member signatures, supertypes and
+variable types (the records of `member_facts.py`; `callsites.py` writes the call chains).
 
 Why: a compiled class depends on every type in the descriptor of each method it calls
 (`a.builder().get()` depends on the builder's class even though no source line names it), which
 is what jdeps and the JVM see. A name-only graph misses those edges; this is the little type
 information needed to find most of them, without a compiler. Everything is erased (generics,
 arrays, annotations dropped) because descriptors are erased.
-
-Shapes (all JSON):
-- members:    {"Outer.Inner": {"name": [[arity, varargs, type, param types...], ...]}};
-  a field has arity -1 and its type; a constructor is named "<init>" with type "".
-- supertypes: {"Outer.Inner": ["Base", "a.b.Iface"]} as written.
-- public_types: ["Outer", ...]; bridged: {"Hidden": ["method", ...]}: the public instance
-  methods of a non-public class, which javac copies as bridges into each public subclass.
-- variables:  {"name": ["Type", ...]} over the whole file (locals, parameters, fields).
-- calls:      {"Outer": ["head step step ..."]} (see `callsites.py`).
-Primitive types are written "#p".
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Any
+from collections.abc import Callable
 
 from ... import treesitter as ts
+from ..fields import name_of
+from .member_facts import PRIMITIVE, JavaMemberFacts, Signature
 
 _GENERICS = re.compile(r"<[^<>]*>")
 _ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")
 _PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double"})
-PRIMITIVE = "#p"  # a primitive type: no class, but it rules out overloads taking a reference
 _PARAMETER_TYPES = ("formal_parameter", "spread_parameter")
 
 
@@ -75,7 +66,7 @@ def _type_parameters(node: ts.Node, outer: dict[str, str]) -> dict[str, str]:
     return scope
 
 
-def _signature(node: ts.Node, variables: dict[str, str]) -> tuple[str, list[Any]]:
+def _signature(node: ts.Node, variables: dict[str, str]) -> tuple[str, Signature]:
     variables = _type_parameters(node, variables)
 
     def kind(type_node: ts.Node | None) -> str:
@@ -84,12 +75,12 @@ def _signature(node: ts.Node, variables: dict[str, str]) -> tuple[str, list[Any]
 
     parameters = node.child_by_field_name("parameters")
     params = [c for c in parameters.named_children if c.type in _PARAMETER_TYPES] if parameters is not None else []
-    varargs = 1 if params and params[-1].type == "spread_parameter" else 0
-    param_types = [variables.get(t, t) for t in (_parameter_type(p) for p in params)]
+    varargs = bool(params) and params[-1].type == "spread_parameter"
+    param_types = tuple(variables.get(t, t) for t in (_parameter_type(p) for p in params))
     if node.type in ("constructor_declaration", "compact_constructor_declaration"):
-        return "<init>", [len(params), varargs, "", *param_types]
-    name = ts.text(node.child_by_field_name("name"))
-    return name, [len(params), varargs, kind(node.child_by_field_name("type")), *param_types]
+        return "<init>", Signature(len(params), varargs, "", param_types)
+    name = name_of(node)
+    return name, Signature(len(params), varargs, kind(node.child_by_field_name("type")), param_types)
 
 
 def _supertypes(node: ts.Node) -> list[str]:
@@ -103,21 +94,21 @@ def _supertypes(node: ts.Node) -> list[str]:
     return [f for f in found if f]
 
 
-def _record_members(node: ts.Node, members: dict[str, list[Any]]) -> None:
+def _record_members(node: ts.Node, members: dict[str, list[Signature]]) -> None:
     parameters = node.child_by_field_name("parameters")
     components = [c for c in parameters.named_children if c.type == "formal_parameter"] if parameters else []
-    types = [erased(c.child_by_field_name("type")) for c in components]
-    members["<init>"].append([len(types), 0, "", *types])
+    types = tuple(erased(c.child_by_field_name("type")) for c in components)
+    members["<init>"].append(Signature(len(types), False, "", types))
     for component, kind in zip(components, types):
-        name = ts.text(component.child_by_field_name("name"))
-        members[name].append([0, 0, kind])
-        members[name].append([-1, 0, kind])
+        name = name_of(component)
+        members[name].append(Signature(0, False, kind))
+        members[name].append(Signature(-1, False, kind))
 
 
-def type_info(types: list[tuple[int, int, str, ts.Node]], members_of: list[tuple[str, ts.Node]]) -> dict[str, Any]:
+def type_info(types: list[tuple[int, int, str, ts.Node]], members_of: list[tuple[str, ts.Node]]) -> JavaMemberFacts:
     """Members and supertypes per type. `types`: (start, end, qualified name, node) of declared
     types; `members_of`: (qualified name of the owning type, member node) pairs."""
-    members: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
+    members: dict[str, dict[str, list[Signature]]] = defaultdict(lambda: defaultdict(list))
     supertypes: dict[str, list[str]] = {}
     type_variables: dict[str, dict[str, str]] = {}
     public_types: list[str] = []
@@ -133,29 +124,29 @@ def type_info(types: list[tuple[int, int, str, ts.Node]], members_of: list[tuple
         if node.type == "record_declaration":
             _record_members(node, members[name])
         if node.type == "enum_declaration":
-            members[name]["valueOf"].append([1, 0, name.rsplit(".", 1)[-1], "String"])
-            members[name]["values"].append([0, 0, name.rsplit(".", 1)[-1]])
+            members[name]["valueOf"].append(Signature(1, False, name.rsplit(".", 1)[-1], ("String",)))
+            members[name]["values"].append(Signature(0, False, name.rsplit(".", 1)[-1]))
     for owner, node in members_of:
         variables = type_variables.get(owner, {})
         if node.type in ("field_declaration", "constant_declaration"):
             written = erased(node.child_by_field_name("type"))
             for declarator in node.children_by_field_name("declarator"):
-                members[owner][ts.text(declarator.child_by_field_name("name"))].append(
-                    [-1, 0, variables.get(written, written)]
+                members[owner][name_of(declarator)].append(
+                    Signature(-1, False, variables.get(written, written))
                 )
         elif node.type == "enum_constant":
-            members[owner][ts.text(node.child_by_field_name("name"))].append([-1, 0, owner.rsplit(".", 1)[-1]])
+            members[owner][name_of(node)].append(Signature(-1, False, owner.rsplit(".", 1)[-1]))
         else:
             name, signature = _signature(node, variables)
             members[owner][name].append(signature)
             if owner in hidden_classes and node.type == "method_declaration" and _is_public_instance(node):
                 bridged[owner].append(name)
-    return {
-        "members": {t: dict(m) for t, m in members.items()},
-        "supertypes": {t: s for t, s in supertypes.items() if s},
-        "public_types": public_types,
-        "bridged": {t: sorted(set(names)) for t, names in bridged.items()},
-    }
+    return JavaMemberFacts(
+        members={t: {name: tuple(signatures) for name, signatures in m.items()} for t, m in members.items()},
+        supertypes={t: tuple(s) for t, s in supertypes.items() if s},
+        public_types=tuple(public_types),
+        bridged={t: tuple(sorted(set(names))) for t, names in bridged.items()},
+    )
 
 
 def _modifiers(node: ts.Node) -> set[str]:
@@ -184,7 +175,7 @@ def enclosing_method(node: ts.Node) -> tuple[int, int] | None:
 
 
 def variables(groups: dict[str, list[ts.Node]],
-              scoped: dict[tuple[int, int], dict[str, set[str]]] | None = None) -> dict[str, list[str]]:
+              scoped: dict[tuple[int, int], dict[str, set[str]]] | None = None) -> dict[str, tuple[str, ...]]:
     """Declared types by name across the file; with `scoped`, also per method (a local `req` of one
     method is not the `req` of the next)."""
     found: dict[str, set[str]] = defaultdict(set)
@@ -208,8 +199,8 @@ def variables(groups: dict[str, list[ts.Node]],
                 else:
                     add(declarator.child_by_field_name("name"), kind)
         elif node.type == "spread_parameter":
-            declarator = next((c for c in node.named_children if c.type == "variable_declarator"), None)
-            add(declarator.child_by_field_name("name") if declarator else None, _parameter_type(node))
+            spread = next((c for c in node.named_children if c.type == "variable_declarator"), None)
+            add(spread.child_by_field_name("name") if spread else None, _parameter_type(node))
         elif node.type == "catch_formal_parameter":
             catch_type = next((c for c in node.named_children if c.type == "catch_type"), None)
             for alternative in catch_type.named_children if catch_type else ():
@@ -219,7 +210,7 @@ def variables(groups: dict[str, list[ts.Node]],
         else:  # formal_parameter, enhanced_for_statement, resource
             add(node.child_by_field_name("name"), erased(node.child_by_field_name("type")))
     _lambda_parameters(groups, add)
-    return {name: sorted(kinds) for name, kinds in found.items()}
+    return {name: tuple(sorted(kinds)) for name, kinds in found.items()}
 
 
 # A lambda's parameters are typed by its target: the type arguments of a functional interface the
@@ -243,14 +234,14 @@ def _type_arguments(node: ts.Node | None) -> tuple[str, list[str]]:
     base = next((c for c in node.named_children if c.type in ("type_identifier", "scoped_type_identifier")), None)
     listing = next((c for c in node.named_children if c.type == "type_arguments"), None)
     arguments = []
-    for argument in listing.named_children if listing is not None else ():
-        if argument.type == "wildcard":
-            argument = next((c for c in argument.named_children if c.type not in ("super",)), None)
+    for written in listing.named_children if listing is not None else ():
+        argument = next((c for c in written.named_children if c.type not in ("super",)), None) \
+            if written.type == "wildcard" else written
         arguments.append(erased(argument) if argument is not None else "")
     return (ts.text(base).rsplit(".", 1)[-1] if base is not None else ""), arguments
 
 
-def _lambda_parameters(groups: dict[str, list[ts.Node]], add: Any) -> None:
+def _lambda_parameters(groups: dict[str, list[ts.Node]], add: Callable[[ts.Node | None, str], None]) -> None:
     generic: dict[str, ts.Node | None] = {}
     for node in groups.get("variable", ()):
         kind = node.child_by_field_name("type")
@@ -277,14 +268,15 @@ def _lambda_parameters(groups: dict[str, list[ts.Node]], add: Any) -> None:
             written = [arguments[i] if i < len(arguments) else "" for i in picks]
         elif parent is not None and parent.type == "argument_list" and parent.named_child_count == 1:
             call = parent.parent
-            method = ts.text(call.child_by_field_name("name")) if call is not None and call.type == "method_invocation" else ""
-            receiver = call.child_by_field_name("object") if method in ("forEach", "removeIf") else None
+            method = name_of(call) if call is not None and call.type == "method_invocation" else ""
+            receiver = call.child_by_field_name("object") \
+                if call is not None and method in ("forEach", "removeIf") else None
             if receiver is not None and receiver.type == "identifier":
                 base, arguments = _type_arguments(generic.get(ts.text(receiver)))
                 collection = base in _COLLECTIONS and len(arguments) == 1
                 if collection or (base in _MAPS and len(arguments) == 2 and method == "forEach"):
                     written = arguments
         if len(written) == len(names):
-            for name, kind in zip(names, written):
-                if kind and kind != PRIMITIVE:
-                    add(name, kind)
+            for parameter, parameter_type in zip(names, written):
+                if parameter_type and parameter_type != PRIMITIVE:
+                    add(parameter, parameter_type)

@@ -16,9 +16,8 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Any
-
 from ...facts import FileFacts, ProjectView
+from .member_facts import NO_MEMBER_FACTS, JavaMemberFacts, Signature
 
 TYPE_KINDS = frozenset({"class", "interface", "enum", "record", "annotation"})
 _MAX_SUPERTYPE_DEPTH = 8
@@ -136,12 +135,12 @@ class TypeWorld:
 
     # -- members ------------------------------------------------------------------------------
 
-    def info(self, fqn: str, near: str) -> tuple[str, str, dict[str, Any]] | None:
+    def info(self, fqn: str, near: str) -> tuple[str, str, JavaMemberFacts] | None:
         found = self.declaration(fqn, near)
         if found is None:
             return None
         path, name = found
-        return path, name, self.facts[path].extra
+        return path, name, member_facts(self.facts[path])
 
     def _supertypes(self, fqn: str, near: str) -> tuple[str, ...]:
         """Project supertypes of `fqn`, nearest first (transitively)."""
@@ -154,14 +153,14 @@ class TypeWorld:
                 continue
             path, name, extra = info
             outer = name.rpartition(".")[0]
-            for written in extra.get("supertypes", {}).get(name, ()):
+            for written in extra.supertypes.get(name, ()):
                 resolved = self.resolve_name(path, outer, written)
                 if resolved is not None and resolved not in found and resolved != fqn:
                     found.append(resolved)
                     frontier.append(resolved)
         return tuple(found)
 
-    def members(self, fqn: str, member: str, near: str) -> list[tuple[str, str, list[Any]]]:
+    def members(self, fqn: str, member: str, near: str) -> list[tuple[str, str, Signature]]:
         """(declaring path, declaring type name, signature) for `member` of `fqn` or, failing
         that, of its nearest supertype that declares it."""
         for owner in (fqn, *self.supertypes(fqn, near)):
@@ -169,28 +168,33 @@ class TypeWorld:
             if info is None:
                 continue
             path, name, extra = info
-            signatures = extra.get("members", {}).get(name, {}).get(member)
+            signatures = extra.members.get(name, {}).get(member)
             if signatures:
                 return [(path, name, signature) for signature in signatures]
         return []
 
-    def overloads(self, fqn: str, member: str, near: str) -> list[tuple[str, str, list[Any]]]:
+    def overloads(self, fqn: str, member: str, near: str) -> list[tuple[str, str, Signature]]:
         """Every method `member` a call on `fqn` may bind to: javac looks the name up in the type
         and all its supertypes at once (an inherited overload competes with the type's own), and
         an override hides the method it overrides (same parameter types)."""
-        found: list[tuple[str, str, list[Any]]] = []
+        found: list[tuple[str, str, Signature]] = []
         seen: set[tuple[str, ...]] = set()
         for owner in (fqn, *self.supertypes(fqn, near)):
             info = self.info(owner, near)
             if info is None:
                 continue
             path, name, extra = info
-            for signature in extra.get("members", {}).get(name, {}).get(member, ()):
-                if signature[0] < 0:
-                    continue  # a field
-                params = tuple(p.rsplit(".", 1)[-1] for p in signature[3:])
+            for signature in extra.members.get(name, {}).get(member, ()):
+                if signature.is_field:
+                    continue
+                params = tuple(p.rsplit(".", 1)[-1] for p in signature.params)
                 if params not in seen:
                     seen.add(params)
                     found.append((path, name, signature))
         return found
 
+
+
+def member_facts(facts: FileFacts) -> JavaMemberFacts:
+    """A Java file's member facts (none for a file of another language)."""
+    return facts.extra if isinstance(facts.extra, JavaMemberFacts) else NO_MEMBER_FACTS

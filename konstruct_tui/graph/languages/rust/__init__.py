@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract
+from .member_facts import RustMemberFacts
 from .resolve import RustResolver
 from ...facts import RunsUnimported, WrittenSupertypes
 from ...unimported import OnlyImported
@@ -19,7 +20,7 @@ from ...unimported import OnlyImported
 class RustSupport:
     name: str = LANGUAGE
     extensions: tuple[str, ...] = (".rs",)
-    version: str = "1"
+    version: str = "2"  # 2: member facts a typed record
     defers_members: bool = False
     reusable_resolver: bool = False
     # Method calls on values are names only (no type inference): they are caller candidates, and
@@ -28,7 +29,7 @@ class RustSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
-    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
+    member_facts: MemberFactsRecord | None = RustMemberFacts
     config_files: tuple[str, ...] = ("Cargo.toml",)
 
     # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).

@@ -11,20 +11,19 @@ Imports, one `ImportRef` per leaf of a `use` tree (`use a::{b, c::D as E, *}` gi
 (a `mod name;` declaration, target the module name).
 
 Uses: bare names and whole paths (`a::b::c`, `Type::new`) written outside `use` declarations;
-`extra["method_calls"]`: the names of methods called on a receiver (`x.go()`), which nothing here
-can type.
+member facts (`member_facts.RustMemberFacts`): the names of methods called on a receiver
+(`x.go()`), which nothing here can type.
 """
 
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
+from .member_facts import RustMemberFacts
 
 LANGUAGE = "rust"
-METHOD_CALLS = "method_calls"
 _ITEM_KINDS = {
     "function_item": "function",
     "struct_item": "struct",
@@ -41,7 +40,7 @@ _FUNCTIONS = frozenset({"function_item", "function_signature_item"})
 _NOT_NAMES = frozenset({"self", "Self", "super", "crate"})
 
 
-def _query() -> Any:
+def _query() -> ts.Query:
     text = resources.files(__package__).joinpath("uses.scm").read_text()
     return ts.compiled(LANGUAGE, text)
 
@@ -55,14 +54,14 @@ def extract(path: str, source: bytes) -> FileFacts:
     symbols.sort(key=lambda s: (s.start_line, s.end_line, s.name))
     uses, methods = _uses(root, source)
     return FileFacts(path=path, language=LANGUAGE, symbols=tuple(symbols), imports=tuple(imports),
-                     uses=uses, extra={METHOD_CALLS: methods} if methods else {})
+                     uses=uses, extra=RustMemberFacts(methods))
 
 
-def _lines(node: Any) -> tuple[int, int]:
+def _lines(node: ts.Node) -> tuple[int, int]:
     return node.start_point[0] + 1, node.end_point[0] + 1
 
 
-def _item(item: Any, symbols: list[Symbol], imports: list[ImportRef]) -> None:
+def _item(item: ts.Node, symbols: list[Symbol], imports: list[ImportRef]) -> None:
     kind = item.type
     if kind == "use_declaration":
         public = any(c.type == "visibility_modifier" for c in item.children)
@@ -92,7 +91,7 @@ def _item(item: Any, symbols: list[Symbol], imports: list[ImportRef]) -> None:
         _functions_of(item, ts.text(name), symbols)
 
 
-def _functions_of(block: Any, owner: str | None, symbols: list[Symbol]) -> None:
+def _functions_of(block: ts.Node, owner: str | None, symbols: list[Symbol]) -> None:
     body = block.child_by_field_name("body")
     if owner is None or body is None:
         return
@@ -102,7 +101,7 @@ def _functions_of(block: Any, owner: str | None, symbols: list[Symbol]) -> None:
             symbols.append(Symbol(f"{owner}.{ts.text(name)}", "method", *_lines(child)))
 
 
-def _type_name(node: Any) -> str | None:
+def _type_name(node: ts.Node | None) -> str | None:
     """`Foo` of `Foo`, `Foo<T>`, `a::Foo`, `&mut Foo`; None for a tuple, slice or other shape."""
     while node is not None and node.type in ("generic_type", "reference_type", "scoped_type_identifier"):
         field = "name" if node.type == "scoped_type_identifier" else "type"
@@ -110,7 +109,7 @@ def _type_name(node: Any) -> str | None:
     return ts.text(node) if node is not None and node.type == "type_identifier" else None
 
 
-def _use_tree(node: Any, prefix: list[str], kind: str, line: int, out: list[ImportRef]) -> None:
+def _use_tree(node: ts.Node, prefix: list[str], kind: str, line: int, out: list[ImportRef]) -> None:
     kind_of = node.type
     if kind_of == "use_as_clause":
         path, alias = node.child_by_field_name("path"), node.child_by_field_name("alias")
@@ -136,7 +135,7 @@ def _use_tree(node: Any, prefix: list[str], kind: str, line: int, out: list[Impo
         out.append(ImportRef("::".join(segments[:-1]), (segments[-1],), line, kind))
 
 
-def _segments(node: Any) -> list[str]:
+def _segments(node: ts.Node | None) -> list[str]:
     if node is None:
         return []
     if node.type in ("scoped_identifier", "scoped_type_identifier"):
@@ -146,7 +145,7 @@ def _segments(node: Any) -> list[str]:
     return [ts.text(node)]
 
 
-def _inside(node: Any, types: frozenset[str]) -> bool:
+def _inside(node: ts.Node, types: frozenset[str]) -> bool:
     parent = node.parent
     while parent is not None:
         if parent.type in types:
@@ -159,7 +158,7 @@ _PATHS = frozenset({"scoped_identifier", "scoped_type_identifier"})
 _SKIPPED = frozenset({"use_declaration", "extern_crate_declaration"})
 
 
-def _uses(root: Any, source: bytes) -> tuple[tuple[str, ...], list[str]]:
+def _uses(root: ts.Node, source: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
     found = ts.captures(_query(), root)
     used: set[str] = set()
     for node in found.get("name", ()):
@@ -171,5 +170,5 @@ def _uses(root: Any, source: bytes) -> tuple[tuple[str, ...], list[str]]:
             continue  # the `a::b` of `a::b::c`: the outer path says it all
         if not _inside(node, _SKIPPED):
             used.add("::".join(_segments(node)))
-    methods = sorted({ts.text(node) for node in found.get("method", ())})
+    methods = tuple(sorted({ts.text(node) for node in found.get("method", ())}))
     return tuple(sorted(used)), methods

@@ -14,7 +14,8 @@ from collections import defaultdict
 
 from ...facts import Edge, FileFacts, ImportRef, ProjectView
 from .crates import packages
-from .extract import LANGUAGE, METHOD_CALLS
+from .extract import LANGUAGE
+from .member_facts import NO_MEMBER_FACTS, RustMemberFacts
 from .modules import Layout, Place
 
 _REEXPORT_DEPTH = 4
@@ -128,7 +129,7 @@ class RustResolver:
         for target, member in members:
             by_target[target].add(member)
         edges += [Edge(path, target, "members", tuple(sorted(names))) for target, names in sorted(by_target.items())]
-        methods = facts.extra.get(METHOD_CALLS, ())
+        methods = (facts.extra if isinstance(facts.extra, RustMemberFacts) else NO_MEMBER_FACTS).method_calls
         if methods:
             edges.append(Edge(path, path, "unresolved", tuple(sorted(methods))))
         return edges
