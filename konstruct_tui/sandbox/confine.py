@@ -64,17 +64,18 @@ class _Launcher:
         isolate = _view(plan, self.temp_dir) if plan.namespaces else None
         # A bare `_thread` thread and locks: threading.Thread's start()/join() add hand-offs.
         try:
-            _thread.start_new_thread(self._body, (ruleset, syscall_filter, isolate))
+            _thread.start_new_thread(self._body, (ruleset, syscall_filter, isolate, plan.blocks_network))
         except BaseException:
             ruleset.close()
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
 
     def _body(self, ruleset: landlock.Ruleset, syscall_filter: bytes | None,
-              isolate: namespaces.View | None) -> None:
+              isolate: namespaces.View | None, blocks_network: bool) -> None:
         try:
             if isolate is not None:  # before Landlock: a Landlock-confined thread may not mount
-                namespaces.enter(isolate)
+                # With the network blocked, a network namespace of its own (namespaces.py: netlink).
+                namespaces.enter(isolate, private_network=blocks_network)
                 # The view's /proc is a procfs of its own (namespaces._proc): a rule made on the
                 # machine's /proc (in build_ruleset) does not reach it.
                 ruleset.allow_beneath("/proc", landlock.READ_RIGHTS)
