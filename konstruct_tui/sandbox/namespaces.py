@@ -1,4 +1,5 @@
-"""Private mount and PID namespaces for a confined command, where this process may make them.
+"""Private mount, PID, IPC and (network blocked) network namespaces for a confined command, where
+this process may make them.
 
 What Landlock alone cannot say, and a namespace can:
 - "write the whole workspace except `.git`": Landlock rules only ever add rights beneath a folder,
@@ -27,6 +28,11 @@ What Landlock alone cannot say, and a namespace can:
   namespace of its own (a loopback that is down, nothing else): netlink, abstract unix sockets
   (whatever the Landlock ABI) and /proc/net show only the command's own. Unix sockets by path
   still work across it: the workspace's and TMPDIR's are reachable as before.
+- "touch no memory of yours" (red team round 4): System V shared memory, message queues and
+  semaphores, and POSIX message queues, are found by key in the IPC namespace, and Landlock does
+  not govern them: a confined command attached a segment of the person's (`shmget` + `shmat`, read
+  and write; root's CAP_IPC_OWNER reaches every user's, a database's included). Every command gets
+  an IPC namespace of its own: its own segments and queues work, nobody else's exist.
 
 All per-thread (unshare(2) on the launcher thread, which gets a private fs_struct with it; the
 child it starts is the namespace's first process) and need CAP_SYS_ADMIN; an unprivileged user
@@ -53,6 +59,7 @@ from functools import lru_cache
 CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
+CLONE_NEWIPC = 0x08000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _MNT_DETACH = 2
@@ -205,8 +212,9 @@ def enter(view: View | None, read_only: Sequence[str] = (), private_network: boo
     # A mount namespace only when there is something to protect: tearing one down costs the exit
     # of the command about a millisecond per command.
     mounts = view is not None or bool(read_only)
-    network = CLONE_NEWNET if private_network and network_available() else 0
-    if _LIBC.unshare(ctypes.c_int(CLONE_NEWPID | network | (CLONE_NEWNS if mounts else 0))) != 0:
+    extra = (CLONE_NEWNET if private_network and supported(CLONE_NEWNET) else 0) | (
+        CLONE_NEWIPC if supported(CLONE_NEWIPC) else 0)
+    if _LIBC.unshare(ctypes.c_int(CLONE_NEWPID | extra | (CLONE_NEWNS if mounts else 0))) != 0:
         raise _fail("unshare")
     if not mounts:
         return
@@ -285,7 +293,7 @@ def available() -> bool:
     return _probe()
 
 
-def network_available() -> bool:
-    """Whether this kernel makes network namespaces (CONFIG_NET_NS) for us: where it does not, a
-    network-blocked command keeps the seccomp filter and Landlock, without the namespace."""
-    return _probe(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET)
+def supported(flag: int) -> bool:
+    """Whether this kernel makes that namespace too (CLONE_NEWNET, CLONE_NEWIPC: CONFIG_NET_NS,
+    CONFIG_IPC_NS). Where it does not, the command goes without it and keeps the rest."""
+    return _probe(CLONE_NEWNS | CLONE_NEWPID | flag)

@@ -9,7 +9,9 @@ the sandbox (so a route that never worked cannot pass). Closed in this round (CH
 - user namespaces: `unshare(CLONE_NEWUSER)` gave the command every capability back (CAP_SYS_ADMIN,
   and CAP_NET_ADMIN over a network namespace of its own: nf_tables) (seccomp.py);
 - netlink to processes outside: with the network blocked, a netlink socket of the person's took
-  messages from a confined command (namespaces.py: a network namespace of its own).
+  messages from a confined command (namespaces.py: a network namespace of its own);
+- System V shared memory and message queues: a confined command attached a segment of the
+  person's and read it (namespaces.py: an IPC namespace of its own).
 Already shut, kept shut here: the person's terminal (TIOCSTI), file descriptors of the workbench,
 bpf, perf, userfaultfd, mount, chroot, /proc and /sys writes, daemons that try to outlive the call,
 hard links, exchanges and O_TMPFILE links to files outside the workspace or into `.git`.
@@ -155,6 +157,63 @@ def test_your_keyring_and_user_namespaces_are_out_of_reach(workspace_root: Path,
     assert _opened(results) == [], results
     assert results["clone3"] == "shut ENOSYS"  # what makes the C library fall back to clone
     assert _keyctl(_KEYCTL_SEARCH, _KEY_SPEC_USER_KEYRING, b"user", planted.encode(), 0) < 0  # nothing planted
+
+
+# --- System V shared memory and message queues: closed in this round ----------------------------
+
+SYSV = """
+libc.shmat.restype = ctypes.c_void_p
+segment, queue, secret = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+ctypes.set_errno(0)
+address = libc.shmat(segment, None, 0)
+if address in (None, ctypes.c_void_p(-1).value):
+    report("attach_your_segment", False, errno.errorcode.get(ctypes.get_errno()))
+else:
+    report("attach_your_segment", True, ctypes.string_at(address, len(secret)) == secret)
+message = ctypes.create_string_buffer(b"\\1\\0\\0\\0\\0\\0\\0\\0red!")
+report("send_to_your_queue", libc.msgsnd(queue, message, 4, 0o4000) == 0, errno.errorcode.get(ctypes.get_errno()))
+with open("/proc/sysvipc/shm") as listing:
+    report("your_segment_listed", f" {segment} " in listing.read())
+own = libc.shmget(0, 4096, 0o1600)                                  # IPC_PRIVATE | IPC_CREAT: its own still work
+mine = libc.shmat(own, None, 0)
+ctypes.memmove(mine, b"ok", 2)
+report("own_segment_broken", ctypes.string_at(mine, 2) != b"ok")
+libc.shmctl(own, 0, None)                                          # IPC_RMID
+"""
+
+
+@pytest.fixture
+def memory_of_yours():
+    """A shared memory segment holding a secret and a message queue, as a database or a desktop
+    program keeps them; removed afterwards."""
+    _LIBC.shmat.restype = ctypes.c_void_p
+    secret = f"hunter2-{uuid.uuid4().hex}"
+    segment = _LIBC.shmget(0, 4096, 0o1600)  # IPC_PRIVATE | IPC_CREAT, 0600: found by its id alone
+    queue = _LIBC.msgget(0, 0o1600)
+    if segment < 0 or queue < 0:
+        pytest.skip("this kernel has no System V IPC")
+    address = _LIBC.shmat(segment, None, 0)
+    ctypes.memmove(address, secret.encode(), len(secret))
+    yield segment, queue, secret
+    _LIBC.shmdt(ctypes.c_void_p(address))
+    _LIBC.shmctl(segment, 0, None)
+    _LIBC.msgctl(queue, 0, None)
+
+
+@needs_namespaces
+def test_your_shared_memory_and_message_queues_are_out_of_reach(workspace_root: Path, memory_of_yours) -> None:
+    segment, queue, secret = memory_of_yours
+    script = [sys.executable, "-I", "-c", PRELUDE + SYSV, str(segment), str(queue), secret]
+    unconfined = _results(subprocess.run(script, capture_output=True, text=True, timeout=30).stdout)
+    assert unconfined["attach_your_segment"] == "open True", unconfined  # the route is real outside
+    assert unconfined["send_to_your_queue"].startswith("open"), unconfined
+    # With the network allowed: no network namespace either, the IPC namespace alone must hold.
+    results = _confined(workspace_root, SYSV, str(segment), str(queue), secret, allow_network=True)
+    assert len(results) == 4, results
+    assert _opened(results) == [], results
+    received = ctypes.create_string_buffer(16)
+    assert _LIBC.msgrcv(queue, received, 8, 0, 0o4000) == 4  # IPC_NOWAIT: the unconfined one ...
+    assert _LIBC.msgrcv(queue, received, 8, 0, 0o4000) == -1  # ... and nothing from the sandbox
 
 
 # --- privileged kernel interfaces, /proc and /sys: already shut ----------------------------------
