@@ -11,7 +11,10 @@ the sandbox (so a route that never worked cannot pass). Closed in this round (CH
 - netlink to processes outside: with the network blocked, a netlink socket of the person's took
   messages from a confined command (namespaces.py: a network namespace of its own);
 - System V shared memory and message queues: a confined command attached a segment of the
-  person's and read it (namespaces.py: an IPC namespace of its own).
+  person's and read it (namespaces.py: an IPC namespace of its own);
+- file handles: as root, `open_by_handle_at` through the workspace's read-write mount opened
+  `.git/config` for writing and a program on PATH for `fchmod` to set-uid (privileges.py: root
+  loses CAP_DAC_READ_SEARCH).
 Already shut, kept shut here: the person's terminal (TIOCSTI), file descriptors of the workbench,
 bpf, perf, userfaultfd, mount, chroot, /proc and /sys writes, daemons that try to outlive the call,
 hard links, exchanges and O_TMPFILE links to files outside the workspace or into `.git`.
@@ -216,11 +219,49 @@ def test_your_shared_memory_and_message_queues_are_out_of_reach(workspace_root: 
     assert _LIBC.msgrcv(queue, received, 8, 0, 0o4000) == -1  # ... and nothing from the sandbox
 
 
+# --- file handles: closed in this round ---------------------------------------------------------
+
+HANDLES = """
+def by_handle(path, flags):
+    handle = ctypes.create_string_buffer((128).to_bytes(4, "little") + bytes(132))
+    mount_id = ctypes.c_int()
+    if libc.name_to_handle_at(-100, path.encode(), handle, ctypes.byref(mount_id), 0) != 0:
+        raise OSError(ctypes.get_errno(), "name_to_handle_at")
+    fd = libc.open_by_handle_at(os.open(".", os.O_RDONLY | os.O_DIRECTORY), handle, flags)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "open_by_handle_at")
+    return fd
+attempt("write_git_config", lambda: os.write(by_handle(".git/config", os.O_WRONLY | os.O_APPEND),
+                                             b"[core]\\n\\thooksPath = /tmp/planted\\n"))
+attempt("setuid_program_on_path", lambda: os.fchmod(by_handle(sys.argv[1], os.O_RDONLY), 0o4777))
+attempt("plain_chmod", lambda: os.chmod(sys.argv[1], 0o4777))
+"""
+
+
+@needs_namespaces
+def test_a_file_handle_opens_nothing_the_view_keeps_read_only(workspace_root: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    subprocess.run(["git", "init", "-q", str(workspace_root)], check=True, timeout=30)
+    tools = tmp_path / "tools-on-path"  # a PATH folder: readable in the view, bound read-only
+    tools.mkdir()
+    program = tools / "deploy"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}{os.pathsep}{os.environ['PATH']}")
+    config = (workspace_root / ".git" / "config").read_bytes()
+    results = _confined(workspace_root, HANDLES, str(program))
+    assert len(results) == 3, results
+    assert _opened(results) == [], results
+    assert (workspace_root / ".git" / "config").read_bytes() == config
+    assert program.stat().st_mode & 0o7777 == 0o755
+
+
 # --- privileged kernel interfaces, /proc and /sys: already shut ----------------------------------
 
 KERNEL = """
 workbench = int(sys.argv[1])
-sys_attempt("bpf_map", "bpf", 0, ctypes.create_string_buffer(bytes([2, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1]) + bytes(115)), 128)
+array_map = ctypes.create_string_buffer(bytes([2, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 1]) + bytes(115))
+sys_attempt("bpf_map", "bpf", 0, array_map, 128)
 sys_attempt("perf_event", "perf", ctypes.create_string_buffer(bytes([1, 0, 0, 0, 128]) + bytes(123)), 0, -1, -1, 0)
 sys_attempt("userfaultfd", "userfaultfd", 0)
 sys_attempt("mount_tmpfs", "mount", b"none", b"/tmp", b"tmpfs", 0, None)
@@ -313,7 +354,8 @@ def connect(family, address, kind=socket.SOCK_STREAM):
 attempt("tcp6_loopback", lambda: connect(socket.AF_INET6, ("::1", tcp_port)))
 attempt("udp_loopback", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b"x", ("127.0.0.1", tcp_port)))
 for name, family, kind in (("packet", 17, socket.SOCK_RAW), ("vsock", 40, socket.SOCK_STREAM),
-                           ("bluetooth", 31, socket.SOCK_RAW), ("can", 29, socket.SOCK_RAW), ("rds", 21, socket.SOCK_SEQPACKET)):
+                           ("bluetooth", 31, socket.SOCK_RAW), ("can", 29, socket.SOCK_RAW),
+                           ("rds", 21, socket.SOCK_SEQPACKET)):
     attempt(name, lambda: socket.socket(family, kind))
 """
 
@@ -374,7 +416,8 @@ def nested():
             time.sleep(0.05)
 os.mkdir("pids")
 linger("double_fork")
-linger("ignores_signals", lambda: [signal.signal(s, signal.SIG_IGN) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)])
+ignore = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+linger("ignores_signals", lambda: [signal.signal(s, signal.SIG_IGN) for s in ignore])
 linger("subreaper_no_deathsig", lambda: libc.prctl(36, 1, 0, 0, 0), lambda: libc.prctl(1, 0, 0, 0, 0))
 linger("stopped", lambda: os.kill(os.getpid(), signal.SIGSTOP))
 linger("nested", nested)
