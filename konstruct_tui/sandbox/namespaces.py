@@ -201,6 +201,11 @@ def _proc(stage: str) -> None:
     # that namespace (Linux 6.17's `pidns=`) needs the namespace's first process, which does not
     # exist yet here. /proc/self is right either way; `/proc/$$` in the command never was.
     _mount("proc", target, _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "proc", "hidepid=ptraceable")
+    # The kernel keyring is not namespaced: /proc/keys names every key of the person's the command
+    # could view (the seccomp filter refuses reading them, not listing their names here).
+    for name in ("keys", "key-users"):
+        if os.path.exists(f"{target}/{name}"):
+            _mount("/dev/null", f"{target}/{name}", _MS_BIND)
     _read_only(target)
 
 
