@@ -58,28 +58,31 @@ class _Launcher:
         except BaseException:
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
-        network_filter = seccomp.seccomp_filter() if plan.blocks_network else None
+        # Installed whatever the network setting: it also keeps the kernel keyring and user
+        # namespaces out of reach (seccomp.py); the network part only when the network is blocked.
+        syscall_filter = seccomp.seccomp_filter(block_network=plan.blocks_network)
         isolate = _view(plan, self.temp_dir) if plan.namespaces else None
         # A bare `_thread` thread and locks: threading.Thread's start()/join() add hand-offs.
         try:
-            _thread.start_new_thread(self._body, (ruleset, network_filter, isolate))
+            _thread.start_new_thread(self._body, (ruleset, syscall_filter, isolate, plan.blocks_network))
         except BaseException:
             ruleset.close()
             TEMP_FOLDERS.discard(self.temp_dir)
             raise
 
-    def _body(self, ruleset: landlock.Ruleset, network_filter: bytes | None,
-              isolate: namespaces.View | None) -> None:
+    def _body(self, ruleset: landlock.Ruleset, syscall_filter: bytes | None,
+              isolate: namespaces.View | None, blocks_network: bool) -> None:
         try:
             if isolate is not None:  # before Landlock: a Landlock-confined thread may not mount
-                namespaces.enter(isolate)
+                # With the network blocked, a network namespace of its own (namespaces.py: netlink).
+                namespaces.enter(isolate, private_network=blocks_network)
                 # The view's /proc is a procfs of its own (namespaces._proc): a rule made on the
                 # machine's /proc (in build_ruleset) does not reach it.
                 ruleset.allow_beneath("/proc", landlock.READ_RIGHTS)
             landlock.restrict_thread(ruleset)
             drop_dangerous_capabilities()
-            if network_filter is not None:
-                seccomp.install(network_filter)
+            if syscall_filter is not None:
+                seccomp.install(syscall_filter)
         except BaseException as error:  # noqa: BLE001 - kept, so the command never runs unconfined
             self._box["error"] = error
         finally:

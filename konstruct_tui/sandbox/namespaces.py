@@ -1,4 +1,5 @@
-"""Private mount and PID namespaces for a confined command, where this process may make them.
+"""Private mount, PID, IPC and (network blocked) network namespaces for a confined command, where
+this process may make them.
 
 What Landlock alone cannot say, and a namespace can:
 - "write the whole workspace except `.git`": Landlock rules only ever add rights beneath a folder,
@@ -19,6 +20,19 @@ What Landlock alone cannot say, and a namespace can:
 - "nothing outlives the call": the command's first process is PID 1 of a new PID namespace. When it
   exits or is killed, the kernel kills every process left in the namespace, including the ones
   that called `setsid` or double-forked to get away from the process group.
+- "talk to nothing outside" with the network blocked (red team round 4): the seccomp filter leaves
+  unix and netlink sockets, and netlink reaches more than the kernel: a netlink socket of any
+  process in the same network namespace takes unicast messages from anyone (a confined command
+  sent to a NETLINK_USERSOCK listener of the person's), and NETLINK_ROUTE / SOCK_DIAG list the
+  machine's addresses and every connection. So a network-blocked command also gets a network
+  namespace of its own (a loopback that is down, nothing else): netlink, abstract unix sockets
+  (whatever the Landlock ABI) and /proc/net show only the command's own. Unix sockets by path
+  still work across it: the workspace's and TMPDIR's are reachable as before.
+- "touch no memory of yours" (red team round 4): System V shared memory, message queues and
+  semaphores, and POSIX message queues, are found by key in the IPC namespace, and Landlock does
+  not govern them: a confined command attached a segment of the person's (`shmget` + `shmat`, read
+  and write; root's CAP_IPC_OWNER reaches every user's, a database's included). Every command gets
+  an IPC namespace of its own: its own segments and queues work, nobody else's exist.
 
 All per-thread (unshare(2) on the launcher thread, which gets a private fs_struct with it; the
 child it starts is the namespace's first process) and need CAP_SYS_ADMIN; an unprivileged user
@@ -44,6 +58,8 @@ from functools import lru_cache
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+CLONE_NEWIPC = 0x08000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
 _MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
 _MNT_DETACH = 2
@@ -185,17 +201,25 @@ def _proc(stage: str) -> None:
     # that namespace (Linux 6.17's `pidns=`) needs the namespace's first process, which does not
     # exist yet here. /proc/self is right either way; `/proc/$$` in the command never was.
     _mount("proc", target, _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, "proc", "hidepid=ptraceable")
+    # The kernel keyring is not namespaced: /proc/keys names every key of the person's the command
+    # could view (the seccomp filter refuses reading them, not listing their names here).
+    for name in ("keys", "key-users"):
+        if os.path.exists(f"{target}/{name}"):
+            _mount("/dev/null", f"{target}/{name}", _MS_BIND)
     _read_only(target)
 
 
-def enter(view: View | None, read_only: Sequence[str] = ()) -> None:
-    """On the calling thread: new mount and PID namespaces, nothing propagating back to ours. With
-    a `view`, the thread's root becomes that view (see the module's docstring); without one, each
+def enter(view: View | None, read_only: Sequence[str] = (), private_network: bool = False) -> None:
+    """On the calling thread: new mount and PID namespaces, nothing propagating back to ours, and a
+    network namespace of its own with `private_network` (where this kernel has them). With a
+    `view`, the thread's root becomes that view (see the module's docstring); without one, each
     of `read_only` is bind-mounted read-only over itself in the whole filesystem. Raises OSError."""
     # A mount namespace only when there is something to protect: tearing one down costs the exit
     # of the command about a millisecond per command.
     mounts = view is not None or bool(read_only)
-    if _LIBC.unshare(ctypes.c_int(CLONE_NEWPID | (CLONE_NEWNS if mounts else 0))) != 0:
+    extra = (CLONE_NEWNET if private_network and supported(CLONE_NEWNET) else 0) | (
+        CLONE_NEWIPC if supported(CLONE_NEWIPC) else 0)
+    if _LIBC.unshare(ctypes.c_int(CLONE_NEWPID | extra | (CLONE_NEWNS if mounts else 0))) != 0:
         raise _fail("unshare")
     if not mounts:
         return
@@ -254,12 +278,12 @@ def listening_sockets() -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-@lru_cache(maxsize=1)
-def _probe() -> bool:
+@lru_cache(maxsize=4)
+def _probe(flags: int = CLONE_NEWNS | CLONE_NEWPID) -> bool:
     box: list[bool] = []
 
     def body() -> None:
-        box.append(_LIBC.unshare(ctypes.c_int(CLONE_NEWNS | CLONE_NEWPID)) == 0)
+        box.append(_LIBC.unshare(ctypes.c_int(flags)) == 0)
 
     thread = threading.Thread(target=body, name="konstruct-namespace-probe")
     thread.start()
@@ -272,3 +296,9 @@ def available() -> bool:
     if os.environ.get(DISABLE, "").strip() not in ("", "0"):
         return False
     return _probe()
+
+
+def supported(flag: int) -> bool:
+    """Whether this kernel makes that namespace too (CLONE_NEWNET, CLONE_NEWIPC: CONFIG_NET_NS,
+    CONFIG_IPC_NS). Where it does not, the command goes without it and keeps the rest."""
+    return _probe(CLONE_NEWNS | CLONE_NEWPID | flag)

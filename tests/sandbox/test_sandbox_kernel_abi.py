@@ -95,12 +95,13 @@ def test_a_confined_command_cannot_signal_processes_outside_its_sandbox(workspac
         bystander.wait()
 
 
-def test_the_network_filter_program_is_well_formed() -> None:
+@pytest.mark.parametrize("block_network", [True, False], ids=["network-blocked", "network-allowed"])
+def test_the_seccomp_filter_program_is_well_formed(block_network: bool) -> None:
     from konstruct_tui.sandbox.seccomp import _ARCHES, _program
 
     for arch in _ARCHES.values():
-        program = _program(*arch)
+        program = _program(arch, block_network)
         assert program[-1][0] == program[-2][0] == 0x06  # both ends are returns
         for index, (code, jump_true, jump_false, _) in enumerate(program):
-            if code in (0x15, 0x35):  # every jump lands inside the program
+            if code in (0x15, 0x35, 0x45):  # every jump lands inside the program
                 assert index + 1 + max(jump_true, jump_false) < len(program)
