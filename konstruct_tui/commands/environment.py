@@ -2,7 +2,7 @@
 
 The model providers' keys (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, any `*_API_KEY`) and other
 secret-shaped variables (`*_TOKEN`, `*SECRET`, `*PASSWORD`, `*_PWD`, `*_AUTH`, `*_DSN`, cloud access
-keys) and any variable whose value is a URL with a password in it are removed, so a
+keys, unlocked password-manager sessions `BW_SESSION` / `OP_SESSION_*`, `DOCKER_AUTH_CONFIG`) and any variable whose value is a URL with a password in it are removed, so a
 command the agent runs cannot print or send them. A project that needs one in its tests can read it
 from its own config; the workbench does not hand it over.
 """
@@ -16,7 +16,9 @@ from collections.abc import Mapping
 _SECRET_NAME = re.compile(
     r"(API_?KEY|APIKEY|_TOKEN|^TOKEN|SECRET|SECRET_KEY|SECRET_ACCESS_KEY|ACCESS_KEY_ID|SESSION_TOKEN|PASSWORD"
     r"|PASSWD|_PWD|_PAT|PRIVATE_KEY|_CREDENTIALS?|_AUTH|_DSN|WEBHOOK_URL|_COOKIE)$"
-    r"|^(OPENAI|ANTHROPIC|AZURE_OPENAI|GEMINI|MISTRAL|GROQ|COHERE)_.*KEY",
+    r"|^(OPENAI|ANTHROPIC|AZURE_OPENAI|GEMINI|MISTRAL|GROQ|COHERE)_.*KEY"
+    # password managers' unlocked sessions and registry logins: each opens every secret behind it
+    r"|^BW_SESSION$|^OP_SESSION_|_AUTH_CONFIG$|^DOCKER_CONFIG_JSON$",
     re.IGNORECASE,
 )
 # A value that carries a password whatever its name: `postgres://user:pw@host/db`, `https://x:tok@git...`.

@@ -92,6 +92,13 @@ def test_provider_keys_are_not_in_the_environment(tmp_path: Path, monkeypatch: p
     assert "KEEP_ME=yes" in outcome.stdout
 
 
+def test_unlocked_password_manager_sessions_and_registry_logins_are_scrubbed() -> None:
+    """`BW_SESSION` unlocks a Bitwarden vault, `OP_SESSION_<account>` a 1Password one;
+    `DOCKER_AUTH_CONFIG` holds registry logins: a command that reads one holds every secret behind it."""
+    base = {"PATH": "/bin", "BW_SESSION": "v", "OP_SESSION_my": "v", "DOCKER_AUTH_CONFIG": "{}", "XDG_SESSION_ID": "3"}
+    assert scrubbed_environment(base) == {"PATH": "/bin", "XDG_SESSION_ID": "3"}
+
+
 def test_extra_assignments_are_scrubbed_too() -> None:
     env = scrubbed_environment({"PATH": "/bin"}, {"CI": "1", "OPENAI_API_KEY": "x"})
     assert env == {"PATH": "/bin", "CI": "1"}
