@@ -220,14 +220,45 @@ class TeamDatabase:
         with self.transaction() as connection:
             return connection.execute(sa.select(stores.c.data).where(stores.c.run_id == run_id)).scalar()
 
-    def record_step(self, run_id: str, data: bytes, closed: list[tuple[str, str]], by: str, **values: Any) -> list[str]:
-        """What one step of a run left, in one transaction: its run store, the phases it closed (a
-        phase already recorded closed is not closed again: returned are the ones new here), and the
-        run's row (status, checkpoint, ...)."""
+    def begin_step(self, run_id: str, worker: str) -> tuple[dict[str, Any], bytes | None, list[dict[str, Any]]] | None:
+        """What a step starts from, read in one transaction: the run's row (marked running on this
+        worker, or stopped when a stop was asked for before the step), its store image, and the
+        answers people gave. None when the run is not in the database."""
+        now = time.time()
+        with self.transaction() as connection:
+            row = connection.execute(sa.select(runs).where(runs.c.run_id == run_id)).mappings().first()
+            if row is None:
+                return None
+            if row["stop_requested"]:
+                values = {"status": "stopped", "reason": "stopped", "message": "stopped before this step", "worker": None}
+            else:
+                values = {"status": "running", "worker": worker, "parked_at": None}
+            connection.execute(runs.update().where(runs.c.run_id == run_id).values(**values, updated=now))
+            data = connection.execute(sa.select(stores.c.data).where(stores.c.run_id == run_id)).scalar()
+            asked = connection.execute(sa.select(approvals).where(approvals.c.run_id == run_id).order_by(approvals.c.asked_at)).mappings()
+            answers = [{**dict(r), "request": json.loads(r["request"])} for r in asked]
+        return {**dict(row), **values}, data, answers
+
+    def progress(self, run_id: str, **values: Any) -> bool:
+        """The run's phase and last output, written; True when a stop was asked for (one transaction)."""
+        with self.transaction() as connection:
+            connection.execute(runs.update().where(runs.c.run_id == run_id).values(**values, updated=time.time()))
+            return bool(connection.execute(sa.select(runs.c.stop_requested).where(runs.c.run_id == run_id)).scalar())
+
+    def stop_requested(self, run_id: str) -> bool:
+        with self.transaction() as connection:
+            return bool(connection.execute(sa.select(runs.c.stop_requested).where(runs.c.run_id == run_id)).scalar())
+
+    def record_step(self, run_id: str, data: bytes | None, closed: list[tuple[str, str]], by: str, *,
+                    audit_detail: dict[str, Any] | None = None, **values: Any) -> list[str]:
+        """What one step of a run left, in one transaction: its run store (None: unchanged, not
+        written again), the phases it closed (a phase already recorded closed is not closed again:
+        returned are the ones new here), the run's row (status, checkpoint, ...) and the step's own
+        audit entry."""
         now = time.time()
         new = []
         with self.transaction() as connection:
-            if connection.execute(stores.update().where(stores.c.run_id == run_id).values(data=data, updated=now)).rowcount == 0:
+            if data is not None and connection.execute(stores.update().where(stores.c.run_id == run_id).values(data=data, updated=now)).rowcount == 0:
                 connection.execute(stores.insert().values(run_id=run_id, data=data, updated=now))
             known = set(connection.execute(sa.select(closures.c.phase_id).where(closures.c.run_id == run_id)).scalars())
             for phase_id, verdict in closed:
@@ -236,6 +267,8 @@ class TeamDatabase:
                     _audit(connection, run_id, "phase_closed", by, {"phase": phase_id, "verdict": verdict})
                     new.append(phase_id)
             connection.execute(runs.update().where(runs.c.run_id == run_id).values(**values, updated=now))
+            if audit_detail is not None:
+                _audit(connection, run_id, "step", by, audit_detail)
         return new
 
     # Phase closes: once each, whatever a recovered step does again.

@@ -12,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from ..agent import KillSwitch, TextDelta, ToolFinished, event_json
+from ..agent import KillSwitch, ToolFinished, event_json
 from ..app import build_preview, open_models
 from ..blueprint import Orchestrator, PhaseStarted, RunOptions, RunStore, parse_blueprint
 from ..providers import resolve
@@ -24,7 +26,7 @@ from ..trust import TrustRequest
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
 from .broker import ParkingBroker
-from .checkout import GitClock, checkpoint, fresh_checkout, push_result
+from .checkout import GitClock, checkpoint, fresh_checkout, result_branch
 from .records import TeamDatabase
 
 # The run's status in the team database for each way a step ends.
@@ -35,26 +37,23 @@ _PROGRESS_EVERY_S = 1.0
 def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[str, Any]:
     started = time.time()
     GitClock.reset()
-    row = db.run(run_id)
-    if row is None:
+    begun = db.begin_step(run_id, worker)
+    if begun is None:
         return {"state": "error", "message": f"run {run_id} is not in the database"}
-    if row["stop_requested"]:
-        db.update_run(run_id, status="stopped", reason="stopped", message="stopped before this step", worker=None)
+    row, image, asked = begun
+    if row["status"] == "stopped":
         return {"state": "stopped"}
     home = workdir / run_id
     tree = home / "tree"
-    fresh_checkout(row["repo"], row["checkpoint"] or row["base"], run_id, tree)
+    kept = fresh_checkout(row["repo"], row["checkpoint"] or row["base"], run_id, tree)
     blueprint = parse_blueprint(row["blueprint"], row["source"])
-    store_path = _restore_store(db.store(run_id), home / "runs.sqlite3")
+    store_path = _restore_store(image, home / "runs.sqlite3")
     store = RunStore(store_path)
     resumed = store.run(run_id) is not None
     model = json.loads(row["model"])
-    if not resumed:
-        store.create_run(run_id, blueprint.title, row["source"], row["blueprint"], str(tree), model, [p.id for p in blueprint.phases])
-    db.update_run(run_id, status="running", worker=worker, parked_at=None)
 
     switch = KillSwitch()
-    answers = {a["request_id"]: (a["status"], a["scope"] or "once", a["request"].get("capability", "")) for a in db.approvals(run_id) if a["status"] != "pending"}
+    answers = {a["request_id"]: (a["status"], a["scope"] or "once", a["request"].get("capability", "")) for a in asked if a["status"] != "pending"}
     options = json.loads(row["options"])
     workspace_box: list[Workspace] = []
 
@@ -71,37 +70,59 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
                              max_cost_usd=options.get("max_cost"), broker=broker, pause_after_phase=True)
     progress = Progress(db, run_id, switch)
     try:
-        with Workspace(tree) as workspace:
+        if not resumed:
+            store.create_run(run_id, blueprint.title, row["source"], row["blueprint"], str(tree), model, [p.id for p in blueprint.phases])
+        # The run itself, timed as bench/bench_queue.py times today's run: the workspace opened and
+        # closed around the orchestrator (the database writes of `progress` are the engine's, not the run's).
+        began = time.perf_counter()
+        with Workspace(tree) as workspace, StopWatch(db, run_id, switch):
             workspace_box.append(workspace)
             orchestrator = Orchestrator(store, run_id, blueprint, workspace, open_models(settings), progress, run_options, switch, settings.price())
-            began = time.perf_counter()
             finished = asyncio.run(orchestrator.run(resumed=resumed))
-            driven_s = time.perf_counter() - began
+        driven_s = time.perf_counter() - began - progress.spent_s
+        closed = _closed_phases(store, run_id)
     finally:
         store.close()
     state = ("waiting_approval" if broker.parked else "stopped" if switch.reason == "stopped"
              else finished.reason if finished.reason in STATUS else "parked")
-    commit = checkpoint(tree, run_id, f"konstruct {run_id}: {state}")
+    commit = checkpoint(tree, run_id, f"konstruct {run_id}: {state}", result=state == "done")
     values: dict[str, Any] = {"status": STATUS.get(state, "parked"), "reason": finished.reason, "message": finished.message[:2000],
                               "checkpoint": commit, "worker": worker if state == "checkpoint" else None}
     if state == "waiting_approval":
         values.update(parked_at=time.time(), reason="waiting_approval", message=f"waiting for an answer to request {broker.parked}")
     if state == "done":
-        values["branch"] = push_result(tree, run_id)
-    closed = _closed_phases(store_path, run_id)
-    db.record_step(run_id, _image(store_path), closed, worker, **values)
-    # What the step cost beside the run itself (checkout, store, checkpoint, database): the audit
-    # keeps it, and bench/bench_queue.py reads it.
-    db.add_audit(run_id, "step", worker, {"state": state, "started": started, "step_s": round(time.time() - started, 4),
-                                          "orchestrator_s": round(driven_s, 4), "git_s": round(GitClock.seconds(), 4)})
+        values["branch"] = result_branch(run_id)
+    after = _image(store_path)
+    # What the step cost beside the run itself (checkout, store, checkpoint, database) goes in the
+    # same transaction as its result; the step's whole span, this write included, is DBOS's own
+    # record of the step (bench/bench_queue.py reads both).
+    detail = {"state": state, "started": started, "step_s": round(time.time() - started, 4), "orchestrator_s": round(driven_s, 4),
+              "git_s": round(GitClock.seconds(), 4), "checkout_kept": kept}
+    db.record_step(run_id, None if after == image else after, closed, worker, audit_detail=detail, **values)
     return {"state": state, "checkpoint": commit}
+
+
+_blank: dict[str, bytes] = {}
+_blank_lock = threading.Lock()
+
+
+def _blank_store() -> bytes:
+    """An empty run store with its schema, made once per process: a new run's store starts as a copy
+    of it, not as a dozen schema statements each synced to disk."""
+    with _blank_lock:
+        if "image" not in _blank:
+            with tempfile.TemporaryDirectory(prefix="konstruct-blank-store-") as folder:
+                path = Path(folder) / "runs.sqlite3"
+                RunStore(path).close()
+                _blank["image"] = _image(path)
+        return _blank["image"]
 
 
 def _restore_store(data: bytes | None, path: Path) -> Path:
     for stale in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         stale.unlink(missing_ok=True)
-    if data is not None:
-        path.write_bytes(data)  # the image `serialize` gave: the database file as it was
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(_blank_store() if data is None else data)  # the image `serialize` gave: the database file as it was
     return path
 
 
@@ -113,17 +134,13 @@ def _image(path: Path) -> bytes:
         connection.close()
 
 
-def _closed_phases(path: Path, run_id: str) -> list[tuple[str, str]]:
-    store = RunStore(path)
-    try:
-        closed = []
-        for phase in store.phases(run_id):
-            if phase.status == "closed":
-                gates = [g for g in store.gates(run_id, phase.phase_id) if g.decision == "close"]
-                closed.append((phase.phase_id, gates[-1].verdict or "" if gates else ""))
-        return closed
-    finally:
-        store.close()
+def _closed_phases(store: RunStore, run_id: str) -> list[tuple[str, str]]:
+    closed = []
+    for phase in store.phases(run_id):
+        if phase.status == "closed":
+            gates = [g for g in store.gates(run_id, phase.phase_id) if g.decision == "close"]
+            closed.append((phase.phase_id, gates[-1].verdict or "" if gates else ""))
+    return closed
 
 
 def _shown_request(request: TrustRequest, workspace: Workspace | None) -> dict[str, Any]:
@@ -146,6 +163,7 @@ class Progress:
         self.phase: str | None = None
         self.last = ""
         self.written = 0.0
+        self.spent_s = 0.0  # in the database, while the orchestrator waited: the engine's time, not the run's
 
     def report(self, event: Any) -> None:
         if isinstance(event, PhaseStarted):
@@ -153,11 +171,40 @@ class Progress:
         elif isinstance(event, ToolFinished):
             data = event_json(event)
             self.last = neutralise(f"{data.get('tool')}: {'ok' if data.get('ok') else data.get('error')}", keep_layout=False)[:500]
-        elif isinstance(event, TextDelta):
-            return
+        # Anything else (a model's text streaming in included) is only a moment to look for a stop:
+        # a long model turn must not hide a stop asked for meanwhile until its tools finish.
         now = time.monotonic()
         if now - self.written >= _PROGRESS_EVERY_S or isinstance(event, PhaseStarted):
             self.written = now
-            self.db.update_run(self.run_id, phase=self.phase, last_output=self.last)
-            if (self.db.run(self.run_id) or {}).get("stop_requested"):
+            if self.db.progress(self.run_id, phase=self.phase, last_output=self.last):
                 self.switch.kill("stopped")
+            self.spent_s += time.monotonic() - now
+
+
+class StopWatch:
+    """A stop asked for from any machine reaches the run within a second even while nothing happens
+    in it (a model thinking, a command running): a thread looks at the run's row and throws its kill
+    switch. (Progress looks too, at each event; this is for the silences between them.)"""
+
+    every_s = 1.0
+
+    def __init__(self, db: TeamDatabase, run_id: str, switch: KillSwitch) -> None:
+        self.db, self.run_id, self.switch = db, run_id, switch
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name=f"stop-watch-{run_id}", daemon=True)
+
+    def __enter__(self) -> StopWatch:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+
+    def _watch(self) -> None:
+        while not self.done.wait(self.every_s) and not self.switch.killed:
+            try:
+                if self.db.stop_requested(self.run_id):
+                    self.switch.kill("stopped")
+            except Exception:  # noqa: BLE001, S112 - the database away for a moment: look again next time
+                continue
