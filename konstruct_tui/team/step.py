@@ -31,7 +31,6 @@ from .records import TeamDatabase
 
 # The run's status in the team database for each way a step ends.
 STATUS = {"checkpoint": "running", "done": "done", "waiting_approval": "waiting_approval", "stalled": "stalled", "stopped": "stopped"}
-_PROGRESS_EVERY_S = 1.0
 
 
 def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[str, Any]:
@@ -73,13 +72,13 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
         if not resumed:
             store.create_run(run_id, blueprint.title, row["source"], row["blueprint"], str(tree), model, [p.id for p in blueprint.phases])
         # The run itself, timed as bench/bench_queue.py times today's run: the workspace opened and
-        # closed around the orchestrator (the database writes of `progress` are the engine's, not the run's).
+        # closed around the orchestrator (progress goes to the database from a thread of its own).
         began = time.perf_counter()
-        with Workspace(tree) as workspace, StopWatch(db, run_id, switch):
+        with Workspace(tree) as workspace, progress:
             workspace_box.append(workspace)
             orchestrator = Orchestrator(store, run_id, blueprint, workspace, open_models(settings), progress, run_options, switch, settings.price())
             finished = asyncio.run(orchestrator.run(resumed=resumed))
-        driven_s = time.perf_counter() - began - progress.spent_s
+        driven_s = time.perf_counter() - began
         closed = _closed_phases(store, run_id)
     finally:
         store.close()
@@ -88,6 +87,7 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
     commit = checkpoint(tree, run_id, f"konstruct {run_id}: {state}", result=state == "done")
     values: dict[str, Any] = {"status": STATUS.get(state, "parked"), "reason": finished.reason, "message": finished.message[:2000],
                               "checkpoint": commit, "worker": worker if state == "checkpoint" else None}
+    values.update({k: v for k, v in (("phase", progress.phase), ("last_output", progress.last)) if v})
     if state == "waiting_approval":
         values.update(parked_at=time.time(), reason="waiting_approval", message=f"waiting for an answer to request {broker.parked}")
     if state == "done":
@@ -155,56 +155,63 @@ def _shown_request(request: TrustRequest, workspace: Workspace | None) -> dict[s
 
 
 class Progress:
-    """The run's events, as the team sees them: its phase and last output in the database (at most
-    once a second), and a stop asked for from any machine thrown into the run's kill switch."""
+    """The run's events, as the team sees them: its phase and last output in the database, and a stop
+    asked for from any machine thrown into the run's kill switch.
 
-    def __init__(self, db: TeamDatabase, run_id: str, switch: KillSwitch) -> None:
-        self.db, self.run_id, self.switch = db, run_id, switch
-        self.phase: str | None = None
-        self.last = ""
-        self.written = 0.0
-        self.spent_s = 0.0  # in the database, while the orchestrator waited: the engine's time, not the run's
-
-    def report(self, event: Any) -> None:
-        if isinstance(event, PhaseStarted):
-            self.phase = event_json(event).get("phase")
-        elif isinstance(event, ToolFinished):
-            data = event_json(event)
-            self.last = neutralise(f"{data.get('tool')}: {'ok' if data.get('ok') else data.get('error')}", keep_layout=False)[:500]
-        # Anything else (a model's text streaming in included) is only a moment to look for a stop:
-        # a long model turn must not hide a stop asked for meanwhile until its tools finish.
-        now = time.monotonic()
-        if now - self.written >= _PROGRESS_EVERY_S or isinstance(event, PhaseStarted):
-            self.written = now
-            if self.db.progress(self.run_id, phase=self.phase, last_output=self.last):
-                self.switch.kill("stopped")
-            self.spent_s += time.monotonic() - now
-
-
-class StopWatch:
-    """A stop asked for from any machine reaches the run within a second even while nothing happens
-    in it (a model thinking, a command running): a thread looks at the run's row and throws its kill
-    switch. (Progress looks too, at each event; this is for the silences between them.)"""
+    The orchestrator never waits on the database for this: `report` only notes what changed, and a
+    thread of its own writes it (at once for a new phase, else at most once a second) and looks for a
+    stop in the same transaction, also while nothing happens in the run (a model thinking, a command
+    running), so a stop reaches a silent run within a second."""
 
     every_s = 1.0
 
     def __init__(self, db: TeamDatabase, run_id: str, switch: KillSwitch) -> None:
         self.db, self.run_id, self.switch = db, run_id, switch
+        self.phase: str | None = None
+        self.last = ""
+        self.lock = threading.Lock()
+        self.changed = False
+        self.wake = threading.Event()
         self.done = threading.Event()
-        self.thread = threading.Thread(target=self._watch, name=f"stop-watch-{run_id}", daemon=True)
+        self.thread = threading.Thread(target=self._watch, name=f"progress-{run_id}", daemon=True)
 
-    def __enter__(self) -> StopWatch:
+    def report(self, event: Any) -> None:
+        if isinstance(event, PhaseStarted):
+            with self.lock:
+                self.phase, self.changed = event_json(event).get("phase"), True
+            self.wake.set()
+        elif isinstance(event, ToolFinished):
+            data = event_json(event)
+            last = neutralise(f"{data.get('tool')}: {'ok' if data.get('ok') else data.get('error')}", keep_layout=False)[:500]
+            with self.lock:
+                self.last, self.changed = last, True
+
+    def __enter__(self) -> Progress:
         self.thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.done.set()
-        self.thread.join()
+        self.wake.set()
+        self.thread.join()  # the last phase and output go with the step's result (record_step)
 
     def _watch(self) -> None:
-        while not self.done.wait(self.every_s) and not self.switch.killed:
+        while not self.done.is_set():
+            self.wake.wait(self.every_s)
+            self.wake.clear()
+            if self.done.is_set():
+                return
             try:
-                if self.db.stop_requested(self.run_id):
+                if self._write() and not self.switch.killed:
                     self.switch.kill("stopped")
             except Exception:  # noqa: BLE001, S112 - the database away for a moment: look again next time
                 continue
+
+    def _write(self) -> bool:
+        """Write what changed (if anything) and say whether a stop was asked for."""
+        with self.lock:
+            changed, phase, last = self.changed, self.phase, self.last
+            self.changed = False
+        if changed:
+            return self.db.progress(self.run_id, phase=phase, last_output=last)
+        return self.db.stop_requested(self.run_id)
