@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -46,7 +48,19 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
     tree = home / "tree"
     kept = fresh_checkout(row["repo"], row["checkpoint"] or row["base"], run_id, tree)
     blueprint = parse_blueprint(row["blueprint"], row["source"])
-    store_path = _restore_store(image, home / "runs.sqlite3")
+    # The store is a scratch copy for this step (its durable copy is the image in the team database,
+    # written with the step's result): in memory-backed storage where there is some, so the step pays
+    # no disk syncs for a file it throws away.
+    scratch = Path(tempfile.mkdtemp(prefix=f"konstruct-{run_id}-", dir=_scratch_root()))
+    try:
+        return _drive(db, run_id, worker, row, image, asked, blueprint, tree, scratch, started, kept)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _drive(db: TeamDatabase, run_id: str, worker: str, row: dict[str, Any], image: bytes | None, asked: list[dict[str, Any]], blueprint: Any,
+           tree: Path, scratch: Path, started: float, kept: bool) -> dict[str, Any]:
+    store_path = _restore_store(image, scratch / "runs.sqlite3")
     store = RunStore(store_path)
     resumed = store.run(run_id) is not None
     model = json.loads(row["model"])
@@ -116,6 +130,12 @@ def _blank_store() -> bytes:
                 RunStore(path).close()
                 _blank["image"] = _image(path)
         return _blank["image"]
+
+
+def _scratch_root() -> str | None:
+    """/dev/shm when this machine has it (Linux), else the temp dir."""
+    shm = "/dev/shm"  # noqa: S108 - a private folder of our own is made inside it (mkdtemp: mode 0700)
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
 def _restore_store(data: bytes | None, path: Path) -> Path:
