@@ -30,7 +30,7 @@ from dbos import DBOS, DBOSClient
 from .database import DatabaseProblem, DatabaseTarget, scrub
 from .checkout import CheckoutFailed
 from .records import TeamDatabase
-from .step import advance
+from .step import advance, clear_stale_scratch
 
 QUEUE = "konstruct-runs"
 WORKFLOW = "konstruct_run"
@@ -146,6 +146,7 @@ class Worker:
     def serve(self, once: bool) -> int:
         signal.signal(signal.SIGTERM, lambda *_: self.stop.set())
         self.db.beat(self.executor_id, socket.gethostname(), os.getpid())
+        clear_stale_scratch()
         DBOS.launch()
         # The queue's limits live in the database: the worker that starts last sets them for all.
         DBOS.register_queue(QUEUE, polling_interval_sec=0.25, on_conflict="always_update",

@@ -51,7 +51,7 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
     # The store is a scratch copy for this step (its durable copy is the image in the team database,
     # written with the step's result): in memory-backed storage where there is some, so the step pays
     # no disk syncs for a file it throws away.
-    scratch = Path(tempfile.mkdtemp(prefix=f"konstruct-{run_id}-", dir=_scratch_root()))
+    scratch = Path(tempfile.mkdtemp(prefix=f"{_SCRATCH}{os.getpid()}-{run_id}-", dir=_scratch_root()))
     try:
         return _drive(db, run_id, worker, row, image, asked, blueprint, tree, scratch, started, kept)
     finally:
@@ -130,6 +130,25 @@ def _blank_store() -> bytes:
                 RunStore(path).close()
                 _blank["image"] = _image(path)
         return _blank["image"]
+
+
+_SCRATCH = "konstruct-store-"
+
+
+def clear_stale_scratch() -> None:
+    """Scratch stores that workers killed mid-step left behind (SIGKILL skips every `finally`): this
+    user's, of processes no longer alive. A worker calls it when it starts."""
+    root = Path(_scratch_root() or tempfile.gettempdir())
+    for entry in root.glob(f"{_SCRATCH}*"):
+        pid = entry.name[len(_SCRATCH):].split("-", 1)[0]
+        try:
+            if not pid.isdigit() or entry.stat().st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def _scratch_root() -> str | None:

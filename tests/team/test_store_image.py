@@ -77,3 +77,22 @@ def test_an_image_kept_before_compression_is_read_and_a_damaged_one_is_one_line(
     with pytest.raises(DatabaseProblem) as problem:
         db.store("bp-1")
     assert "bp-1" in str(problem.value) and "damaged" in str(problem.value) and "\n" not in str(problem.value)
+
+
+def test_scratch_stores_of_dead_workers_are_cleared_and_live_ones_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from konstruct_tui.team import step
+
+    monkeypatch.setattr(step, "_scratch_root", lambda: str(tmp_path))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead = tmp_path / f"konstruct-store-{gone.stdout.strip()}-bp-1-abc"
+    alive = tmp_path / f"konstruct-store-{os.getpid()}-bp-2-def"
+    other = tmp_path / "konstruct-store-notapid-x"
+    for folder in (dead, alive, other):
+        folder.mkdir()
+        (folder / "runs.sqlite3").write_bytes(b"x")
+    step.clear_stale_scratch()
+    assert not dead.exists() and alive.exists() and other.exists()
