@@ -63,3 +63,20 @@ def test_a_worker_that_never_had_the_run_starts_from_its_checkpoint_ref(tmp_path
     (other / "a.txt").write_text("done\n")
     final = checkpoint(other, "bp-x", "done", result=True)
     assert _git("rev-parse", "konstruct/bp-x", cwd=repo) == final == _git("rev-parse", "refs/konstruct/checkpoints/bp-x", cwd=repo)
+
+
+def test_the_recorded_checkpoint_is_the_commit_pushed_whatever_the_executor_did_to_head(tmp_path: Path) -> None:
+    repo, base = _repo(tmp_path)
+    for n, tamper in enumerate((lambda tree: None,
+                                lambda tree: _git("checkout", "-q", "-b", "attached", cwd=tree),  # HEAD on a branch
+                                lambda tree: ((tree / ".git" / "HEAD").unlink(), (tree / ".git" / "HEAD").symlink_to(tree / ".git" / "real-head"),
+                                              (tree / ".git" / "real-head").write_text(base + "\n")))):
+        tree = tmp_path / f"w{n}" / "tree"
+        fresh_checkout(str(repo), base, f"bp-{n}", tree)
+        tamper(tree)
+        (tree / "a.txt").write_text(f"work {n}\n")
+        try:
+            recorded = checkpoint(tree, f"bp-{n}", "step")
+        except Exception:  # noqa: BLE001 - git refusing a tampered HEAD is fine: nothing recorded then
+            continue
+        assert recorded == _git("rev-parse", f"refs/konstruct/checkpoints/bp-{n}", cwd=repo), n
