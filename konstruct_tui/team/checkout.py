@@ -117,41 +117,61 @@ def checkpoint_ref(run_id: str) -> str:
     return f"refs/konstruct/checkpoints/{run_id}"
 
 
-def fresh_checkout(repo: str, commit: str, run_id: str, dest: Path) -> None:
+def fresh_checkout(repo: str, commit: str, run_id: str, dest: Path) -> bool:
     """A new clone at `commit` (the base, or a checkpoint of this run) in `dest`, replacing what was
     there. A tree this worker left at exactly that commit, with nothing changed since (the step before,
-    on the same worker), is that state already and is kept: no second clone."""
+    on the same worker), is that state already and is kept: no second clone. True when it was kept."""
+    if repo.startswith("-"):  # a row written into the database by hand never got repo_location's check
+        raise CheckoutFailed(f"the run's repository {repo!r} starts with '-': refused")
+    if not _COMMIT.fullmatch(commit):  # nor resolve_base's: git would read `--...` as an option
+        raise CheckoutFailed(f"the run's commit {commit!r} is not a commit id: refused")
     if (dest / ".git").is_dir():
         try:
             if _git("rev-parse", "HEAD", cwd=dest) == commit and _git("status", "--porcelain", "--ignored", "--untracked-files=all", cwd=dest) == "":
-                return
+                return True
         except CheckoutFailed:
             pass
     if dest.exists():
         shutil.rmtree(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    if repo.startswith("-"):  # a row written into the database by hand never got repo_location's check
-        raise CheckoutFailed(f"the run's repository {repo!r} starts with '-': refused")
-    if not _COMMIT.fullmatch(commit):  # nor resolve_base's: git would read `--...` as an option
-        raise CheckoutFailed(f"the run's commit {commit!r} is not a commit id: refused")
     _git("clone", "--quiet", "--no-checkout", "--", repo, str(dest))
-    try:
-        _git("cat-file", "-e", f"{commit}^{{commit}}", cwd=dest)
+    try:  # the base is on a branch the clone brought; a checkpoint is under our own ref, fetched only when needed
+        _git("checkout", "--quiet", "--detach", commit, cwd=dest)
     except CheckoutFailed:
         _git("fetch", "--quiet", "origin", f"+{checkpoint_ref(run_id)}:{checkpoint_ref(run_id)}", cwd=dest)
-    _git("checkout", "--quiet", "--detach", commit, cwd=dest)
+        _git("checkout", "--quiet", "--detach", commit, cwd=dest)
+    return False
 
 
-def checkpoint(dest: Path, run_id: str, message: str) -> str:
-    """Commit the work tree as it is and push it as the run's checkpoint; returns the commit."""
+def checkpoint(dest: Path, run_id: str, message: str, *, result: bool = False) -> str:
+    """Commit the work tree as it is and push it as the run's checkpoint; returns the commit.
+    `result`: the same push also makes it the branch `konstruct/RUN` (one push, not two)."""
     _git("add", "-A", cwd=dest)
     _git("commit", "--quiet", "--allow-empty", "--no-verify", "-m", message, cwd=dest)
-    commit = _git("rev-parse", "HEAD", cwd=dest)
-    _git("push", "--quiet", "--force", "origin", f"HEAD:{checkpoint_ref(run_id)}", cwd=dest)
+    commit = _detached_head(dest) or _git("rev-parse", "HEAD", cwd=dest)
+    refs = [f"HEAD:{checkpoint_ref(run_id)}", *([f"HEAD:refs/heads/{result_branch(run_id)}"] if result else [])]
+    _git("push", "--quiet", "--force", "origin", *refs, cwd=dest)
     return commit
 
 
+def _detached_head(dest: Path) -> str | None:
+    """The commit a detached HEAD names, read from the file git just wrote (one git process fewer a
+    step); None when HEAD is anything else (a symlink, a branch the executor attached it to): ask git."""
+    head = dest / ".git" / "HEAD"
+    try:
+        if head.is_symlink() or not head.is_file():
+            return None
+        text = head.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", text) else None
+
+
+def result_branch(run_id: str) -> str:
+    return f"konstruct/{run_id}"
+
+
 def push_result(dest: Path, run_id: str) -> str:
-    branch = f"konstruct/{run_id}"
+    branch = result_branch(run_id)
     _git("push", "--quiet", "--force", "origin", f"HEAD:refs/heads/{branch}", cwd=dest)
     return branch

@@ -30,7 +30,7 @@ from dbos import DBOS, DBOSClient
 from .database import DatabaseProblem, DatabaseTarget, scrub
 from .checkout import CheckoutFailed
 from .records import TeamDatabase
-from .step import advance
+from .step import advance, clear_stale_scratch
 
 QUEUE = "konstruct-runs"
 WORKFLOW = "konstruct_run"
@@ -105,6 +105,28 @@ def cancel(target: DatabaseTarget, workflow_ids: list[str]) -> None:
         client.destroy()
 
 
+# DBOS has no public call that recovers another executor's workflows: its docs send you to the admin
+# server's POST /dbos-workflow-recovery, which dbos 3.4 no longer ships, and `DBOS.resume_workflows`
+# re-enqueues without asking whose the workflow is (a sweep racing a restarted worker could run a run
+# twice). The call behind that endpoint is `DBOS._recover_pending_workflows`: it re-enqueues a PENDING
+# workflow only while it still names the dead executor, so recovering twice is harmless. Hence the pin
+# `dbos>=3.4,<3.5` in pyproject.toml, this one place that calls it, a worker that will not start without
+# it, and tests/team/test_dbos_recovery_api.py, which fails loudly when an upgrade moves it.
+RECOVERY = "_recover_pending_workflows"
+
+
+def recovery_call() -> Any:
+    recover = getattr(DBOS, RECOVERY, None)
+    if not callable(recover):
+        raise DatabaseProblem(f"the installed dbos has no {RECOVERY} (konstruct's workers recover each other's runs through it): "
+                              "install dbos>=3.4,<3.5")
+    return recover
+
+
+def recover(dead_executor: str) -> None:
+    recovery_call()([dead_executor])
+
+
 class Worker:
     def __init__(self, db: TeamDatabase, workdir: Path, concurrency: int, total: int | None, name: str | None, beat_s: float,
                  dead_after_s: float) -> None:
@@ -114,6 +136,7 @@ class Worker:
         self.beat_s = beat_s
         self.dead_after_s = dead_after_s
         self.stop = threading.Event()
+        recovery_call()  # no worker that could not recover the others' runs
         _worker.update(db=db, workdir=workdir, executor_id=self.executor_id)
         self.concurrency, self.total = concurrency, total
         DBOS(config={"name": "konstruct", "system_database_url": db.target.url, "executor_id": self.executor_id,
@@ -123,6 +146,7 @@ class Worker:
     def serve(self, once: bool) -> int:
         signal.signal(signal.SIGTERM, lambda *_: self.stop.set())
         self.db.beat(self.executor_id, socket.gethostname(), os.getpid())
+        clear_stale_scratch()
         DBOS.launch()
         # The queue's limits live in the database: the worker that starts last sets them for all.
         DBOS.register_queue(QUEUE, polling_interval_sec=0.25, on_conflict="always_update",
@@ -144,7 +168,7 @@ class Worker:
     def sweep(self) -> None:
         for dead in self.db.claim_dead_workers(self.dead_after_s):
             self.db.add_audit("-", "worker_recovered", self.executor_id, {"dead_worker": dead})
-            DBOS._recover_pending_workflows([dead])  # re-enqueues them: any worker may take them up
+            recover(dead)  # re-enqueues them: any worker may take them up
         now = time.time()
         for row in self.db.waiting():
             timeout = row["approval_timeout"]

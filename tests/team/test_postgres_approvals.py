@@ -10,13 +10,14 @@ import signal
 from pathlib import Path
 
 from team_processes import Cluster, cli, start_worker
-from team_harness import database, make_repo, two_phase_plan, wait_for
+from team_harness import database, git, make_repo, two_phase_plan, wait_for
 
-ASK = {"text": "Checking first.", "tool_calls": [{"name": "run_command", "arguments": {"command": "python check_calc.py"}}]}
+ASK = {"text": "Checking first.", "tool_calls": [{"name": "run_command", "arguments": {"command": "python mark.py"}}]}
+MARK = "open('marker.txt', 'w').write('the asked command ran')\n"  # what the asked command leaves in the tree
 
 
 def test_parked_runs_are_answered_from_another_process(cluster: Cluster, pg_url: str, tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo")
+    repo = make_repo(tmp_path / "repo", {"mark.py": MARK})
     plan, scripts = two_phase_plan(tmp_path, p1_first=[ASK], phases=1)
     submit = ("blueprint", "submit", str(plan), "--repo", str(repo), "--provider", "scripted", "--script", str(scripts), "--database", pg_url)
     granted, denied = (json.loads(cli(*submit).stdout)["run"] for _ in range(2))
@@ -33,10 +34,10 @@ def test_parked_runs_are_answered_from_another_process(cluster: Cluster, pg_url:
         mine = [a for a in listing if a["run_id"] == granted]
         assert len(mine) == 1 and mine[0]["status"] == "pending"
         request = mine[0]["request"]
-        assert request["capability"] == "commands" and request["command"] == "python check_calc.py" and request["rule"]
+        assert request["capability"] == "commands" and request["command"] == "python mark.py" and request["rule"]
         rid = mine[0]["request_id"]
         shown = cli("approvals", "list", granted, "--database", pg_url).stdout
-        assert rid in shown and "python check_calc.py" in shown
+        assert rid in shown and "python mark.py" in shown
 
         # A watcher can look but not answer.
         cluster.sql("CREATE ROLE watcher LOGIN")
@@ -58,16 +59,41 @@ def test_parked_runs_are_answered_from_another_process(cluster: Cluster, pg_url:
         assert again.returncode == 2 and "already answered: denied" in again.stderr  # a deny is final
 
         wait_for(lambda: db.run(granted)["status"] == "done", why="the granted run to finish", state=lambda: db.run(granted), timeout=90)
-        # The denied run goes on without the command (what its executor does then is the gate's to judge).
-        wait_for(lambda: db.run(denied)["status"] in ("done", "parked", "stalled"), why="the denied run to go on", state=lambda: db.run(denied), timeout=90)
+        # A deny is final for that request: the run goes on without the command, and its gate (which
+        # does not ask the executor's permissions) closes the phase on its own checks.
+        wait_for(lambda: db.run(denied)["status"] == "done", why="the denied run to finish", state=lambda: db.run(denied), timeout=90)
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(30)
     kinds = {e["kind"]: e for e in db.audit(granted)}
     assert kinds["approval_granted"]["actor"].startswith("postgres (") and kinds["approval_granted"]["at"] > kinds["approval_requested"]["at"]
-    assert [e["kind"] for e in db.audit(denied)].count("approval_denied") == 1
-    # The granted command ran once the run resumed; the denied one was refused to the executor, not parked again.
-    assert "approval_requested" in [e["kind"] for e in db.audit(denied)]
+    # The granted command ran once the run resumed: what it wrote is in the pushed branch.
+    assert git("show", f"konstruct/{granted}:marker.txt", cwd=repo) == "the asked command ran"
+    # The denied one never ran: not asked again, refused to the executor, nothing of it in the branch.
+    denied_kinds = [e["kind"] for e in db.audit(denied)]
+    assert denied_kinds.count("approval_requested") == 1 and denied_kinds.count("approval_denied") == 1
     assert [a["status"] for a in db.approvals(denied)] == ["denied"]
+    assert "marker.txt" not in git("ls-tree", "--name-only", f"konstruct/{denied}", cwd=repo).split()
+    assert "return a + b" in git("show", f"konstruct/{denied}:calc.py", cwd=repo)
+    # Each run asked twice (the step that parked, the step after the answer): the grant ran it the
+    # second time, the deny refused it both times.
+    assert [c.ok for c in _calls(db, granted) if c.tool == "run_command"] == [False, True]
+    assert [c.ok for c in _calls(db, denied) if c.tool == "run_command"] == [False, False]
     report = cli("blueprint", "report", granted, "--database", pg_url).stdout
     assert "approval_granted by postgres" in report
+
+
+def _calls(db, run_id: str) -> list:
+    """The executor's tool calls as the run's own store recorded them (read as any reader does)."""
+    import tempfile
+
+    from konstruct_tui.blueprint import RunStore
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "runs.sqlite3"
+        path.write_bytes(db.store(run_id))
+        store = RunStore.read_only(path)
+        try:
+            return store.calls(run_id, "p1", "executor")
+        finally:
+            store.close()

@@ -47,23 +47,37 @@ def _default_url() -> str:
 
 
 def test_stop_reaches_a_running_run_and_resume_finishes_it(tmp_path: Path) -> None:
+    """p2's executor turn hangs until something closes it: only the stop can end this run, however
+    slowly the `stop` command starts (it used to race a timed turn, and lose on a busy machine)."""
     from team_harness import database, wait_for
     from team_processes import start_worker
 
     repo = make_repo(tmp_path / "repo")
-    plan, scripts = two_phase_plan(tmp_path, p2_delay_s=6)
+    plan, scripts = two_phase_plan(tmp_path)
+    script = scripts / "executor-p2.json"
+    resumable = script.read_text()
+    turns = json.loads(resumable)
+    turns["turns"].insert(0, {"text": "Thinking it over.", "hang": True})
+    script.write_text(json.dumps(turns))
     url = _default_url()
     run_id = json.loads(cli("blueprint", "submit", str(plan), "--repo", str(repo), "--provider", "scripted", "--script", str(scripts)).stdout)["run"]
     worker = start_worker("--workdir", str(tmp_path / "work"), "--heartbeat", "0.3", log=tmp_path / "w.log")
     db = database(url)
+
+    def state() -> str:  # what a timeout shows: the run's row and the worker's last words
+        row = {k: v for k, v in (db.run(run_id) or {}).items() if k in ("status", "reason", "message", "phase", "worker", "stop_requested")}
+        log = (tmp_path / "w.log").read_text(errors="replace")[-3000:] if (tmp_path / "w.log").exists() else ""
+        return f"{row}; audit {[e['kind'] for e in db.audit(run_id)]}; worker log: {log}"
+
     try:
-        wait_for(lambda: db.run(run_id)["phase"] == "p2", why="phase p2 to start")
+        wait_for(lambda: db.run(run_id)["phase"] == "p2", why="phase p2 to start", state=state)
         stop = cli("blueprint", "stop", run_id, "--database", url)
-        assert json.loads(stop.stdout) == {"run": run_id, "status": "stopping"}
-        wait_for(lambda: db.run(run_id)["status"] == "stopped", timeout=60, why="the run to stop", state=lambda: db.run(run_id))
+        assert json.loads(stop.stdout) == {"run": run_id, "status": "stopping"}, state()
+        wait_for(lambda: db.run(run_id)["status"] == "stopped", timeout=60, why="the run to stop", state=state)
         assert [c["phase_id"] for c in db.closures(run_id)] == ["p1"]
+        script.write_text(resumable)  # the resumed attempt's model answers at once
         assert json.loads(cli("blueprint", "resume", run_id, "--database", url).stdout) == {"run": run_id, "status": "queued"}
-        wait_for(lambda: db.run(run_id)["status"] == "done", timeout=120, why="the resumed run to finish", state=lambda: db.run(run_id))
+        wait_for(lambda: db.run(run_id)["status"] == "done", timeout=120, why="the resumed run to finish", state=state)
     finally:
         worker.terminate()
         worker.wait(30)
