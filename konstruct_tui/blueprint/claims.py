@@ -8,7 +8,7 @@ executor sessions, never through the general registry.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -35,15 +35,11 @@ class MarkTaskInput(ToolInput):
     note: str = Field(default="", description="how it was done, or why it is blocked")
 
 
-class PhaseDone(Tool[PhaseDoneInput]):
-    name: ClassVar[str] = "phase_done"
-    description: ClassVar[str] = (
-        "Ask for this phase to be closed, with a summary of what you did. This is a request: after "
-        "your turn an independent completion gate (file checks, the phase's verification commands, "
-        "a reviewer that reads the code) decides whether the phase is complete."
-    )
+class PhaseDone(Tool[PhaseDoneInput], name="phase_done", mutating=False):
+    """Ask for this phase to be closed, with a summary of what you did. This is a request: after your
+    turn an independent completion gate (file checks, the phase's verification commands, a reviewer
+    that reads the code) decides whether the phase is complete."""
     Input = PhaseDoneInput
-    mutating: ClassVar[bool] = False
 
     def __init__(self, claims: PhaseClaims) -> None:
         self.claims = claims
@@ -57,14 +53,10 @@ class PhaseDone(Tool[PhaseDoneInput]):
         })
 
 
-class MarkTask(Tool[MarkTaskInput]):
-    name: ClassVar[str] = "mark_task"
-    description: ClassVar[str] = (
-        "Record the status of one task of this phase (done, in_progress, blocked, todo) with a note. "
-        "A mark is your claim; the completion gate checks the work itself."
-    )
+class MarkTask(Tool[MarkTaskInput], name="mark_task", mutating=False):
+    """Record the status of one task of this phase (done, in_progress, blocked, todo) with a note. A
+    mark is your claim; the completion gate checks the work itself."""
     Input = MarkTaskInput
-    mutating: ClassVar[bool] = False
 
     def __init__(self, claims: PhaseClaims) -> None:
         self.claims = claims

@@ -62,8 +62,17 @@ class Tool(Generic[InputT]):
     Input: ClassVar[type[ToolInput]]  # the model `Tool[Model]` names, unless the class sets its own
     mutating: ClassVar[bool] = True
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, name: str | None = None, mutating: bool | None = None, **kwargs: Any) -> None:
+        """`class ReadCode(Tool[ReadCodeInput], name="read_code", mutating=False):` with the class's
+        docstring as the description the model reads (its words joined by single spaces), unless the
+        class computes one itself."""
         super().__init_subclass__(**kwargs)
+        if name is not None:
+            cls.name = name
+        if mutating is not None:
+            cls.mutating = mutating
+        if "description" not in cls.__dict__ and cls.__doc__:
+            cls.description = " ".join(cls.__doc__.split())
         if "Input" in cls.__dict__:
             return
         for base in getattr(cls, "__orig_bases__", ()):

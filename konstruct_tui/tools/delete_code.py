@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from pydantic import Field
 
@@ -22,13 +21,9 @@ class DeleteCodeInput(ToolInput):
     preconditions: dict[str, str] = Field(default_factory=dict)
 
 
-class DeleteCode(Tool[DeleteCodeInput]):
-    name: ClassVar[str] = "delete_code"
-    description: ClassVar[str] = (
-        "Delete files in one batch; each entry needs the revision from read_code. Statuses: deleted, "
-        "conflict, rejected, refused, rolled_back."
-    )
-    mutating: ClassVar[bool] = True
+class DeleteCode(Tool[DeleteCodeInput], name="delete_code", mutating=True):
+    """Delete files in one batch; each entry needs the revision from read_code. Statuses: deleted,
+    conflict, rejected, refused, rolled_back."""
 
     def run(self, params: DeleteCodeInput, context: ToolContext) -> ToolResult:
         requests = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import PurePosixPath
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -36,14 +36,11 @@ class EnumerateInput(ToolInput):
     limit: int = Field(default=1000, ge=1, le=MAX_LIMIT)
 
 
-class Enumerate(Tool[EnumerateInput]):
-    name: ClassVar[str] = "enumerate"
-    description: ClassVar[str] = (
-        "List a collection: files (target folder, glob), directories (with file counts), symbols (of a "
-        "file or folder, from the code graph), neighborhoods (clusters of files that depend on each "
-        "other), languages (files per language), scripts (the project's runnable scripts for run_command)."
-    )
-    mutating: ClassVar[bool] = False
+class Enumerate(Tool[EnumerateInput], name="enumerate", mutating=False):
+    """List a collection: files (target folder, glob), directories (with file counts), symbols (of a
+    file or folder, from the code graph), neighborhoods (clusters of files that depend on each
+    other), languages (files per language), scripts (the project's runnable scripts for
+    run_command)."""
 
     def run(self, params: EnumerateInput, context: ToolContext) -> ToolResult:
         target = relative_target(params.target)

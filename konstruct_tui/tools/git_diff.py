@@ -8,7 +8,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
@@ -28,14 +28,10 @@ class GitDiffInput(ToolInput):
     max_bytes: int = Field(default=200_000, ge=0, le=8 * 1024 * 1024, description="cap on the diff text")
 
 
-class GitDiff(Tool[GitDiffInput]):
-    name: ClassVar[str] = "git_diff"
-    description: ClassVar[str] = (
-        "The working tree's changes against base (default HEAD), including untracked files: per file "
-        "status and line counts, the unified diff, and impact (files that depend on the changed ones, "
-        "neighborhoods touched)."
-    )
-    mutating: ClassVar[bool] = False
+class GitDiff(Tool[GitDiffInput], name="git_diff", mutating=False):
+    """The working tree's changes against base (default HEAD), including untracked files: per file
+    status and line counts, the unified diff, and impact (files that depend on the changed ones,
+    neighborhoods touched)."""
 
     def run(self, params: GitDiffInput, context: ToolContext) -> ToolResult:
         root = context.workspace.root

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from pydantic import Field, model_validator
 
@@ -29,14 +28,10 @@ class ReadCodeInput(ToolInput):
     line_numbers: bool = Field(default=False, description="also return each range with line numbers, as `numbered`")
 
 
-class ReadCode(Tool[ReadCodeInput]):
-    name: ClassVar[str] = "read_code"
-    description: ClassVar[str] = (
-        "Read files or line ranges in one batch. Each entry has a status (ok, not_found, refused, "
-        "skipped, binary, too_large) and a revision (sha256 of the exact bytes): pass that revision "
-        "to write_code or delete_code when you change the file."
-    )
-    mutating: ClassVar[bool] = False
+class ReadCode(Tool[ReadCodeInput], name="read_code", mutating=False):
+    """Read files or line ranges in one batch. Each entry has a status (ok, not_found, refused,
+    skipped, binary, too_large) and a revision (sha256 of the exact bytes): pass that revision to
+    write_code or delete_code when you change the file."""
 
     def run(self, params: ReadCodeInput, context: ToolContext) -> ToolResult:
         requests = [

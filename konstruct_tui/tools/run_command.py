@@ -15,7 +15,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from pydantic import Field, model_validator
 
@@ -74,15 +74,11 @@ class RunCommandInput(ToolInput):
         return self
 
 
-class RunCommand(Tool[RunCommandInput]):
-    name: ClassVar[str] = "run_command"
-    description: ClassVar[str] = (
-        "Run the project's own script ({\"script\": \"test\"}; see enumerate collection=scripts) or one "
-        "command line ({\"command\": \"pytest -q tests/test_x.py\"}). No shell: no pipes, ;, &&, redirections "
-        "or $(...). Statuses: ok, failed (non-zero exit), timeout, killed, not_found, refused, needs_grant. "
-        "Output keeps its head and tail when long."
-    )
-    mutating: ClassVar[bool] = True
+class RunCommand(Tool[RunCommandInput], name="run_command", mutating=True):
+    """Run the project's own script ({"script": "test"}; see enumerate collection=scripts) or one
+    command line ({"command": "pytest -q tests/test_x.py"}). No shell: no pipes, ;, &&, redirections
+    or $(...). Statuses: ok, failed (non-zero exit), timeout, killed, not_found, refused,
+    needs_grant. Output keeps its head and tail when long."""
 
     def run(self, params: RunCommandInput, context: ToolContext) -> ToolResult:
         workspace = context.workspace

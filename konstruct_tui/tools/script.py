@@ -22,7 +22,7 @@ import signal
 import subprocess
 import sys
 import time
-from typing import Any, ClassVar
+from typing import Any
 
 from pydantic import Field
 
@@ -47,16 +47,12 @@ class ScriptInput(ToolInput):
     timeout_s: float = Field(default=10.0, gt=0, le=60, description="wall-clock limit")
 
 
-class Script(Tool[ScriptInput]):
-    name: ClassVar[str] = "script"
-    description: ClassVar[str] = (
-        "Run a read-only Starlark program that may call read_code, search, traverse_graph, enumerate "
-        "and git_diff (same inputs as the tools, as keyword arguments; the first positional argument "
-        "is paths/query/mode/collection/base) and compute over their JSON results. print() is "
-        "collected. The value of the last expression is returned as JSON. No writes, no processes, "
-        "no imports; step, memory and time limits."
-    )
-    mutating: ClassVar[bool] = False
+class Script(Tool[ScriptInput], name="script", mutating=False):
+    """Run a read-only Starlark program that may call read_code, search, traverse_graph, enumerate and
+    git_diff (same inputs as the tools, as keyword arguments; the first positional argument is
+    paths/query/mode/collection/base) and compute over their JSON results. print() is collected. The
+    value of the last expression is returned as JSON. No writes, no processes, no imports; step,
+    memory and time limits."""
 
     def run(self, params: ScriptInput, context: ToolContext) -> ToolResult:
         from .registry import TOOLS, call

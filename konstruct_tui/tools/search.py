@@ -4,7 +4,7 @@ suggested line range to read next and its neighborhood; the result names the eng
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -32,14 +32,10 @@ class SearchInput(ToolInput):
     ignore_case: bool = Field(default=False, description="text and regex: match case-insensitively")
 
 
-class Search(Tool[SearchInput]):
-    name: ClassVar[str] = "search"
-    description: ClassVar[str] = (
-        "Find code. match=text (literal) or regex (ripgrep, .gitignore honored), glob (file paths), "
-        "symbol (definitions from the code graph), meaning (symbols and files ranked by your words). "
-        "Each hit has path, line, suggested_range (about 40 lines to read next) and neighborhood."
-    )
-    mutating: ClassVar[bool] = False
+class Search(Tool[SearchInput], name="search", mutating=False):
+    """Find code. match=text (literal) or regex (ripgrep, .gitignore honored), glob (file paths),
+    symbol (definitions from the code graph), meaning (symbols and files ranked by your words). Each
+    hit has path, line, suggested_range (about 40 lines to read next) and neighborhood."""
 
     def run(self, params: SearchInput, context: ToolContext) -> ToolResult:
         if params.match in ("text", "regex"):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from pydantic import Field, model_validator
 
@@ -48,15 +47,11 @@ class WriteCodeInput(ToolInput):
     preconditions: dict[str, str] = Field(default_factory=dict, description="other files that must still be at these revisions")
 
 
-class WriteCode(Tool[WriteCodeInput]):
-    name: ClassVar[str] = "write_code"
-    description: ClassVar[str] = (
-        "Change files in one batch: replacements [{old, new}] (old must occur exactly once), a full "
-        "content rewrite, or create: true for a new file. Every edit to an existing file carries the "
-        "revision from read_code; a file changed since is a conflict and stays untouched. Statuses: "
-        "written, created, conflict, rejected, refused, rolled_back."
-    )
-    mutating: ClassVar[bool] = True
+class WriteCode(Tool[WriteCodeInput], name="write_code", mutating=True):
+    """Change files in one batch: replacements [{old, new}] (old must occur exactly once), a full
+    content rewrite, or create: true for a new file. Every edit to an existing file carries the
+    revision from read_code; a file changed since is a conflict and stays untouched. Statuses:
+    written, created, conflict, rejected, refused, rolled_back."""
 
     def run(self, params: WriteCodeInput, context: ToolContext) -> ToolResult:
         requests = [edit.request() for edit in params.edits]

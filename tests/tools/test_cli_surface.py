@@ -16,6 +16,11 @@ def test_tools_lists_every_intent_with_a_schema(konstruct) -> None:
     assert tools["traverse_graph"]["mutating"] is False and tools["write_code"]["mutating"] is True
     collections = tools["enumerate"]["input_schema"]["properties"]["collection"]["enum"]
     assert collections == ["files", "directories", "symbols", "neighborhoods", "languages", "scripts"]
+    # a tool's description is its docstring as one line: the model reads no line breaks or indents
+    assert tools["read_code"]["description"].startswith("Read files or line ranges in one batch. Each entry has a status")
+    assert tools["search"]["mutating"] is False and tools["run_command"]["mutating"] is True
+    for tool in tools.values():
+        assert "\n" not in tool["description"] and "  " not in tool["description"], tool["name"]
 
 
 def test_a_structural_question_from_the_shell_builds_the_index_first(konstruct, project: Path) -> None:
