@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ...facts import Edge, FileFacts, ImportRef, ProjectView
 from .members import MemberResolver
 from .modules import ModuleTable, join, parent_dir
-from .stated import DEFERRED
+from .records import PythonMemberFacts
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class PythonResolver:
         referenced = self._references(facts, bindings, wildcards)
         edges = [Edge(importer, t, "imports", tuple(sorted(n))) for t, n in sorted(imported.items())]
         edges += [Edge(importer, t, "references", tuple(sorted(n))) for t, n in sorted(referenced.items()) if n]
-        if isinstance(facts.extra, dict) and DEFERRED in facts.extra:
+        if isinstance(facts.extra, PythonMemberFacts) and facts.extra.deferred:
             return edges  # extracted without member facts: the member tier resolves this file's member uses
         members, unknown = self._members.resolve(facts)
         edges += [Edge(importer, t, "members", tuple(sorted(n))) for t, n in sorted(members.items()) if n]
@@ -68,10 +68,10 @@ class PythonResolver:
     def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, _Binding | None]]:
         """(file, edge label, binding) for each file the import statement depends on."""
         if ref.kind == "import":
-            found = self._absolute(ref.target, importer)
-            if found is None:
+            absolute = self._absolute(ref.target, importer)
+            if absolute is None:
                 return []
-            path, exact = found
+            path, exact = absolute
             # `import a.b.c` binds `a` but code reaches the module as `a.b.c`; an alias binds it.
             chain = ref.alias or (ref.target if exact else ref.target.rsplit(".", 1)[0])
             return [(path, ref.target, _Binding(path, None, chain))]
