@@ -10,14 +10,19 @@ from konstruct_tui.graph.languages import language_for
 from konstruct_tui.graph.languages.python import SUPPORT, query
 from konstruct_tui.graph.languages.python.records import (
     DEFERRED,
+    SELF,
     Annotation,
-    Bases,
     CallOn,
     CallResult,
+    Decorated,
+    Either,
+    Entered,
+    Local,
     LocalUse,
-    NameTypes,
+    OneOf,
     PythonMemberFacts,
-    Returns,
+    SameAs,
+    SuperCall,
 )
 from konstruct_tui.graph.records import encode_facts, facts_from_json
 
@@ -131,11 +136,11 @@ def test_a_file_extracted_without_members_says_so_as_a_state_that_survives_the_s
 
 
 _EVERY_KIND = textwrap.dedent('''\
-    from typing import Optional
+    from typing import Optional, Self
     from . import mod
 
     class Client(mod.Base, Mixin):
-        def __enter__(self) -> "Client":
+        def __enter__(self) -> Self:
             return self
 
         def load(self):
@@ -167,17 +172,16 @@ def test_a_constructor_call_is_a_record_with_its_callee_not_a_string() -> None:
     names told apart per function are fields too, never a syntax packed into a string."""
     facts = SUPPORT.extract("m.py", _EVERY_KIND.encode()).extra
     assert isinstance(facts, PythonMemberFacts)
-    types = {(t.name, t.scope): t.written for t in facts.types}
-    assert types[("entered", None)][0].manager == CallResult("Client")
-    assert types[("entered", None)][0].method == "__enter__"
-    assert Bases("Client", ("mod.Base", "Mixin")) in facts.bases
-    assert Returns("make", facts.returns[[r.function for r in facts.returns].index("make")].written) in facts.returns
-    assert [s.cls for s in facts.supers] == ["Client"] and facts.supers[0].member == "load"
-    assert {a.cls for a in facts.returns[[r.function for r in facts.returns].index("make")].written.alternatives} \
-        == {"Client", "mod.Other"}
+    assert facts.types["entered"] == (Entered(CallResult("Client"), "__enter__"),)
+    assert facts.bases["Client"] == ("mod.Base", "Mixin")
+    assert facts.returns["make"] == OneOf((Annotation("Client"), Annotation("mod.Other")))
+    assert facts.returns["Client.__enter__"] == SELF
+    assert facts.types["c"] == (Either((CallResult("Client"), CallResult("mod.make_client"))),)
+    assert facts.types["same"] == (SameAs("c"),) and facts.types["command"] == (Decorated("mod.group"),)
+    assert facts.supers == (SuperCall("Client", "load"),)
     other = _EVERY_KIND.index("def other")
-    assert types[("runner", other)] == (CallResult("make_runner"),)
-    assert types[("runner", _EVERY_KIND.index("def runs"))] == (Annotation("Runner"),)
+    assert facts.types[Local("runner", other)] == (CallResult("make_runner"),)
+    assert facts.types[Local("runner", _EVERY_KIND.index("def runs"))] == (Annotation("Runner"),)
     assert facts.told_apart == ("runner",)
     assert LocalUse("runner.invoke", other) in facts.local
     assert CallOn("runner.invoke", other, "result") in facts.calls
@@ -234,14 +238,12 @@ def test_member_facts_do_not_depend_on_the_order_captures_come_in() -> None:
     groups = ts.captures(query(members=True), tree.root_node)
     shuffled = {name: list(reversed(nodes)) for name, nodes in groups.items()}
     facts = member_facts(groups, tree.root_node.has_error)
-    returns = {r.function: r.written for r in facts.returns}
-    assert returns["Box.get"] == Annotation("Value")
-    assert returns["Box.Inner.get"] == Annotation("Inner") and Bases("Box.Inner", ("Base", "mixins.Sized")) in facts.bases
+    assert facts.returns["Box.get"] == Annotation("Value")
+    assert facts.returns["Box.Inner.get"] == Annotation("Inner") and facts.bases["Box.Inner"] == ("Base", "mixins.Sized")
     assert member_facts(shuffled, False) == facts
     # The byte-range scope table (error-free trees) answers as the walk up the tree does.
     assert member_facts(groups, True) == facts
-    assert NameTypes("self.kept", None, (Annotation("Box"),)) in facts.types
-    assert NameTypes("self.size", None, (Annotation("int"),)) in facts.types
+    assert facts.types["self.kept"] == (Annotation("Box"),) and facts.types["self.size"] == (Annotation("int"),)
     assert SUPPORT.extract("m.py", _OVERLOADED.encode()).extra == facts
 
 
@@ -286,9 +288,9 @@ def test_names_bound_per_function_are_placed_alike_by_the_scope_table_and_the_tr
     check = _PER_FUNCTION.index("def check")
     inner = _PER_FUNCTION.index("def inner")
     outer = _PER_FUNCTION.index("def outer")
-    types = {(t.name, t.scope): t.written for t in extra.types}
-    assert types[("runner", check)] == (CallResult("CliRunner"),) and types[("runner", None)] == (CallResult("CliRunner"),)
-    assert types[("runner", inner)] == (CallResult("make"),)
+    types = extra.types
+    assert types[Local("runner", check)] == (CallResult("CliRunner"),) and types["runner"] == (CallResult("CliRunner"),)
+    assert types[Local("runner", inner)] == (CallResult("make"),)
     # `runner` in `other` (no binding of its own, inside class Case) is outer's untyped parameter
     assert set(extra.local) == {LocalUse("runner.invoke", None), LocalUse("runner.invoke", check),
                                 LocalUse("runner.invoke", outer), LocalUse("runner.result", inner),
@@ -301,5 +303,7 @@ def _strings(value: object) -> list[str]:
         return [value]
     if isinstance(value, tuple):
         return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for pair in value.items() for text in _strings(pair)]
     slots = getattr(type(value), "__slots__", ())
     return [text for name in slots for text in _strings(getattr(value, name))]

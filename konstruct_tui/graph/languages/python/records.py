@@ -14,7 +14,9 @@ byte, on every record naming it (None: the module's binding, or a name not told 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from itertools import starmap
 from typing import Any, TypeAlias
 
 
@@ -40,6 +42,10 @@ class Annotation:
     cls: str
     scope: int | None = None
 
+    def __init__(self, cls: str, scope: int | None = None) -> None:
+        _ANNOTATION[0](self, cls)
+        _ANNOTATION[1](self, scope)
+
 
 @dataclass(frozen=True, slots=True)
 class OneOf:
@@ -55,6 +61,10 @@ class CallResult:
     callee: str
     scope: int | None = None
 
+    def __init__(self, callee: str, scope: int | None = None) -> None:
+        _CALL_RESULT[0](self, callee)
+        _CALL_RESULT[1](self, scope)
+
 
 @dataclass(frozen=True, slots=True)
 class SameAs:
@@ -62,6 +72,10 @@ class SameAs:
 
     path: str
     scope: int | None = None
+
+    def __init__(self, path: str, scope: int | None = None) -> None:
+        _SAME_AS[0](self, path)
+        _SAME_AS[1](self, scope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,32 +142,6 @@ def written_order(written: Written) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class NameTypes:
-    """Every way the file binds `name` (`self.x` for an attribute), each as written."""
-
-    name: str
-    scope: int | None
-    written: tuple[Written, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Returns:
-    """What function or method `function` (qualified within the file) returns: its annotation,
-    else what every `return` of a non-generator states."""
-
-    function: str
-    written: Written
-
-
-@dataclass(frozen=True, slots=True)
-class Bases:
-    """The base classes class `cls` names, as dotted paths (`Base[str]` as `Base`)."""
-
-    cls: str
-    bases: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class CallOn:
     """`member` used on the result of calling `callee` (`Console().print`)."""
 
@@ -186,6 +174,10 @@ class LocalUse:
     path: str
     scope: int | None
 
+    def __init__(self, path: str, scope: int | None) -> None:
+        _LOCAL_USE[0](self, path)
+        _LOCAL_USE[1](self, scope)
+
 
 @dataclass(frozen=True, slots=True)
 class PythonMemberFacts:
@@ -194,9 +186,13 @@ class PythonMemberFacts:
     file's member uses and nothing is told of them before."""
 
     untyped: tuple[str, ...] = ()  # members used on receivers no name can type (`items[0].run()`)
-    types: tuple[NameTypes, ...] = ()
-    returns: tuple[Returns, ...] = ()
-    bases: tuple[Bases, ...] = ()
+    # Every way the file binds each name (`self.x` for an attribute), each as written; what each
+    # function or method (qualified within the file) returns: its annotation, else what every
+    # `return` of a non-generator states; the base classes each class names (`Base[str]` as
+    # `Base`). Mappings, as resolution looks them up: read-only, never changed once made.
+    types: Mapping[Name, tuple[Written, ...]] = field(default_factory=dict)
+    returns: Mapping[str, Written] = field(default_factory=dict)
+    bases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     calls: tuple[CallOn, ...] = ()
     supers: tuple[SuperCall, ...] = ()
     chains: tuple[Chain, ...] = ()
@@ -209,9 +205,9 @@ class PythonMemberFacts:
             return None
         return [
             list(self.untyped),
-            [[t.name, t.scope, [_written_json(w) for w in t.written]] for t in self.types],
-            [[r.function, _written_json(r.written)] for r in self.returns],
-            [[b.cls, list(b.bases)] for b in self.bases],
+            [[*_name_json(name), [_written_json(w) for w in found]] for name, found in self.types.items()],
+            [[function, _written_json(w)] for function, w in self.returns.items()],
+            [[cls, list(bases)] for cls, bases in self.bases.items()],
             [[c.callee, c.scope, c.member] for c in self.calls],
             [[s.cls, s.member] for s in self.supers],
             [[c.scope, [name for name, _ in c.links], [int(called) for _, called in c.links]] for c in self.chains],
@@ -227,16 +223,28 @@ class PythonMemberFacts:
         written = _written
         return cls(
             tuple(untyped),
-            tuple(NameTypes(name, scope, tuple(map(written, found))) for name, scope, found in types),
-            tuple(Returns(function, written(w)) for function, w in returns),
-            tuple(Bases(c, tuple(b)) for c, b in bases),
-            tuple(CallOn(callee, scope, member) for callee, scope, member in calls),
-            tuple(SuperCall(c, member) for c, member in supers),
+            {name if scope is None else Local(name, scope): tuple(map(written, found)) for name, scope, found in types},
+            {function: written(w) for function, w in returns},
+            {c: tuple(b) for c, b in bases},
+            tuple(starmap(CallOn, calls)),
+            tuple(starmap(SuperCall, supers)),
             tuple(Chain(tuple(zip(names, map(bool, called))), scope) for scope, names, called in chains),
             tuple(told_apart),
-            tuple(LocalUse(path, scope) for path, scope in local),
+            tuple(starmap(LocalUse, local)),
         )
 
+
+# The records a file has by the thousand are made by the store's edge on every read of the member
+# tier: the generated frozen `__init__` (one `object.__setattr__` per field) costs 1.7x setting the
+# slots through their descriptors, as `facts.Symbol` does.
+def _slots(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    return tuple(cls.__dict__[name].__set__ for name in names)
+
+
+_ANNOTATION = _slots(Annotation, "cls", "scope")
+_CALL_RESULT = _slots(CallResult, "callee", "scope")
+_SAME_AS = _slots(SameAs, "path", "scope")
+_LOCAL_USE = _slots(LocalUse, "path", "scope")
 
 DEFERRED = PythonMemberFacts(deferred=True)
 EMPTY = PythonMemberFacts()
@@ -244,17 +252,21 @@ EMPTY = PythonMemberFacts()
 
 # -- the store's edge: a written value as a compact list (its kind first) ----------------------------
 
+def _name_json(name: Name) -> tuple[str, int | None]:
+    return (name, None) if isinstance(name, str) else (name.name, name.scope)
+
+
 def _written_json(written: Written) -> Any:
     if isinstance(written, Annotation):
         return written.cls if written.scope is None else ["t", written.cls, written.scope]
     if isinstance(written, CallResult):
-        return ["c", written.callee, written.scope]
+        return [written.callee] if written.scope is None else ["c", written.callee, written.scope]
     if isinstance(written, SameAs):
         return ["=", written.path, written.scope]
     if isinstance(written, Decorated):
         return ["@", written.decorator, written.scope]
     if isinstance(written, Entered):
-        return [">", _written_json(written.manager), written.method]
+        return [">", written.manager.callee, written.manager.scope, written.method]
     if isinstance(written, Either):
         return ["^", *map(_written_json, written.branches)]
     if isinstance(written, OneOf):
@@ -262,20 +274,47 @@ def _written_json(written: Written) -> Any:
     return 1 if written == SELF else 0
 
 
-def _written(data: Any) -> Any:
+def _written(data: Any) -> Written:
     if data.__class__ is str:  # the usual annotation: a class
-        return Annotation(data)
+        return _annotation(data)
     if data.__class__ is int:
         return SELF if data else UNTYPED
+    if len(data) == 1:  # the usual call: of a name the module binds
+        return _call_result(data[0])
     return _READ[data[0]](data)
 
 
-_READ = {
+def _annotation(cls: str) -> Annotation:
+    """One record per class name read (`str`, `Console`: a name repeats across files), kept while
+    the process reads: records are immutable, so sharing one is reading it again."""
+    found = _ANNOTATIONS.get(cls)
+    if found is None:
+        if len(_ANNOTATIONS) > _KEPT:
+            _ANNOTATIONS.clear()
+        found = _ANNOTATIONS[cls] = Annotation(cls)
+    return found
+
+
+def _call_result(callee: str) -> CallResult:
+    """As `_annotation`, for what a call of `callee` gives (`Console()`, `dict()`)."""
+    found = _CALLS.get(callee)
+    if found is None:
+        if len(_CALLS) > _KEPT:
+            _CALLS.clear()
+        found = _CALLS[callee] = CallResult(callee)
+    return found
+
+
+_KEPT = 50_000  # distinct names a project reads; past that, start again rather than grow
+_ANNOTATIONS: dict[str, Annotation] = {}
+_CALLS: dict[str, CallResult] = {}
+
+_READ: dict[str, Callable[[list[Any]], Written]] = {
     "c": lambda d: CallResult(d[1], d[2]),
     "=": lambda d: SameAs(d[1], d[2]),
     "@": lambda d: Decorated(d[1], d[2]),
     "t": lambda d: Annotation(d[1], d[2]),
-    ">": lambda d: Entered(_written(d[1]), d[2]),
+    ">": lambda d: Entered(CallResult(d[1], d[2]), d[3]),
     "^": lambda d: Either(tuple(map(_written, d[1:]))),
     "|": lambda d: OneOf(tuple(map(_written, d[1:]))),
 }

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from itertools import compress, repeat, starmap
+from itertools import compress, repeat
 from operator import attrgetter, contains, methodcaller
 
 from .... import treesitter as ts
@@ -31,7 +31,6 @@ from ..records import (
     SELF,
     UNTYPED,
     Annotation,
-    Bases,
     CallOn,
     CallResult,
     Chain,
@@ -39,10 +38,8 @@ from ..records import (
     Entered,
     LocalUse,
     Name,
-    NameTypes,
     OneOf,
     PythonMemberFacts,
-    Returns,
     SameAs,
     SuperCall,
     Written,
@@ -394,10 +391,10 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             returns[qualified] = value
     return PythonMemberFacts(
         untyped=tuple(sorted(untyped)),
-        types=tuple(NameTypes(*_name_and_scope(name), tuple(sorted(found, key=written_order)))
-                    for name, found in sorted(types.items(), key=_name_order)),
-        returns=tuple(starmap(Returns, returns.items())),
-        bases=tuple(starmap(Bases, bases.items())),
+        types={name: tuple(found) if len(found) == 1 else tuple(sorted(found, key=written_order))
+               for name, found in sorted(types.items(), key=_name_order)},
+        returns=returns,
+        bases=bases,
         calls=tuple(sorted(oncall, key=_call_order)),
         supers=tuple(sorted(supers, key=attrgetter("cls", "member"))),
         chains=tuple(sorted({chain for chain, _ in chains}, key=_chain_order)),
@@ -411,13 +408,9 @@ def _function_walked(node: ts.Node) -> str | None:
     return ".".join(names) if kind == "function_definition" else None
 
 
-def _name_and_scope(name: Name) -> tuple[str, int | None]:
-    return (name, None) if isinstance(name, str) else (name.name, name.scope)
-
-
 def _name_order(item: tuple[Name, set[Written]]) -> tuple[str, int]:
-    name, scope = _name_and_scope(item[0])
-    return name, -1 if scope is None else scope
+    name = item[0]
+    return (name, -1) if isinstance(name, str) else (name.name, name.scope)
 
 
 def _call_order(call: CallOn) -> tuple[str, int, str]:

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import chain as joined
 from itertools import repeat
-from typing import Any, Protocol
+from typing import Protocol
 
 from ....facts import FileFacts, ImportRef, ProjectView
-from ..modules import ModuleTable, parent_dir
+from ..modules import ImportBinding, ModuleTable, parent_dir
 from ..records import (
     EMPTY,
     SELF,
@@ -64,28 +63,13 @@ def _path_and_class(member: str) -> tuple[str, str]:
     return path, cls
 
 
-@dataclass(frozen=True, slots=True)
-class _Stated:
-    """A file's member facts as the resolver looks them up: by name, function and class."""
-
-    record: PythonMemberFacts
-    types: dict[Name, tuple[Written, ...]] = field(default_factory=dict)
-    returns: dict[str, Written] = field(default_factory=dict)
-    bases: dict[str, tuple[str, ...]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, record: PythonMemberFacts) -> _Stated:
-        return cls(record, {name_key(t.name, t.scope): t.written for t in record.types},
-                   {r.function: r.written for r in record.returns}, {b.cls: b.bases for b in record.bases})
-
-
 class ImportTargets(Protocol):
     """What member resolution asks of the file resolver (`resolve.PythonResolver`): the module
     table, and the files and bindings an import names."""
 
     table: ModuleTable
 
-    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, Any]]: ...
+    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, ImportBinding | None]]: ...
 
 
 class MemberResolver:
@@ -97,7 +81,6 @@ class MemberResolver:
         self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
         self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
         self._local_classes: dict[str, tuple[FileFacts | None, dict[str, list[str]]]] = {}
-        self._stated: dict[str, tuple[FileFacts | None, _Stated]] = {}
         self._located: dict[tuple[str, Name], _Thing | None] = {}
         # names being typed right now: `node = node.parent` types `node` from itself, a cycle
         self._typing: set[tuple[str, Name]] = set()
@@ -130,15 +113,9 @@ class MemberResolver:
         self._symbols[path] = (facts, found)
         return found
 
-    def stated(self, path: str) -> _Stated:
-        """What `path`'s member facts state, looked up by name."""
-        facts = self._facts(path)
-        cached = self._stated.get(path)
-        if cached is not None and cached[0] is facts:
-            return cached[1]
-        found = _Stated.of(member_facts_of(facts))
-        self._stated[path] = (facts, found)
-        return found
+    def stated(self, path: str) -> PythonMemberFacts:
+        """What `path`'s member facts state."""
+        return member_facts_of(self._facts(path))
 
     def local_classes(self, path: str) -> dict[str, list[str]]:
         """Classes a function of `path` defines (`def test(): class MySchema(Schema): ...`), by
@@ -231,7 +208,7 @@ class MemberResolver:
         if not found:
             return None
         stated = self.stated(path)
-        if name in stated.types or name in stated.record.told_apart:
+        if name in stated.types or name in stated.told_apart:
             return None  # also bound otherwise (a parameter, a fixture): which one is not proven
         if len(found) == 1:
             return ("class", path, found[0])
