@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 import textwrap
 
-from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
+from konstruct_tui.graph.facts import ImportRef, Symbol
 from konstruct_tui.graph.languages import language_for
 from konstruct_tui.graph.languages.python import SUPPORT, query
 from konstruct_tui.graph.languages.python.records import (

@@ -43,8 +43,6 @@ from ..records import (
     SameAs,
     SuperCall,
     Written,
-    head_of,
-    name_key,
     written_order,
 )
 from ..scopes import ScopeTable, scope_table
