@@ -319,10 +319,12 @@ class MemberResolver:
         if len(written_types) > 1 and isinstance(name, str) and name.startswith("self."):
             # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`,
             # `self.x = make()` in a subclass): a type checker holds every assignment to it
-            # (As when these facts were strings, a conditional ending in a name, `make() if c else x`,
-            # counts with them: it spelled no call at its end. Changing that changes answers.)
+            # (As when these facts were strings, a conditional from a call to a name, `make() if c
+            # else x`, counts with them: its spelling neither began with a name nor ended in a call.
+            # Changing that changes answers.)
             declared = [w for w in written_types if isinstance(w, (Annotation, OneOf, Entered))
-                        or (isinstance(w, Either) and isinstance(w.branches[-1], SameAs))]
+                        or (isinstance(w, Either) and isinstance(w.branches[0], CallResult)
+                            and isinstance(w.branches[-1], SameAs))]
             written_types = declared or written_types
         own = [w for w in written_types if head_of(w) == name] if len(written_types) > 1 else None
         if own and len(own) < len(written_types):
