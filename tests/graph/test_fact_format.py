@@ -19,6 +19,7 @@ RECORDED: dict[str, tuple[str, str]] = {
     "go": ("7", "36c6243c04a7d30f"),
     "java": ("6", "454cca95f0f938d4"),
     "rust": ("2", "c9fa2c9583398eb2"),
+    "python": ("7", "d72b9f68a61c0f7e"),
 }
 
 

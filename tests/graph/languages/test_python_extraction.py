@@ -5,9 +5,26 @@ from __future__ import annotations
 import pickle
 import textwrap
 
-from konstruct_tui.graph.facts import FileFacts, ImportRef, Symbol
+from konstruct_tui.graph.facts import ImportRef, Symbol
 from konstruct_tui.graph.languages import language_for
 from konstruct_tui.graph.languages.python import SUPPORT, query
+from konstruct_tui.graph.languages.python.records import (
+    DEFERRED,
+    SELF,
+    Annotation,
+    CallOn,
+    CallResult,
+    Decorated,
+    Either,
+    Entered,
+    Local,
+    LocalUse,
+    OneOf,
+    PythonMemberFacts,
+    SameAs,
+    SuperCall,
+)
+from konstruct_tui.graph.records import encode_facts, facts_from_json
 
 SOURCE = textwrap.dedent(
     '''\
@@ -95,10 +112,84 @@ def test_uses_are_names_and_dotted_paths_but_not_members_keywords_or_import_word
     assert not {"sum", "limit", "rate", "billing", "tax", "read_text"} & uses
 
 
-def test_facts_survive_pickle_and_json_round_trips() -> None:
+def test_facts_survive_pickle_and_the_store_edge_unchanged() -> None:
+    """Worker processes pickle facts; the index store writes them as JSON and reads them back:
+    the typed member record must come out as it went in, field for field."""
     facts = SUPPORT.extract("shop/orders.py", SOURCE.encode())
+    assert isinstance(facts.extra, PythonMemberFacts) and facts.extra.types
     assert pickle.loads(pickle.dumps(facts)) == facts
-    assert FileFacts.from_json(facts.to_json()) == facts
+    read = facts_from_json(encode_facts(facts)[0])
+    assert read == facts and isinstance(read.extra, PythonMemberFacts)
+    for source in (_OVERLOADED, _PER_FUNCTION, _EVERY_KIND):
+        typed = SUPPORT.extract("m.py", source.encode())
+        assert facts_from_json(encode_facts(typed)[0]).extra == typed.extra
+
+
+def test_a_file_extracted_without_members_says_so_as_a_state_that_survives_the_store() -> None:
+    facts = SUPPORT.extract("shop/orders.py", SOURCE.encode(), members=False)
+    assert facts.extra == DEFERRED and facts.extra.deferred
+    assert facts_from_json(encode_facts(facts)[0]).extra == DEFERRED
+    # a file with no member facts at all is not a deferred one
+    empty = SUPPORT.extract("e.py", b"x = 1\n")
+    assert isinstance(empty.extra, PythonMemberFacts) and not empty.extra.deferred
+    assert facts_from_json(encode_facts(empty)[0]).extra == empty.extra
+
+
+_EVERY_KIND = textwrap.dedent('''\
+    from typing import Optional, Self
+    from . import mod
+
+    class Client(mod.Base, Mixin):
+        def __enter__(self) -> Self:
+            return self
+
+        def load(self):
+            return super().load()
+
+    def make(flag) -> Optional[Client | mod.Other]:
+        c = Client() if flag else mod.make_client()
+        with Client() as entered:
+            entered.send()
+        same = c
+        return same
+
+    @mod.group
+    def command():
+        pass
+
+    def runs(runner: Runner):
+        runner.invoke()
+
+    def other():
+        runner = make_runner()
+        runner.invoke().result
+        Client().pool().get().close()
+    ''')
+
+
+def test_a_constructor_call_is_a_record_with_its_callee_not_a_string() -> None:
+    """`c = Client()` is a `CallResult` naming the class it calls; `with`, `super()`, bases and
+    names told apart per function are fields too, never a syntax packed into a string."""
+    facts = SUPPORT.extract("m.py", _EVERY_KIND.encode()).extra
+    assert isinstance(facts, PythonMemberFacts)
+    assert facts.types["entered"] == (Entered(CallResult("Client"), "__enter__"),)
+    assert facts.bases["Client"] == ("mod.Base", "Mixin")
+    assert facts.returns["make"] == OneOf((Annotation("Client"), Annotation("mod.Other")))
+    assert facts.returns["Client.__enter__"] == SELF
+    assert facts.types["c"] == (Either((CallResult("Client"), CallResult("mod.make_client"))),)
+    assert facts.types["same"] == (SameAs("c"),) and facts.types["command"] == (Decorated("mod.group"),)
+    assert facts.supers == (SuperCall("Client", "load"),)
+    other = _EVERY_KIND.index("def other")
+    assert facts.types[Local("runner", other)] == (CallResult("make_runner"),)
+    assert facts.types[Local("runner", _EVERY_KIND.index("def runs"))] == (Annotation("Runner"),)
+    assert facts.told_apart == ("runner",)
+    assert LocalUse("runner.invoke", other) in facts.local
+    assert CallOn("runner.invoke", other, "result") in facts.calls
+    chain = [c for c in facts.chains if c.links[0] == ("Client", True)][0]
+    assert chain.links == (("Client", True), ("pool", True), ("get", False))  # `.close()` walked from it
+    # nowhere in the record is there a string of our own syntax ("Client()", "=c", "a>b", "x@12")
+    for text in _strings(facts):
+        assert not any(mark in text for mark in ("(", "=", ">", "@", "^", "|")), text
 
 
 def test_broken_source_still_yields_what_parses() -> None:
@@ -147,12 +238,12 @@ def test_member_facts_do_not_depend_on_the_order_captures_come_in() -> None:
     groups = ts.captures(query(members=True), tree.root_node)
     shuffled = {name: list(reversed(nodes)) for name, nodes in groups.items()}
     facts = member_facts(groups, tree.root_node.has_error)
-    assert facts["returns"]["Box.get"] == "Value"
-    assert facts["returns"]["Box.Inner.get"] == "Inner" and facts["bases"]["Box.Inner"] == ["Base", "mixins.Sized"]
+    assert facts.returns["Box.get"] == Annotation("Value")
+    assert facts.returns["Box.Inner.get"] == Annotation("Inner") and facts.bases["Box.Inner"] == ("Base", "mixins.Sized")
     assert member_facts(shuffled, False) == facts
     # The byte-range scope table (error-free trees) answers as the walk up the tree does.
     assert member_facts(groups, True) == facts
-    assert facts["types"]["self.kept"] == ["Box"] and facts["types"]["self.size"] == ["int"]
+    assert facts.types["self.kept"] == (Annotation("Box"),) and facts.types["self.size"] == (Annotation("int"),)
     assert SUPPORT.extract("m.py", _OVERLOADED.encode()).extra == facts
 
 
@@ -191,13 +282,28 @@ def test_names_bound_per_function_are_placed_alike_by_the_scope_table_and_the_tr
     groups = ts.captures(query(members=True), tree.root_node)
     assert not tree.root_node.has_error
     assert facts.extra == member_facts(groups, True) == member_facts(groups, False)
-    local = facts.extra["local"]
-    assert local["heads"] == ["runner"]
+    extra = facts.extra
+    assert isinstance(extra, PythonMemberFacts)
+    assert extra.told_apart == ("runner",)
     check = _PER_FUNCTION.index("def check")
     inner = _PER_FUNCTION.index("def inner")
     outer = _PER_FUNCTION.index("def outer")
-    assert facts.extra["types"][f"runner@{check}"] == ["CliRunner()"] and facts.extra["types"]["runner"] == ["CliRunner()"]
-    assert facts.extra["types"][f"runner@{inner}"] == ["make()"]
+    types = extra.types
+    assert types[Local("runner", check)] == (CallResult("CliRunner"),) and types["runner"] == (CallResult("CliRunner"),)
+    assert types[Local("runner", inner)] == (CallResult("make"),)
     # `runner` in `other` (no binding of its own, inside class Case) is outer's untyped parameter
-    assert sorted(local["uses"]) == sorted(["runner.invoke", f"runner@{check}.invoke", f"runner@{outer}.invoke",
-                                            f"runner@{inner}.result", f"runner@{inner}.result.value"])
+    assert set(extra.local) == {LocalUse("runner.invoke", None), LocalUse("runner.invoke", check),
+                                LocalUse("runner.invoke", outer), LocalUse("runner.result", inner),
+                                LocalUse("runner.result.value", inner)}
+
+
+def _strings(value: object) -> list[str]:
+    """Every string in a record, however deep."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, tuple):
+        return [text for item in value for text in _strings(item)]
+    if isinstance(value, dict):
+        return [text for pair in value.items() for text in _strings(pair)]
+    slots = getattr(type(value), "__slots__", ())
+    return [text for name in slots for text in _strings(getattr(value, name))]

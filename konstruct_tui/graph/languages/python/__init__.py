@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...facts import BuildVariants, FileFacts, MemberFactsRecord, ProjectView
 from . import protocol
 from .extract import LANGUAGE, extract, query
+from .records import PythonMemberFacts
 from .resolve import PythonResolver
 from ...facts import RunsUnimported, WrittenSupertypes
 from .supertypes import SUPERTYPES
@@ -24,9 +25,9 @@ class PythonSupport:
     # files' facts through the view on each call, so an edit to a file's imports or symbols does
     # not outdate it (the index rebuilds resolvers anyway when a path or config file changes).
     reusable_resolver: bool = True
-    # 6: no fixture parameters or yields; 5: except-as, dotted aliases, imports rebound per
+    # 7: member facts a typed record (`records.PythonMemberFacts`); 6: no fixture parameters or yields; 5: except-as, dotted aliases, imports rebound per
     # function, inferred returns and yields, fixtures; 4: names per function, super(), with/await; 3: packed member rows; 2: member facts
-    version: str = "6"
+    version: str = "7"
     # The member facts (`extra`) are the member tier: `konstruct index` builds the file graph
     # without them (a third of the extraction), the first question that needs member uses
     # extracts them (see `Indexer.complete_members`).
@@ -35,7 +36,7 @@ class PythonSupport:
     declaration_edges: bool = False
     folder_packages: bool = False
     builds: BuildVariants | None = None
-    member_facts: MemberFactsRecord | None = None  # not typed yet: a plain dict
+    member_facts: MemberFactsRecord | None = PythonMemberFacts
     config_files: tuple[str, ...] = ("pyproject.toml", "setup.cfg", "setup.py")
 
     # What the core asks beyond the file graph (each is described in `graph.facts.LanguageSupport`).
@@ -58,4 +59,4 @@ class PythonSupport:
 
 SUPPORT = PythonSupport()
 
-__all__ = ["SUPPORT", "PythonSupport", "query"]
+__all__ = ["SUPPORT", "PythonMemberFacts", "PythonSupport", "query"]

@@ -9,6 +9,7 @@ that a change can break, the same way grimp counts them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from importlib import resources
 from itertools import compress, count, filterfalse, repeat, starmap
 from operator import attrgetter, neg
@@ -17,7 +18,7 @@ from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
 from .members import member_facts
 from .scopes import ScopeTable
-from .stated import DEFERRED
+from .records import DEFERRED
 
 LANGUAGE = "python"
 
@@ -148,7 +149,7 @@ def _from_import(node: ts.Node, line: int) -> list[ImportRef]:
 
 
 def _uses(groups: dict[str, list[ts.Node]], has_error: bool, chain_texts: list[bytes] | None = None) -> tuple[str, ...]:
-    names = groups.get("name", ())
+    names: Iterable[ts.Node] = groups.get("name", ())
     not_uses = [groups.get(key, ()) for key in ("member", "keyword", "imported")]
     if has_error:
         # Filtered by start byte: a zero-width MISSING identifier (error recovery) can share its
@@ -196,5 +197,5 @@ def extract(path: str, source: bytes, members: bool = True) -> FileFacts:
         symbols=symbols,
         imports=_imports(groups),
         uses=_uses(groups, root.has_error, chain_texts),
-        extra=member_facts(groups, root.has_error, chain_texts, scopes) if members else {DEFERRED: 1},
+        extra=member_facts(groups, root.has_error, chain_texts, scopes) if members else DEFERRED,
     )

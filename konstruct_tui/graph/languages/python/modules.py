@@ -26,6 +26,15 @@ _CONFIG_NAMES = ("pyproject.toml", "setup.cfg", "setup.py")
 _SETUP_PY_PACKAGE_DIR = re.compile(r"""package_dir\s*=\s*\{\s*['"]{2}\s*:\s*['"]([^'"]+)['"]""")
 
 
+@dataclass(frozen=True)
+class ImportBinding:
+    """A local name an import created: a module (`symbol` None) or a name inside a module file."""
+
+    target: str
+    symbol: str | None
+    chain: str  # the dotted prefix that reaches the binding in code (`a.b.c` for `import a.b.c`)
+
+
 def parent_dir(path: str) -> str:
     # String operations on the index's own spelling (relative, no `.` or empty segments): a
     # PurePosixPath per call was 40% of resolving a cold build's imports. Anything else (a folder

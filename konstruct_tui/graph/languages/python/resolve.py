@@ -15,21 +15,11 @@ so a caller query walks the chain instead of us inventing an edge nobody wrote.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 
 from ...facts import Edge, FileFacts, ImportRef, ProjectView
 from .members import MemberResolver
-from .modules import ModuleTable, join, parent_dir
-from .stated import DEFERRED
-
-
-@dataclass(frozen=True)
-class _Binding:
-    """A local name an import created: a module (`symbol` None) or a name inside a module file."""
-
-    target: str
-    symbol: str | None
-    chain: str  # the dotted prefix that reaches the binding in code (`a.b.c` for `import a.b.c`)
+from .modules import ImportBinding, ModuleTable, join, parent_dir
+from .records import PythonMemberFacts
 
 
 class PythonResolver:
@@ -41,7 +31,7 @@ class PythonResolver:
     def resolve(self, facts: FileFacts) -> list[Edge]:
         importer = facts.path
         imported: dict[str, set[str]] = defaultdict(set)
-        bindings: list[_Binding] = []
+        bindings: list[ImportBinding] = []
         wildcards: list[str] = []
         for ref in facts.imports:
             for target, label, binding in self.targets(ref, importer):
@@ -55,7 +45,7 @@ class PythonResolver:
         referenced = self._references(facts, bindings, wildcards)
         edges = [Edge(importer, t, "imports", tuple(sorted(n))) for t, n in sorted(imported.items())]
         edges += [Edge(importer, t, "references", tuple(sorted(n))) for t, n in sorted(referenced.items()) if n]
-        if isinstance(facts.extra, dict) and DEFERRED in facts.extra:
+        if isinstance(facts.extra, PythonMemberFacts) and facts.extra.deferred:
             return edges  # extracted without member facts: the member tier resolves this file's member uses
         members, unknown = self._members.resolve(facts)
         edges += [Edge(importer, t, "members", tuple(sorted(n))) for t, n in sorted(members.items()) if n]
@@ -65,16 +55,16 @@ class PythonResolver:
 
     # -- imports ------------------------------------------------------------------------------
 
-    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, _Binding | None]]:
+    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, ImportBinding | None]]:
         """(file, edge label, binding) for each file the import statement depends on."""
         if ref.kind == "import":
-            found = self._absolute(ref.target, importer)
-            if found is None:
+            absolute = self._absolute(ref.target, importer)
+            if absolute is None:
                 return []
-            path, exact = found
+            path, exact = absolute
             # `import a.b.c` binds `a` but code reaches the module as `a.b.c`; an alias binds it.
             chain = ref.alias or (ref.target if exact else ref.target.rsplit(".", 1)[0])
-            return [(path, ref.target, _Binding(path, None, chain))]
+            return [(path, ref.target, ImportBinding(path, None, chain))]
         name = ref.names[0] if ref.names else "*"
         local = ref.alias or name
         if ref.level:
@@ -84,19 +74,19 @@ class PythonResolver:
             if name != "*":
                 module = self.table.in_directory(directory, join(ref.target, name).replace("/", "."))
                 if module is not None:
-                    return [(module, name, _Binding(module, None, local))]
+                    return [(module, name, ImportBinding(module, None, local))]
             holder = self.table.in_directory(directory, ref.target)
         else:
             if name != "*":
                 found = self.table.lookup(f"{ref.target}.{name}", importer)
                 if found is not None:
-                    return [(found, name, _Binding(found, None, local))]
+                    return [(found, name, ImportBinding(found, None, local))]
             holder = self.table.lookup(ref.target, importer) if ref.target else None
             if holder is None and "." in ref.target and name != "*":
                 return []  # grimp gives up past one missing level: `from a.gone import x`
         if holder is None:
             return []
-        binding = None if name == "*" else _Binding(holder, name, local)
+        binding = None if name == "*" else ImportBinding(holder, name, local)
         return [(holder, name, binding)]
 
     def _absolute(self, dotted: str, importer: str) -> tuple[str, bool] | None:
@@ -119,7 +109,7 @@ class PythonResolver:
 
     # -- references ---------------------------------------------------------------------------
 
-    def _references(self, facts: FileFacts, bindings: list[_Binding], wildcards: list[str]) -> dict[str, set[str]]:
+    def _references(self, facts: FileFacts, bindings: list[ImportBinding], wildcards: list[str]) -> dict[str, set[str]]:
         referenced: dict[str, set[str]] = defaultdict(set)
         plain = {u for u in facts.uses if "." not in u}
         # Dotted uses by their first name: a module binding only looks at the uses that start

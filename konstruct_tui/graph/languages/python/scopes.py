@@ -1,6 +1,6 @@
 """The scopes of a Python file, for its member facts (`members/facts.py`): which class or
 function encloses a node (a table of byte ranges for an error-free tree, a walk up the parents
-otherwise), and names bound differently per function told apart (`_scoped`)."""
+otherwise), and names bound differently per function told apart (`scoped`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,21 @@ from itertools import compress, count, repeat
 from operator import attrgetter, itemgetter, methodcaller, neg
 
 from ... import treesitter as ts
+from .records import (
+    Annotation,
+    CallOn,
+    CallResult,
+    Chain,
+    Decorated,
+    Either,
+    Entered,
+    LocalUse,
+    Name,
+    OneOf,
+    SameAs,
+    Written,
+    name_key,
+)
 
 _START = attrgetter("start_byte")
 _END = attrgetter("end_byte")
@@ -109,17 +124,21 @@ def kind_around(node: ts.Node) -> str | None:
 _CAPTURE = {"class_definition": "definition.class", "function_definition": "definition.function"}
 
 
-def scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node]], conflicts: set[str],
-            calls: list[tuple[str, str, ts.Node]], texts: list[bytes], walked: list[tuple[str, ts.Node]],
-            stated: list[tuple[str, str, str, ts.Node]], table: ScopeTable | None = None
-            ) -> tuple[dict[str, set[str]], set[str], dict[str, list[str]], list[tuple[str, ts.Node]],
-                       list[tuple[str, str, str, ts.Node]]]:
+def scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, Written, ts.Node]], conflicts: set[str],
+           calls: list[tuple[str, str, ts.Node]], texts: list[bytes], walked: list[tuple[Chain, ts.Node]],
+           stated: list[tuple[str, str, Written, ts.Node]], table: ScopeTable | None = None
+           ) -> tuple[dict[Name, set[Written]], set[CallOn], set[LocalUse], list[tuple[Chain, ts.Node]],
+                      list[tuple[str, str, Written, ts.Node]]]:
     """Names the file binds to different things (`runner = CliRunner()` in one test, a bare
     `runner` fixture parameter in another) are told apart by the function that binds them: each
-    such name becomes `name@<start byte of that function>` in the types, in the uses of it (kept
-    under "local": {"heads": [...], "uses": [...]}) and in the calls made on it. A use takes the
-    binding of the innermost enclosing function that binds the name, else the module's. `table`:
-    the scope table of an error-free tree (its function rows nest as the functions do)."""
+    such name is keyed `Local(name, start byte of that function)` in the types, and every record
+    naming it (its uses, kept as `LocalUse`s; the calls made on it; what is written from it) carries
+    that function as its `scope`. A use takes the binding of the innermost enclosing function that
+    binds the name, else the module's. `table`: the scope table of an error-free tree (its
+    function rows nest as the functions do)."""
+    starts: list[int]
+    ends: list[int]
+    parents: list[int]
     if table is not None:  # the functions among the scope table's rows (classes are stepped over)
         starts, ends, parents = table.starts, table.ends, table.parents
         classes = [kind == "class_definition" for kind in table.kinds]
@@ -152,41 +171,92 @@ def scoped(groups: dict[str, list[ts.Node]], bound: list[tuple[str, str, ts.Node
             scope = placed[id(binding)] = starts[index] if index >= 0 else None
             scopes[binding[0]].add(scope)
 
-    def rename(text: str, byte: int) -> str:
-        head, dot, rest = text.partition(".")
+    def scope_of(text: str, byte: int) -> int | None:
+        """The function whose binding of the head of dotted path `text` is read at `byte`."""
+        head = text.partition(".")[0]
         if head not in conflicts:
-            return text
+            return None
         # the innermost function around `byte` that binds the name
         placed_in = scopes[head]
         index = innermost(byte)
         while index >= 0:
             scope = starts[index]
             if scope in placed_in and not classes[index]:
-                return f"{head}@{scope}{dot}{rest}"
+                return scope
             index = parents[index]
-        return text
+        return None
 
-    types: dict[str, set[str]] = defaultdict(set)
+    def place(written: Written, byte: int) -> Written:
+        """`written` with the scope of the name it starts from. A call's callee counts only when
+        dotted: a bare `make()` is what the module's `make` gives."""
+        if isinstance(written, CallResult):
+            scope = scope_of(written.callee, byte) if "." in written.callee else None
+            return written if scope is None else CallResult(written.callee, scope)
+        if isinstance(written, SameAs):
+            scope = scope_of(written.path, byte)
+            return written if scope is None else SameAs(written.path, scope)
+        if isinstance(written, Annotation):
+            scope = scope_of(written.cls, byte)
+            return written if scope is None else Annotation(written.cls, scope)
+        if isinstance(written, Decorated):
+            scope = scope_of(written.decorator, byte)
+            return written if scope is None else Decorated(written.decorator, scope)
+        if isinstance(written, Entered):
+            manager = place(written.manager, byte)
+            return written if manager is written.manager else Entered(_call(manager), written.method)
+        # Of a conditional's branches and an annotation's alternatives only the first is placed, and
+        # only when dotted, as when these facts were strings (`x.a()^B()` placed by its head): the
+        # others read the module's binding. Placing them all changes `callers` answers (rich's
+        # `traceback_console`), a graph-accuracy change of its own, not part of the record's.
+        if isinstance(written, Either):
+            first, *others = written.branches
+            placed_first = _branch(place(first, byte)) if "." in _path(first) else first
+            return written if placed_first is first else Either((placed_first, *others))
+        if isinstance(written, OneOf):
+            head, *rest = written.alternatives
+            placed_head = _annotation(place(head, byte)) if "." in head.cls else head
+            return written if placed_head is head else OneOf((placed_head, *rest))
+        return written
+
+    types: dict[Name, set[Written]] = defaultdict(set)
     for binding in bound:
         name, written, node = binding
         scope = placed.get(id(binding)) if name in conflicts else None
-        key = f"{name}@{scope}" if scope is not None else name
-        prefix = written[0] if written[0] in "@=" else ""
-        body = written[1:] if prefix else written
-        if body.partition(".")[0] in conflicts:
-            body = rename(body, node.start_byte)
-        types[key].add(prefix + body)
+        types[name_key(name, scope)].add(place(written, node.start_byte))
     # Chains starting with one of those names, picked out in C (`startswith` over all of them)
     chains = groups.get("chain", ())
     picked = compress(zip(texts, chains), map(methodcaller("startswith", tuple(f"{c}.".encode() for c in conflicts)), texts))
-    uses = {rename(raw.decode("utf-8", "replace"), node.start_byte) for raw, node in picked if _DOTTED_BYTES.fullmatch(raw)}
-    oncall = {f"{rename(callee, node.start_byte)}>{name}" for callee, name, node in calls}
-    walked = [(rename(chain, node.start_byte), node) for chain, node in walked]
-    renamed = []
-    for kind, qualified, written, node in stated:
-        prefix = "=" if written[0] == "=" else ""
-        body = written[len(prefix):]
-        if body.partition(".")[0].partition("(")[0] in conflicts:
-            written = prefix + rename(body, node.start_byte)
-        renamed.append((kind, qualified, written, node))
-    return types, oncall, {"heads": sorted(conflicts), "uses": sorted(uses)}, walked, renamed
+    uses: set[LocalUse] = set()
+    for raw, node in picked:
+        if _DOTTED_BYTES.fullmatch(raw):
+            text = raw.decode("utf-8", "replace")
+            uses.add(LocalUse(text, scope_of(text, node.start_byte)))
+    oncall = {CallOn(callee, scope_of(callee, node.start_byte), name) for callee, name, node in calls}
+    walked = [(_placed_chain(chain, scope_of(chain.links[0][0], node.start_byte)), node)
+              if not chain.links[0][1] else (chain, node) for chain, node in walked]
+    renamed = [(kind, qualified, place(written, node.start_byte), node) for kind, qualified, written, node in stated]
+    return types, oncall, uses, walked, renamed
+
+
+def _path(branch: CallResult | SameAs) -> str:
+    return branch.callee if isinstance(branch, CallResult) else branch.path
+
+
+def _placed_chain(chain: Chain, scope: int | None) -> Chain:
+    return chain if scope is None else Chain(chain.links, scope)
+
+
+# What `place` gives back keeps the kind it was given: these only narrow the type.
+def _call(written: Written) -> CallResult:
+    assert isinstance(written, CallResult)
+    return written
+
+
+def _branch(written: Written) -> CallResult | SameAs:
+    assert isinstance(written, (CallResult, SameAs))
+    return written
+
+
+def _annotation(written: Written) -> Annotation:
+    assert isinstance(written, Annotation)
+    return written

@@ -4,7 +4,7 @@ file's uses and call chains itself)."""
 
 from __future__ import annotations
 
-from .facts import SELF, UNTYPED, member_facts
+from .facts import member_facts
 from .resolver import MemberResolver
 
-__all__ = ["SELF", "UNTYPED", "MemberResolver", "member_facts"]
+__all__ = ["MemberResolver", "member_facts"]

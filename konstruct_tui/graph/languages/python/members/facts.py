@@ -6,18 +6,16 @@ assignment from a call (`c = Console()`: a class makes an instance, a function i
 return), class bases, and member uses on a call's result (`Console().print`). Nothing is inferred
 from flow; a name bound twice to different things is ambiguous and resolution says so.
 
-The facts go into `FileFacts.extra` (compact, JSON-ready):
-- "types":   {"c": ["Console()"], "self.size": ["int"], "x": ["pkg.T"], "y": ["?", "T()"], "self.c": ["=c"]}
-             (call results end in "()"; "?" is a binding that states no type: the name is not proven;
-             "=c": bound to what the name `c` (or `self.c`) holds)
-- "returns": {"get_console": "Console", "Console.size": "ConsoleDimensions", "Client.__enter__": "Self",
-             "make": "Console()"}  (an annotation; else what every `return` of a non-generator states:
-             `return Console()`, `return self`, `return app` as "=app")
-- "bases":   {"Theme": ["Base", "mod.Mixin"]}
-- "oncall":  ["Console>print", "get_console>print", "super(Theme)>load"]  (`super()` in class Theme)
-- "chains":  ["App().runner().invoke", "make_app().config.from_file"]  (members used along a chain of
-             calls, arguments left out: each walked from the head, the last name included)
-- "untyped": ["run"]   (members used on receivers no name can type: `items[0].run()`)
+The facts are one `records.PythonMemberFacts` per file (`FileFacts.extra`):
+- types:   every way each name is bound (`c = Console()`: a `CallResult`; `self.size: int`: an
+           `Annotation`; `self.c = c`: `SameAs` c; a bare parameter: UNTYPED, the name is not proven)
+- returns: what each function returns: its annotation (`Self` as SELF), else what every `return` of
+           a non-generator states (`return Console()`, `return self`, `return app`)
+- bases:   the base classes each class names
+- calls, supers: members used on a call's result (`Console().print`, `super().load` in a class)
+- chains:  members used along a chain of calls (`App().runner().invoke`), arguments left out
+- untyped: members used on receivers no name can type (`items[0].run()`)
+- told_apart, local: names bound differently per function, and their uses (see `scopes.scoped`)
 """
 
 from __future__ import annotations
@@ -27,15 +25,31 @@ from collections import defaultdict
 from collections.abc import Callable
 from itertools import compress, repeat
 from operator import attrgetter, contains, methodcaller
-from typing import Any
 
 from .... import treesitter as ts
+from ..records import (
+    SELF,
+    UNTYPED,
+    Annotation,
+    CallOn,
+    CallResult,
+    Chain,
+    Decorated,
+    Entered,
+    LocalUse,
+    Name,
+    OneOf,
+    PythonMemberFacts,
+    SameAs,
+    SuperCall,
+    Written,
+    written_order,
+)
 from ..scopes import ScopeTable, scope_table
 from ..scopes import enclosing as _enclosing
 from ..scopes import kind_around as _kind_around
 from ..scopes import scoped as _scoped
 from ..stated import DOTTED as _DOTTED
-from ..stated import SELF, UNTYPED
 from ..stated import call_chain as _call_chain
 from ..stated import caught as _caught
 from ..stated import dotted as _dotted
@@ -47,30 +61,41 @@ _TEXT = attrgetter("text")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.*)\]$", re.DOTALL)
 
 
-def written_type(text: str) -> str | None:
-    """The classes an annotation names, as alternatives joined by "|": `"Console"`,
+def written_type(text: str) -> Annotation | OneOf | None:
+    """The classes an annotation names: `"Console"`,
     `Optional[Console]`, `Console | None` -> `Console`; a generic keeps its origin (`list[int]` ->
     `list`); a callable stands for what it returns (`Callable[[F], Group]` -> `Group`: what a
     decorator factory makes of the function). Resolution keeps the one project class among them."""
+    found = _classes(text)
+    if not found:
+        return None
+    if len(found) == 1:
+        return Annotation(found[0])
+    return OneOf(tuple(map(Annotation, found)))
+
+
+def _classes(text: str) -> list[str]:
     found: list[str] = []
     for part in _alternatives(text.strip().strip("'\"").strip()):
         optional = _OPTIONAL.match(part)
         if optional:
-            found += [t for t in (written_type(optional.group(1)) or "").split("|") if t]
+            found += _classes(optional.group(1))
             continue
         origin, _, arguments = part.partition("[")
         origin = origin.strip().strip("'\"")
         if origin.rsplit(".", 1)[-1] == "Callable" and arguments:
             result = _alternatives(arguments.rstrip().removesuffix("]"), ",")[-1]
-            found += [t for t in (written_type(result) or "").split("|") if t]
+            found += _classes(result)
         elif _DOTTED.fullmatch(origin) and origin != "None":
             found.append(origin)
-    return "|".join(dict.fromkeys(found)) or None
+    return list(dict.fromkeys(found))
 
 
 def _alternatives(text: str, separator: str = "|") -> list[str]:
     """`text` split on `separator` outside brackets."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    depth = 0
+    current: list[str] = []
     for char in text:
         if char in "[(":
             depth += 1
@@ -99,8 +124,8 @@ def _target_name(left: ts.Node, kind_of: Callable[[ts.Node], str | None] = _kind
     return None
 
 
-def _entered(name: ts.Node) -> str | None:
-    """`with Client() as c` / `async with Client() as c`: "Client()>__enter__" (or `__aenter__`),
+def _entered(name: ts.Node) -> Entered | None:
+    """`with Client() as c` / `async with Client() as c`: `__enter__` (or `__aenter__`) of `Client()`:
     what the context manager's enter method returns; None for any other `as` target."""
     target = name.parent
     pattern = target.parent if target is not None and target.type == "as_pattern_target" else None
@@ -112,7 +137,7 @@ def _entered(name: ts.Node) -> str | None:
     statement = item.parent.parent if item.parent is not None else None
     if not callee or statement is None or statement.type != "with_statement":
         return None
-    return f"{callee}()>{'__aenter__' if statement.children[0].type == 'async' else '__enter__'}"
+    return Entered(CallResult(callee), '__aenter__' if statement.children[0].type == 'async' else '__enter__')
 
 
 def _returns_self(function: ts.Node, annotation: str) -> bool:
@@ -127,7 +152,7 @@ def _returns_self(function: ts.Node, annotation: str) -> bool:
 
 
 def _super_class(call: ts.Node) -> str | None:
-    """`super()` (or `super(Cls, self)`) inside class `Cls`: "super(Outer.Cls)", whose members are
+    """`super()` (or `super(Cls, self)`) inside class `Cls`: "Outer.Cls", whose members are
     its bases' members. None outside a class or when `super` names another class."""
     parent = call.parent
     while parent is not None and parent.type != "class_definition":
@@ -140,30 +165,32 @@ def _super_class(call: ts.Node) -> str | None:
     first = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
     if first is not None and ts.text(first) != cls.rsplit(".", 1)[-1]:
         return None
-    return f"super({cls})"
+    return cls
 
 
 def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
-                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> dict[str, Any]:
+                 chain_texts: list[bytes] | None = None, scopes: ScopeTable | None = None) -> PythonMemberFacts:
     """`chain_texts`: the texts of the "chain" captures, in their order (read here when not given);
     `scopes`: the tree's scope table (built here when not given; not used for a tree with errors).
     A test's parameters are not typed from the fixtures of their names: pytest's injection is a
     convention of a tool, not something the source states, so what is used on them is by-name."""
     if chain_texts is None:
         chain_texts = list(map(_TEXT, groups.get("chain", ())))
-    table = None
+    table: ScopeTable | None = None
+    enclosing: Callable[[ts.Node], tuple[str | None, list[str]]]
+    kind_of: Callable[[ts.Node], str | None]
     if has_error:
         enclosing, kind_of = _enclosing, _kind_around
     else:
         table = scopes if scopes is not None else scope_table(groups)
         enclosing, kind_of = table.enclosing, table.kind_of
-    bound: list[tuple[str, str, ts.Node]] = []  # (name, written type, binding node)
+    bound: list[tuple[str, Written, ts.Node]] = []  # (name, what it is written as, binding node)
     for node in groups.get("bind", ()):
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         name = _target_name(left, kind_of) if left is not None else None
         callee = _dotted(right.child_by_field_name("function")) if right is not None else None
         if name and callee and node.child_by_field_name("type") is None:
-            bound.append((name, callee + "()", node))
+            bound.append((name, CallResult(callee), node))
     for node in groups.get("annotated", ()):
         left, annotation = node.child_by_field_name("left"), node.child_by_field_name("type")
         name = _target_name(left, kind_of) if left is not None else None
@@ -172,11 +199,11 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             bound.append((name, written, node))
     for node in groups.get("param.type", ()):
         parameter = node.parent
-        name = parameter.child_by_field_name("name") if parameter.type == "typed_default_parameter" else next(
-            (c for c in parameter.named_children if c.type == "identifier"), None)
+        parameter_name = parameter.child_by_field_name("name") if parameter.type == "typed_default_parameter" \
+            else next((c for c in parameter.named_children if c.type == "identifier"), None)
         written = written_type(ts.text(node))
-        if name is not None and written:
-            bound.append((ts.text(name), written, node))
+        if parameter_name is not None and written:
+            bound.append((ts.text(parameter_name), written, node))
     for node in groups.get("decorated", ()):
         definition = node.child_by_field_name("definition")
         decorator = next((c for c in node.named_children if c.type == "decorator"), None)
@@ -187,9 +214,9 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         expression = decorator.named_children[0] if decorator.named_child_count else None
         if expression is not None and expression.type == "call":
             expression = expression.child_by_field_name("function")
-        written = _dotted(expression)
-        if written and written.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
-            bound.append((ts.text(definition.child_by_field_name("name")), "@" + written, node))
+        decorator_path = _dotted(expression)
+        if decorator_path and decorator_path.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
+            bound.append((ts.text(definition.child_by_field_name("name")), Decorated(decorator_path), node))
     for node in groups.get("entered", ()):
         bound.append((ts.text(node), _entered(node) or UNTYPED, node))
     untyped_assigned: list[tuple[str, ts.Node]] = []
@@ -210,12 +237,12 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         if called:
             name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
             if name:
-                bound.append((name, called + "()", node))
+                bound.append((name, CallResult(called), node))
             continue
         awaited = right.named_children[0] if right.type == "await" and right.named_child_count else None
         callee = _dotted(awaited.child_by_field_name("function")) if awaited is not None and awaited.type == "call" else None
         if callee and left.type == "identifier":  # `r = await client.get()`: what the coroutine returns
-            bound.append((ts.text(left), callee + "()", node))
+            bound.append((ts.text(left), CallResult(callee), node))
             continue
         name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
         if name:
@@ -225,41 +252,39 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
                 ts.text(right) if right.type == "identifier" else None
             either = _either(right) if right.type in ("conditional_expression", "parenthesized_expression") else None
             if same:
-                bound.append((name, f"={same}", node))
+                bound.append((name, SameAs(same), node))
             elif either:
                 bound.append((name, either, node))
             else:
                 untyped_assigned.append((name, node))
-    returns: dict[str, str] = {}
+    returns: dict[str, Written] = {}
     # In document order: `captures` promises no order within a name (it varied from run to run).
     for node in ts.in_order(groups.get("returns", ())):
-        written = written_type(ts.text(node))
+        annotated = written_type(ts.text(node))
         function = node.parent
-        if written and function is not None:
+        if annotated and function is not None:
             _, outer = enclosing(function)
-            if outer and _returns_self(function, ts.text(node)):
-                written = SELF
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
-            returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = written
+            returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = \
+                SELF if outer and _returns_self(function, ts.text(node)) else annotated
     # What each `return` states (kind, function, written, node); the names in it are told
-    # apart per function like a binding's (`return app` -> "=app@<f>", see `_scoped`).
+    # apart per function like a binding's (`return app`: the `app` of that function, see `_scoped`).
+    function_of: Callable[[ts.Node], str | None]
     if table is not None:
         function_of = table.function_of
     else:
-        def function_of(node: ts.Node) -> str | None:
-            kind, names = _enclosing(node)
-            return ".".join(names) if kind == "function_definition" else None
+        function_of = _function_walked
     generators: set[str] = set()
-    stated: list[tuple[str, str, str, ts.Node]] = []
+    stated: list[tuple[str, str, Written, ts.Node]] = []
     for node in groups.get("yielded", ()):  # a generator returns none of its `return` values
         qualified = function_of(node)
         if qualified is not None:
             generators.add(qualified)
     for node in groups.get("returned", ()):
-        written = _stated(node.named_child(0)) if node.named_child_count else None
-        qualified = function_of(node) if written else None
-        if qualified is not None and qualified not in returns:  # an annotation wins
-            stated.append(("return", qualified, written, node))
+        value = _stated(node.named_child(0)) if node.named_child_count else None
+        qualified = function_of(node) if value else None
+        if value and qualified is not None and qualified not in returns:  # an annotation wins
+            stated.append(("return", qualified, value, node))
     unbound = groups.get("unbound", ())
     # Bindings that state no type matter only for names typed elsewhere in the file (the two must be
     # told apart) or bound by an import (a bare parameter shadows it): most are neither.
@@ -277,22 +302,23 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     bound += [(name, UNTYPED, node) for name, node in untyped_assigned if name in relevant]
     # `self` and `cls` are the enclosing class, whatever their annotation (`self: T`) says
     bound = [b for b in bound if b[0] != "self" and b[0] != "cls"]
-    types: dict[str, set[str]] = defaultdict(set)
-    for name, written, _ in bound:
-        types[name].add(written)
-    bases: dict[str, list[str]] = {}
+    types: dict[Name, set[Written]] = defaultdict(set)
+    for name, way, _ in bound:
+        types[name].add(way)
+    bases: dict[str, tuple[str, ...]] = {}
     for node in ts.in_order(groups.get("bases", ())):
         # `Base[str]` (a generic base) is the class `Base`; keyword arguments (`metaclass=`) are not bases
-        written = [d for d in (_dotted(c.child_by_field_name("value") if c.type == "subscript" else c)
-                               for c in node.named_children) if d]
+        named = tuple(d for d in (_dotted(c.child_by_field_name("value") if c.type == "subscript" else c)
+                                  for c in node.named_children) if d)
         cls = node.parent
-        if written and cls is not None:
+        if named and cls is not None:
             _, outer = enclosing(cls)
-            bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = written
+            bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = named
     calls: list[tuple[str, str, ts.Node]] = []
+    supers: set[SuperCall] = set()
     chained: list[ts.Node] = []
     untyped_add = chained.append
-    chains: list[tuple[str, ts.Node]] = []
+    chains: list[tuple[Chain, ts.Node]] = []
     # `make_app().config.from_file`: members of an attribute of a call's result (the outermost
     # attribute of each such chain; its text holds a "(")
     with_calls = compress(groups.get("chain", ()), map(contains, chain_texts, repeat(b"(")))
@@ -302,7 +328,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             if receiver is not None and receiver.type == "attribute":  # its text holds the "("
                 chain = _call_chain(node)
                 if chain:
-                    chains.append((chain, node))
+                    chains.append((Chain(tuple(chain)), node))
                 else:
                     untyped_add(node.child_by_field_name("attribute"))
     for node in groups.get("oncall", ()):
@@ -313,21 +339,25 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             # name can type leaves the member as by-name evidence, never lost
             chain = _call_chain(node.parent)
             if chain:
-                chains.append((chain, node))
+                chains.append((Chain(tuple(chain)), node))
             else:
                 untyped_add(node)
             continue
         if callee == "super":
-            callee = _super_class(call)
-        if callee:
+            cls = _super_class(call)
+            if cls:
+                supers.add(SuperCall(cls, ts.text(node)))
+        elif callee:
             calls.append((callee, ts.text(node), node))
-    oncall = {f"{callee}>{name}" for callee, name, _ in calls}
+    oncall = {CallOn(callee, None, name) for callee, name, _ in calls}
     untyped = {ts.text(n) for n in (*groups.get("untyped", ()), *chained)}
-    extra: dict[str, Any] = {}
+    told_apart: tuple[str, ...] = ()
+    local: set[LocalUse] = set()
     # A name bound in several ways is told apart per function; so is an imported name that a
     # function rebinds (`import attr` beside `def test(self, attr)`): the parameter shadows the
     # module only inside that function.
-    conflicts = {n for n, found in types.items() if (len(found) > 1 or n in imported) and "." not in n}
+    conflicts = {n for n, found in types.items()
+                 if isinstance(n, str) and (len(found) > 1 or n in imported) and "." not in n}
     if conflicts:  # only names used as a receiver (`x.m`, `x().m`, a written `x.f()`) need telling apart
         # A chain's receiver is its text up to the first "." or "(": only chains that start with
         # one of the names (picked out in C) can have one of them as receiver.
@@ -337,36 +367,57 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         used = {raw.partition(b".")[0].partition(b"(")[0] for raw in filter(methodcaller("startswith", prefixes), distinct)}
         used.update(heads.intersection(distinct))
         # and names a function returns (`app = App(); return app`)
-        used.update(w[1:].partition(".")[0].encode() for _, _, w, _ in stated if w[0] == "=")
+        used.update(w.path.partition(".")[0].encode() for _, _, w, _ in stated if isinstance(w, SameAs))
         conflicts = {n for n in conflicts if n.encode() in used}
     if conflicts:
-        types, oncall, extra["local"], chains, stated = _scoped(
-            groups, bound, conflicts, calls, chain_texts, chains, stated, table)
+        told_apart = tuple(sorted(conflicts))
+        types, oncall, local, chains, stated = _scoped(groups, bound, conflicts, calls, chain_texts, chains, stated, table)
     # A name only ever bound without a type is unknown anyway, unless it shadows an import of the
     # same name (`def f(console): console.print()` beside `from .console import console`) or a
     # class a function defines.
     shadowing = imported | local_classes
-    for name in [n for n, found in types.items() if found == {UNTYPED} and ("@" in n or n not in shadowing)]:
-        del types[name]
-    agreed: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for kind, qualified, written, _ in stated:
-        agreed[(kind, qualified)].add(written)
-    for (kind, qualified), found in agreed.items():
-        written = next(iter(found))
-        if len(found) != 1 or not _may_type(written, types, imported):
+    for stale in [n for n, found in types.items() if found == {UNTYPED} and (not isinstance(n, str) or n not in shadowing)]:
+        del types[stale]
+    agreed: dict[tuple[str, str], set[Written]] = defaultdict(set)
+    for kind, qualified, value, _ in stated:
+        agreed[(kind, qualified)].add(value)
+    for (kind, qualified), values in agreed.items():
+        value = next(iter(values))
+        if len(values) != 1 or not _may_type(value, types, imported):
             continue  # returns that disagree, or what states nothing resolution could type
         if qualified not in generators:
-            returns[qualified] = written
-    if untyped:
-        extra["untyped"] = sorted(untyped)
-    if types:
-        extra["types"] = {name: sorted(found) for name, found in sorted(types.items())}
-    if returns:
-        extra["returns"] = returns
-    if bases:
-        extra["bases"] = bases
-    if oncall:
-        extra["oncall"] = sorted(oncall)
-    if chains:
-        extra["chains"] = sorted({chain for chain, _ in chains})
-    return extra
+            returns[qualified] = value
+    return PythonMemberFacts(
+        untyped=tuple(sorted(untyped)),
+        types={name: tuple(found) if len(found) == 1 else tuple(sorted(found, key=written_order))
+               for name, found in sorted(types.items(), key=_name_order)},
+        returns=returns,
+        bases=bases,
+        calls=tuple(sorted(oncall, key=_call_order)),
+        supers=tuple(sorted(supers, key=attrgetter("cls", "member"))),
+        chains=tuple(sorted({chain for chain, _ in chains}, key=_chain_order)),
+        told_apart=told_apart,
+        local=tuple(sorted(local, key=_use_order)),
+    )
+
+
+def _function_walked(node: ts.Node) -> str | None:
+    kind, names = _enclosing(node)
+    return ".".join(names) if kind == "function_definition" else None
+
+
+def _name_order(item: tuple[Name, set[Written]]) -> tuple[str, int]:
+    name = item[0]
+    return (name, -1) if isinstance(name, str) else (name.name, name.scope)
+
+
+def _call_order(call: CallOn) -> tuple[str, int, str]:
+    return call.callee, -1 if call.scope is None else call.scope, call.member
+
+
+def _chain_order(chain: Chain) -> tuple[tuple[tuple[str, bool], ...], int]:
+    return chain.links, -1 if chain.scope is None else chain.scope
+
+
+def _use_order(use: LocalUse) -> tuple[str, int]:
+    return use.path, -1 if use.scope is None else use.scope

@@ -18,11 +18,31 @@ something outside the project (`os.path.join`) is neither.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Protocol
+from collections.abc import Sequence
+from itertools import chain as joined
+from itertools import repeat
+from typing import Protocol
 
 from ....facts import FileFacts, ImportRef, ProjectView
-from .facts import SELF, UNTYPED
-from ..modules import ModuleTable, parent_dir
+from ..modules import ImportBinding, ModuleTable, parent_dir
+from ..records import (
+    EMPTY,
+    SELF,
+    UNTYPED,
+    Annotation,
+    CallResult,
+    Chain,
+    Decorated,
+    Either,
+    Entered,
+    Name,
+    OneOf,
+    PythonMemberFacts,
+    SameAs,
+    Written,
+    head_of,
+    name_key,
+)
 
 
 _DEPTH = 12  # re-export chains, base classes and typing steps (member after member) followed this far
@@ -31,9 +51,16 @@ _EXTERNAL: _Thing = ("external", "", "")
 _SELF = ("self", "cls")
 
 
-def _head_of(written: str) -> str:
-    """The name a written type starts from: `u` in "u.replace()" and "=u.host"."""
-    return written.lstrip("=@").partition(".")[0].partition("(")[0].partition(">")[0]
+def member_facts_of(facts: FileFacts | None) -> PythonMemberFacts:
+    """The file's member facts (none for a file without them)."""
+    extra = facts.extra if facts is not None else None
+    return extra if isinstance(extra, PythonMemberFacts) else EMPTY
+
+
+def _path_and_class(member: str) -> tuple[str, str]:
+    """A class of a union (`path::Class`)."""
+    path, _, cls = member.partition("::")
+    return path, cls
 
 
 class ImportTargets(Protocol):
@@ -42,7 +69,7 @@ class ImportTargets(Protocol):
 
     table: ModuleTable
 
-    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, Any]]: ...
+    def targets(self, ref: ImportRef, importer: str) -> list[tuple[str, str, ImportBinding | None]]: ...
 
 
 class MemberResolver:
@@ -54,12 +81,12 @@ class MemberResolver:
         self._bindings: dict[str, tuple[FileFacts | None, dict[str, tuple[str, str | None]]]] = {}
         self._symbols: dict[str, tuple[FileFacts | None, dict[str, str]]] = {}
         self._local_classes: dict[str, tuple[FileFacts | None, dict[str, list[str]]]] = {}
-        self._located: dict[tuple[str, str], _Thing | None] = {}
+        self._located: dict[tuple[str, Name], _Thing | None] = {}
         # names being typed right now: `node = node.parent` types `node` from itself, a cycle
-        self._typing: set[tuple[str, str]] = set()
+        self._typing: set[tuple[str, Name]] = set()
         # what such a name is assumed to hold while its own rebindings are checked (`u = URL()`,
         # then `u = u.replace()`: still a URL when `replace` returns one)
-        self._assumed: dict[tuple[str, str], _Thing] = {}
+        self._assumed: dict[tuple[str, Name], _Thing] = {}
         # `thing.name` as `_walk` asks it, per file like `_located` (`os.path` in every `os.path.*`)
         self._attributes: dict[tuple[_Thing, str], _Thing | None] = {}
         # Facts read during one `resolve` call: the view does not change within it, and a file's
@@ -85,6 +112,10 @@ class MemberResolver:
         found = {s.name: s.kind for s in facts.symbols} if facts else {}
         self._symbols[path] = (facts, found)
         return found
+
+    def stated(self, path: str) -> PythonMemberFacts:
+        """What `path`'s member facts state."""
+        return member_facts_of(self._facts(path))
 
     def local_classes(self, path: str) -> dict[str, list[str]]:
         """Classes a function of `path` defines (`def test(): class MySchema(Schema): ...`), by
@@ -132,7 +163,7 @@ class MemberResolver:
 
     # -- what a name is -------------------------------------------------------------------------
 
-    def locate(self, path: str, name: str, depth: int = 0) -> _Thing | None:
+    def locate(self, path: str, name: Name, depth: int = 0) -> _Thing | None:
         """What top-level `name` is as seen from `path`: defined there, or imported (followed
         through re-exports to where it is defined). None: unknown (no binding at all)."""
         key = (path, name)
@@ -146,7 +177,9 @@ class MemberResolver:
             del self._located[key]  # maybe only cut short by the depth: asked nearer the top, it may be found
         return found
 
-    def _locate(self, path: str, name: str, depth: int) -> _Thing | None:
+    def _locate(self, path: str, name: Name, depth: int) -> _Thing | None:
+        if not isinstance(name, str):
+            return None  # a name a function binds otherwise (`Local`): no definition or import
         kind = self.symbols(path).get(name)
         if kind is not None:
             if kind == "class":
@@ -171,14 +204,11 @@ class MemberResolver:
         """A name bound nowhere in the module (no definition, import or typed variable) that a
         function of the file defines as a class: that class, or when several functions define a
         class of that name, one of them (a union: what is used on it is a member of each)."""
-        if "@" in name:
-            return None  # a name a function binds otherwise (`name@<function>`): not a class
         found = self.local_classes(path).get(name)
         if not found:
             return None
-        facts = self._facts(path)
-        extra = facts.extra if facts is not None else {}
-        if name in extra.get("types", {}) or name in extra.get("local", {}).get("heads", ()):
+        stated = self.stated(path)
+        if name in stated.types or name in stated.told_apart:
             return None  # also bound otherwise (a parameter, a fixture): which one is not proven
         if len(found) == 1:
             return ("class", path, found[0])
@@ -215,7 +245,7 @@ class MemberResolver:
         if kind in ("class", "instance"):
             return self._member(path, owner, name, depth)
         if kind == "union":
-            members = [self._member(*member.split("::"), name, depth) for member in owner.split("|")]
+            members = [self._member(*_path_and_class(member), name, depth) for member in owner.split("|")]
             proven = [m for m in members if m is not None and m != _EXTERNAL]
             return ("members", "", "|".join(f"{m[1]}::{m[2]}" for m in proven)) if proven else _EXTERNAL
         # A function's attributes are not members of a class; but a parameter that shadows a
@@ -234,15 +264,13 @@ class MemberResolver:
         if found is None and not name.startswith("__"):
             # an attribute a method assigns (`self.config = self.make_config()`): typed by what
             # the file states for `self.config` when the walk goes on from it
-            facts = self._facts(path)
-            if facts is not None and f"self.{name}" in facts.extra.get("types", {}):
+            if f"self.{name}" in self.stated(path).types:
                 return ("member", path, qualified)
         return found
 
     def _inherited(self, path: str, cls: str, name: str, depth: int) -> _Thing | None:
         """`name` as `cls`'s project base classes define it (what `super().name` reaches)."""
-        facts = self._facts(path)
-        for written in (facts.extra.get("bases", {}).get(cls, ()) if facts else ()):
+        for written in self.stated(path).bases.get(cls, ()):
             base = self.dotted(path, written, depth + 1)
             if base is not None and base[0] == "class":
                 found = self._member(base[1], base[2], name, depth + 1)
@@ -252,10 +280,12 @@ class MemberResolver:
         # from a library class. Either way its type is unknown, so what is used on it is by name.
         return _EXTERNAL if name.startswith("__") else None
 
-    def dotted(self, path: str, written: str, depth: int = 0) -> _Thing | None:
-        head, *rest = written.split(".")
-        if rest and head in _SELF:  # `self.make_config()`: the file's class declaring the member
+    def dotted(self, path: str, written: str, depth: int = 0, scope: int | None = None) -> _Thing | None:
+        """What dotted path `written` names (`scope`: the function whose binding of its head it reads)."""
+        first, *rest = written.split(".")
+        if rest and first in _SELF:  # `self.make_config()`: the file's class declaring the member
             return self.chain_type(path, written, depth + 1, to_member=True)
+        head = name_key(first, scope)
         if rest and self._unbound(path, head):
             return None
         # `result = runner.invoke(...)`: a typed variable first, then what the name is bound to
@@ -267,15 +297,13 @@ class MemberResolver:
             thing = self.attribute(thing, name, depth)
         return thing
 
-    def _unbound(self, path: str, name: str) -> bool:
-        facts = self._facts(path)
-        return facts is not None and UNTYPED in facts.extra.get("types", {}).get(name, ())
+    def _unbound(self, path: str, name: Name) -> bool:
+        return UNTYPED in self.stated(path).types.get(name, ())
 
-    def _instance(self, path: str, name: str, depth: int) -> _Thing | None:
+    def _instance(self, path: str, name: Name, depth: int) -> _Thing | None:
         """The class of what `name` (a variable, parameter or `self.x`) holds in `path`, when every
         type the file writes for it agrees; None when unknown or ambiguous."""
-        facts = self._facts(path)
-        written_types = facts.extra.get("types", {}).get(name) if facts else None
+        written_types = self.stated(path).types.get(name)
         if not written_types:
             return None
         key = (path, name)
@@ -287,13 +315,18 @@ class MemberResolver:
         finally:
             self._typing.discard(key)
 
-    def _agreed(self, path: str, name: str, written_types: list[str], depth: int) -> _Thing | None:
-        if len(written_types) > 1 and name.startswith("self."):
+    def _agreed(self, path: str, name: Name, written_types: Sequence[Written], depth: int) -> _Thing | None:
+        if len(written_types) > 1 and isinstance(name, str) and name.startswith("self."):
             # an attribute's declared type holds whatever is assigned to it (`self.x: T = value`,
             # `self.x = make()` in a subclass): a type checker holds every assignment to it
-            declared = [w for w in written_types if w != UNTYPED and not w.endswith("()") and w[0] not in "@="]
+            # (As when these facts were strings, a conditional from a call to a name, `make() if c
+            # else x`, counts with them: its spelling neither began with a name nor ended in a call.
+            # Changing that changes answers.)
+            declared = [w for w in written_types if isinstance(w, (Annotation, OneOf, Entered))
+                        or (isinstance(w, Either) and isinstance(w.branches[0], CallResult)
+                            and isinstance(w.branches[-1], SameAs))]
             written_types = declared or written_types
-        own = [w for w in written_types if _head_of(w) == name] if len(written_types) > 1 else None
+        own = [w for w in written_types if head_of(w) == name] if len(written_types) > 1 else None
         if own and len(own) < len(written_types):
             # `u = URL(...)` and `u = u.include_query_params(...)`: what the other bindings state,
             # if each rebinding from itself gives the same again
@@ -319,36 +352,41 @@ class MemberResolver:
         classes = sorted(t for t in found if t[0] == "instance")
         return ("union", "", "|".join(f"{p}::{c}" for _, p, c in classes)) if len(classes) == len(found) else None
 
-    def _typed(self, path: str, written: str, depth: int) -> _Thing | None:
+    def _typed(self, path: str, written: Written, depth: int) -> _Thing | None:
         """The instance a written type, call (`T()`, `make()`) or decorator (`@group`: the
         decorated function is what the decorator returns) denotes."""
         if depth > _DEPTH:
             return None
-        if written.startswith("="):  # what another name holds: a typed variable, or a class itself
-            same = written[1:]
+        if isinstance(written, SameAs):  # what another name holds: a typed variable, or a class itself
+            same = written.path
             if same.startswith("self.") or "." not in same:
-                found = self._instance(path, same, depth + 1)
+                key = name_key(same, written.scope) if "." not in same else same
+                found = self._instance(path, key, depth + 1)
                 if found is not None or "." not in same:
-                    return found or (None if self._unbound(path, same) else self._alias(path, same, depth))
+                    return found or (None if self._unbound(path, key) else self._alias(path, key, depth))
                 if same.count(".") == 1:
                     return None  # `self.x` with no stated type
-            return self.chain_type(path, same, depth + 1)
-        if "^" in written:  # `a if c else b`: what each branch gives, every one of them typed
-            branches = [self._typed(path, w, depth + 1) for w in written.split("^")]
+            return self.chain_type(path, same, depth + 1, scope=written.scope)
+        if isinstance(written, Either):  # `a if c else b`: what each branch gives, every one of them typed
+            if isinstance(written.branches[0], SameAs):
+                # Not followed (yet) when the first branch is a name (`c if c else make()`): the
+                # string these facts were stored as read it as one name nothing binds, so `callers`
+                # never counted it; typing it changes answers, a graph-accuracy change of its own.
+                return None
+            branches = [self._typed(path, w, depth + 1) for w in written.branches]
             typed = [b for b in branches if b is not None and b[0] in ("instance", "union")]
             if len(typed) < len(branches):
                 return None
             members = sorted({m for b in typed for m in (b[2].split("|") if b[0] == "union" else [f"{b[1]}::{b[2]}"])})
             return ("instance", *members[0].split("::", 1)) if len(members) == 1 else ("union", "", "|".join(members))
-        if ">" in written:  # `with Client() as c`: what `Client().__enter__()` returns
-            made, _, method = written.partition(">")
-            instance = self._typed(path, made, depth + 1)
-            entered = self._member(instance[1], instance[2], method, depth + 1) \
+        if isinstance(written, Entered):  # `with Client() as c`: what `Client().__enter__()` returns
+            instance = self._typed(path, written.manager, depth + 1)
+            entered = self._member(instance[1], instance[2], written.method, depth + 1) \
                 if instance is not None and instance[0] == "instance" else None
             return self.returned(entered, depth + 1) if entered is not None and entered[0] == "member" else None
-        if "|" in written:  # alternatives: the project classes among them (several: a union)
+        if isinstance(written, OneOf):  # alternatives: the project classes among them (several: a union)
             classes: set[str] = set()  # "path::Class"
-            for thing in (self._typed(path, w, depth + 1) for w in written.split("|")):
+            for thing in (self._typed(path, w, depth + 1) for w in written.alternatives):
                 if thing is not None and thing[0] == "instance":
                     classes.add(f"{thing[1]}::{thing[2]}")
                 elif thing is not None and thing[0] == "union":
@@ -356,16 +394,21 @@ class MemberResolver:
             if len(classes) == 1:
                 return ("instance", *classes.pop().split("::", 1))
             return ("union", "", "|".join(sorted(classes))) if classes else None
-        if written.startswith("@"):
-            thing = self.dotted(path, written[1:], depth)
+        if isinstance(written, Decorated):
+            thing = self.dotted(path, written.decorator, depth, written.scope)
             if thing is None or thing == _EXTERNAL:
                 return thing
             return ("instance", thing[1], thing[2]) if thing[0] == "class" else (
                 self.returned(thing, depth) if thing[0] in ("function", "member") else None)
-        called = written.endswith("()")
-        if called and written[:-2].rsplit(".", 1)[-1] in ("TypeVar", "NewType", "ParamSpec"):
+        if isinstance(written, CallResult):
+            called, text, scope = True, written.callee, written.scope
+        elif isinstance(written, Annotation):
+            called, text, scope = False, written.cls, written.scope
+        else:
+            return None  # SELF is the caller's to read; UNTYPED states nothing
+        if called and text.rsplit(".", 1)[-1] in ("TypeVar", "NewType", "ParamSpec"):
             return None  # a type variable stands for project classes too: what is used on it is by name
-        thing = self.dotted(path, written[:-2] if called else written, depth)
+        thing = self.dotted(path, text, depth, scope)
         if thing is None or thing == _EXTERNAL:
             return thing
         if thing[0] == "class":
@@ -376,14 +419,13 @@ class MemberResolver:
             return self.returned(thing, depth)
         return None
 
-    def _alias(self, path: str, name: str, depth: int) -> _Thing | None:
+    def _alias(self, path: str, name: Name, depth: int) -> _Thing | None:
         thing = self.locate(path, name, depth + 1)
         return thing if thing is not None and thing[0] in ("class", "instance", "function") else None
 
     def returned(self, thing: _Thing, depth: int = 0) -> _Thing | None:
         """The instance a function or method returns, when annotated."""
-        facts = self._facts(thing[1])
-        written = facts.extra.get("returns", {}).get(thing[2]) if facts else None
+        written = self.stated(thing[1]).returns.get(thing[2])
         if written == SELF:  # `-> Self`: an instance of the class declaring the method
             owner = thing[2].rpartition(".")[0]
             return ("instance", thing[1], owner) if owner and self.symbols(thing[1]).get(owner) == "class" else None
@@ -405,22 +447,24 @@ class MemberResolver:
 
     def _file_uses(self, facts: FileFacts) -> tuple[dict[str, set[str]], set[str]]:
         used: dict[str, set[str]] = defaultdict(set)
-        unknown: set[str] = set(facts.extra.get("untyped", ()))
+        record = member_facts_of(facts)
+        unknown: set[str] = set(record.untyped)
         path = facts.path
         classes = [name for name, kind in self.symbols(path).items() if kind == "class"]
         bound = self.bindings(path)
-        local = facts.extra.get("local", {})
-        told_apart = set(local.get("heads", ()))  # names bound differently per function: see "local"
-        # The uses of those names come again under "local", named by the function binding them.
+        told_apart = set(record.told_apart)  # names bound differently per function
+        # The uses of those names come again as `local` uses, with the function binding them.
         uses = [u for u in facts.uses if u.partition(".")[0] not in told_apart] if told_apart else facts.uses
         # What a name other than self/cls is depends on the name alone: asked once per file, not
         # once per use (`os.path.join`, `os.path.exists`, `os.sep` share the head `os`).
-        named: dict[str, _Thing | None] = {}
+        named: dict[Name, _Thing | None] = {}
         # `self.x...` depends on `x` and on whether more follows: (what it is, `x` consumed)
         owned: dict[tuple[str, bool], tuple[_Thing | None, bool]] = {}
-        for use in (*uses, *local.get("uses", ())):
+        scoped: list[tuple[str, int | None]] = [(u.path, u.scope) for u in record.local]
+        for use, scope in joined(zip(uses, repeat(None)), scoped):
             if "." in use:
-                head, *rest = use.split(".")
+                first, *rest = use.split(".")
+                head = name_key(first, scope)
                 if head in _SELF:
                     key = (rest[0], len(rest) > 1)
                     if key not in owned:
@@ -436,29 +480,28 @@ class MemberResolver:
                 self._walk(path, thing, rest, used, unknown)
             elif use in bound and bound[use][1] is not None:  # `from m import name`, then `name`
                 self._record(self._defined(*bound[use]), used)
-        for entry in facts.extra.get("oncall", ()):
-            callee, _, name = entry.partition(">")
-            if callee.startswith("super("):  # `super().name` in class C: a member of C's bases
-                found = self._inherited(path, callee[6:-1], name, 0)
-                self._record(found, used)
-                if found is None:
-                    unknown.add(name)
-                continue
-            head, *rest = callee.split(".")
-            thing = self._self_head(path, head, rest, classes)
+        for call in record.supers:  # `super().name` in class C: a member of C's bases
+            found = self._inherited(path, call.cls, call.member, 0)
+            self._record(found, used)
+            if found is None:
+                unknown.add(call.member)
+        for on in record.calls:
+            name = on.member
+            first, *rest = on.callee.split(".")
+            thing = self._self_head(path, name_key(first, on.scope), rest, classes)
             thing = self._walk(path, thing, rest, used, unknown) if rest else thing
             if thing is not None and thing[0] == "class":
                 thing = ("instance", thing[1], thing[2])
             elif thing is not None and thing[0] in ("function", "member"):
                 thing = self.returned(thing)
             self._walk(path, thing, [name], used, unknown)
-        for chain in facts.extra.get("chains", ()):
+        for chain in record.chains:
             self._walk_calls(path, chain, classes, used, unknown)
         used.pop(path, None)
         return used, unknown
 
 
-    def _self_head(self, path: str, head: str, rest: list[str], classes: list[str]) -> _Thing | None:
+    def _self_head(self, path: str, head: Name, rest: list[str], classes: list[str]) -> _Thing | None:
         if head in _SELF:
             if rest and len(rest) > 1:
                 typed = self._instance(path, f"self.{rest[0]}", 0)
@@ -473,7 +516,8 @@ class MemberResolver:
         if self._unbound(path, head):
             return None  # somewhere in the file the name is bound with no stated type
         typed = self._instance(path, head, 0)
-        if typed is not None and not (typed[0] != "instance" and self.symbols(path).get(head) == "function"):
+        if typed is not None and not (typed[0] != "instance" and isinstance(head, str)
+                                      and self.symbols(path).get(head) == "function"):
             return typed
         # a function that a library decorator wrapped (`@pytest.fixture`): untyped when used as a value
         return self.locate(path, head)
@@ -562,15 +606,14 @@ class MemberResolver:
         return found
 
 
-    def _walk_calls(self, path: str, chain: str, classes: list[str], used: dict[str, set[str]],
+    def _walk_calls(self, path: str, chain: Chain, classes: list[str], used: dict[str, set[str]],
                     unknown: set[str]) -> None:
         """A chain of names and calls (`App().runner().invoke`), walked from its head: each member
         found is recorded, a call gives what the member returns, an attribute what it is declared
         to hold. From a receiver nobody could type on, the names are by-name evidence."""
-        parts = chain.split(".")
-        names = [part.removesuffix("()") for part in parts]
-        thing = self._self_head(path, names[0], names[1:2], classes)
-        for index, part in enumerate(parts):
+        names = [name for name, _ in chain.links]
+        thing = self._self_head(path, name_key(names[0], chain.scope), names[1:2], classes)
+        for index, (_, called) in enumerate(chain.links):
             if index:
                 if thing is None:
                     unknown.update(names[index:])
@@ -578,12 +621,12 @@ class MemberResolver:
                 if thing[0] == "external":
                     return
                 found = self._step(thing, names[index], used, unknown)
-                if not part.endswith("()") and found is not None and found[0] == "member":
+                if not called and found is not None and found[0] == "member":
                     # an attribute (a property): what it is declared to hold
                     found = self._instance(found[1], f"self.{names[index]}", 0) or self.returned(found) \
                         if thing[0] in ("class", "instance") else None
                 thing = found
-            if part.endswith("()") and thing is not None:
+            if called and thing is not None:
                 if thing[0] == "class":
                     thing = ("instance", thing[1], thing[2])
                 elif thing[0] in ("function", "member"):
@@ -593,14 +636,15 @@ class MemberResolver:
 
     # -- what a dotted path holds, typed member by member
 
-    def chain_type(self, path: str, written: str, depth: int,
-                   to_member: bool = False) -> _Thing | None:
+    def chain_type(self, path: str, written: str, depth: int, to_member: bool = False,
+                   scope: int | None = None) -> _Thing | None:
         """What a dotted path (`self.app.session_interface`, `mod.Cls`) holds: each name looked up
         on the previous one, a member typed by its declaration (`session_interface:
         SessionInterface`) or its annotated return (a property). A class or an instance, else None."""
         if depth > _DEPTH:
             return None
-        head, *rest = written.split(".")
+        first, *rest = written.split(".")
+        head = name_key(first, scope)
         if head in _SELF:
             thing = self._self_head(path, head, rest, [n for n, k in self.symbols(path).items() if k == "class"])
         elif self._unbound(path, head):
