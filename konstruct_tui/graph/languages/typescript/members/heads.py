@@ -1,6 +1,6 @@
 """Contexts of TypeScript expressions whose type only their position gives (facts only): an
 unannotated callback parameter (`context_head`) and the keys of an object literal (`key_uses`),
-as chain heads `ctx:[source, j, keys]` that `members/contexts.Contexts` resolves against the callee's
+as `ctx` chain heads (a `facts.Context`) that `members/contexts.Contexts` resolves against the callee's
 declared signatures (`members/signatures.py`). `keys` lead through nested object literals (a key),
 array literals (`[]`: an element) and returned literals (`()`: what a callback typed by its
 context returns, `paginate({response}) { return {url} }`).
@@ -8,19 +8,19 @@ context returns, `paginate({response}) { return {url} }`).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import Chain, Context, Head, frozen_spec
 from .generics import ELEMENT, RETURNED
 from .keyed import call_keys
-from .signatures import CONTEXT, spec
+from .signatures import spec
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 
 
-def context_head(declaration: Any, follow: Any, lookup: Any = None) -> list[str] | None:
-    """`[ctx:...]` for an unannotated parameter of a callback whose type the context gives, else
+def context_head(declaration: Any, follow: Any, lookup: Any = None) -> Chain | None:
+    """A `ctx` head for an unannotated parameter of a callback whose type the context gives, else
     None. `follow` gives the receiver chain of an expression (the callee), `lookup` what a local
     name is (the keys a call's arguments give)."""
     if declaration.type == "identifier":  # `c => ...`
@@ -48,14 +48,14 @@ def context_head(declaration: Any, follow: Any, lookup: Any = None) -> list[str]
     if found is None:
         return None
     source, outer = found
-    return [CONTEXT + json.dumps([source, j, outer + keys])]
+    return [_head(source, j, outer + keys)]
 
 
-def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[str, ...], str, tuple[str, ...]]]:
+def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[Head], str, tuple[str, ...]]]:
     """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
-    parameter's (or annotation's) type declares. One use per object literal: the chain `[ctx:[source,
-    -1, keys]]`, no member, and its keys: the context is resolved once for all of its keys."""
-    found: set[tuple[tuple[str, ...], str, tuple[str, ...]]] = set()
+    parameter's (or annotation's) type declares. One use per object literal: a `ctx` head of parameter
+    -1, no member, and its keys: the context is resolved once for all of its keys."""
+    found: set[tuple[tuple[Head], str, tuple[str, ...]]] = set()
     for node in objects:
         names = []
         for part in node.named_children:
@@ -74,8 +74,16 @@ def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[s
         context = _context(node, follow, lookup=lookup) if names else None
         if context is not None:
             source, outer = context
-            found.add(((CONTEXT + json.dumps([source, -1, outer]),), "", tuple(sorted(set(names)))))
+            found.add(((_head(source, -1, outer),), "", tuple(sorted(set(names)))))
     return found
+
+
+def _head(source: list[Any], j: int, keys: list[str]) -> Head:
+    """The `ctx` head of parameter `j` (-1: the literal's keys) for a `_context` source and keys."""
+    if source[0] == "typed":
+        return Head("ctx", context=Context(j, tuple(keys), typed=frozen_spec(source[1])))
+    _, segments, new, i, *given = source
+    return Head("ctx", context=Context(j, tuple(keys), tuple(segments), new, i, tuple(given[0]) if given else ()))
 
 
 def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[list[Any], list[str]] | None:

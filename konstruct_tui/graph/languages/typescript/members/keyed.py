@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import KeyedReturn
+from ..facts import Chain, KeyedReturn
 from .written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
 
 KEYED = "keyed"
@@ -174,13 +174,13 @@ def string_constants(declarations: Any) -> dict[str, str]:
     return found
 
 
-def plain(segments: list[str] | None) -> list[str] | None:
+def plain(segments: Chain | None) -> Chain | None:
     """A chain with its calls' keys dropped (two returns `get('a')` and `get('b')` agree on `get()`
     when `get` is no keyed callable)."""
-    return None if segments is None else [CALL if s.startswith(CALL) else s for s in segments]
+    return None if segments is None else [CALL if type(s) is str and s.startswith(CALL) else s for s in segments]
 
 
-def agreed(chains: list[list[str] | None]) -> list[str] | None:
+def agreed(chains: list[Chain | None]) -> Chain | None:
     """The one chain all of `chains` give; when they differ only in their calls' keys, that chain
     without keys (what it was before keys were read); else None."""
     first = chains[0]

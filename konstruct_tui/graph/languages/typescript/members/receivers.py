@@ -13,13 +13,13 @@ member used on it is then by-name evidence, never a guess.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from ....facts import FileFacts
-from ..facts import TypeScriptMemberFacts, members_of
-from .chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
-from .contexts import CONTEXT, Contexts
+from ..facts import Head, Segment, TypeScriptMemberFacts, members_of
+from .chains import NEW
+from .contexts import Contexts
 from .declarations import Declarations
 from .keyed import CALL, key_of, keyed_value
 from .written import LIB_TYPES, MAP, SHAPE, TYPEOF
@@ -52,7 +52,7 @@ class Receivers:
         self._aliasing: set[tuple[str, str]] = set()  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
         self.declarations = Declarations(self)
-        self._parameters: dict[tuple[str, str], Value | None] = {}
+        self._parameters: dict[tuple[str, Head], Value | None] = {}
         self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`members/edges._evaluated`)
 
     # --- per-file views ------------------------------------------------------------------------
@@ -222,39 +222,42 @@ class Receivers:
 
     # --- chains --------------------------------------------------------------------------------
 
-    def evaluate(self, path: str, segments: list[str], depth: int = 0, this: Value | None = None) -> Value | None:
+    def evaluate(self, path: str, segments: Sequence[Segment], depth: int = 0, this: Value | None = None) -> Value | None:
         head = segments[0]
-        if head.startswith("this:"):
-            owner = head[5:]
-            value = this or (("instance", path, owner) if self.kinds(path).get(owner) == "class" else None)
-        elif head.startswith("super:"):
-            owner = head[6:]
-            parents = [self.written(path, w) for w in self.members(path).bases.get(owner, ())]
-            value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
-        elif head.startswith(EITHER):  # `a ?? b`: one type, or a union of both (each side's member)
-            value = union(self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):]))
-        elif head.startswith(ARRAY):  # `[a, b]`: an array of what the elements are (a union if they differ)
-            element = union(self.evaluate(path, item, depth + 1, this) for item in json.loads(head[len(ARRAY):]))
-            value = ("array", *element[1:]) if element is not None and element[0] in ("instance", UNION) else None
-        elif head.startswith(CONTEXT):  # a callback parameter typed by the callee's signature
+        if isinstance(head, str):
+            value = self.named(path, head, depth)
+        else:
+            value = self._head(path, head, depth, this)
+        return self._walk(value, cast("Sequence[str]", segments[1:]), depth, path)  # steps: names (`.x`), `()`, `[]`
+
+    def _head(self, path: str, head: Head, depth: int, this: Value | None) -> Value | None:
+        """What a chain's `Head` (no name) stands for in `path`."""
+        kind = head.kind
+        if kind == "this":
+            return this or (("instance", path, head.name) if self.kinds(path).get(head.name) == "class" else None)
+        if kind == "super":
+            parents = [self.written(path, w) for w in self.members(path).bases.get(head.name, ())]
+            return next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
+        if kind == "either":  # `a ?? b`: one type, or a union of both (each side's member)
+            return union(self.evaluate(path, side, depth + 1, this) for side in head.parts)
+        if kind == "array":  # `[a, b]`: an array of what the elements are (a union if they differ)
+            element = union(self.evaluate(path, item, depth + 1, this) for item in head.parts)
+            return ("array", *element[1:]) if element is not None and element[0] in ("instance", UNION) else None
+        if kind == "ctx":  # a callback parameter typed by the callee's signature
             key = (path, head)
             if key not in self._parameters:
                 self._parameters[key] = None  # a callback typed by itself resolves to nothing
                 self._parameters[key] = self.contexts.parameter(path, head, depth) if depth < _DEPTH else None
-            value = self._parameters[key]
-        elif head.startswith(OBJECT):  # an object literal: `.key` is what the key was given
-            value = ("object", path, head)
-        elif head.startswith("new "):
-            value = self.written(path, head[4:])
-        elif head.startswith("as "):
-            value = self.written(path, head[3:])
-        elif head.startswith(RETURNING):  # a local function with a written return type: called, a T
-            value = ("returns", path, head[len(RETURNING):])
-        else:
-            value = self.named(path, head, depth)
-        return self._walk(value, segments[1:], depth, path)
+            return self._parameters[key]
+        if kind == "object":  # an object literal: `.key` is what the key was given
+            return ("object", path, head)
+        if kind in ("new", "cast"):
+            return self.written(path, head.name)
+        if kind == "returns":  # a local function with a written return type: called, a T
+            return ("returns", path, head.name)
+        return None
 
-    def _walk(self, value: Value | None, rest: list[str], depth: int, path: str = "") -> Value | None:
+    def _walk(self, value: Value | None, rest: Sequence[str], depth: int, path: str = "") -> Value | None:
         """`value` followed along the segments `rest` written in `path` (each part of a union on its own)."""
         for at, segment in enumerate(rest):
             if value is None:
@@ -311,7 +314,8 @@ class Receivers:
             return self.written(path, written)
         returned = extra.returned.get(name)
         if returned is not None:
-            this = receiver if returned[0].startswith("this:") else None
+            first = returned[0]
+            this = receiver if type(first) is not str and first.kind == "this" else None  # type: ignore[union-attr]
             return self.evaluate(path, returned, depth + 1, this)
         return None
 
@@ -322,7 +326,7 @@ class Receivers:
     def _member(self, value: Value, member: str, called: bool, depth: int, read: bool = True) -> Value | None:
         kind, path, name = value[:3]
         if kind == "object":
-            given = json.loads(name[len(OBJECT):]).get(member)
+            given = next((chain for key, chain in name.keys if key == member), None)
             return self.evaluate(path, given, depth + 1) if given is not None and depth < _DEPTH else None
         if kind == "ns":
             namespace = self.declarations.namespace(path, member)

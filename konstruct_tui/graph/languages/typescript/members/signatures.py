@@ -19,10 +19,10 @@ A type parameter is replaced by its constraint (`H extends Handler`), or None wi
 unconstrained one of a type alias is `["tparam", i]`, and a generic use `["ref", name, [spec...]]`
 (`members/generics.py`: the alias is instantiated with those arguments where it is resolved).
 
-The expression side records, as a chain head `ctx:[source, j, keys]`, an unannotated parameter j of
-a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): the source is
-`["call", callee chain, new, i]` (argument i of a call or `new`) or `["typed", spec]` (a variable's
-annotation, a written return type, `satisfies T`); keys lead through nested object literals.
+The expression side records, as a `ctx` chain head (`facts.Context`), an unannotated parameter j of
+a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): its source is
+argument i of a call or `new` of a callee chain, or a written type's spec (a variable's annotation,
+a written return type, `satisfies T`); keys lead through nested object literals.
 `members/contexts.Contexts` resolves them.
 """
 
@@ -43,7 +43,6 @@ from .keyed import KEYED, indexed
 from .shapes import literal_keys
 from .written import bounded, type_parameter, written_or_array
 
-CONTEXT = "ctx:"
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _MAYBE_CALLABLE = frozenset({"function_type", "type_identifier", "generic_type", "union_type", "intersection_type",
                              "parenthesized_type", "object_type", "nested_type_identifier"})
