@@ -17,6 +17,7 @@ from konstruct_tui.graph.languages.typescript.facts import (
     Export,
     Head,
     KeyedReturn,
+    Step,
     RecordPart,
     members_of,
 )
@@ -190,6 +191,8 @@ export function heads(o?: Server) {
   mk().fetch();
   const h: Handler = (c) => c.json(1);
   o.handle((c) => c.text('a'));
+  o.get('a').fetch();
+  o.all()[0].fetch();
 }
 class Sub extends Server { run() { super.fetch(); this.close(); } }
 """
@@ -225,7 +228,11 @@ def test_receiver_chain_heads_are_records_that_survive_the_store() -> None:
     typed = next(c for c in contexts if c is not None and c.callee is None)
     assert typed.parameter == 0 and typed.typed is not None
     called = next(c for c in contexts if c is not None and c.callee is not None)
-    assert called.callee == (Head("cast", "Server"), ".handle") and called.argument == 0 and called.given == ()
+    assert called.callee == (Head("cast", "Server"), Step("member", "handle")) and called.argument == 0 and called.given == ()
+    # the steps after a head are records too (`.get`, a call giving the key 'a', an element)
+    steps = {use.receiver[1:] == [Step("member", "get"), Step("call", keys=("'a'",))] for use in record.member_uses}
+    assert True in steps
+    assert any(use.receiver[1:] == [Step("member", "all"), Step("call"), Step("element")] for use in record.member_uses)
     # heads are keys of the resolvers' caches: a written type's spec inside one is hashable too
     assert len({*heads}) <= len(heads)
     encoded, _ = encode_facts(facts)

@@ -141,8 +141,32 @@ class Head:
     context: Context | None = None
 
 
-# A receiver chain (`members/chains.py`): a head (a name, or a `Head`), then `.name` / `()` steps.
-Segment = str | Head
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step of a receiver chain after its head: `member` `name` (`.x`, `x['key']`), a `call`
+    (`()`; of its arguments only the keys they give, `members/keyed.call_keys`), an `element`
+    (`xs[0]`), or `new` applied to the class the chain so far gives (`new lib.App()`)."""
+
+    kind: str
+    name: str = ""
+    keys: tuple[str | None, ...] = ()
+
+
+def member_step(name: str) -> Step:
+    """The step `.name` (one record a name: chains share them)."""
+    step = _MEMBERS.get(name)
+    if step is None:
+        step = _MEMBERS[name] = Step("member", name)
+    return step
+
+
+_MEMBERS: dict[str, Step] = {}
+CALL = Step("call")  # a call whose arguments give no keys
+ELEMENT = Step("element")
+NEW = Step("new")
+
+# A receiver chain (`members/chains.py`): a head (a name, or a `Head`), then its `Step`s.
+Segment = str | Head | Step
 Chain = list[Segment]
 
 
@@ -169,8 +193,19 @@ def thawed_spec(spec: Any) -> Any:
 
 
 def chain_to_json(chain: Any) -> list[Any]:
-    """A chain's JSON: names and steps as they are, a head as a compact list headed by its kind."""
-    return [s if type(s) is str else _head_to_json(s) for s in chain]
+    """A chain's JSON: a name, or a `Head` as a compact list headed by its kind; then each step as
+    `.name`, `()`, `[]`, `new`, or a call giving keys as `["()", key...]`."""
+    head = chain[0]
+    return [head if type(head) is str else _head_to_json(head), *[_step_to_json(s) for s in chain[1:]]]
+
+
+def _step_to_json(step: Step) -> Any:
+    kind = step.kind
+    if kind == "member":
+        return "." + step.name
+    if kind == "call":
+        return ["()", *step.keys] if step.keys else "()"
+    return "[]" if kind == "element" else "new"
 
 
 def _head_to_json(head: Head) -> list[Any]:
@@ -189,10 +224,15 @@ def _head_to_json(head: Head) -> list[Any]:
 
 
 def chain_from_json(data: list[Any]) -> Chain:
-    for s in data:
-        if type(s) is not str:
-            return [s if type(s) is str else _head_from_json(s) for s in data]
-    return data  # names and steps only (most chains): as stored
+    head = data[0]
+    steps = _STEPS
+    return [head if type(head) is str else _head_from_json(head),
+            *[steps.get(s) or _step_from_json(s) if type(s) is str else Step("call", keys=tuple(s[1:])) for s in data[1:]]]
+
+
+def _step_from_json(text: str) -> Step:
+    step = _STEPS[text] = member_step(text[1:])  # `.name` (`()`, `[]`, `new` are in `_STEPS` from the start)
+    return step
 
 
 def _part(data: list[Any]) -> tuple[Segment, ...]:
@@ -212,6 +252,7 @@ def _head_from_json(data: list[Any]) -> Head:
     return Head(kind, data[1])
 
 
+_STEPS: dict[str, Step] = {"()": CALL, "[]": ELEMENT, "new": NEW}
 _BINDING = tuple(Binding.__dict__[f].__set__ for f in ("local", "source", "imported"))
 _EXPORT = tuple(Export.__dict__[f].__set__ for f in ("exported", "source", "name"))
 _USE = tuple(MemberUse.__dict__[f].__set__ for f in ("receiver", "members", "keys"))

@@ -8,19 +8,17 @@ string keys they give are kept, `members/keyed.py`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import Chain, Head
-from .keyed import CALL, call_keys
+from ..facts import CALL, ELEMENT, NEW, Chain, Head, Step, member_step
+from .keyed import call_keys
 from .written import TYPE_NAME, Wrapped, constructed, written_type
 
 _CLASSES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 MAX_SEGMENTS = 8
 _MAX_KEYS = 16
-NEW = "new"  # a segment: `new` applied to the class the chain so far gives (`new lib.App()`)
 _MAX_ELEMENTS = 8
 
 
@@ -111,18 +109,18 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> Chain | No
         prop = node.child_by_field_name("property")
         if prop is None or prop.type not in ("property_identifier", "private_property_identifier"):
             return None
-        inner, step = node.child_by_field_name("object"), "." + ts.text(prop)
-    elif kind == "call_expression":  # `()`, with the keys its arguments give (`get('a')`: `()["'a'"]`)
+        inner, step = node.child_by_field_name("object"), member_step(ts.text(prop))
+    elif kind == "call_expression":  # a call, with the keys its arguments give (`get('a')`)
         keys = call_keys(node.child_by_field_name("arguments"), lookup)
-        inner, step = node.child_by_field_name("function"), CALL + json.dumps(keys) if keys else CALL
+        inner, step = node.child_by_field_name("function"), Step("call", keys=tuple(keys)) if keys else CALL
     elif kind == "subscript_expression":  # `xs[0]`: an element
         index = node.child_by_field_name("index")
         if index is not None and index.type == "string" and index.named_child_count == 1:
-            inner, step = node.child_by_field_name("object"), "." + ts.text(index.named_children[0])  # `x['key']`
+            inner, step = node.child_by_field_name("object"), member_step(ts.text(index.named_children[0]))  # `x['key']`
         elif index is None or index.type != "number":
             return None
         else:
-            inner, step = node.child_by_field_name("object"), "[]"
+            inner, step = node.child_by_field_name("object"), ELEMENT
     elif kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
         return chain(node.named_children[0], lookup, memo) if node.named_child_count else None
     else:

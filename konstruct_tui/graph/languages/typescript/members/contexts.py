@@ -15,14 +15,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..facts import Head, Segment, TypeScriptMemberFacts, thawed_spec
+from ..facts import Head, Segment, Step, TypeScriptMemberFacts, member_step, thawed_spec
 from .generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
 from .generics import MISSING, argument_at
 from .keyed import has_keyed, resolved_spec
 from .signatures import ITERATING
 from .written import LIB_TYPES
 
-_PUSHING = frozenset({".push", ".unshift"})
+_PUSHING = frozenset({member_step("push"), member_step("unshift")})
+_THEN = member_step("then")
 _DEPTH = 24  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`, `Merge<StrictOptions, {...}>`) run deep
 
 
@@ -56,7 +57,7 @@ class Contexts:
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
                 if array is not None and array[0] in ("array", "map"):  # `m.forEach((v, k) => ...)`: a value
                     return ("union" if array[1] == "union" else "instance", array[1], array[2])
-            if segments[-1] == ".then" and i == 0 and j == 0 and not keys and len(segments) > 1:
+            if segments[-1] == _THEN and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T
                 # (unless T itself declares `then`: a thenable of the project)
                 settled = self._r.evaluate(path, segments[:-1], depth + 1)
@@ -65,7 +66,7 @@ class Contexts:
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
             last = segments[-1]
-            if overloads is None and not new and len(segments) > 1 and type(last) is str and last.startswith("."):
+            if overloads is None and not new and len(segments) > 1 and type(last) is Step and last.kind == "member":
                 overloads = self._property_signatures(path, segments, depth)
             found = [(where, argument_at(sig, i)) for where, sig in overloads or ()]
             if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
@@ -288,9 +289,9 @@ class Contexts:
         intersection of them (`all: (<T>(url, o?: O<T>) => P) & (<T>(o?: O<T>) => P)`)."""
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
         step = segments[-1]
-        if owner is None or owner[0] not in ("instance", "static") or not isinstance(step, str):
+        if owner is None or owner[0] not in ("instance", "static") or not isinstance(step, Step):
             return None
-        declared = self._r.declarations.declaring(owner[1:3], step[1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], step.name, props=True)
         if not declared:
             return None
         where, qualified = declared[0]
@@ -302,9 +303,9 @@ class Contexts:
         what `state.callbacks_.push(...)` is given (`Array<T>.push(...items: T[])`)."""
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
         step = segments[-1]
-        if owner is None or owner[0] not in ("instance", "static") or not isinstance(step, str) or not step.startswith("."):
+        if owner is None or owner[0] not in ("instance", "static") or not isinstance(step, Step) or step.kind != "member":
             return None
-        declared = self._r.declarations.declaring(owner[1:3], step[1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], step.name, props=True)
         where, qualified = declared[0] if declared else (path, "")
         found = self.members(where).props.get(qualified)
         return self._elements(where, found, 0) if isinstance(found, list) else None

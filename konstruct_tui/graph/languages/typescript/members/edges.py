@@ -16,8 +16,7 @@ from collections import defaultdict
 from typing import Any
 
 from ....facts import OVERRIDES, FileFacts
-from ..facts import Chain, Segment, members_of
-from .keyed import CALL
+from ..facts import CALL, Chain, Segment, Step, member_step, members_of
 from .receivers import UNION, Receivers
 from .written import SHAPE
 
@@ -96,7 +95,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
                 unknown.add(member)
     for link in extra.doclinks:  # `{@link Server.fetchSockets()}`
         linked = link.members
-        value = receivers.evaluate(path, [link.head, *("." + m for m in linked[:-1])])
+        value = receivers.evaluate(path, [link.head, *(member_step(m) for m in linked[:-1])])
         if value is not None and value[0] in ("instance", "static"):
             for where_, qualified in receivers.declarations.declaring(value[1:3], linked[-1])[:1]:
                 used[where_].add(qualified)  # a link that names nothing is no evidence either way
@@ -145,7 +144,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
 def _evaluated(receivers: Receivers, path: str, segments: Chain, memo: dict[tuple[Segment, ...], Any]) -> Any:
     """What a chain of `path` stands for, read once per file without the keys its calls give
     (`get('a').x`, `get('b').y`): they matter only where a callable returning `M[K]` reads them."""
-    plain = tuple(CALL if type(segment) is str and segment.startswith(CALL) else segment for segment in segments)
+    plain = tuple(CALL if type(segment) is Step and segment.kind == "call" else segment for segment in segments)
     found = memo.get(plain)
     if found is None:
         before = receivers.keyed_calls

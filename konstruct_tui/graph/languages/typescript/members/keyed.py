@@ -9,8 +9,8 @@ implementation: Plugins[K])`) types an object literal or callback given for it t
 
 Facts: `keyed` (callable -> a `KeyedReturn`: its return type is `M[K]`, K the type of its
 parameter p); a parameter spec `["keyed", M written, p]` (`members/signatures.spec`); the keys a call
-gives, as a call segment `()["'Patches'", "PluginPatches", null]` or a fifth element of a `ctx:`
-call source: a string literal (or a local `const` of one) quoted, a name of the module scope (read
+gives, as the `keys` of a call `Step` (`'Patches'`, `PluginPatches`, None) or the `given` of a
+`ctx` head's `Context`: a string literal (or a local `const` of one) quoted, a name of the module scope (read
 where resolved: an import, followed to its definer, or a module-level constant), null for anything
 else; `strings` (module-level `const X = "..."` -> its text). A key that is not a literal, or not
 a key of M, types nothing: the member stays by-name evidence, never a guess.
@@ -21,11 +21,10 @@ from __future__ import annotations
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import Chain, KeyedReturn
+from ..facts import CALL, Chain, KeyedReturn, Step
 from .written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
 
 KEYED = "keyed"
-CALL = "()"
 # M[K]'s members, still (a `Promise<T>` return is read as T, awaited, as every written return is)
 _KEEP = frozenset({"NonNullable", "Partial", "Required", "Readonly", "Promise"})
 _NULLISH = frozenset({"undefined", "null"})
@@ -177,7 +176,7 @@ def string_constants(declarations: Any) -> dict[str, str]:
 def plain(segments: Chain | None) -> Chain | None:
     """A chain with its calls' keys dropped (two returns `get('a')` and `get('b')` agree on `get()`
     when `get` is no keyed callable)."""
-    return None if segments is None else [CALL if type(s) is str and s.startswith(CALL) else s for s in segments]
+    return None if segments is None else [CALL if type(s) is Step and s.kind == "call" else s for s in segments]
 
 
 def agreed(chains: list[Chain | None]) -> Chain | None:

@@ -12,16 +12,14 @@ member used on it is then by-name evidence, never a guess.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ....facts import FileFacts
-from ..facts import Head, Segment, TypeScriptMemberFacts, members_of
-from .chains import NEW
+from ..facts import CALL, Head, Segment, Step, TypeScriptMemberFacts, member_step, members_of
 from .contexts import Contexts
 from .declarations import Declarations
-from .keyed import CALL, key_of, keyed_value
+from .keyed import key_of, keyed_value
 from .written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
@@ -199,7 +197,7 @@ class Receivers:
             return ("instance", path, written) if self._intersectable(path, written, 0) else None
         if written.startswith(TYPEOF):
             first, *more = written[len(TYPEOF):].split(".")
-            return self.evaluate(path, [first, *("." + m for m in more)], _DEPTH - 1)
+            return self.evaluate(path, [first, *(member_step(m) for m in more)], _DEPTH - 1)
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None
@@ -226,9 +224,9 @@ class Receivers:
         head = segments[0]
         if isinstance(head, str):
             value = self.named(path, head, depth)
-        else:
-            value = self._head(path, head, depth, this)
-        return self._walk(value, cast("Sequence[str]", segments[1:]), depth, path)  # steps: names (`.x`), `()`, `[]`
+        else:  # (a chain starts with a name or a `Head`, never a `Step`)
+            value = self._head(path, head, depth, this) if isinstance(head, Head) else None
+        return self._walk(value, cast("Sequence[Step]", segments[1:]), depth, path)  # after the head: steps
 
     def _head(self, path: str, head: Head, depth: int, this: Value | None) -> Value | None:
         """What a chain's `Head` (no name) stands for in `path`."""
@@ -257,44 +255,45 @@ class Receivers:
             return ("returns", path, head.name)
         return None
 
-    def _walk(self, value: Value | None, rest: Sequence[str], depth: int, path: str = "") -> Value | None:
-        """`value` followed along the segments `rest` written in `path` (each part of a union on its own)."""
-        for at, segment in enumerate(rest):
+    def _walk(self, value: Value | None, rest: Sequence[Step], depth: int, path: str = "") -> Value | None:
+        """`value` followed along the steps `rest` written in `path` (each part of a union on its own)."""
+        for at, step in enumerate(rest):
             if value is None:
                 return None
             if value[0] == UNION:
                 return union(self._walk(part, rest[at:], depth, path) for part in value[2])
-            if segment == ".prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
+            kind = step.kind
+            if kind == "member" and step.name == "prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
                 value = ("instance", value[1], value[2])
-            elif segment == NEW:
+            elif kind == "new":
                 value = ("instance", value[1], value[2]) if value[0] == "static" else None
-            elif segment == "[]":
+            elif kind == "element":
                 value = (_element(value[1]), value[1], value[2]) if value[0] == "array" else None
             elif value[0] == "record":
-                value = ("instance", value[1], value[2]) if segment.startswith(".") else None
+                value = ("instance", value[1], value[2]) if kind == "member" else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
-                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
-                value = ("array-call", value[1], value[2], segment[1:]) if called else None
+                called = at + 1 < len(rest) and rest[at + 1].kind == "call"
+                value = ("array-call", value[1], value[2], step.name) if called else None
             elif value[0] == "map":  # `m.get(k)` a value, `m.values()` values (`m.size`: the runtime's)
-                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
-                value = ("map-call", value[1], value[2], segment[1:]) if called else None
+                called = at + 1 < len(rest) and rest[at + 1].kind == "call"
+                value = ("map-call", value[1], value[2], step.name) if called else None
             elif value[0] == "array-call":
                 member = value[3]
                 value = (("array" if member in _SAME_ARRAY else _element(value[1]), value[1], value[2])
-                         if segment.startswith(CALL) and member in _SAME_ARRAY | _ELEMENT else None)
+                         if kind == "call" and member in _SAME_ARRAY | _ELEMENT else None)
             elif value[0] == "map-call":
                 member = value[3]
                 value = (("array" if member == "values" else _element(value[1]), value[1], value[2])
-                         if segment.startswith(CALL) and member in ("get", "values") else None)
-            elif segment.startswith(CALL):  # the keys its arguments give type a call of `M[K]` (`members/keyed.py`)
-                value = self._called(value, depth, (path, segment))
+                         if kind == "call" and member in ("get", "values") else None)
+            elif kind == "call":  # the keys its arguments give type a call of `M[K]` (`members/keyed.py`)
+                value = self._called(value, depth, (path, step))
             else:
-                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
-                value = self._member(value, segment[1:], called, depth)
+                called = at + 1 < len(rest) and rest[at + 1].kind == "call"
+                value = self._member(value, step.name, called, depth)
         return value
 
-    def _called(self, value: Value, depth: int, call: tuple[str, str] = ("", CALL)) -> Value | None:
-        """What calling `value` gives; `call` is (the file, the call segment) the keys are read from."""
+    def _called(self, value: Value, depth: int, call: tuple[str, Step] = ("", CALL)) -> Value | None:
+        """What calling `value` gives; `call` is (the file, the call step) the keys are read from."""
         kind, path, name = value[:3]
         if kind == "returns":
             return self.written(path, name)
@@ -305,7 +304,7 @@ class Receivers:
         keyed = extra.keyed.get(name)
         if keyed is not None:  # `getPlugin(PluginPatches)`: a `Plugins["Patches"]`
             self.keyed_calls += 1
-            given = json.loads(call[1][len(CALL):]) if call[1] != CALL else []
+            given = call[1].keys
             return keyed_value(self, path, keyed, [key_of(self, call[0], g) for g in given], depth + 1)
         written = extra.returns.get(name)
         if written == "this":

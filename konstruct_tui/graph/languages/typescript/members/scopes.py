@@ -10,7 +10,7 @@ from collections import defaultdict
 from functools import partial
 from typing import Any
 
-from ..facts import Chain, Head
+from ..facts import ELEMENT, Chain, Head, member_step
 from .chains import MAX_SEGMENTS, Lookup, cast, chain
 from .heads import context_head
 from .keyed import literal
@@ -120,7 +120,7 @@ class Scopes:
     def said(self, declaration: Any) -> Chain | None:
         if isinstance(declaration, tuple):  # (object pattern declarator, property names down to the name)
             base = self.said(declaration[0])
-            return None if base is None else [*base, *("." + key for key in declaration[1:])]
+            return None if base is None else [*base, *(member_step(key) for key in declaration[1:])]
         key = _key(declaration)
         if key in self._said:
             return self._said[key]
@@ -138,7 +138,7 @@ def _declared(node: Any, lookup: Lookup) -> Chain | None:
         right = parent.child_by_field_name("right")
         of = any(not c.is_named and c.type == "of" for c in parent.children)
         found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
-        return None if found is None or len(found) > MAX_SEGMENTS else [*found, "[]"]
+        return None if found is None or len(found) > MAX_SEGMENTS else [*found, ELEMENT]
     if node.type in ("required_parameter", "optional_parameter") and node.child_by_field_name("type") is None \
             and node.child_by_field_name("value") is not None:  # `(options = new Options())`: what the default is
         found = chain(node.child_by_field_name("value"), lookup)
@@ -153,7 +153,7 @@ def _declared(node: Any, lookup: Lookup) -> Chain | None:
         head, *rest = written[len(TYPEOF):].split(".")
         local, declared = lookup(annotation, head)
         found = declared if local else [head]
-        return None if found is None else [*found, *("." + r for r in rest)]
+        return None if found is None else [*found, *(member_step(r) for r in rest)]
     if written is not None:
         return None if written == "this" else cast(written)
     value = node.child_by_field_name("value")

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import member_step
 from .generics import (
     TPARAM,
     alias_parameter,
@@ -51,8 +52,8 @@ _DEPTH = 6
 # them names the first argument's properties (a key outside the subset would not type-check).
 _SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Except", "NonNullable", "PartialDeep",
                         "ReadonlyDeep", "SetOptional", "SetRequired"})
-ITERATING = frozenset({".forEach", ".map", ".filter", ".find", ".findLast", ".some", ".every", ".flatMap",
-                        ".findIndex", ".findLastIndex"})
+ITERATING = frozenset(member_step(name) for name in ("forEach", "map", "filter", "find", "findLast", "some", "every",
+                                                        "flatMap", "findIndex", "findLastIndex"))
 _STANDARD = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"})  # in TypeScript's lib
 _KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
 

@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import Chain, Head, Segment, KeyedReturn, LocalClass, MemberUse, RecordPart, TypeScriptMemberFacts
+from ..facts import Chain, Head, Segment, member_step, KeyedReturn, LocalClass, MemberUse, RecordPart, TypeScriptMemberFacts
 from .chains import (
     MAX_SEGMENTS,
     chain,
@@ -119,7 +119,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             said = scopes.said(node)
             for local, keys in pattern_keys(name):
                 if local is not None and said is not None:
-                    assigned[local].append([*said, *("." + k for k in keys)])
+                    assigned[local].append([*said, *(member_step(k) for k in keys)])
             continue
         if name.type != "identifier":
             continue
@@ -236,7 +236,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if said is None:
             untyped.add(keys[-1])
         elif len(said) + len(keys) <= MAX_SEGMENTS:
-            chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1], ()))
+            chains.add((tuple(said) + tuple(member_step(k) for k in keys[:-1]), keys[-1], ()))
     narrowed = narrowings(found.get("narrow", ()))
     look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
     if narrowed:
