@@ -111,6 +111,25 @@ class DocLink:
 
 
 @dataclass(frozen=True, slots=True)
+class CallKey:
+    """A key an argument of a call gives (`members/keyed.call_keys`): a string `literal` (`get('a')`,
+    or a local `const` of one) or, not literal, a name of the module scope read where it is resolved
+    (an import followed to its definer, or a module-level string constant)."""
+
+    text: str
+    literal: bool
+
+
+def _keys_to_json(keys: tuple[CallKey | None, ...]) -> list[Any]:
+    """A literal as `[text]`, a name as itself, an unknown argument as null."""
+    return [None if k is None else [k.text] if k.literal else k.text for k in keys]
+
+
+def _keys_from_json(data: list[Any]) -> tuple[CallKey | None, ...]:
+    return tuple([None if k is None else CallKey(k, False) if type(k) is str else CallKey(k[0], True) for k in data])
+
+
+@dataclass(frozen=True, slots=True)
 class Context:
     """Where the type of a callback's parameter or of an object literal's keys comes from (a `ctx`
     head, `members/heads.py`, resolved by `members/contexts.py`): argument `argument` of a call of
@@ -123,7 +142,7 @@ class Context:
     callee: tuple[Segment, ...] | None = None
     new: bool = False
     argument: int = 0
-    given: tuple[str | None, ...] = ()
+    given: tuple[CallKey | None, ...] = ()
     typed: Any = None
 
 
@@ -149,7 +168,7 @@ class Step:
 
     kind: str
     name: str = ""
-    keys: tuple[str | None, ...] = ()
+    keys: tuple[CallKey | None, ...] = ()
 
 
 def member_step(name: str) -> Step:
@@ -204,7 +223,7 @@ def _step_to_json(step: Step) -> Any:
     if kind == "member":
         return "." + step.name
     if kind == "call":
-        return ["()", *step.keys] if step.keys else "()"
+        return ["()", *_keys_to_json(step.keys)] if step.keys else "()"
     return "[]" if kind == "element" else "new"
 
 
@@ -219,7 +238,7 @@ def _head_to_json(head: Head) -> list[Any]:
         assert c is not None
         if c.callee is None:
             return [kind, c.parameter, list(c.keys), thawed_spec(c.typed)]
-        return [kind, c.parameter, list(c.keys), chain_to_json(c.callee), c.new, c.argument, list(c.given)]
+        return [kind, c.parameter, list(c.keys), chain_to_json(c.callee), c.new, c.argument, _keys_to_json(c.given)]
     return [kind, head.name]
 
 
@@ -227,7 +246,7 @@ def chain_from_json(data: list[Any]) -> Chain:
     head = data[0]
     steps = _STEPS
     return [head if type(head) is str else _head_from_json(head),
-            *[steps.get(s) or _step_from_json(s) if type(s) is str else Step("call", keys=tuple(s[1:])) for s in data[1:]]]
+            *[steps.get(s) or _step_from_json(s) if type(s) is str else Step("call", keys=_keys_from_json(s[1:])) for s in data[1:]]]
 
 
 def _step_from_json(text: str) -> Step:
@@ -248,7 +267,7 @@ def _head_from_json(data: list[Any]) -> Head:
     if kind == "ctx":
         if len(data) == 4:
             return Head(kind, context=Context(data[1], tuple(data[2]), typed=frozen_spec(data[3])))
-        return Head(kind, context=Context(data[1], tuple(data[2]), _part(data[3]), data[4], data[5], tuple(data[6])))
+        return Head(kind, context=Context(data[1], tuple(data[2]), _part(data[3]), data[4], data[5], _keys_from_json(data[6])))
     return Head(kind, data[1])
 
 
