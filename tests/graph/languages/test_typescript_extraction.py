@@ -21,6 +21,7 @@ from konstruct_tui.graph.languages.typescript.facts import (
     Step,
     RecordPart,
     members_of,
+    thawed_spec,
 )
 
 MODULE = textwrap.dedent(
@@ -194,6 +195,7 @@ export function heads(o?: Server) {
   o.handle((c) => c.text('a'));
   o.get('a').fetch();
   o.get(KEY).fetch();
+  const cfg: { onError(e: Error): void; nested: { a: string } } = { onError(e) { e.message; } };
   o.all()[0].fetch();
 }
 class Sub extends Server { run() { super.fetch(); this.close(); } }
@@ -227,8 +229,8 @@ def test_receiver_chain_heads_are_records_that_survive_the_store() -> None:
     shape = next(head for head in heads if head.kind == "object")
     assert shape.keys == (("s", (Head("new", "Server"),)),)
     contexts = [head.context for head in heads if head.kind == "ctx"]
-    typed = next(c for c in contexts if c is not None and c.callee is None)
-    assert typed.parameter == 0 and typed.typed is not None
+    typed = next(c for c in contexts if c is not None and c.callee is None and c.parameter == 0 and not c.keys)
+    assert typed.typed is not None  # `const h: Handler = (c) => ...`
     called = next(c for c in contexts if c is not None and c.callee is not None)
     assert called.callee == (Head("cast", "Server"), Step("member", "handle")) and called.argument == 0 and called.given == ()
     # the steps after a head are records too (`.get`, a call giving the key 'a', an element)
@@ -239,6 +241,8 @@ def test_receiver_chain_heads_are_records_that_survive_the_store() -> None:
     assert any(use.receiver[1:] == [Step("member", "all"), Step("call"), Step("element")] for use in record.member_uses)
     # heads are keys of the resolvers' caches: a written type's spec inside one is hashable too
     assert len({*heads}) <= len(heads)
+    inline = next(c for c in contexts if c is not None and c.callee is None and c.keys == ("onError",))
+    assert hash(inline) and thawed_spec(inline.typed) == ["inline", ["nested", "onError"], {"nested": ["inline", ["a"]]}]
     encoded, _ = encode_facts(facts)
     assert facts_from_json(encoded) == facts
     assert encode_facts(facts_from_json(encoded))[0] == encoded
