@@ -2,8 +2,8 @@
 writes it (`this.x.m`, `f().m`, `new T().m`, `(x as T).m`, `a ?? b`, `{k: v}`), for `members/types.py`
 and `members/receivers.py`. A chain is a list of segments: a head (a name, or a `facts.Head`: `this`
 or `super` of a class, `new T`, a cast to `T`, a local function returning `T`, `either` side of
-`a ?? b`, an `array` or `object` literal), then `.name` and `()` (a call; of its arguments only the
-string keys they give are kept, `members/keyed.py`).
+`a ?? b`, an `array` or `object` literal), then its `facts.Step`s: a member `.name`, a call (of its
+arguments only the string keys they give are kept, `members/keyed.py`), an element, `new`.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ context returns, `paginate({response}) { return {url} }`).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from .... import treesitter as ts
@@ -78,19 +79,16 @@ def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[H
     return found
 
 
-def _head(source: list[Any], j: int, keys: list[str]) -> Head:
+def _head(source: Context, j: int, keys: list[str]) -> Head:
     """The `ctx` head of parameter `j` (-1: the literal's keys) for a `_context` source and keys."""
-    if source[0] == "typed":
-        return Head("ctx", context=Context(j, tuple(keys), typed=frozen_spec(source[1])))
-    _, segments, new, i, *given = source
-    return Head("ctx", context=Context(j, tuple(keys), tuple(segments), new, i, tuple(given[0]) if given else ()))
+    return Head("ctx", context=replace(source, parameter=j, keys=tuple(keys)))
 
 
-def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[list[Any], list[str]] | None:
+def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[Context, list[str]] | None:
     """(source, keys) of a function expression or object literal whose type the context gives:
-    source `["call", callee chain, new, i]` (argument i; and the keys the call's arguments give,
-    `members/keyed.py`, when there are any) or `["typed", spec]` (a written type), and the keys of the
-    object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
+    the source a `Context` (its parameter and keys not yet set) of argument i of a call of a callee
+    chain (and the keys the call's arguments give, `members/keyed.py`) or of a written type's spec,
+    and the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
     keys: list[str] = []
     while node.parent is not None:
         if node.parent.type == "array":  # `hooks: {init: [(options) => ...]}`: an element of the array type
@@ -115,7 +113,7 @@ def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tupl
         return None
     written = _written_context(node)
     if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
-        return ["typed", written], keys
+        return Context(0, (), typed=frozen_spec(written)), keys
     function = _returned_from(node)
     if function is not None and depth < 2:  # `paginate({response}) { return {url} }`: what its context returns
         outer = _function_context(function, follow, depth + 1, lookup)
@@ -143,7 +141,7 @@ def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tupl
     if segments is None:
         return None
     given = call_keys(parent, lookup) if lookup is not None else []
-    return (["call", segments, new, i, given] if given else ["call", segments, new, i]), keys
+    return Context(0, (), tuple(segments), new, i, tuple(given)), keys
 
 
 def _returned_from(node: Any) -> Any:
@@ -163,7 +161,7 @@ def _returned_from(node: Any) -> Any:
     return owner if owner.type in _FUNCTIONS or owner.type == "method_definition" else None
 
 
-def _function_context(function: Any, follow: Any, depth: int, lookup: Any) -> tuple[list[Any], list[str]] | None:
+def _function_context(function: Any, follow: Any, depth: int, lookup: Any) -> tuple[Context, list[str]] | None:
     """The context of a function expression, or of a method of an object literal (its key)."""
     if function.type == "method_definition":
         name = function.child_by_field_name("name")
