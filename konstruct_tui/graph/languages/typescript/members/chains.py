@@ -93,15 +93,15 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> Chain | No
         items = [chain(item, lookup, memo) for item in node.named_children if item.type != "comment"]
         if not items or len(items) > _MAX_ELEMENTS or None in items:
             return None
-        return [Head("array", parts=tuple([tuple(item) for item in items]))]  # type: ignore[arg-type]
+        return _joined("array", items)
     operator = node.child_by_field_name("operator") if kind == "binary_expression" else None
     if operator is not None and ts.text(operator) in ("??", "||"):
         # `a ?? new T()`: typed when both sides are (and agree, which resolution checks)
         sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("left", "right")]
-        return None if None in sides else [Head("either", parts=tuple([tuple(side) for side in sides]))]  # type: ignore[arg-type]
+        return _joined("either", sides)
     if kind == "ternary_expression":  # `(c ? this.resolve(o) : this).clone()`: typed when both branches agree
         sides = [chain(node.child_by_field_name(f), lookup, memo) for f in ("consequence", "alternative")]
-        return None if None in sides else [Head("either", parts=tuple([tuple(side) for side in sides]))]  # type: ignore[arg-type]
+        return _joined("either", sides)
     if kind in ("as_expression", "satisfies_expression"):
         written = written_type(Wrapped(node.named_children[-1])) if node.named_child_count == 2 else None
         return None if written is None or written == "this" else cast(written)
@@ -127,6 +127,12 @@ def _chain(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> Chain | No
         return None
     found = chain(inner, lookup, memo)
     return None if found is None or len(found) > MAX_SEGMENTS else [*found, step]
+
+
+def _joined(kind: str, parts: list[Chain | None]) -> Chain | None:
+    """A head of several chains (`either` side, `array` elements): None unless each is followed."""
+    found = tuple([tuple(part) for part in parts if part is not None])
+    return [Head(kind, parts=found)] if len(found) == len(parts) else None
 
 
 def _shape(node: Any, lookup: Lookup, memo: dict[Any, Any] | None) -> Chain | None:

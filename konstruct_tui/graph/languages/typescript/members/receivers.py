@@ -314,7 +314,7 @@ class Receivers:
         returned = extra.returned.get(name)
         if returned is not None:
             first = returned[0]
-            this = receiver if type(first) is not str and first.kind == "this" else None  # type: ignore[union-attr]
+            this = receiver if isinstance(first, Head) and first.kind == "this" else None
             return self.evaluate(path, returned, depth + 1, this)
         return None
 
