@@ -12,12 +12,16 @@ from konstruct_tui.graph.languages import language_for
 from konstruct_tui.graph.languages.typescript import SUPPORT
 from konstruct_tui.graph.languages.typescript.facts import (
     EMPTY,
+    CallKey,
     Binding,
     DocLink,
     Export,
+    Head,
     KeyedReturn,
+    Step,
     RecordPart,
     members_of,
+    thawed_spec,
 )
 
 MODULE = textwrap.dedent(
@@ -175,6 +179,74 @@ def test_what_was_packed_into_strings_is_fields() -> None:
     # `plugin(key: K): Plugins[K]` (once `["Plugins", 0]`)
     assert record.keyed["Server.plugin"] == KeyedReturn("Plugins", 0)
     assert record.doclinks == (DocLink("Server", ("fetchSockets",)),)
+
+
+_HEADS = """
+import { Server, Handler, KEY } from './server';
+export function heads(o?: Server) {
+  (o ?? new Server()).fetch();
+  [new Server(), new Server()][0].fetch;
+  ({ s: new Server() }).s.fetch();
+  (o as Server).fetch();
+  new Server().close();
+  const mk = (): Server => build();
+  mk().fetch();
+  const h: Handler = (c) => c.json(1);
+  o.handle((c) => c.text('a'));
+  o.get('a').fetch();
+  o.get(KEY).fetch();
+  const cfg: { onError(e: Error): void; nested: { a: string } } = { onError(e) { e.message; } };
+  o.all()[0].fetch();
+}
+class Sub extends Server { run() { super.fetch(); this.close(); } }
+"""
+
+
+def _heads(chain: object) -> list[Head]:
+    found = []
+    for segment in chain:  # type: ignore[attr-defined]
+        if isinstance(segment, Head):
+            found.append(segment)
+            for part in (*segment.parts, *(c for _, c in segment.keys)):
+                found += _heads(part)
+            if segment.context is not None and segment.context.callee is not None:
+                found += _heads(segment.context.callee)
+    return found
+
+
+def test_receiver_chain_heads_are_records_that_survive_the_store() -> None:
+    facts = extract("src/heads.ts", _HEADS)
+    record = members_of(facts)
+    heads = [head for use in record.member_uses for head in _heads(use.receiver)]
+    heads += [head for chains in record.assigned.values() for c in chains for head in _heads(c)]
+    # each kind once packed into a string (`this:Sub`, `new Server`, `as Server`, `=> Server`,
+    # `either:[...]`, `array:[...]`, `object:{...}`, `ctx:[...]`) is a `Head` with fields
+    assert {head.kind for head in heads} >= {"this", "super", "new", "cast", "returns", "either", "array", "object", "ctx"}
+    assert Head("this", "Sub") in heads and Head("super", "Sub") in heads and Head("new", "Server") in heads
+    assert Head("cast", "Server") in heads and Head("returns", "Server") in heads
+    either = next(head for head in heads if head.kind == "either")
+    assert either.parts == ((Head("cast", "Server"),), (Head("new", "Server"),))  # `o: Server`
+    shape = next(head for head in heads if head.kind == "object")
+    assert shape.keys == (("s", (Head("new", "Server"),)),)
+    contexts = [head.context for head in heads if head.kind == "ctx"]
+    typed = next(c for c in contexts if c is not None and c.callee is None and c.parameter == 0 and not c.keys)
+    assert typed.typed is not None  # `const h: Handler = (c) => ...`
+    called = next(c for c in contexts if c is not None and c.callee is not None)
+    assert called.callee == (Head("cast", "Server"), Step("member", "handle")) and called.argument == 0 and called.given == ()
+    # the steps after a head are records too (`.get`, a call giving the key 'a', an element)
+    # (a string literal, once quoted `'a'`, and a module-level name read where it is resolved)
+    receivers = [use.receiver[1:] for use in record.member_uses]
+    assert [Step("member", "get"), Step("call", keys=(CallKey("a", True),))] in receivers
+    assert [Step("member", "get"), Step("call", keys=(CallKey("KEY", False),))] in receivers
+    assert any(use.receiver[1:] == [Step("member", "all"), Step("call"), Step("element")] for use in record.member_uses)
+    # heads are keys of the resolvers' caches: a written type's spec inside one is hashable too
+    assert len({*heads}) <= len(heads)
+    inline = next(c for c in contexts if c is not None and c.callee is None and c.keys == ("onError",))
+    assert hash(inline) and thawed_spec(inline.typed) == ["inline", ["nested", "onError"], {"nested": ["inline", ["a"]]}]
+    encoded, _ = encode_facts(facts)
+    assert facts_from_json(encoded) == facts
+    assert encode_facts(facts_from_json(encoded))[0] == encoded
+    assert "ctx:" not in encoded and "either:" not in encoded and "this:" not in encoded
 
 
 def test_object_literal_methods_are_symbols_only_under_a_named_binding() -> None:

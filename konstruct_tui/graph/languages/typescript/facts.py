@@ -5,8 +5,8 @@ chains of member uses, declared signatures.
 
 A record per fact kind, gathered in `TypeScriptMemberFacts`. JSON is met only at the index store's
 edge (`to_json` / `from_json`); a file states nothing of most kinds, so only the kinds it states are
-written. Two value shapes keep their own documented form, read where they are resolved: a receiver
-chain (`Chain`, `members/chains.py`) and a declared type's spec (`Spec`, `members/signatures.py`).
+written. A receiver chain (`Chain`, `members/chains.py`) is a list of segments: a name or a `Head`,
+then steps. A declared type's spec (`Spec`, `members/signatures.py`) keeps its own documented form.
 Changing a field here changes the index format: bump `SUPPORT.version`.
 """
 
@@ -18,8 +18,6 @@ from typing import Any
 
 from ...facts import FileFacts
 
-# A receiver chain: a head, then `.name` / `()` steps (see `members/chains.py`).
-Chain = list[str]
 # A declared type's spec: `0`, None, or a list headed by its kind (see `members/signatures.py`).
 Spec = Any
 # One signature of a callable: [parameter specs, written parameter types, rest index(, return spec)].
@@ -112,6 +110,168 @@ class DocLink:
     members: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CallKey:
+    """A key an argument of a call gives (`members/keyed.call_keys`): a string `literal` (`get('a')`,
+    or a local `const` of one) or, not literal, a name of the module scope read where it is resolved
+    (an import followed to its definer, or a module-level string constant)."""
+
+    text: str
+    literal: bool
+
+
+def _keys_to_json(keys: tuple[CallKey | None, ...]) -> list[Any]:
+    """A literal as `[text]`, a name as itself, an unknown argument as null."""
+    return [None if k is None else [k.text] if k.literal else k.text for k in keys]
+
+
+def _keys_from_json(data: list[Any]) -> tuple[CallKey | None, ...]:
+    return tuple([None if k is None else CallKey(k, False) if type(k) is str else CallKey(k[0], True) for k in data])
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Where the type of a callback's parameter or of an object literal's keys comes from (a `ctx`
+    head, `members/heads.py`, resolved by `members/contexts.py`): argument `argument` of a call of
+    `callee` (`new`: of a `new` expression; `given`: the keys the call's arguments give,
+    `members/keyed.py`), or, `callee` None, the written type `typed` (a frozen spec); then `keys`
+    down the nested literals, and `parameter` of the callback (-1: the literal's own keys)."""
+
+    parameter: int
+    keys: tuple[str, ...]
+    callee: tuple[Segment, ...] | None = None
+    new: bool = False
+    argument: int = 0
+    given: tuple[CallKey | None, ...] = ()
+    typed: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """What a receiver chain starts from, other than a name: `this` / `super` of class `name`,
+    `new name()`, a value cast to (`cast`) or a local function returning (`returns`) the written
+    type `name`; `either` side of `a ?? b` (`parts`), an `array` literal's elements (`parts`), an
+    `object` literal's keys and their chains (`keys`, by key), or a `ctx` context (`context`)."""
+
+    kind: str
+    name: str = ""
+    parts: tuple[tuple[Segment, ...], ...] = ()
+    keys: tuple[tuple[str, tuple[Segment, ...]], ...] = ()
+    context: Context | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step of a receiver chain after its head: `member` `name` (`.x`, `x['key']`), a `call`
+    (`()`; of its arguments only the keys they give, `members/keyed.call_keys`), an `element`
+    (`xs[0]`), or `new` applied to the class the chain so far gives (`new lib.App()`)."""
+
+    kind: str
+    name: str = ""
+    keys: tuple[CallKey | None, ...] = ()
+
+
+def member_step(name: str) -> Step:
+    """The step `.name` (one record a name: chains share them)."""
+    step = _MEMBERS.get(name)
+    if step is None:
+        step = _MEMBERS[name] = Step("member", name)
+    return step
+
+
+_MEMBERS: dict[str, Step] = {}
+CALL = Step("call")  # a call whose arguments give no keys
+ELEMENT = Step("element")
+NEW = Step("new")
+
+# A receiver chain (`members/chains.py`): a head (a name, or a `Head`), then its `Step`s.
+Segment = str | Head | Step
+Chain = list[Segment]
+
+
+def frozen_spec(spec: Any) -> Any:
+    """A declared type's spec made hashable (a `ctx` head is a key): lists as tuples, mappings as
+    `SpecMap`s; `thawed_spec` gives it back."""
+    if isinstance(spec, list):
+        return tuple([frozen_spec(s) for s in spec])
+    if isinstance(spec, dict):
+        return SpecMap((k, frozen_spec(v)) for k, v in spec.items())
+    return spec
+
+
+class SpecMap(tuple):  # a spec's mapping, frozen: (key, value) pairs in order
+    __slots__ = ()
+
+
+def thawed_spec(spec: Any) -> Any:
+    if isinstance(spec, SpecMap):
+        return {k: thawed_spec(v) for k, v in spec}
+    if isinstance(spec, tuple):
+        return [thawed_spec(s) for s in spec]
+    return spec
+
+
+def chain_to_json(chain: Any) -> list[Any]:
+    """A chain's JSON: a name, or a `Head` as a compact list headed by its kind; then each step as
+    `.name`, `()`, `[]`, `new`, or a call giving keys as `["()", key...]`."""
+    head = chain[0]
+    return [head if type(head) is str else _head_to_json(head), *[_step_to_json(s) for s in chain[1:]]]
+
+
+def _step_to_json(step: Step) -> Any:
+    kind = step.kind
+    if kind == "member":
+        return "." + step.name
+    if kind == "call":
+        return ["()", *_keys_to_json(step.keys)] if step.keys else "()"
+    return "[]" if kind == "element" else "new"
+
+
+def _head_to_json(head: Head) -> list[Any]:
+    kind = head.kind
+    if kind in ("either", "array"):
+        return [kind, [chain_to_json(part) for part in head.parts]]
+    if kind == "object":
+        return [kind, [[key, chain_to_json(part)] for key, part in head.keys]]
+    if kind == "ctx":
+        c = head.context
+        assert c is not None
+        if c.callee is None:
+            return [kind, c.parameter, list(c.keys), thawed_spec(c.typed)]
+        return [kind, c.parameter, list(c.keys), chain_to_json(c.callee), c.new, c.argument, _keys_to_json(c.given)]
+    return [kind, head.name]
+
+
+def chain_from_json(data: list[Any]) -> Chain:
+    head = data[0]
+    steps = _STEPS
+    return [head if type(head) is str else _head_from_json(head),
+            *[steps.get(s) or _step_from_json(s) if type(s) is str else Step("call", keys=_keys_from_json(s[1:])) for s in data[1:]]]
+
+
+def _step_from_json(text: str) -> Step:
+    step = _STEPS[text] = member_step(text[1:])  # `.name` (`()`, `[]`, `new` are in `_STEPS` from the start)
+    return step
+
+
+def _part(data: list[Any]) -> tuple[Segment, ...]:
+    return tuple(chain_from_json(data))
+
+
+def _head_from_json(data: list[Any]) -> Head:
+    kind = data[0]
+    if kind in ("either", "array"):
+        return Head(kind, parts=tuple([_part(p) for p in data[1]]))
+    if kind == "object":
+        return Head(kind, keys=tuple([(key, _part(p)) for key, p in data[1]]))
+    if kind == "ctx":
+        if len(data) == 4:
+            return Head(kind, context=Context(data[1], tuple(data[2]), typed=frozen_spec(data[3])))
+        return Head(kind, context=Context(data[1], tuple(data[2]), _part(data[3]), data[4], data[5], _keys_from_json(data[6])))
+    return Head(kind, data[1])
+
+
+_STEPS: dict[str, Step] = {"()": CALL, "[]": ELEMENT, "new": NEW}
 _BINDING = tuple(Binding.__dict__[f].__set__ for f in ("local", "source", "imported"))
 _EXPORT = tuple(Export.__dict__[f].__set__ for f in ("exported", "source", "name"))
 _USE = tuple(MemberUse.__dict__[f].__set__ for f in ("receiver", "members", "keys"))
@@ -174,7 +334,7 @@ class TypeScriptMemberFacts:
         if self.default_name:
             out["default_name"] = self.default_name
         if self.default_value:
-            out["default_value"] = self.default_value
+            out["default_value"] = chain_to_json(self.default_value)
         if self.doclinks:
             out["doclinks"] = [[link.head, *link.members] for link in self.doclinks]
         for name in _PLAIN:
@@ -182,8 +342,14 @@ class TypeScriptMemberFacts:
             if value:
                 out[name] = list(value) if isinstance(value, tuple) else value  # the mappings are dicts
         if self.member_uses:
-            out["member_uses"] = [[use.receiver, use.members, use.keys] if use.keys else [use.receiver, use.members]
-                                  for use in self.member_uses]
+            out["member_uses"] = [[chain_to_json(use.receiver), use.members, use.keys] if use.keys
+                                  else [chain_to_json(use.receiver), use.members] for use in self.member_uses]
+        if self.assigned:
+            out["assigned"] = {k: [chain_to_json(c) for c in v] for k, v in self.assigned.items()}
+        for name in ("returned", "fields"):
+            value = getattr(self, name)
+            if value:
+                out[name] = {k: chain_to_json(c) for k, c in value.items()}
         if self.keyed:
             out["keyed"] = {k: [v.mapped, v.parameter] for k, v in self.keyed.items()}
         if self.records:
@@ -202,9 +368,16 @@ class TypeScriptMemberFacts:
         for name in _TUPLES:
             if name in given:
                 given[name] = tuple(given[name])
+        if "default_value" in given:
+            given["default_value"] = chain_from_json(given["default_value"])
+        if "assigned" in given:
+            given["assigned"] = {k: [chain_from_json(c) for c in v] for k, v in given["assigned"].items()}
+        for name in ("returned", "fields"):
+            if name in given:
+                given[name] = {k: chain_from_json(c) for k, c in given[name].items()}
         if "member_uses" in given:
-            given["member_uses"] = tuple([MemberUse(use[0], tuple(use[1])) if len(use) == 2
-                                          else MemberUse(use[0], tuple(use[1]), tuple(use[2]))
+            given["member_uses"] = tuple([MemberUse(chain_from_json(use[0]), tuple(use[1])) if len(use) == 2
+                                          else MemberUse(chain_from_json(use[0]), tuple(use[1]), tuple(use[2]))
                                           for use in given["member_uses"]])
         if "keyed" in given:
             given["keyed"] = {k: KeyedReturn(*v) for k, v in given["keyed"].items()}
@@ -216,8 +389,8 @@ class TypeScriptMemberFacts:
         return cls(**given)
 
 
-# Kinds whose JSON is their value as it is (lists of names, mappings of names and chains).
-_PLAIN = ("types", "assigned", "untyped", "returns", "returned", "strings", "objects", "bases", "fields", "aliases",
+# Kinds whose JSON is their value as it is (lists of names, mappings of names and specs).
+_PLAIN = ("types", "untyped", "returns", "strings", "objects", "bases", "aliases",
           "callables", "accessors", "params", "callsigs", "props", "literals")
 _TUPLES = ("untyped", "objects", "callables", "accessors")
 EMPTY = TypeScriptMemberFacts()

@@ -1,5 +1,5 @@
-"""Contextual typing of callback parameters and object literal keys: resolution of the `ctx:` chain
-heads that `members/signatures.py` records, against the declared signatures of the callee (its
+"""Contextual typing of callback parameters and object literal keys: resolution of the `ctx` chain
+heads (`facts.Context`) that `members/signatures.py` records, against the declared signatures of the callee (its
 `params`, the `callsigs` of the types it names, the `props` of object types).
 
 A callback's parameter j is typed when every overload of the callee whose parameter i is a function
@@ -11,49 +11,53 @@ the member stays by-name evidence, never a guess.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from ..facts import TypeScriptMemberFacts
+from ..facts import Head, Segment, Step, TypeScriptMemberFacts, member_step, thawed_spec
 from .generics import ARRAY, AT, ELEMENT, RETURNED, Inline, instantiate, keys_of
 from .generics import MISSING, argument_at
 from .keyed import has_keyed, resolved_spec
-from .signatures import CONTEXT, ITERATING
+from .signatures import ITERATING
 from .written import LIB_TYPES
 
-_PUSHING = frozenset({".push", ".unshift"})
+_PUSHING = frozenset({member_step("push"), member_step("unshift")})
+_THEN = member_step("then")
 _DEPTH = 24  # alias chains of utility types (`Except<Partial<Internals>, K> & {...}`, `Merge<StrictOptions, {...}>`) run deep
 
 
 class Contexts:
-    """Resolves `ctx:` heads with a `Receivers` (its names, definers and type views)."""
+    """Resolves `ctx` heads with a `Receivers` (its names, definers and type views)."""
 
     def __init__(self, receivers: Any) -> None:
         self._r = receivers
-        self._literals: dict[tuple[str, str], list[tuple[str, Any]]] = {}
+        self._literals: dict[tuple[str, Head], list[tuple[str, Any]]] = {}
         self._owners: dict[tuple[str, str], list[Owner]] = {}
-        self._keyed: set[tuple[str, str]] = set()  # heads (without keys) whose callee takes an `M[K]`
+        self._keyed: set[tuple[str, Head]] = set()  # heads (without keys) whose callee takes an `M[K]`
 
-    def parameter(self, path: str, head: str, depth: int) -> Any:
-        source, j, keys = json.loads(head[len(CONTEXT):])
-        if source[0] == "call" and len(source) > 4:  # the keys a call gives matter only to an `M[K]` spec:
-            plain = CONTEXT + json.dumps([source[:4], j, keys])  # read once without them (`app.get('/a', (c) => ...)`)
+    def parameter(self, path: str, head: Head, depth: int) -> Any:
+        context = head.context
+        assert context is not None
+        j, keys, segments, new, i, given = (context.parameter, context.keys, context.callee, context.new,
+                                            context.argument, context.given)
+        if given:  # the keys a call gives matter only to an `M[K]` spec:
+            plain = Head("ctx", context=replace(context, given=()))  # read once without them (`app.get('/a', (c) => ...)`)
             value = self._r.evaluate(path, [plain], depth)
             if (path, plain) not in self._keyed:
                 if value is not None and value[0] == "keys":
                     self._literals[(path, head)] = self._literals[(path, plain)]
                     return ("keys", path, head)
                 return value
-        if source[0] == "typed":  # the expression's own written type
-            found: list[tuple[str, Any]] = [(path, source[1])]
+        if segments is None:  # the expression's own written type
+            found: list[tuple[str, Any]] = [(path, thawed_spec(context.typed))]
         else:
-            _, segments, new, i, *given = source
             if segments[-1] in ITERATING and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `xs.forEach((x) => ...)`: an element of a typed array
                 array = self._r.evaluate(path, segments[:-1], depth + 1)
                 if array is not None and array[0] in ("array", "map"):  # `m.forEach((v, k) => ...)`: a value
                     return ("union" if array[1] == "union" else "instance", array[1], array[2])
-            if segments[-1] == ".then" and i == 0 and j == 0 and not keys and len(segments) > 1:
+            if segments[-1] == _THEN and i == 0 and j == 0 and not keys and len(segments) > 1:
                 # `load().then((x) => ...)`: a `Promise<T>` is read as `T`, so `x` is that T
                 # (unless T itself declares `then`: a thenable of the project)
                 settled = self._r.evaluate(path, segments[:-1], depth + 1)
@@ -61,14 +65,15 @@ class Contexts:
                     return settled
             callee = self._r.evaluate(path, segments, depth + 1)
             overloads = self._callee_signatures(callee, new) if callee is not None else None
-            if overloads is None and not new and len(segments) > 1 and segments[-1].startswith("."):
+            last = segments[-1]
+            if overloads is None and not new and len(segments) > 1 and type(last) is Step and last.kind == "member":
                 overloads = self._property_signatures(path, segments, depth)
             found = [(where, argument_at(sig, i)) for where, sig in overloads or ()]
             if not overloads and not new and segments[-1] in _PUSHING and len(segments) > 2:
                 found = self._pushed(path, segments[:-1], depth) or []  # each argument is an element
             if any(has_keyed(argument) for _, argument in found):
-                self._keyed.add((path, CONTEXT + json.dumps([source[:4], j, keys])))
-            found = [(where, resolved_spec(self._r, where, argument, path, given[0], depth) if given and has_keyed(argument)
+                self._keyed.add((path, Head("ctx", context=replace(context, given=()))))
+            found = [(where, resolved_spec(self._r, where, argument, path, list(given), depth) if given and has_keyed(argument)
                       else argument) for where, argument in found if argument is not MISSING]
         for key in keys:  # down the nested object literals
             declarations = self._declarations(found, key)
@@ -279,26 +284,28 @@ class Contexts:
         target, imported = bound
         return self._r.definer(target, imported) if target and imported != "*" else None
 
-    def _property_signatures(self, path: str, segments: list[str], depth: int) -> list[tuple[str, Any]] | None:
+    def _property_signatures(self, path: str, segments: Sequence[Segment], depth: int) -> list[tuple[str, Any]] | None:
         """The call signatures of a property whose declared type is a function type, or an
         intersection of them (`all: (<T>(url, o?: O<T>) => P) & (<T>(o?: O<T>) => P)`)."""
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
-        if owner is None or owner[0] not in ("instance", "static"):
+        step = segments[-1]
+        if owner is None or owner[0] not in ("instance", "static") or not isinstance(step, Step):
             return None
-        declared = self._r.declarations.declaring(owner[1:3], segments[-1][1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], step.name, props=True)
         if not declared:
             return None
         where, qualified = declared[0]
         found = self.members(where).props.get(qualified)
         return self._shapes(where, found, 0) or None if isinstance(found, list) and found[0] in ("sig", "or") else None
 
-    def _pushed(self, path: str, segments: list[str], depth: int) -> list[tuple[str, Any]] | None:
+    def _pushed(self, path: str, segments: Sequence[Segment], depth: int) -> list[tuple[str, Any]] | None:
         """(path, element spec) of an array property (`callbacks_: ((s: Scope) => void)[]`), for
         what `state.callbacks_.push(...)` is given (`Array<T>.push(...items: T[])`)."""
         owner = self._r.evaluate(path, segments[:-1], depth + 1)
-        if owner is None or owner[0] not in ("instance", "static") or not segments[-1].startswith("."):
+        step = segments[-1]
+        if owner is None or owner[0] not in ("instance", "static") or not isinstance(step, Step) or step.kind != "member":
             return None
-        declared = self._r.declarations.declaring(owner[1:3], segments[-1][1:], props=True)
+        declared = self._r.declarations.declaring(owner[1:3], step.name, props=True)
         where, qualified = declared[0] if declared else (path, "")
         found = self.members(where).props.get(qualified)
         return self._elements(where, found, 0) if isinstance(found, list) else None

@@ -16,8 +16,7 @@ from collections import defaultdict
 from typing import Any
 
 from ....facts import OVERRIDES, FileFacts
-from ..facts import members_of
-from .keyed import CALL
+from ..facts import CALL, Chain, Segment, Step, member_step, members_of
 from .receivers import UNION, Receivers
 from .written import SHAPE
 
@@ -48,7 +47,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
             found = receivers.definer(target, imported)
             if found is not None:
                 used[found[0]].add(found[1])
-    evaluated: dict[tuple[str, ...], tuple[Any, bool]] = {}
+    evaluated: dict[tuple[Segment, ...], tuple[Any, bool]] = {}
     for use in extra.member_uses:
         segments = use.receiver
         if len(segments) == 1 and segments[0] in GLOBALS:
@@ -96,7 +95,7 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
                 unknown.add(member)
     for link in extra.doclinks:  # `{@link Server.fetchSockets()}`
         linked = link.members
-        value = receivers.evaluate(path, [link.head, *("." + m for m in linked[:-1])])
+        value = receivers.evaluate(path, [link.head, *(member_step(m) for m in linked[:-1])])
         if value is not None and value[0] in ("instance", "static"):
             for where_, qualified in receivers.declarations.declaring(value[1:3], linked[-1])[:1]:
                 used[where_].add(qualified)  # a link that names nothing is no evidence either way
@@ -142,10 +141,10 @@ def member_edges(facts: FileFacts, uses: set[str], receivers: Receivers
     return used, unknown
 
 
-def _evaluated(receivers: Receivers, path: str, segments: list[str], memo: dict[tuple[str, ...], Any]) -> Any:
+def _evaluated(receivers: Receivers, path: str, segments: Chain, memo: dict[tuple[Segment, ...], Any]) -> Any:
     """What a chain of `path` stands for, read once per file without the keys its calls give
     (`get('a').x`, `get('b').y`): they matter only where a callable returning `M[K]` reads them."""
-    plain = tuple(CALL if segment.startswith(CALL) else segment for segment in segments)
+    plain = tuple(CALL if type(segment) is Step and segment.kind == "call" else segment for segment in segments)
     found = memo.get(plain)
     if found is None:
         before = receivers.keyed_calls
@@ -169,7 +168,7 @@ def _declared(receivers: Receivers, value: Any, member: str) -> tuple[list[tuple
     return declared, (kind == "instance" and interface and not typed) or inline
 
 
-def _external(bound: dict[str, tuple[str, str]], head: str) -> bool:
+def _external(bound: dict[str, tuple[str, str]], head: Segment) -> bool:
     """A binding of a package (not a project file): its members are never the project's."""
-    found = bound.get(head)
+    found = bound.get(head) if type(head) is str else None
     return found is not None and not found[0]

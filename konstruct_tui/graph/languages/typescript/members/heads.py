@@ -1,6 +1,6 @@
 """Contexts of TypeScript expressions whose type only their position gives (facts only): an
 unannotated callback parameter (`context_head`) and the keys of an object literal (`key_uses`),
-as chain heads `ctx:[source, j, keys]` that `members/contexts.Contexts` resolves against the callee's
+as `ctx` chain heads (a `facts.Context`) that `members/contexts.Contexts` resolves against the callee's
 declared signatures (`members/signatures.py`). `keys` lead through nested object literals (a key),
 array literals (`[]`: an element) and returned literals (`()`: what a callback typed by its
 context returns, `paginate({response}) { return {url} }`).
@@ -8,19 +8,20 @@ context returns, `paginate({response}) { return {url} }`).
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import Chain, Context, Head, frozen_spec
 from .generics import ELEMENT, RETURNED
 from .keyed import call_keys
-from .signatures import CONTEXT, spec
+from .signatures import spec
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 
 
-def context_head(declaration: Any, follow: Any, lookup: Any = None) -> list[str] | None:
-    """`[ctx:...]` for an unannotated parameter of a callback whose type the context gives, else
+def context_head(declaration: Any, follow: Any, lookup: Any = None) -> Chain | None:
+    """A `ctx` head for an unannotated parameter of a callback whose type the context gives, else
     None. `follow` gives the receiver chain of an expression (the callee), `lookup` what a local
     name is (the keys a call's arguments give)."""
     if declaration.type == "identifier":  # `c => ...`
@@ -48,14 +49,14 @@ def context_head(declaration: Any, follow: Any, lookup: Any = None) -> list[str]
     if found is None:
         return None
     source, outer = found
-    return [CONTEXT + json.dumps([source, j, outer + keys])]
+    return [_head(source, j, outer + keys)]
 
 
-def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[str, ...], str, tuple[str, ...]]]:
+def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[Head], str, tuple[str, ...]]]:
     """`f({prefixUrl: x})`, `const o: Options = {prefixUrl}`: each key is a use of the property the
-    parameter's (or annotation's) type declares. One use per object literal: the chain `[ctx:[source,
-    -1, keys]]`, no member, and its keys: the context is resolved once for all of its keys."""
-    found: set[tuple[tuple[str, ...], str, tuple[str, ...]]] = set()
+    parameter's (or annotation's) type declares. One use per object literal: a `ctx` head of parameter
+    -1, no member, and its keys: the context is resolved once for all of its keys."""
+    found: set[tuple[tuple[Head], str, tuple[str, ...]]] = set()
     for node in objects:
         names = []
         for part in node.named_children:
@@ -74,15 +75,20 @@ def key_uses(objects: Any, follow: Any, lookup: Any = None) -> set[tuple[tuple[s
         context = _context(node, follow, lookup=lookup) if names else None
         if context is not None:
             source, outer = context
-            found.add(((CONTEXT + json.dumps([source, -1, outer]),), "", tuple(sorted(set(names)))))
+            found.add(((_head(source, -1, outer),), "", tuple(sorted(set(names)))))
     return found
 
 
-def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[list[Any], list[str]] | None:
+def _head(source: Context, j: int, keys: list[str]) -> Head:
+    """The `ctx` head of parameter `j` (-1: the literal's keys) for a `_context` source and keys."""
+    return Head("ctx", context=replace(source, parameter=j, keys=tuple(keys)))
+
+
+def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tuple[Context, list[str]] | None:
     """(source, keys) of a function expression or object literal whose type the context gives:
-    source `["call", callee chain, new, i]` (argument i; and the keys the call's arguments give,
-    `members/keyed.py`, when there are any) or `["typed", spec]` (a written type), and the keys of the
-    object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
+    the source a `Context` (its parameter and keys not yet set) of argument i of a call of a callee
+    chain (and the keys the call's arguments give, `members/keyed.py`) or of a written type's spec,
+    and the keys of the object literals it is nested in (`f({a: {b: node}})` gives `["a", "b"]`)."""
     keys: list[str] = []
     while node.parent is not None:
         if node.parent.type == "array":  # `hooks: {init: [(options) => ...]}`: an element of the array type
@@ -107,7 +113,7 @@ def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tupl
         return None
     written = _written_context(node)
     if written is not None:  # `const h: Handler = (c) => ...`, `(): Handler => (c) => ...`
-        return ["typed", written], keys
+        return Context(0, (), typed=frozen_spec(written)), keys
     function = _returned_from(node)
     if function is not None and depth < 2:  # `paginate({response}) { return {url} }`: what its context returns
         outer = _function_context(function, follow, depth + 1, lookup)
@@ -135,7 +141,7 @@ def _context(node: Any, follow: Any, depth: int = 0, lookup: Any = None) -> tupl
     if segments is None:
         return None
     given = call_keys(parent, lookup) if lookup is not None else []
-    return (["call", segments, new, i, given] if given else ["call", segments, new, i]), keys
+    return Context(0, (), tuple(segments), new, i, tuple(given)), keys
 
 
 def _returned_from(node: Any) -> Any:
@@ -155,7 +161,7 @@ def _returned_from(node: Any) -> Any:
     return owner if owner.type in _FUNCTIONS or owner.type == "method_definition" else None
 
 
-def _function_context(function: Any, follow: Any, depth: int, lookup: Any) -> tuple[list[Any], list[str]] | None:
+def _function_context(function: Any, follow: Any, depth: int, lookup: Any) -> tuple[Context, list[str]] | None:
     """The context of a function expression, or of a method of an object literal (its key)."""
     if function.type == "method_definition":
         name = function.child_by_field_name("name")

@@ -9,9 +9,9 @@ implementation: Plugins[K])`) types an object literal or callback given for it t
 
 Facts: `keyed` (callable -> a `KeyedReturn`: its return type is `M[K]`, K the type of its
 parameter p); a parameter spec `["keyed", M written, p]` (`members/signatures.spec`); the keys a call
-gives, as a call segment `()["'Patches'", "PluginPatches", null]` or a fifth element of a `ctx:`
-call source: a string literal (or a local `const` of one) quoted, a name of the module scope (read
-where resolved: an import, followed to its definer, or a module-level constant), null for anything
+gives, as the `keys` of a call `Step` or the `given` of a `ctx` head's `Context`, each a `CallKey`:
+a string literal (or a local `const` of one), a name of the module scope (read
+where resolved: an import, followed to its definer, or a module-level constant), None for anything
 else; `strings` (module-level `const X = "..."` -> its text). A key that is not a literal, or not
 a key of M, types nothing: the member stays by-name evidence, never a guess.
 """
@@ -21,11 +21,10 @@ from __future__ import annotations
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import KeyedReturn
+from ..facts import CALL, CallKey, Chain, KeyedReturn, Step
 from .written import SHAPE, TYPEOF, Wrapped, type_parameter, written_type
 
 KEYED = "keyed"
-CALL = "()"
 # M[K]'s members, still (a `Promise<T>` return is read as T, awaited, as every written return is)
 _KEEP = frozenset({"NonNullable", "Partial", "Required", "Readonly", "Promise"})
 _NULLISH = frozenset({"undefined", "null"})
@@ -129,9 +128,9 @@ def literal(node: Any) -> str | None:
     return text if len(text) <= _MAX_KEY else None
 
 
-def call_keys(arguments: Any, lookup: Any) -> list[str | None]:
+def call_keys(arguments: Any, lookup: Any) -> list[CallKey | None]:
     """The keys a call's arguments give (see the module doc), trailing nulls dropped."""
-    found: list[str | None] = []
+    found: list[CallKey | None] = []
     if arguments is None:
         return found
     constant, at = None, -1
@@ -145,10 +144,10 @@ def call_keys(arguments: Any, lookup: Any) -> list[str | None]:
             if constant is None:  # `members/scopes.Scopes.constant`: a local's literal
                 constant = getattr(lookup, "constant", None) or (lambda node, name: (lookup(node, name)[0], None))
             local, text = constant(argument, name)
-            key = f"'{text}'" if text is not None else None if local else name
+            key = CallKey(text, True) if text is not None else None if local else CallKey(name, False)
         elif kind == "string" or kind == "template_string" or kind == "as_expression":
             text = literal(argument)
-            key = None if text is None else f"'{text}'"
+            key = None if text is None else CallKey(text, True)
         elif kind == "spread_element" or at >= _MAX_ARGUMENTS:
             break  # the positions after a spread are unknown
         else:
@@ -174,13 +173,13 @@ def string_constants(declarations: Any) -> dict[str, str]:
     return found
 
 
-def plain(segments: list[str] | None) -> list[str] | None:
+def plain(segments: Chain | None) -> Chain | None:
     """A chain with its calls' keys dropped (two returns `get('a')` and `get('b')` agree on `get()`
     when `get` is no keyed callable)."""
-    return None if segments is None else [CALL if s.startswith(CALL) else s for s in segments]
+    return None if segments is None else [CALL if type(s) is Step and s.kind == "call" else s for s in segments]
 
 
-def agreed(chains: list[list[str] | None]) -> list[str] | None:
+def agreed(chains: list[Chain | None]) -> Chain | None:
     """The one chain all of `chains` give; when they differ only in their calls' keys, that chain
     without keys (what it was before keys were read); else None."""
     first = chains[0]
@@ -194,15 +193,15 @@ def agreed(chains: list[list[str] | None]) -> list[str] | None:
 
 # --- resolution ----------------------------------------------------------------------------------
 
-def key_of(receivers: Any, path: str, given: str | None) -> str | None:
+def key_of(receivers: Any, path: str, given: CallKey | None) -> str | None:
     """The literal an argument written in `path` gives (see `call_keys`), or None."""
     if given is None:
         return None
-    if given.startswith("'"):
-        return given[1:-1]
-    bound = receivers.bound(path).get(given)
+    if given.literal:
+        return given.text
+    bound = receivers.bound(path).get(given.text)
     if bound is None:
-        where, name = path, given
+        where, name = path, given.text
     elif not bound[0] or bound[1] == "*":
         return None
     else:
@@ -228,7 +227,7 @@ def property_value(receivers: Any, path: str, written: str, key: str, depth: int
     return receivers.member(mapped, key, depth)
 
 
-def resolved_spec(receivers: Any, where: str, spec: Any, call_path: str, given: list[str | None], depth: int) -> Any:
+def resolved_spec(receivers: Any, where: str, spec: Any, call_path: str, given: list[CallKey | None], depth: int) -> Any:
     """A parameter spec with each `["keyed", M, p]` replaced by the spec of M's property that
     argument p names (read where it is declared), or None when that cannot be told."""
     if not isinstance(spec, list) or not spec:

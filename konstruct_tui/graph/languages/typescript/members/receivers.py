@@ -12,16 +12,14 @@ member used on it is then by-name evidence, never a guess.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from ....facts import FileFacts
-from ..facts import TypeScriptMemberFacts, members_of
-from .chains import ARRAY, EITHER, NEW, OBJECT, RETURNING
-from .contexts import CONTEXT, Contexts
+from ..facts import CALL, Head, Segment, Step, TypeScriptMemberFacts, member_step, members_of
+from .contexts import Contexts
 from .declarations import Declarations
-from .keyed import CALL, key_of, keyed_value
+from .keyed import key_of, keyed_value
 from .written import LIB_TYPES, MAP, SHAPE, TYPEOF
 
 # A value during evaluation: ("instance", path, Class), ("static", path, Class), ("ns", path, ""),
@@ -52,7 +50,7 @@ class Receivers:
         self._aliasing: set[tuple[str, str]] = set()  # aliases being followed (`type A = B; type B = A`)
         self.contexts = Contexts(self)
         self.declarations = Declarations(self)
-        self._parameters: dict[tuple[str, str], Value | None] = {}
+        self._parameters: dict[tuple[str, Head], Value | None] = {}
         self.keyed_calls = 0  # calls of a callable returning `M[K]` met so far (`members/edges._evaluated`)
 
     # --- per-file views ------------------------------------------------------------------------
@@ -199,7 +197,7 @@ class Receivers:
             return ("instance", path, written) if self._intersectable(path, written, 0) else None
         if written.startswith(TYPEOF):
             first, *more = written[len(TYPEOF):].split(".")
-            return self.evaluate(path, [first, *("." + m for m in more)], _DEPTH - 1)
+            return self.evaluate(path, [first, *(member_step(m) for m in more)], _DEPTH - 1)
         if written.endswith("[]"):
             element = self.written(path, written[:-2])
             return ("array", element[1], element[2]) if element is not None else None
@@ -222,76 +220,80 @@ class Receivers:
 
     # --- chains --------------------------------------------------------------------------------
 
-    def evaluate(self, path: str, segments: list[str], depth: int = 0, this: Value | None = None) -> Value | None:
+    def evaluate(self, path: str, segments: Sequence[Segment], depth: int = 0, this: Value | None = None) -> Value | None:
         head = segments[0]
-        if head.startswith("this:"):
-            owner = head[5:]
-            value = this or (("instance", path, owner) if self.kinds(path).get(owner) == "class" else None)
-        elif head.startswith("super:"):
-            owner = head[6:]
-            parents = [self.written(path, w) for w in self.members(path).bases.get(owner, ())]
-            value = next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
-        elif head.startswith(EITHER):  # `a ?? b`: one type, or a union of both (each side's member)
-            value = union(self.evaluate(path, side, depth + 1, this) for side in json.loads(head[len(EITHER):]))
-        elif head.startswith(ARRAY):  # `[a, b]`: an array of what the elements are (a union if they differ)
-            element = union(self.evaluate(path, item, depth + 1, this) for item in json.loads(head[len(ARRAY):]))
-            value = ("array", *element[1:]) if element is not None and element[0] in ("instance", UNION) else None
-        elif head.startswith(CONTEXT):  # a callback parameter typed by the callee's signature
+        if isinstance(head, str):
+            value = self.named(path, head, depth)
+        else:  # (a chain starts with a name or a `Head`, never a `Step`)
+            value = self._head(path, head, depth, this) if isinstance(head, Head) else None
+        return self._walk(value, cast("Sequence[Step]", segments[1:]), depth, path)  # after the head: steps
+
+    def _head(self, path: str, head: Head, depth: int, this: Value | None) -> Value | None:
+        """What a chain's `Head` (no name) stands for in `path`."""
+        kind = head.kind
+        if kind == "this":
+            return this or (("instance", path, head.name) if self.kinds(path).get(head.name) == "class" else None)
+        if kind == "super":
+            parents = [self.written(path, w) for w in self.members(path).bases.get(head.name, ())]
+            return next((p for p in parents if p is not None and self.kinds(p[1]).get(p[2]) == "class"), None)
+        if kind == "either":  # `a ?? b`: one type, or a union of both (each side's member)
+            return union(self.evaluate(path, side, depth + 1, this) for side in head.parts)
+        if kind == "array":  # `[a, b]`: an array of what the elements are (a union if they differ)
+            element = union(self.evaluate(path, item, depth + 1, this) for item in head.parts)
+            return ("array", *element[1:]) if element is not None and element[0] in ("instance", UNION) else None
+        if kind == "ctx":  # a callback parameter typed by the callee's signature
             key = (path, head)
             if key not in self._parameters:
                 self._parameters[key] = None  # a callback typed by itself resolves to nothing
                 self._parameters[key] = self.contexts.parameter(path, head, depth) if depth < _DEPTH else None
-            value = self._parameters[key]
-        elif head.startswith(OBJECT):  # an object literal: `.key` is what the key was given
-            value = ("object", path, head)
-        elif head.startswith("new "):
-            value = self.written(path, head[4:])
-        elif head.startswith("as "):
-            value = self.written(path, head[3:])
-        elif head.startswith(RETURNING):  # a local function with a written return type: called, a T
-            value = ("returns", path, head[len(RETURNING):])
-        else:
-            value = self.named(path, head, depth)
-        return self._walk(value, segments[1:], depth, path)
+            return self._parameters[key]
+        if kind == "object":  # an object literal: `.key` is what the key was given
+            return ("object", path, head)
+        if kind in ("new", "cast"):
+            return self.written(path, head.name)
+        if kind == "returns":  # a local function with a written return type: called, a T
+            return ("returns", path, head.name)
+        return None
 
-    def _walk(self, value: Value | None, rest: list[str], depth: int, path: str = "") -> Value | None:
-        """`value` followed along the segments `rest` written in `path` (each part of a union on its own)."""
-        for at, segment in enumerate(rest):
+    def _walk(self, value: Value | None, rest: Sequence[Step], depth: int, path: str = "") -> Value | None:
+        """`value` followed along the steps `rest` written in `path` (each part of a union on its own)."""
+        for at, step in enumerate(rest):
             if value is None:
                 return None
             if value[0] == UNION:
                 return union(self._walk(part, rest[at:], depth, path) for part in value[2])
-            if segment == ".prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
+            kind = step.kind
+            if kind == "member" and step.name == "prototype" and value[0] == "static":  # `Schema.prototype.clone`: an instance's member
                 value = ("instance", value[1], value[2])
-            elif segment == NEW:
+            elif kind == "new":
                 value = ("instance", value[1], value[2]) if value[0] == "static" else None
-            elif segment == "[]":
+            elif kind == "element":
                 value = (_element(value[1]), value[1], value[2]) if value[0] == "array" else None
             elif value[0] == "record":
-                value = ("instance", value[1], value[2]) if segment.startswith(".") else None
+                value = ("instance", value[1], value[2]) if kind == "member" else None
             elif value[0] == "array":  # `xs.filter(...)` is the same array, `xs.find(...)` an element
-                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
-                value = ("array-call", value[1], value[2], segment[1:]) if called else None
+                called = at + 1 < len(rest) and rest[at + 1].kind == "call"
+                value = ("array-call", value[1], value[2], step.name) if called else None
             elif value[0] == "map":  # `m.get(k)` a value, `m.values()` values (`m.size`: the runtime's)
-                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
-                value = ("map-call", value[1], value[2], segment[1:]) if called else None
+                called = at + 1 < len(rest) and rest[at + 1].kind == "call"
+                value = ("map-call", value[1], value[2], step.name) if called else None
             elif value[0] == "array-call":
                 member = value[3]
                 value = (("array" if member in _SAME_ARRAY else _element(value[1]), value[1], value[2])
-                         if segment.startswith(CALL) and member in _SAME_ARRAY | _ELEMENT else None)
+                         if kind == "call" and member in _SAME_ARRAY | _ELEMENT else None)
             elif value[0] == "map-call":
                 member = value[3]
                 value = (("array" if member == "values" else _element(value[1]), value[1], value[2])
-                         if segment.startswith(CALL) and member in ("get", "values") else None)
-            elif segment.startswith(CALL):  # the keys its arguments give type a call of `M[K]` (`members/keyed.py`)
-                value = self._called(value, depth, (path, segment))
+                         if kind == "call" and member in ("get", "values") else None)
+            elif kind == "call":  # the keys its arguments give type a call of `M[K]` (`members/keyed.py`)
+                value = self._called(value, depth, (path, step))
             else:
-                called = at + 1 < len(rest) and rest[at + 1].startswith(CALL)
-                value = self._member(value, segment[1:], called, depth)
+                called = at + 1 < len(rest) and rest[at + 1].kind == "call"
+                value = self._member(value, step.name, called, depth)
         return value
 
-    def _called(self, value: Value, depth: int, call: tuple[str, str] = ("", CALL)) -> Value | None:
-        """What calling `value` gives; `call` is (the file, the call segment) the keys are read from."""
+    def _called(self, value: Value, depth: int, call: tuple[str, Step] = ("", CALL)) -> Value | None:
+        """What calling `value` gives; `call` is (the file, the call step) the keys are read from."""
         kind, path, name = value[:3]
         if kind == "returns":
             return self.written(path, name)
@@ -302,7 +304,7 @@ class Receivers:
         keyed = extra.keyed.get(name)
         if keyed is not None:  # `getPlugin(PluginPatches)`: a `Plugins["Patches"]`
             self.keyed_calls += 1
-            given = json.loads(call[1][len(CALL):]) if call[1] != CALL else []
+            given = call[1].keys
             return keyed_value(self, path, keyed, [key_of(self, call[0], g) for g in given], depth + 1)
         written = extra.returns.get(name)
         if written == "this":
@@ -311,7 +313,8 @@ class Receivers:
             return self.written(path, written)
         returned = extra.returned.get(name)
         if returned is not None:
-            this = receiver if returned[0].startswith("this:") else None
+            first = returned[0]
+            this = receiver if isinstance(first, Head) and first.kind == "this" else None
             return self.evaluate(path, returned, depth + 1, this)
         return None
 
@@ -322,7 +325,7 @@ class Receivers:
     def _member(self, value: Value, member: str, called: bool, depth: int, read: bool = True) -> Value | None:
         kind, path, name = value[:3]
         if kind == "object":
-            given = json.loads(name[len(OBJECT):]).get(member)
+            given = next((chain for key, chain in name.keys if key == member), None)
             return self.evaluate(path, given, depth + 1) if given is not None and depth < _DEPTH else None
         if kind == "ns":
             namespace = self.declarations.namespace(path, member)

@@ -10,7 +10,8 @@ from collections import defaultdict
 from functools import partial
 from typing import Any
 
-from .chains import MAX_SEGMENTS, OBJECT, RETURNING, Lookup, chain
+from ..facts import ELEMENT, Chain, Head, member_step
+from .chains import MAX_SEGMENTS, Lookup, cast, chain
 from .heads import context_head
 from .keyed import literal
 from .written import TYPEOF, bounded, written_or_array
@@ -41,13 +42,13 @@ def _key(node: Any) -> tuple[int, int]:
 
 class Scopes:
     """Names declared inside functions and blocks, and what each declaration says of its type:
-    `["as T"]` for a written type, the chain it is assigned from, or None (nothing written)."""
+    a cast to T for a written type, the chain it is assigned from, or None (nothing written)."""
 
     def __init__(self) -> None:
         self.table: dict[tuple[int, int], dict[str, Any]] = defaultdict(dict)
         self.names: set[str] = set()
         self.blocks: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name -> spans declaring it
-        self._said: dict[tuple[int, int], list[str] | None] = {}
+        self._said: dict[tuple[int, int], Chain | None] = {}
         self._sorted: dict[str, list[tuple[int, int]]] = {}  # name -> `blocks` in start order
         # `lookup` as passed around, answering `constant` too (the keys a call's arguments give,
         # `members/keyed.call_keys`), without reading what every other local is
@@ -63,7 +64,7 @@ class Scopes:
         self.table[key][name] = declaration
         self.names.add(name)
 
-    def _lookup(self, node: Any, name: str) -> tuple[bool, list[str] | None]:
+    def _lookup(self, node: Any, name: str) -> tuple[bool, Chain | None]:
         if name not in self.names:  # most receivers are imports and module-level names
             return False, None
         start, end = node.start_byte, node.end_byte
@@ -116,10 +117,10 @@ class Scopes:
         const = statement is not None and statement.type == "lexical_declaration" and statement.children[0].type == "const"
         return True, literal(value) if const and value is not None else None
 
-    def said(self, declaration: Any) -> list[str] | None:
+    def said(self, declaration: Any) -> Chain | None:
         if isinstance(declaration, tuple):  # (object pattern declarator, property names down to the name)
             base = self.said(declaration[0])
-            return None if base is None else [*base, *("." + key for key in declaration[1:])]
+            return None if base is None else [*base, *(member_step(key) for key in declaration[1:])]
         key = _key(declaration)
         if key in self._said:
             return self._said[key]
@@ -128,7 +129,7 @@ class Scopes:
         return found
 
 
-def _declared(node: Any, lookup: Lookup) -> list[str] | None:
+def _declared(node: Any, lookup: Lookup) -> Chain | None:
     if node.type == "arrow_function":
         return None
     parent = node.parent
@@ -137,11 +138,12 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         right = parent.child_by_field_name("right")
         of = any(not c.is_named and c.type == "of" for c in parent.children)
         found = chain(right, lookup) if of and right is not None and parent.child_by_field_name("left") == node else None
-        return None if found is None or len(found) > MAX_SEGMENTS else [*found, "[]"]
+        return None if found is None or len(found) > MAX_SEGMENTS else [*found, ELEMENT]
     if node.type in ("required_parameter", "optional_parameter") and node.child_by_field_name("type") is None \
             and node.child_by_field_name("value") is not None:  # `(options = new Options())`: what the default is
         found = chain(node.child_by_field_name("value"), lookup)
-        return found if found is None or not found[0].startswith(OBJECT) else None
+        head = found[0] if found is not None else None
+        return found if not isinstance(head, Head) or head.kind != "object" else None
     if node.type == "identifier" or (node.type in ("required_parameter", "optional_parameter")
                                      and node.child_by_field_name("type") is None):
         return context_head(node, lambda callee: chain(callee, lookup), lookup)  # `(c) => c.json()`: typed by the callee's signature
@@ -151,14 +153,14 @@ def _declared(node: Any, lookup: Lookup) -> list[str] | None:
         head, *rest = written[len(TYPEOF):].split(".")
         local, declared = lookup(annotation, head)
         found = declared if local else [head]
-        return None if found is None else [*found, *("." + r for r in rest)]
+        return None if found is None else [*found, *(member_step(r) for r in rest)]
     if written is not None:
-        return None if written == "this" else [f"as {written}"]
+        return None if written == "this" else cast(written)
     value = node.child_by_field_name("value")
     if value is not None and value.type in ("arrow_function", "function_expression") \
             and node.type == "variable_declarator":
         # `const make = (): Backend => create(...)` in a test: `make()` is a Backend
         returned = value.child_by_field_name("return_type")
         written = bounded(returned, written_or_array(returned)) if returned is not None else None
-        return [RETURNING + written] if written and written != "this" and not written.startswith(TYPEOF) else None
+        return [Head("returns", written)] if written and written != "this" and not written.startswith(TYPEOF) else None
     return chain(value, lookup) if value is not None and node.type == "variable_declarator" else None

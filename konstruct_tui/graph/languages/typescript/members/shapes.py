@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import RecordPart
+from ..facts import Chain, RecordPart
+from .chains import cast
 from .written import (
     SHAPE,
     TYPE_NAME,
@@ -22,7 +23,7 @@ from .written import (
     written_type,
 )
 
-Lookup = Callable[[Any, str], "tuple[bool, list[str] | None]"]
+Lookup = Callable[[Any, str], "tuple[bool, Chain | None]"]
 
 
 def pattern_keys(pattern: Any, outer: tuple[str, ...] = ()) -> list[tuple[str | None, tuple[str, ...]]]:
@@ -73,12 +74,12 @@ def narrowings(nodes: Any) -> dict[str, list[tuple[int, int, str]]]:
 
 def narrowing(lookup: Lookup, narrowed: dict[str, list[tuple[int, int, str]]]) -> Lookup:
     """`lookup`, but a name inside the code an `instanceof` governs is that class (innermost test)."""
-    def look(node: Any, name: str) -> tuple[bool, list[str] | None]:
+    def look(node: Any, name: str) -> tuple[bool, Chain | None]:
         spans = narrowed.get(name)
         if spans:
             inside = [s for s in spans if s[0] <= node.start_byte and node.end_byte <= s[1]]
             if inside:
-                return True, [f"as {max(inside)[2]}"]
+                return True, cast(max(inside)[2])
         return lookup(node, name)
     setattr(look, "constant", getattr(lookup, "constant", None))  # noqa: B010 (`members/keyed.call_keys`)
     return look

@@ -19,10 +19,10 @@ A type parameter is replaced by its constraint (`H extends Handler`), or None wi
 unconstrained one of a type alias is `["tparam", i]`, and a generic use `["ref", name, [spec...]]`
 (`members/generics.py`: the alias is instantiated with those arguments where it is resolved).
 
-The expression side records, as a chain head `ctx:[source, j, keys]`, an unannotated parameter j of
-a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): the source is
-`["call", callee chain, new, i]` (argument i of a call or `new`) or `["typed", spec]` (a variable's
-annotation, a written return type, `satisfies T`); keys lead through nested object literals.
+The expression side records, as a `ctx` chain head (`facts.Context`), an unannotated parameter j of
+a callback (`context_head`) and each key of an object literal (`key_uses`, j = -1): its source is
+argument i of a call or `new` of a callee chain, or a written type's spec (a variable's annotation,
+a written return type, `satisfies T`); keys lead through nested object literals.
 `members/contexts.Contexts` resolves them.
 """
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import treesitter as ts
+from ..facts import member_step
 from .generics import (
     TPARAM,
     alias_parameter,
@@ -43,7 +44,6 @@ from .keyed import KEYED, indexed
 from .shapes import literal_keys
 from .written import bounded, type_parameter, written_or_array
 
-CONTEXT = "ctx:"
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _MAYBE_CALLABLE = frozenset({"function_type", "type_identifier", "generic_type", "union_type", "intersection_type",
                              "parenthesized_type", "object_type", "nested_type_identifier"})
@@ -52,8 +52,8 @@ _DEPTH = 6
 # them names the first argument's properties (a key outside the subset would not type-check).
 _SAME_KEYS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "Except", "NonNullable", "PartialDeep",
                         "ReadonlyDeep", "SetOptional", "SetRequired"})
-ITERATING = frozenset({".forEach", ".map", ".filter", ".find", ".findLast", ".some", ".every", ".flatMap",
-                        ".findIndex", ".findLastIndex"})
+ITERATING = frozenset(member_step(name) for name in ("forEach", "map", "filter", "find", "findLast", "some", "every",
+                                                        "flatMap", "findIndex", "findLastIndex"))
 _STANDARD = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"})  # in TypeScript's lib
 _KEYED = frozenset({"Pick", "Omit", "Except"})  # the second argument says which keys are (not) kept
 

@@ -30,7 +30,7 @@ from operator import itemgetter
 from typing import Any
 
 from .... import treesitter as ts
-from ..facts import KeyedReturn, LocalClass, MemberUse, RecordPart, TypeScriptMemberFacts
+from ..facts import Chain, Head, Segment, member_step, KeyedReturn, LocalClass, MemberUse, RecordPart, TypeScriptMemberFacts
 from .chains import (
     MAX_SEGMENTS,
     chain,
@@ -68,9 +68,9 @@ _CALLABLE = frozenset({"function_declaration", "generator_function_declaration",
 
 def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str] | None]) -> TypeScriptMemberFacts:
     types: dict[str, set[str]] = defaultdict(set)
-    assigned: dict[str, list[list[str]]] = defaultdict(list)
+    assigned: dict[str, list[Chain]] = defaultdict(list)
     returns: dict[str, str] = {}
-    returned: dict[str, list[list[str] | None]] = defaultdict(list)
+    returned: dict[str, list[Chain | None]] = defaultdict(list)
     bases: dict[str, list[str]] = defaultdict(list)
     scopes = Scopes()
     memo: dict[Any, Any] = {}
@@ -119,7 +119,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             said = scopes.said(node)
             for local, keys in pattern_keys(name):
                 if local is not None and said is not None:
-                    assigned[local].append([*said, *("." + k for k in keys)])
+                    assigned[local].append([*said, *(member_step(k) for k in keys)])
             continue
         if name.type != "identifier":
             continue
@@ -127,8 +127,9 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         if implemented is not None:  # `const a: Adapter = {listen() {...}}`: its members implement Adapter's
             bases[ts.text(name)].append(implemented)
         said = scopes.said(node)
-        if said is not None and len(said) == 1 and said[0].startswith("as "):
-            types[ts.text(name)].add(said[0][3:])
+        head = said[0] if said is not None and len(said) == 1 else None
+        if isinstance(head, Head) and head.kind == "cast":
+            types[ts.text(name)].add(head.name)
         elif said is not None:
             assigned[ts.text(name)].append(said)
     overloaded: set[str] = set()
@@ -200,7 +201,7 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
             if record is not None:  # `& Record<HTTPAlias, GotRequestFunction>`: `.get` is one
                 records[key].append(record)
     # `this.client = new Client()` in a constructor or method (JavaScript classes declare no fields)
-    assigned_fields: dict[str, list[list[str] | None]] = defaultdict(list)
+    assigned_fields: dict[str, list[Chain | None]] = defaultdict(list)
     for node in found.get("field.value", ()):
         owner = enclosing_class(node)
         target = node.parent.child_by_field_name("left")
@@ -229,13 +230,13 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
     inline_shapes(found.get("shape", ()), bases, returns, callables)  # inline object types: `@offset.key`
     accessors = {member_name(n.parent, qualifier) for n in found.get("accessor", ())}
     untyped: set[str] = set()
-    chains: set[tuple[tuple[str, ...], str, tuple[str, ...]]] = set()  # (receiver, member, keys)
+    chains: set[tuple[tuple[Segment, ...], str, tuple[str, ...]]] = set()  # (receiver, member, keys)
     for node, keys in destructured:
         said = scopes.said(node)
         if said is None:
             untyped.add(keys[-1])
         elif len(said) + len(keys) <= MAX_SEGMENTS:
-            chains.add((tuple(said) + tuple("." + k for k in keys[:-1]), keys[-1], ()))
+            chains.add((tuple(said) + tuple(member_step(k) for k in keys[:-1]), keys[-1], ()))
     narrowed = narrowings(found.get("narrow", ()))
     look = scopes.lookup if not narrowed else narrowing(scopes.lookup, narrowed)
     if narrowed:
@@ -264,12 +265,12 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         looked = bounded(node, written_type(Wrapped(node.named_children[0])))
         indexed = node.named_children[-1].named_children[0].named_children[0] if node.named_child_count == 2 else None
         if looked and looked != "this" and not looked.startswith(TYPEOF) and indexed is not None:
-            chains.add(((f"as {looked}",), ts.text(indexed), ()))
+            chains.add(((Head("cast", looked),), ts.text(indexed), ()))
     chains |= key_uses(found.get("argobject", ()), lambda callee: chain(callee, scopes.lookup, memo), scopes.lookup)
     every = {k: c for k, v in returned.items() if k not in returns and k not in keyed and (c := agreed(v)) is not None}
     # one use a receiver, in the order of their chains (resolution reads each receiver once)
     uses = []
-    for receiver, group in groupby(sorted(chains), key=itemgetter(0)):
+    for receiver, group in groupby(sorted(chains, key=_order), key=itemgetter(0)):
         members: list[str] = []
         literal_keys: set[str] = set()
         for _, member, literal in group:
@@ -299,3 +300,8 @@ def type_facts(found: dict[str, list[Any]], qualifier: Callable[[Any], list[str]
         params=params, callsigs=callsigs, props=props, literals=literals,
     )
 
+
+
+def _order(use: tuple[tuple[Any, ...], str, tuple[str, ...]]) -> tuple[Any, ...]:
+    """A use's place among a file's uses: by receiver (a name before a `Head`), member, keys."""
+    return tuple([s if type(s) is str else "\uffff" + repr(s) for s in use[0]]), use[1], use[2]
