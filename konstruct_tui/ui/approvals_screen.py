@@ -89,7 +89,7 @@ class ApprovalsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="approvals", name="approvals")
     def action_refresh(self) -> None:
-        from .runs_screen import read_team
+        from .team_watch import read_team
 
         requests, problem = read_team(self.watch, lambda watch: watch.pending(self.run_id), [], None)
         self.app.call_from_thread(self._show, requests, problem)
@@ -182,7 +182,7 @@ class ApprovalsScreen(Screen[None]):
 
     @work(thread=True, exit_on_error=False, group="approval-answer", name="approval answer")
     def _send(self, run_id: str, request_id: str, verdict: str, scope: str, message: str | None) -> None:
-        from .runs_screen import read_team
+        from .team_watch import read_team
 
         done, problem = read_team(self.watch, lambda watch: watch.answer(run_id, request_id, verdict, scope, message), None, None)
         if problem is not None:

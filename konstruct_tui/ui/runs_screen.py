@@ -43,6 +43,7 @@ from ..app import (
 )
 from ..blueprint import StoreDamaged, StoreUnusable
 from .panes.gate import verdict_markup
+from .team_watch import open_approvals, read_team
 
 if TYPE_CHECKING:
     from .app import Workbench
@@ -456,42 +457,6 @@ def _verification_entry(verification: Verification) -> Collapsible:
         parts.append(Collapsible(Static(full, classes="output", markup=False),
                                  title=f"full output ({len(full.splitlines())} lines)", collapsed=True))
     return Collapsible(*parts, title=f"{mark} {verification.heading}", collapsed=ok, classes="verification")
-
-
-def open_team_watch(flag: str | None) -> tuple[Any, str | None]:
-    """The team database the screens read: `--database URL`, else the one `konstruct blueprint
-    status` would read ($KONSTRUCT_DATABASE_URL, `[team] database` in config.toml). (a TeamWatch,
-    None), or (None, why not in one line), or (None, None) when none is configured. Nothing connects
-    here: the screens look from their worker threads."""
-    from ..team import DatabaseProblem, TeamWatch, configured_url
-
-    try:
-        url = configured_url(flag)
-        return (TeamWatch(url), None) if url else (None, None)
-    except DatabaseProblem as problem:
-        return None, f"team database: {problem}"
-
-
-def read_team(watch: Any, look: Any, empty: Any, unused: str | None) -> tuple[Any, str | None]:
-    """One look at the team database from a worker thread: (what it gave, None), or (`empty`, the
-    one-line problem). `unused`: the reason there is no database to look at (None: none configured)."""
-    if watch is None:
-        return empty, unused
-    from ..team import DatabaseProblem
-
-    try:
-        return look(watch), None
-    except DatabaseProblem as problem:
-        return empty, f"team database: {problem}"
-
-
-def open_approvals(screen: Screen[Any], watch: Any, run_id: str) -> None:
-    from .approvals_screen import ApprovalsScreen
-
-    if watch is None:
-        screen.notify("No team database: give --database URL, $KONSTRUCT_DATABASE_URL or [team] database in config.toml.", severity="warning")
-        return
-    screen.app.push_screen(ApprovalsScreen(watch, run_id))
 
 
 def _columns(table: DataTable[Any], rows: list[RunRow]) -> None:

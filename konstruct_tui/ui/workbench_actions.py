@@ -140,7 +140,7 @@ class WorkbenchActions:
         """The team database the runs and approvals screens read, opened on first use, or why not;
         (None, None) when none is configured (the runs screen lists this machine's runs alone)."""
         if self._team is None:
-            from .runs_screen import open_team_watch
+            from .team_watch import open_team_watch
 
             self._team = open_team_watch(self.setup.team_database)
         return self._team
