@@ -21,6 +21,14 @@ def field(node: ts.Node | None, name: str) -> ts.Node:
     return child
 
 
+def parent(node: ts.Node) -> ts.Node:
+    """The node a captured child sits in (a name in its declaration, a member in its attribute)."""
+    above = node.parent
+    if above is None:
+        raise MissingField(f"a {node.type} node without the node it sits in")
+    return above
+
+
 def name_of(node: ts.Node) -> str:
     """The text of a node's `name` field (`field`'s check, inlined: it runs for every declaration)."""
     child = node.child_by_field_name("name")

@@ -16,6 +16,7 @@ from operator import attrgetter, neg
 
 from ... import treesitter as ts
 from ...facts import FileFacts, ImportRef, Symbol
+from ..fields import field
 from .members import member_facts
 from .scopes import ScopeTable
 from .records import DEFERRED
@@ -40,10 +41,10 @@ _TEXT = attrgetter("text")
 
 def _name_node(node: ts.Node, kind: str) -> ts.Node:
     if kind == "variable":
-        return node.child(0).child_by_field_name("left")  # child 0: the assignment
+        return field(node.child(0), "left")  # child 0: the assignment
     if kind == "type":
-        return node.child_by_field_name("left")
-    return node.child_by_field_name("name")
+        return field(node, "left")
+    return field(node, "name")
 
 
 def _symbols(groups: dict[str, list[ts.Node]], table: ScopeTable | None = None) -> tuple[Symbol, ...]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import starmap
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,6 +315,6 @@ _READ: dict[str, Callable[[list[Any]], Written]] = {
     "@": lambda d: Decorated(d[1], d[2]),
     "t": lambda d: Annotation(d[1], d[2]),
     ">": lambda d: Entered(CallResult(d[1], d[2]), d[3]),
-    "^": lambda d: Either(tuple(map(_written, d[1:]))),
-    "|": lambda d: OneOf(tuple(map(_written, d[1:]))),
+    "^": lambda d: Either(cast("tuple[CallResult | SameAs, ...]", tuple(map(_written, d[1:])))),
+    "|": lambda d: OneOf(cast("tuple[Annotation, ...]", tuple(map(_written, d[1:])))),
 }

@@ -11,6 +11,7 @@ from itertools import compress, count, repeat
 from operator import attrgetter, itemgetter, methodcaller, neg
 
 from ... import treesitter as ts
+from ..fields import name_of
 from .records import (
     Annotation,
     CallOn,
@@ -100,7 +101,7 @@ def scope_table(groups: dict[str, list[ts.Node]]) -> ScopeTable:
         while open_scopes and table.ends[open_scopes[-1]] <= start:
             open_scopes.pop()
         parent = open_scopes[-1] if open_scopes else -1
-        name = ts.text(node.child_by_field_name("name"))
+        name = name_of(node)
         table.starts.append(start)
         table.ends.append(-negative_end)
         table.parents.append(parent)

@@ -9,6 +9,7 @@ import builtins
 import re
 
 from ... import treesitter as ts
+from ..fields import field
 from .records import SELF, UNTYPED, Annotation, CallResult, Either, Name, SameAs, Written, head_of
 
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
@@ -18,7 +19,7 @@ BUILTINS = frozenset(dir(builtins))  # `except ValueError as e`: no project clas
 def dotted(node: ts.Node | None) -> str | None:
     if node is None or node.type not in ("identifier", "attribute"):
         return None
-    text = "".join(node.text.decode("utf-8", "replace").split())  # parsed from bytes: never None
+    text = "".join(ts.text(node).split())
     return text if DOTTED.fullmatch(text) else None
 
 
@@ -101,12 +102,12 @@ def call_chain(node: ts.Node, depth: int = 0) -> list[tuple[str, bool]] | None:
     if depth > 16:
         return None
     if kind == "attribute":
-        head = call_chain(node.child_by_field_name("object"), depth + 1)
+        head = call_chain(field(node, "object"), depth + 1)
         if head is not None:
-            head.append((ts.text(node.child_by_field_name("attribute")), False))
+            head.append((ts.text(field(node, "attribute")), False))
         return head
     if kind == "call":
-        head = call_chain(node.child_by_field_name("function"), depth + 1)
+        head = call_chain(field(node, "function"), depth + 1)
         if head is None or head[-1][1]:
             return None  # `f()()`: what a call's result returns is not followed
         head[-1] = (head[-1][0], True)

@@ -27,6 +27,7 @@ from itertools import compress, repeat
 from operator import attrgetter, contains, methodcaller
 
 from .... import treesitter as ts
+from ...fields import field, name_of, parent
 from ..records import (
     SELF,
     UNTYPED,
@@ -114,7 +115,7 @@ def _target_name(left: ts.Node, kind_of: Callable[[ts.Node], str | None] = _kind
     """`x` (or `self.x` for a class-body name: what instances see), `self.x`; else None."""
     if left.type == "identifier":
         kind = kind_of(left)
-        name = left.text.decode("utf-8", "replace")
+        name = ts.text(left)
         return f"self.{name}" if kind == "class_definition" else name
     if left.type == "attribute":
         obj = left.child_by_field_name("object")
@@ -130,7 +131,7 @@ def _entered(name: ts.Node) -> Entered | None:
     target = name.parent
     pattern = target.parent if target is not None and target.type == "as_pattern_target" else None
     item = pattern.parent if pattern is not None and pattern.type == "as_pattern" else None
-    if item is None or item.type != "with_item":
+    if pattern is None or item is None or item.type != "with_item":
         return None
     value = pattern.named_children[0]
     callee = _dotted(value.child_by_field_name("function")) if value.type == "call" else None
@@ -160,7 +161,7 @@ def _super_class(call: ts.Node) -> str | None:
     if parent is None:
         return None
     _, scopes = _enclosing(parent)
-    cls = ".".join([*scopes, ts.text(parent.child_by_field_name("name"))])
+    cls = ".".join([*scopes, name_of(parent)])
     arguments = call.child_by_field_name("arguments")
     first = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
     if first is not None and ts.text(first) != cls.rsplit(".", 1)[-1]:
@@ -198,7 +199,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         if name and written:
             bound.append((name, written, node))
     for node in groups.get("param.type", ()):
-        parameter = node.parent
+        parameter = parent(node)
         parameter_name = parameter.child_by_field_name("name") if parameter.type == "typed_default_parameter" \
             else next((c for c in parameter.named_children if c.type == "identifier"), None)
         written = written_type(ts.text(node))
@@ -216,7 +217,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
             expression = expression.child_by_field_name("function")
         decorator_path = _dotted(expression)
         if decorator_path and decorator_path.rsplit(".", 1)[-1] not in ("staticmethod", "classmethod", "property", "overload"):
-            bound.append((ts.text(definition.child_by_field_name("name")), Decorated(decorator_path), node))
+            bound.append((name_of(definition), Decorated(decorator_path), node))
     for node in groups.get("entered", ()):
         bound.append((ts.text(node), _entered(node) or UNTYPED, node))
     untyped_assigned: list[tuple[str, ts.Node]] = []
@@ -227,12 +228,11 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         else:  # like any binding that states no type: kept only where the name matters
             untyped_assigned.append((ts.text(node), node))
     for node in groups.get("assign", ()):
-        right = node.child_by_field_name("right")
         if node.child_by_field_name("type") is not None:
             continue  # annotated: typed above
-        left = node.child_by_field_name("left")
-        while right.type == "assignment" and right.child_by_field_name("right") is not None:
-            right = right.child_by_field_name("right")  # `ib = attr = attrib`: each name holds the value
+        right, left = field(node, "right"), field(node, "left")
+        while right.type == "assignment" and (inner := right.child_by_field_name("right")) is not None:
+            right = inner  # `ib = attr = attrib`: each name holds the value
         called = _dotted(right.child_by_field_name("function")) if right.type == "call" else None
         if called:
             name = ts.text(left) if left.type == "identifier" else _target_name(left, kind_of)
@@ -265,7 +265,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         if annotated and function is not None:
             _, outer = enclosing(function)
             # the last of several definitions (`@overload`s, then the real one) is the one that counts
-            returns[".".join([*outer, ts.text(function.child_by_field_name("name"))])] = \
+            returns[".".join([*outer, name_of(function)])] = \
                 SELF if outer and _returns_self(function, ts.text(node)) else annotated
     # What each `return` states (kind, function, written, node); the names in it are told
     # apart per function like a binding's (`return app`: the `app` of that function, see `_scoped`).
@@ -292,7 +292,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     relevant = imported.union(name for name, _, _ in bound)
     # and names a function defines as a class (`class Loader` in one test, a `Loader` parameter
     # in another): resolution takes such a class only where nothing else binds the name
-    local_classes = {ts.text(node.child_by_field_name("name")) for node in groups.get("definition.class", ())
+    local_classes = {name_of(node) for node in groups.get("definition.class", ())
                      if kind_of(node) == "function_definition"}
     relevant |= local_classes
     wanted = {name.encode() for name in relevant}
@@ -313,7 +313,7 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
         cls = node.parent
         if named and cls is not None:
             _, outer = enclosing(cls)
-            bases[".".join([*outer, ts.text(cls.child_by_field_name("name"))])] = named
+            bases[".".join([*outer, name_of(cls)])] = named
     calls: list[tuple[str, str, ts.Node]] = []
     supers: set[SuperCall] = set()
     chained: list[ts.Node] = []
@@ -323,27 +323,28 @@ def member_facts(groups: dict[str, list[ts.Node]], has_error: bool = True,
     # attribute of each such chain; its text holds a "(")
     with_calls = compress(groups.get("chain", ()), map(contains, chain_texts, repeat(b"(")))
     for node in with_calls:
-        if node.parent.type != "attribute":
+        if parent(node).type != "attribute":
             receiver = node.child_by_field_name("object")
             if receiver is not None and receiver.type == "attribute":  # its text holds the "("
                 chain = _call_chain(node)
                 if chain:
                     chains.append((Chain(tuple(chain)), node))
                 else:
-                    untyped_add(node.child_by_field_name("attribute"))
+                    untyped_add(field(node, "attribute"))
     for node in groups.get("oncall", ()):
-        call = node.parent.child_by_field_name("object")
+        attribute = parent(node)
+        call = attribute.child_by_field_name("object")
         callee = _dotted(call.child_by_field_name("function")) if call is not None else None
         if callee is None and call is not None:
             # `b.add_eq().add_order()`: a call on a call's result, walked as a chain; a receiver no
             # name can type leaves the member as by-name evidence, never lost
-            chain = _call_chain(node.parent)
+            chain = _call_chain(attribute)
             if chain:
                 chains.append((Chain(tuple(chain)), node))
             else:
                 untyped_add(node)
             continue
-        if callee == "super":
+        if callee == "super" and call is not None:  # a callee is read from a call: never None here
             cls = _super_class(call)
             if cls:
                 supers.add(SuperCall(cls, ts.text(node)))

@@ -224,8 +224,8 @@ class MemberResolver:
                 if name in self.symbols(target) or name in self.bindings(target):
                     return self.locate(target, name, depth + 1)
                 # `from ._transports import *`, whose `__init__.py` does `from .asgi import *`
-                nested = self._from_wildcards(self._facts(target), name, depth + 1) \
-                    if depth < _DEPTH and self._facts(target) is not None else None
+                wildcards = self._facts(target) if depth < _DEPTH else None
+                nested = self._from_wildcards(wildcards, name, depth + 1) if wildcards is not None else None
                 if nested is not None:
                     return nested
         return None
@@ -378,7 +378,7 @@ class MemberResolver:
             if len(typed) < len(branches):
                 return None
             members = sorted({m for b in typed for m in (b[2].split("|") if b[0] == "union" else [f"{b[1]}::{b[2]}"])})
-            return ("instance", *members[0].split("::", 1)) if len(members) == 1 else ("union", "", "|".join(members))
+            return ("instance", *_path_and_class(members[0])) if len(members) == 1 else ("union", "", "|".join(members))
         if isinstance(written, Entered):  # `with Client() as c`: what `Client().__enter__()` returns
             instance = self._typed(path, written.manager, depth + 1)
             entered = self._member(instance[1], instance[2], written.method, depth + 1) \
@@ -392,7 +392,7 @@ class MemberResolver:
                 elif thing is not None and thing[0] == "union":
                     classes.update(thing[2].split("|"))
             if len(classes) == 1:
-                return ("instance", *classes.pop().split("::", 1))
+                return ("instance", *_path_and_class(classes.pop()))
             return ("union", "", "|".join(sorted(classes))) if classes else None
         if isinstance(written, Decorated):
             thing = self.dotted(path, written.decorator, depth, written.scope)
