@@ -126,6 +126,8 @@ the next word (where the policy must find the subcommand or an operand). `writes
     # A grant rule never admits them (only that exact command is granted), and a proposed rule names
     # the script it runs (`python3 tools/gen.py`), never the interpreter alone.
     code_options: frozenset[str] = frozenset()
+    # The option running a module as a program (`python -m pytest`): what follows is read as that program's options.
+    module_option: str = ""
     subcommands: dict[str, Subcommand] = field(default_factory=dict)
     runner: Runner | None = None
     runs_subcommands: dict[str, Table] = field(default_factory=dict)
