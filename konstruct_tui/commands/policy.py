@@ -46,6 +46,7 @@ from .allowlist import Rule, matching_rule, parse_rule, preset_rules
 from .chain import CONNECTORS, ChainStep
 from .deny import DENY, Finding
 from .expansion import unreadable
+from .programs import names_where
 from .judge import hard_line, judge_argv, judge_shell_code
 from .readonly import hardened_git, read_only_argv, read_only_rule
 from .scripts import ProjectScript
@@ -60,6 +61,7 @@ _SLASHES = str.maketrans({"\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571":
 # surrogates and unassigned code points; and the fillers that render as nothing.
 _HIDING = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 _FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u180e\u034f")
+_SCRIPT_RUNNERS = names_where("names_scripts")  # `concurrently "npm:lint"`: the prefix names a runner of scripts
 
 
 def _hidden_character(command: str) -> str | None:
@@ -306,7 +308,7 @@ def _named_scripts(words: set[str], scripts: dict[str, ProjectScript]) -> list[s
     found = []
     for word in words:
         runner, _, rest = word.partition(":")
-        for text in (word, rest if runner in ("npm", "yarn", "pnpm", "bun") else word):
+        for text in (word, rest if runner in _SCRIPT_RUNNERS else word):
             if text in scripts:
                 found.append(text)
             elif any(c in text for c in "*?["):

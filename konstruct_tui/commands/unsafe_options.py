@@ -12,11 +12,10 @@ it errs towards refusing).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from .options import first_unsafe
-from .programs import BY_ALIAS, BY_NAME
+from .programs import BY_ALIAS, BY_NAME, program
 
 # Any program: long options whose value is a program, a shell string, or where output goes. This is
 # the net for programs with no entry (a `--upload-pack` of some other tool): it is not derived from
@@ -39,7 +38,8 @@ def unsafe_for(words: Sequence[str]) -> frozenset[str]:
     generic ones, and what its entry in the program table refuses (commands/programs/)."""
     if not words:
         return GENERIC
-    if re.match(r"^(.*/)?python(\d+(\.\d+)*)?$", words[0]) and len(words) > 2 and words[1] == "-m":
+    lead = program(words[0].rsplit("/", 1)[-1])
+    if lead is not None and lead.module_option and len(words) > 2 and words[1] == lead.module_option:
         words = [words[2], *words[3:]]  # `python -m pytest -p x` is pytest's own options
     entry = BY_ALIAS.get(words[0]) or BY_NAME.get(words[0].rsplit("/", 1)[-1])
     if entry is None:

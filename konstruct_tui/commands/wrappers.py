@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .options import Parsed, Table, parse
-from .programs import PROGRAMS, names_where
+from .programs import PROGRAMS, Privilege, names_where
 from .shellwords import ShellSyntaxError, split_words
 
 PRIVILEGE = names_where("privileged")
@@ -102,29 +102,25 @@ def skip_options(words: Sequence[str], start: int, short_args: str = "", long_ar
     return i
 
 
-def _sudo(s: _State) -> None:
-    i = skip_options(s.words, 1, "ugCDhprtUTc", ("user", "group", "close-from", "chdir", "host", "prompt",
-                                                 "role", "type", "other-user", "command-timeout", "login-class"))
-    if any(w in ("-i", "-s", "--login", "--shell") for w in s.words[1:i]) and i >= len(s.words):
+def _peel_privileged(s: _State, name: str, how: Privilege) -> None:
+    """`sudo -u root CMD`, `su -c 'CMD'`: what a privileged program runs, read as its entry says."""
+    words = s.words
+    if how.always_shell:
+        longs = tuple(o for o in how.command_options if o.startswith("--"))
+        for k, word in enumerate(words[1:], start=1):
+            if word in how.command_options and k + 1 < len(words):
+                s.code(words[k + 1], f"{name} -c")
+                break
+            if longs and word.startswith(tuple(o + "=" for o in longs)):
+                s.code(word.split("=", 1)[1], f"{name} -c")
+                break
+        s.words = ["sh"]  # it starts a (root) shell
+        return
+    i = skip_options(words, 1, how.short_values, how.long_values)
+    if any(w in how.shell_with for w in words[1:i]) and i >= len(words):
         s.words = ["sh"]  # a root shell
         return
-    s.words = s.words[i:]
-
-
-def _doas(s: _State) -> None:
-    s.words = s.words[skip_options(s.words, 1, "uC"):]
-
-
-def _su(s: _State) -> None:
-    words = s.words[1:]
-    for k, word in enumerate(words):
-        if word in ("-c", "--command") and k + 1 < len(words):
-            s.code(words[k + 1], "su -c")
-            break
-        if word.startswith("--command="):
-            s.code(word.split("=", 1)[1], "su -c")
-            break
-    s.words = ["sh"]  # su starts a (root) shell
+    s.words = words[i:]
 
 
 def _split(text: str) -> list[str]:
@@ -220,11 +216,15 @@ _WRAPPERS: dict[str, Wrapper] = {
     for name in p.names
 }
 # `linux64 rm -rf /`: names that are a wrapper with its operand given (setarch's aliases name the architecture).
+# How each privileged program reads its options (`sudo -u USER CMD`): peeled off, then refused.
+_PRIVILEGED: dict[str, Privilege] = {name: p.privileged for p in PROGRAMS if p.privileged for name in p.names}
 _NAMED_BY: dict[str, str] = {alias: p.name for p in PROGRAMS if p.runner is not None for alias in p.runner.named_by}
 # Runners of a project's environment: `uv run CMD`, `poetry run CMD`, `npm exec -- CMD` run CMD.
 _SUBCOMMAND_RUNNERS: dict[tuple[str, str], Table] = {
     (name, sub): table for p in PROGRAMS for name in p.names for sub, table in p.runs_subcommands.items()
 }
+# Those that hand the command's words to a shell (`yarn exec`).
+_SHELL_SUBCOMMANDS = frozenset((name, sub) for p in PROGRAMS for name in p.names for sub in p.shell_subcommands)
 
 
 def _peel(s: _State, name: str, wrapper: Wrapper) -> None:
@@ -260,7 +260,7 @@ def _peel(s: _State, name: str, wrapper: Wrapper) -> None:
         s.stop = True  # `npx -c CMD`, `script -c CMD`: the string is the command
 
 
-def _peel_runner(s: _State, name: str, table: Table) -> None:
+def _peel_runner(s: _State, name: str, table: Table, shell: bool) -> None:
     """`uv run [options] CMD ...`, `npm exec [options] -- CMD ...`, `pnpm exec -c 'CMD'`."""
     words = s.words
     s.words = [name] + words[2:]
@@ -270,7 +270,7 @@ def _peel_runner(s: _State, name: str, table: Table) -> None:
         if not word.startswith("-") or word == "--":
             break
         own.append(word)
-    if name in ("pnpm exec", "pnpm dlx") and any(w in ("-c", "--shell-mode") for w in own) or name == "yarn exec":
+    if shell or any(table.roles.get(w) == "shell_mode" for w in own):
         s.code(" ".join(s.words), name)  # shell mode: the words are joined and run by a shell
         s.words = ["sh"]
         s.stop = True
@@ -283,7 +283,7 @@ def _peelable(words: Sequence[str]) -> bool:
         return False
     name = program_name(words[lead])
     runner = len(words) > lead + 1 and (name, words[lead + 1]) in _SUBCOMMAND_RUNNERS
-    return bool(name in _PRIVILEGED_PEELERS or name in _WRAPPERS or name in _NAMED_BY or runner)
+    return bool(name in _PRIVILEGED or name in _WRAPPERS or name in _NAMED_BY or runner)
 
 
 PEEL_BUDGET = 32  # wrappers peeled off one command; more is refused, never judged as the wrapper itself
@@ -305,9 +305,9 @@ def unwrap(argv: Sequence[str]) -> Unwrapped:
         name = program_name(s.words[0])
         runner = _SUBCOMMAND_RUNNERS.get((name, s.words[1])) if len(s.words) > 1 else None
         before = s.words
-        if name in _PRIVILEGED_PEELERS:
+        if name in _PRIVILEGED:
             s.wrappers.append(name)
-            _PRIVILEGED_PEELERS[name](s)
+            _peel_privileged(s, name, _PRIVILEGED[name])
         elif name in _WRAPPERS:
             s.wrappers.append(name)
             _peel(s, name, _WRAPPERS[name])
@@ -317,7 +317,7 @@ def unwrap(argv: Sequence[str]) -> Unwrapped:
             _peel(s, _NAMED_BY[name], _WRAPPERS[_NAMED_BY[name]])
         elif runner is not None:
             s.wrappers.append(f"{name} {before[1]}")
-            _peel_runner(s, f"{name} {before[1]}", runner)
+            _peel_runner(s, f"{name} {before[1]}", runner, (name, before[1]) in _SHELL_SUBCOMMANDS)
         else:
             break
         if s.words is before:
@@ -328,16 +328,6 @@ def unwrap(argv: Sequence[str]) -> Unwrapped:
         s.words = ["sh"]
     return Unwrapped(tuple(s.words), tuple(s.wrappers), tuple(s.assignments), tuple(s.codes), s.unknown,
                      tuple(s.probes), s.chdir, tuple(s.writes), too_deep)
-
-
-_PRIVILEGED_PEELERS: dict[str, Callable[[_State], None]] = {
-    "sudo": _sudo, "sudoedit": _sudo, "runuser": _sudo, "doas": _doas, "su": _su,
-    "pkexec": lambda s: setattr(s, "words", s.words[skip_options(s.words, 1, "", ("user",)):]),
-    "run0": lambda s: setattr(s, "words", s.words[skip_options(s.words, 1, "", (
-        "user", "unit", "property", "description", "slice", "chdir", "setenv")):]),
-    "systemd-run": lambda s: setattr(s, "words", s.words[skip_options(s.words, 1, "pEMu", (
-        "unit", "property", "description", "slice", "uid", "gid", "setenv", "working-directory", "machine", "host")):]),
-}
 
 
 def shell_code_of(argv: Sequence[str]) -> str | None:

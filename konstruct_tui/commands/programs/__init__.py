@@ -5,8 +5,8 @@ The rules (deny, embedded, unsafe_options, readonly, allowlist, wrappers) read i
 docs/commands-and-trust.md, "How to describe a program".
 """
 
-from .program import Harm, Program, Runner, Subcommand, options
+from .program import Harm, Privilege, Program, Runner, Subcommand, options
 from .table import BY_ALIAS, BY_NAME, PROGRAMS, ProgramTableError, harm_of, names_where, program
 
-__all__ = ["BY_ALIAS", "BY_NAME", "PROGRAMS", "Harm", "Program", "ProgramTableError", "Runner", "Subcommand", "harm_of",
+__all__ = ["BY_ALIAS", "BY_NAME", "PROGRAMS", "Harm", "Privilege", "Program", "ProgramTableError", "Runner", "Subcommand", "harm_of",
            "names_where", "options", "program"]

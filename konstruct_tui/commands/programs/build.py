@@ -5,6 +5,9 @@ from __future__ import annotations
 from .program import Program, options
 from .runners import BUNX_OPTIONS, NPX_OPTIONS
 
+# pnpm exec/dlx `-c`: the words after the options are joined and run by a shell (wrappers.py).
+_SHELL_MODE = {"-c": "shell_mode", "--shell-mode": "shell_mode"}
+
 PROGRAMS = (
     # `-f`/`-C`/`-I` read another makefile (and the commands in it); `--eval` runs a line of make
     # `make SHELL=x`, `CC=x`, `MAKEFLAGS=x`: an operand setting a variable changes what runs
@@ -17,15 +20,17 @@ PROGRAMS = (
     Program(("npm",), aliases=("npx", "pnpx"),
             unsafe=frozenset({"--script-shell", "--prefix", "-C", "--userconfig", "--globalconfig", "--node-options", "-c",
                               "--call", "--shell", "--init-module", "--onload-script", "--git", "--browser", "--viewer"}),
-            runs_subcommands={"exec": NPX_OPTIONS, "x": NPX_OPTIONS},
+            runs_subcommands={"exec": NPX_OPTIONS, "x": NPX_OPTIONS}, names_scripts=True,
             should_match=("npm test", "npm run build --silent"),
             should_not_match=("npm test --script-shell=./x", "npx -c x", "npm run x --node-options=--require=./y")),
     Program(("pnpm",), unsafe=frozenset({"-C", "--dir", "--script-shell", "-c", "--shell-mode"}),
-            runs_subcommands={"dlx": options("c", "package= shell-mode silent"),
-                              "exec": options("cr", "shell-mode recursive parallel")}),
+            runs_subcommands={"dlx": options("c", "package= shell-mode silent", _SHELL_MODE),
+                              "exec": options("cr", "shell-mode recursive parallel", _SHELL_MODE)},
+            names_scripts=True),
     Program(("yarn",), unsafe=frozenset({"--cwd"}),
-            runs_subcommands={"dlx": options("p:q", "package= quiet"), "exec": options()}),
-    Program(("bun",), runs_subcommands={"x": BUNX_OPTIONS}),
+            runs_subcommands={"dlx": options("p:q", "package= quiet"), "exec": options()},
+            shell_subcommands=frozenset({"exec"}), names_scripts=True),
+    Program(("bun",), runs_subcommands={"x": BUNX_OPTIONS}, names_scripts=True),
     Program(("uv",), runs_subcommands={"run": options(
         "qvw:p:", "with= with-editable= with-requirements= python= package= extra= all-extras no-dev frozen locked "
         "isolated no-project no-sync offline quiet verbose directory= project= env-file= no-env-file module script "

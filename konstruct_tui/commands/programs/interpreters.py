@@ -8,7 +8,8 @@ from __future__ import annotations
 from .program import Program
 
 PROGRAMS = (
-    Program(("python", "python3", "python2", "pypy", "pypy3"), variants=("python3.",), code_options=frozenset({"-c"})),
+    Program(("python", "python3", "python2", "pypy", "pypy3"), variants=("python3.", "python2."), code_options=frozenset({"-c"}),
+            module_option="-m"),
     Program(("node", "nodejs"), code_options=frozenset({"-e", "--eval", "-p", "--print"})),
     Program(("ruby",), code_options=frozenset({"-e"})),
     Program(("php",), code_options=frozenset({"-r"})),

@@ -56,10 +56,23 @@ class Harm:
 
 
 @dataclass(frozen=True)
+class Privilege:
+    """How a program that runs a command as another user reads its options, so wrappers.py can peel
+    it off and judge what it runs (the line is refused anyway: the agent never escalates). Options
+    it does not list are read as flags; the command starts at its first operand (or after `--`)."""
+
+    short_values: str = ""  # option letters taking a value (`sudo -u USER`): the rest of the word or the next
+    long_values: tuple[str, ...] = ()  # long options taking a value (`--user USER`, `--user=USER`)
+    shell_with: tuple[str, ...] = ()  # options that start a shell when no command follows (`sudo -i`)
+    always_shell: bool = False  # it starts a shell whatever follows (`su`)
+    command_options: tuple[str, ...] = ()  # options whose value is a string its shell runs (`su -c`, `--command=`)
+
+
+@dataclass(frozen=True)
 class Runner:
     """A program that starts another: its options with their arities (how getopt reads them), how
     many operands of its own come before the command (`timeout 5`, `chroot DIR`); the roles of some
-    options' values (`shell`, `split`, `chdir`, `write`, `output`, `path`) are in `table.roles`."""
+    options' values (`shell`, `split`, `chdir`, `write`, `output`, `path`, `shell_mode`) are in `table.roles`."""
 
     table: Table
     operands: int = 0
@@ -83,7 +96,7 @@ the next word (where the policy must find the subcommand or an operand). `writes
     `endless`: options that make a look around never end. `text`: its arguments are text, patterns
     or data, never scanned for shell code. `inspects_disks`: it may name a disk device without
     writing it. `uploads`: it sends files off the machine. `shell`: a shell
-    (`-c STRING` runs the string). `privileged`: it runs a command as another user (refused). `subcommands`: what each subcommand
+    (`-c STRING` runs the string). `privileged`: it runs a command as another user (refused), and how it reads its options (`Privilege`). `subcommands`: what each subcommand
     adds; `runner`: set when it starts another program (a wrapper); `runs_subcommands`: its
     subcommands that start another program (`uv run`), with their option tables;
     `variables_change_runs`: an allowlist entry admits `NAME=VALUE` operands only when it lists them. `harm`: the
@@ -108,14 +121,20 @@ the next word (where the policy must find the subcommand or an operand). `writes
     inspects_disks: bool = False
     uploads: bool = False
     shell: bool = False
-    privileged: bool = False
+    privileged: Privilege | None = None
     # Options whose value is program text it runs (`python -c CODE`, `node -e CODE`): an interpreter.
     # A grant rule never admits them (only that exact command is granted), and a proposed rule names
     # the script it runs (`python3 tools/gen.py`), never the interpreter alone.
     code_options: frozenset[str] = frozenset()
+    # The option running a module as a program (`python -m pytest`): what follows is read as that program's options.
+    module_option: str = ""
     subcommands: dict[str, Subcommand] = field(default_factory=dict)
     runner: Runner | None = None
     runs_subcommands: dict[str, Table] = field(default_factory=dict)
+    # Of `runs_subcommands`, those that join the command's words and run them in a shell (`yarn exec`);
+    # an option with the role `shell_mode` does so for one run (`pnpm exec -c`).
+    shell_subcommands: frozenset[str] = frozenset()
+    names_scripts: bool = False  # `NAME:SCRIPT` names one of its project's scripts (`concurrently "npm:lint"`)
     variables_change_runs: bool = False  # an operand `NAME=VALUE` sets a variable that changes what runs (`make SHELL=x`)
     harm: Harm = Harm()
     should_match: tuple[str, ...] = ()

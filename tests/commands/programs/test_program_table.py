@@ -84,7 +84,7 @@ def test_what_the_wrapper_reader_does_by_name_matches_the_table() -> None:
     from konstruct_tui.commands import wrappers
     from konstruct_tui.commands.programs import names_where
 
-    assert set(wrappers._PRIVILEGED_PEELERS) == names_where("privileged")
+    assert set(wrappers._PRIVILEGED) == names_where("privileged")  # each reads its options from its entry
     assert set(wrappers._AFTER) <= set(wrappers._WRAPPERS)
     assert wrappers.PRIVILEGE == names_where("privileged") and "sudo" in wrappers.PRIVILEGE
 
@@ -98,7 +98,8 @@ def test_a_variant_name_is_its_program_for_the_deny_list() -> None:
 
 # The rules read the program table: a group of program names written in a rule module is a fact
 # that belongs in the entries (`harm`, `runs`, `variables_change_runs` ...), not a second list.
-_RULES = ("deny.py", "sweeping.py", "embedded.py", "unsafe_options.py", "readonly.py", "allowlist.py")
+_RULES = ("deny.py", "sweeping.py", "embedded.py", "unsafe_options.py", "readonly.py", "allowlist.py", "wrappers.py",
+          "policy.py")
 
 
 @pytest.mark.parametrize("module", _RULES)
@@ -112,7 +113,7 @@ def test_no_rule_keeps_a_group_of_program_names_of_its_own(module: str) -> None:
             continue
         left = node.left.func.value if isinstance(node.left, ast.Call) and isinstance(node.left.func, ast.Attribute) \
             else node.left  # `name.lower() in ...`
-        if not (isinstance(left, ast.Name) and left.id == "name"):
+        if not (isinstance(left, ast.Name) and left.id in ("name", "runner")):  # a program's name, however called
             continue
         group = node.comparators[0]
         where = f"{module}:{node.lineno}"

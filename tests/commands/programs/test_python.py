@@ -114,6 +114,11 @@ test_inline_code_that_decodes_and_runs_a_string_is_refused_even_when_its_interpr
 ALLOWLIST = [
     (["python -m pytest"], [], "python -m pytest -p evil", "refuse"),
     (["python -m pytest"], [], "python -m pytest -q", "allow"),
+    # Every name of the python entry runs a module with -m (the entry's `module_option`): pytest's options count.
+    (["python3.11 -m pytest"], [], "python3.11 -m pytest -p evil", "refuse"),
+    (["python2.7 -m pytest"], [], "python2.7 -m pytest -p evil", "refuse"),
+    (["pypy3 -m pytest"], [], "pypy3 -m pytest -p evil", "refuse"),
+    (["/usr/bin/python3 -m pytest"], [], "/usr/bin/python3 -m pytest -p evil", "refuse"),
 ]
 
 
