@@ -16,13 +16,13 @@ fresh XDG cache per repository, and writes each JSON answer to OUT/<repo>.<n>.<m
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from export_identity import digest, fresh_environment  # the same fresh run of a copy of the code
 
 # (mode, folder for unreferenced ("" = the root) or symbol for callers), per corpus.
 QUESTIONS = {
@@ -42,9 +42,7 @@ QUESTIONS = {
 def answers(code: Path, repo: Path) -> list[tuple[str, bytes]]:
     found = []
     with tempfile.TemporaryDirectory(prefix="answers-identity-") as home:
-        env = dict(os.environ, PYTHONPATH=str(code))
-        for var in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
-            env[var] = str(Path(home) / var.lower())
+        env = fresh_environment(code, home)
         for number, (mode, asked) in enumerate(QUESTIONS.get(repo.name, [])):
             body = {"mode": mode, "target": asked or None} if mode == "unreferenced" else {"mode": mode, "symbol": asked}
             done = subprocess.run(
@@ -68,7 +66,7 @@ def main() -> int:
     for repo in args.repos:
         for name, data in answers(args.code.resolve(), repo.resolve()):
             (args.out / name).write_bytes(data)
-            line = f"{name:32} {hashlib.sha256(data).hexdigest()}"
+            line = f"{name:32} {digest(data)}"
             if args.compare is not None:
                 before = (args.compare / name).read_bytes()
                 differ += before != data

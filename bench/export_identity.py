@@ -26,9 +26,7 @@ LEVELS = ("file", "directory")
 
 def export(code: Path, repo: Path, level: str) -> bytes:
     with tempfile.TemporaryDirectory(prefix="export-identity-") as home:
-        env = dict(os.environ, PYTHONPATH=str(code))
-        for var in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
-            env[var] = str(Path(home) / var.lower())
+        env = fresh_environment(code, home)
         done = subprocess.run(
             [sys.executable, "-m", "konstruct_tui", "graph", "export", "--root", str(repo), "--level", level],
             env=env, capture_output=True, check=False, cwd=home,
@@ -36,6 +34,14 @@ def export(code: Path, repo: Path, level: str) -> bytes:
     if done.returncode != 0:
         raise SystemExit(f"{repo.name} ({level}): exit {done.returncode}: {done.stderr.decode()[-500:]}")
     return done.stdout
+
+
+def fresh_environment(code: Path, home: str) -> dict[str, str]:
+    """The environment of a run of `code` that reuses no index: every user folder (XDG) under `home`."""
+    env = dict(os.environ, PYTHONPATH=str(code))
+    for var in ("XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        env[var] = str(Path(home) / var.lower())
+    return env
 
 
 def digest(data: bytes) -> str:
