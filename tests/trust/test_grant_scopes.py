@@ -102,6 +102,9 @@ REFUSED = [
     ("python", "python -c 'import os'"),
     ("node", "node -e 1"), ("node", "node --eval=1"), ("node", "node -p 1"),
     ("perl", "perl -we 1"), ("ruby", "ruby -e 1"), ("php", "php -r 1"),
+    ("python3", "env python3 -c 'import os'"),  # behind a runner
+    ("python3", "python3 -Bc 'import os'"), ("node", "node -pe 1"), ("perl", "perl -E 'say 1'"),  # other bundles
+    ("/usr/bin/python3", "/usr/bin/python3 -c 'import os'"),  # the interpreter named by its path
 ]
 
 
