@@ -123,7 +123,7 @@ def submit_run(args: argparse.Namespace) -> int:
     from ..app import BlueprintProblem, describe_model, load_blueprint
     from ..blueprint import new_run_id
     from ..providers import ConfigInvalid, resolve
-    from ..team import enqueue, prepare, repo_location, resolve_base
+    from ..team import enqueue_queued, prepare, repo_location, resolve_base
 
     try:
         plan = load_blueprint(Path(args.file))
@@ -141,9 +141,9 @@ def submit_run(args: argparse.Namespace) -> int:
     db.add_run({"run_id": run_id, "title": plan.blueprint.title, "source": plan.path.name, "blueprint": plan.text, "repo": repo,
                 "ref": args.ref, "base": base, "model": json.dumps(describe_model(settings)), "options": json.dumps(options),
                 "approval_timeout": args.approval_timeout, "status": "queued", "continuation": 0, "stop_requested": 0})
-    enqueue(db.target, run_id)
+    note = enqueue_queued(db.target, run_id)
     db.close()
-    print_json({"run": run_id, "status": "queued"})
+    print_json({"run": run_id, "status": "queued", **({"note": note} if note else {})})
     return 0
 
 
@@ -258,6 +258,7 @@ def team_status_of(db: TeamDatabase, run: dict[str, Any]) -> dict[str, Any]:
 
 def team_report(args: argparse.Namespace) -> int:
     from ..blueprint import RunStore, render_report
+    from ..team import audit_markdown
 
     db = _open(args)
     run = _team_run(db, args.run)
@@ -270,11 +271,7 @@ def team_report(args: argparse.Namespace) -> int:
                 sys.stdout.write(render_report(store, run["run_id"]))
             finally:
                 store.close()
-    lines = ["", "## Team audit", ""]
-    for entry in db.audit(run["run_id"]):
-        detail = ", ".join(f"{k}: {v}" for k, v in entry["detail"].items() if k not in ("diffs", "notes"))
-        lines.append(f"- {_when(entry['at'])} {entry['kind']} by {entry['actor']}" + (f" ({detail})" if detail else ""))
-    sys.stdout.write(neutralise("\n".join(lines)) + "\n")
+    sys.stdout.write(audit_markdown(db.audit(run["run_id"])))
     return 0
 
 
@@ -303,8 +300,3 @@ def _team_run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
         raise UsageError(f"no team run {run_id!r} in {db.target.shown} (see `konstruct blueprint status --database URL`)")
     return run
 
-
-def _when(at: float) -> str:
-    import time
-
-    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))

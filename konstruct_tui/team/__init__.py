@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from .broker import ParkingBroker, request_id
     from .checkout import CheckoutFailed, repo_location, resolve_base
     from .database import DatabaseProblem, DatabaseTarget, configured_url, redact
-    from .engine import Worker, cancel, enqueue, prepare
+    from .engine import Worker, cancel, enqueue, enqueue_queued, prepare
     from .records import TeamDatabase
-    from .supervise import TeamRefused, TeamWatch, answer_approval, resume_team_run, run_store_copy, stop_team_run, workflow_ids
+    from .supervise import TeamRefused, TeamWatch, answer_approval, audit_markdown, resume_team_run, run_store_copy, stop_team_run, workflow_ids
 
 __all__ = [
     "CheckoutFailed",
@@ -34,9 +34,11 @@ __all__ = [
     "TeamWatch",
     "Worker",
     "answer_approval",
+    "audit_markdown",
     "cancel",
     "configured_url",
     "enqueue",
+    "enqueue_queued",
     "prepare",
     "redact",
     "repo_location",

@@ -5,13 +5,16 @@ Parking: the request (what a trust prompt shows: capability, files, diffs, blast
 command and its policy verdict) is recorded as pending, the run's kill switch is thrown so the
 attempt stops where it is, and the worker ends the step with `waiting_approval`, freeing its slot.
 The answer sends the run back to the queue; its resumed attempt asks again and gets the answer.
-A deny is final: that request is refused from then on without parking again.
+A deny is final: that request is refused from then on without parking again, and the executor
+gets the denier's message (if they gave one) as the call's result, as at a trust prompt.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
+
 from ..trust import TrustDecision, TrustRequest
 
 
@@ -21,21 +24,32 @@ def request_id(request: TrustRequest) -> str:
     return "r" + hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:10]
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A person's answer to one parked request."""
+
+    status: str  # granted | denied
+    scope: str  # once: that request; run: its capability for the rest of the run
+    capability: str
+    message: str = ""  # a deny's reason, for the executor
+
+
 class ParkingBroker:
-    def __init__(self, granted: set[str], answers: dict[str, tuple[str, str, str]], park: Callable[[str, TrustRequest], None]) -> None:
+    def __init__(self, granted: set[str], answers: dict[str, Answer], park: Callable[[str, TrustRequest], None]) -> None:
         self.allowed = {"edit", "scripts"} | granted
-        # Scope `run`: the capability for the rest of the run; `once`: that one request.
-        self.allowed |= {capability for status, scope, capability in answers.values() if status == "granted" and scope == "run"}
+        self.allowed |= {a.capability for a in answers.values() if a.status == "granted" and a.scope == "run"}
         self.answers = answers
         self.park = park
         self.parked: str | None = None
 
     async def request(self, request: TrustRequest) -> TrustDecision:
         rid = request_id(request)
-        status = self.answers.get(rid, ("", "", ""))[0]
-        if request.capability in self.allowed or status == "granted":
+        answer = self.answers.get(rid)
+        if request.capability in self.allowed or (answer is not None and answer.status == "granted"):
             return TrustDecision(True, "session", request.paths)
-        if status == "denied" or self.parked is not None:
+        if answer is not None and answer.status == "denied":
+            return TrustDecision.deny(answer.message)
+        if self.parked is not None:
             return TrustDecision.deny()
         self.parked = rid
         self.park(rid, request)

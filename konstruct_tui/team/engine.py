@@ -29,12 +29,14 @@ from dbos import DBOS, DBOSClient
 
 from .database import DatabaseProblem, DatabaseTarget, scrub
 from .checkout import CheckoutFailed
-from .records import TeamDatabase
+from .records import TeamDatabase, workflow_id
 from .step import advance, clear_stale_scratch
 
 QUEUE = "konstruct-runs"
 WORKFLOW = "konstruct_run"
 APP_VERSION = "konstruct-team-1"  # every worker and client agree on it, whatever their source hash
+ORPHAN_QUIET_S = 10.0  # a queued row this long unchanged with no workflow on the queue is an orphan
+ORPHAN_LOOK_S = 5.0
 _worker: dict[str, Any] = {}  # this process's database, workdir and executor id, for the steps
 
 
@@ -59,7 +61,7 @@ def _answered_meanwhile(run_id: str) -> None:
     if all(a["status"] != "pending" for a in db.approvals(run_id)):
         number = db.requeue(run_id, ("waiting_approval",))
         if number is not None:
-            enqueue(db.target, run_id, number)
+            enqueue_queued(db.target, run_id, number)
 
 
 @DBOS.workflow(name=WORKFLOW)
@@ -83,22 +85,38 @@ def prepare(target: DatabaseTarget) -> None:
 
 
 def enqueue(target: DatabaseTarget, run_id: str, continuation: int = 0) -> str:
-    """Put the run (or its continuation after an approval or a resume) on the queue; idempotent."""
-    workflow_id = run_id if continuation == 0 else f"{run_id}~{continuation}"
-    client = DBOSClient(system_database_url=target.url)
+    """Put the run (or its continuation) on the queue; idempotent (the workflow id is fixed). A
+    database that refuses is a DatabaseProblem: the run's row already says `queued`, and a worker's
+    sweep (`Worker.requeue_orphans`) puts it on the queue once the database takes it."""
+    wid = workflow_id(run_id, continuation)
     try:
-        client.enqueue({"queue_name": QUEUE, "workflow_name": WORKFLOW, "workflow_id": workflow_id, "app_version": APP_VERSION}, run_id)
-    finally:
-        client.destroy()
-    return workflow_id
+        client = DBOSClient(system_database_url=target.url)
+        try:
+            client.enqueue({"queue_name": QUEUE, "workflow_name": WORKFLOW, "workflow_id": wid, "app_version": APP_VERSION}, run_id)
+        finally:
+            client.destroy()
+    except Exception as error:  # noqa: BLE001 - the driver's or DBOS's words, in one line
+        raise DatabaseProblem(f"run {run_id} could not be put on the queue in {target.shown}: "
+                              f"{scrub((str(error).splitlines() or [type(error).__name__])[0], target.url)}") from None
+    return wid
+
+
+def enqueue_queued(target: DatabaseTarget, run_id: str, continuation: int = 0) -> str | None:
+    """Enqueue a run whose row already says `queued`; when the database refuses, the run is not
+    lost: None becomes a note saying a worker's sweep queues it (what the command prints)."""
+    try:
+        enqueue(target, run_id, continuation)
+    except DatabaseProblem as problem:
+        return f"{problem}; it stays queued and a worker queues it once the database takes it"
+    return None
 
 
 def cancel(target: DatabaseTarget, workflow_ids: list[str]) -> None:
     client = DBOSClient(system_database_url=target.url)
     try:
-        for workflow_id in workflow_ids:
+        for wid in workflow_ids:
             try:
-                client.cancel_workflow(workflow_id)
+                client.cancel_workflow(wid)
             except Exception:  # noqa: BLE001 - never enqueued or already gone: nothing to cancel
                 pass
     finally:
@@ -136,6 +154,7 @@ class Worker:
         self.beat_s = beat_s
         self.dead_after_s = dead_after_s
         self.stop = threading.Event()
+        self.next_orphan_look = 0.0
         recovery_call()  # no worker that could not recover the others' runs
         _worker.update(db=db, workdir=workdir, executor_id=self.executor_id)
         self.concurrency, self.total = concurrency, total
@@ -166,6 +185,9 @@ class Worker:
         return 0
 
     def sweep(self) -> None:
+        if time.monotonic() >= self.next_orphan_look:
+            self.next_orphan_look = time.monotonic() + ORPHAN_LOOK_S
+            self.requeue_orphans()
         for dead in self.db.claim_dead_workers(self.dead_after_s):
             self.db.add_audit("-", "worker_recovered", self.executor_id, {"dead_worker": dead})
             recover(dead)  # re-enqueues them: any worker may take them up
@@ -176,6 +198,20 @@ class Worker:
                 if self.db.update_run(row["run_id"], when_status=("waiting_approval",), status="stalled", reason="approval_timeout",
                                       message=f"no answer to its approval request within {timeout:g} s"):
                     self.db.add_audit(row["run_id"], "approval_timeout", self.executor_id, {"timeout_s": timeout})
+
+    def requeue_orphans(self) -> None:
+        """Runs whose row says `queued` (a submit, resume or answer wrote it) but whose workflow
+        never reached DBOS's queue (the database went away between the two writes): put them on it.
+        Only rows quiet for a while: the process that wrote one enqueues it a moment later."""
+        rows = self.db.queued(quiet_s=ORPHAN_QUIET_S)
+        if not rows:
+            return
+        wanted = {workflow_id(r["run_id"], r["continuation"]): r for r in rows}
+        known = {w.workflow_id for w in DBOS.list_workflows(workflow_ids=list(wanted), load_input=False, load_output=False)}
+        for wid, row in wanted.items():
+            if wid not in known:
+                enqueue(self.db.target, row["run_id"], row["continuation"])
+                self.db.add_audit(row["run_id"], "requeued", self.executor_id, {"workflow": wid, "why": "its row said queued, the queue had no workflow"})
 
     def work_left(self) -> bool:
         pending = DBOS.list_workflows(status=["ENQUEUED", "PENDING"], name=WORKFLOW, load_input=False, load_output=False)

@@ -154,9 +154,18 @@ class TeamDatabase:
         self.engine.dispose()
 
     @contextmanager
-    def transaction(self) -> Iterator[Any]:
+    def transaction(self, *, flushed_later: bool = False) -> Iterator[Any]:
+        """One transaction. `flushed_later` (PostgreSQL): commit without waiting for the write-ahead
+        log to reach the disk (`synchronous_commit` off; a disk flush is most of a small commit's
+        time). Only for writes a durable commit always follows before anything rests on them: a
+        step's start and end (DBOS records the step's result next), progress and heartbeats. The
+        log is flushed in order, so once DBOS's record is on disk so is this; a server crash before
+        it loses both, and the step runs again from the checkpoint before, as after a worker killed
+        just before its last write."""
         try:
             with self.engine.begin() as connection:
+                if flushed_later and not self.target.is_sqlite:
+                    connection.execute(sa.text("SET LOCAL synchronous_commit TO OFF"))
                 yield connection
         except sa.exc.ProgrammingError as error:  # PostgreSQL: permission denied (a watcher role)
             raise DatabaseProblem(f"database {self.target.shown}: {scrub(_first_line(error), self.target.url)}") from None
@@ -194,6 +203,12 @@ class TeamDatabase:
         with self.transaction() as connection:
             return [dict(r) for r in connection.execute(query).mappings()]
 
+    def queued(self, quiet_s: float) -> list[dict[str, Any]]:
+        """Runs queued and unchanged for `quiet_s`: id and continuation."""
+        query = sa.select(runs.c.run_id, runs.c.continuation).where(runs.c.status == "queued", runs.c.updated < time.time() - quiet_s)
+        with self.transaction() as connection:
+            return [dict(r) for r in connection.execute(query).mappings()]
+
     def update_run(self, run_id: str, *, when_status: tuple[str, ...] | None = None, **values: Any) -> bool:
         """Change a run's row; with `when_status`, only from one of those statuses (True when it did)."""
         statement = runs.update().where(runs.c.run_id == run_id)
@@ -227,9 +242,10 @@ class TeamDatabase:
     def begin_step(self, run_id: str, worker: str) -> tuple[dict[str, Any], bytes | None, list[dict[str, Any]]] | None:
         """What a step starts from, read in one transaction: the run's row (marked running on this
         worker, or stopped when a stop was asked for before the step), its store image, and the
-        answers people gave. None when the run is not in the database."""
+        answers people gave. A run another worker was driving (it died) says so in its audit
+        (`taken_over`). None when the run is not in the database."""
         now = time.time()
-        with self.transaction() as connection:
+        with self.transaction(flushed_later=True) as connection:
             row = connection.execute(sa.select(runs).where(runs.c.run_id == run_id)).mappings().first()
             if row is None:
                 return None
@@ -238,14 +254,19 @@ class TeamDatabase:
             else:
                 values = {"status": "running", "worker": worker, "parked_at": None}
             connection.execute(runs.update().where(runs.c.run_id == run_id).values(**values, updated=now))
+            if row["status"] == "running" and row["worker"] and row["worker"] != worker:  # its worker died mid-run
+                _audit(connection, run_id, "taken_over", worker, {"from_worker": row["worker"], "phase": row["phase"], "checkpoint": row["checkpoint"]})
             data = unpack(connection.execute(sa.select(stores.c.data).where(stores.c.run_id == run_id)).scalar(), run_id)
             asked = connection.execute(sa.select(approvals).where(approvals.c.run_id == run_id).order_by(approvals.c.asked_at)).mappings()
             answers = [{**dict(r), "request": json.loads(r["request"])} for r in asked]
+            if any(a["status"] == "denied" for a in answers):  # a deny's message is kept with it in the audit
+                messages = _deny_messages(connection, run_id)
+                answers = [{**a, "message": messages.get(a["request_id"], "")} for a in answers]
         return {**dict(row), **values}, data, answers
 
     def progress(self, run_id: str, **values: Any) -> bool:
         """The run's phase and last output, written; True when a stop was asked for (one transaction)."""
-        with self.transaction() as connection:
+        with self.transaction(flushed_later=True) as connection:
             connection.execute(runs.update().where(runs.c.run_id == run_id).values(**values, updated=time.time()))
             return bool(connection.execute(sa.select(runs.c.stop_requested).where(runs.c.run_id == run_id)).scalar())
 
@@ -260,21 +281,25 @@ class TeamDatabase:
         returned are the ones new here), the run's row (status, checkpoint, ...) and the step's own
         audit entry."""
         now = time.time()
-        new = []
+        new: list[tuple[str, str]] = []
         packed = None if data is None else pack(data)
-        with self.transaction() as connection:
+        with self.transaction(flushed_later=True) as connection:
             if packed is not None and connection.execute(stores.update().where(stores.c.run_id == run_id).values(data=packed, updated=now)).rowcount == 0:
                 connection.execute(stores.insert().values(run_id=run_id, data=packed, updated=now))
-            known = set(connection.execute(sa.select(closures.c.phase_id).where(closures.c.run_id == run_id)).scalars())
-            for phase_id, verdict in closed:
-                if phase_id not in known:
-                    connection.execute(closures.insert().values(run_id=run_id, phase_id=phase_id, verdict=verdict, worker=by, at=now))
-                    _audit(connection, run_id, "phase_closed", by, {"phase": phase_id, "verdict": verdict})
-                    new.append(phase_id)
+            entries = []
+            if closed:
+                known = set(connection.execute(sa.select(closures.c.phase_id).where(closures.c.run_id == run_id)).scalars())
+                new = [(phase_id, verdict) for phase_id, verdict in closed if phase_id not in known]
+                if new:
+                    connection.execute(closures.insert(), [{"run_id": run_id, "phase_id": p, "verdict": v, "worker": by, "at": now} for p, v in new])
+                    entries = [("phase_closed", {"phase": p, "verdict": v}) for p, v in new]
             connection.execute(runs.update().where(runs.c.run_id == run_id).values(**values, updated=now))
             if audit_detail is not None:
-                _audit(connection, run_id, "step", by, audit_detail)
-        return new
+                entries.append(("step", audit_detail))
+            if entries:  # one statement for all of them
+                connection.execute(audit.insert(), [{"run_id": run_id, "at": now, "kind": kind, "actor": by, "detail": json.dumps(detail)}
+                                                    for kind, detail in entries])
+        return [phase_id for phase_id, _ in new]
 
     # Phase closes: once each, whatever a recovered step does again.
 
@@ -307,9 +332,9 @@ class TeamDatabase:
         with self.transaction() as connection:
             return [{**dict(r), "request": json.loads(r["request"])} for r in connection.execute(query).mappings()]
 
-    def answer(self, run_id: str, request_id: str, status: str, scope: str) -> str:
-        """Record a grant or deny of a pending request and send the run back to the queue, in one
-        transaction. Returns who answered; raises DatabaseProblem when it is not pending."""
+    def answer(self, run_id: str, request_id: str, status: str, scope: str, message: str = "") -> str:
+        """Record a grant or deny (with the denier's message, for the executor) of a pending request,
+        in one transaction. Returns who answered; raises DatabaseProblem when it is not pending."""
         who = self.role()
         now = time.time()
         with self.transaction() as connection:
@@ -321,7 +346,8 @@ class TeamDatabase:
             role, _, user = who.partition(" (")
             connection.execute(approvals.update().where(approvals.c.run_id == run_id, approvals.c.request_id == request_id, approvals.c.status == "pending")
                                .values(status=status, scope=scope, answered_role=role, answered_user=user.rstrip(")"), answered_at=now))
-            _audit(connection, run_id, "approval_" + status, who, {"request": request_id, "scope": scope})
+            detail = {"request": request_id, "scope": scope, **({"message": message[:2000]} if message else {})}
+            _audit(connection, run_id, "approval_" + status, who, detail)
         return who
 
     # Audit and workers.
@@ -337,7 +363,7 @@ class TeamDatabase:
 
     def beat(self, executor_id: str, host: str, pid: int, state: str = "alive") -> None:
         now = time.time()
-        with self.transaction() as connection:
+        with self.transaction(flushed_later=True) as connection:
             if connection.execute(workers.update().where(workers.c.executor_id == executor_id).values(heartbeat=now, state=state)).rowcount == 0:
                 connection.execute(workers.insert().values(executor_id=executor_id, host=host, pid=pid, started=now, heartbeat=now, state=state))
 
@@ -360,6 +386,11 @@ class TeamDatabase:
             return [dict(r) for r in connection.execute(sa.select(workers).order_by(workers.c.started)).mappings()]
 
 
+def workflow_id(run_id: str, continuation: int) -> str:
+    """The DBOS workflow of a run's first go (`RUN`) or of its continuation N after an answer or a resume (`RUN~N`)."""
+    return run_id if continuation == 0 else f"{run_id}~{continuation}"
+
+
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -378,6 +409,16 @@ def unpack(data: bytes | None, run_id: str) -> bytes | None:
     except zlib.error:
         raise DatabaseProblem(f"run {run_id}'s store in the team database is damaged (not a compressed run store); "
                               "its run cannot be resumed or reported: submit the blueprint again") from None
+
+
+def _deny_messages(connection: Any, run_id: str) -> dict[str, str]:
+    rows = connection.execute(sa.select(audit.c.detail).where(audit.c.run_id == run_id, audit.c.kind == "approval_denied")).scalars()
+    found = {}
+    for text in rows:
+        detail = json.loads(text)
+        if detail.get("message"):
+            found[str(detail.get("request"))] = str(detail["message"])
+    return found
 
 
 def _first_line(error: Exception) -> str:

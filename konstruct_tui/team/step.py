@@ -27,7 +27,7 @@ from ..providers import resolve
 from ..trust import TrustRequest
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
-from .broker import ParkingBroker
+from .broker import Answer, ParkingBroker
 from .checkout import GitClock, checkpoint, fresh_checkout, result_branch
 from .records import TeamDatabase
 
@@ -66,7 +66,8 @@ def _drive(db: TeamDatabase, run_id: str, worker: str, row: dict[str, Any], imag
     model = json.loads(row["model"])
 
     switch = KillSwitch()
-    answers = {a["request_id"]: (a["status"], a["scope"] or "once", a["request"].get("capability", "")) for a in asked if a["status"] != "pending"}
+    answers = {a["request_id"]: Answer(a["status"], a["scope"] or "once", a["request"].get("capability", ""), a.get("message") or "")
+               for a in asked if a["status"] != "pending"}
     options = json.loads(row["options"])
     workspace_box: list[Workspace] = []
 

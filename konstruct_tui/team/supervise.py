@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 from ..untrusted_text import neutralise
 from .database import DatabaseProblem, DatabaseTarget
-from .records import TeamDatabase
+from .records import TeamDatabase, workflow_id
 
 if TYPE_CHECKING:  # the reading side (the workbench) loads the app layer; stop, resume and answer never do
     from ..app import RunRow, RunView
@@ -80,7 +80,7 @@ def stop_team_run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
 def resume_team_run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
     """Send a stopped, stalled or parked run back to the queue (any worker takes it up from its
     last checkpoint). TeamRefused says why not."""
-    from .engine import enqueue
+    from .engine import enqueue_queued
 
     run = _run(db, run_id)
     if run["status"] == "done":
@@ -90,35 +90,34 @@ def resume_team_run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
     number = db.requeue(run["run_id"], TEAM_RESUMABLE)
     if number is None:
         raise TeamRefused(f"run {run['run_id']} is {run['status']}; only a stopped, stalled or parked run resumes")
-    enqueue(db.target, run["run_id"], number)
+    note = enqueue_queued(db.target, run["run_id"], number)
     db.add_audit(run["run_id"], "resumed", db.role(), {})
-    return {"run": run["run_id"], "status": "queued"}
+    return {"run": run["run_id"], "status": "queued", **({"note": note} if note else {})}
 
 
 def answer_approval(db: TeamDatabase, run_id: str, request_id: str, verdict: str, scope: str, message: str | None = None) -> dict[str, Any]:
     """Grant (`granted`) or deny (`denied`) a parked request, final; the audit records who (database
-    role and OS user) and when, and a deny's message. Once no request of the run is pending, the
-    run goes back to the queue. Returns what `konstruct approvals grant|deny` prints."""
-    from .engine import enqueue
+    role and OS user) and when, and a deny's message, which the executor gets as the call's result.
+    Once no request of the run is pending, the run goes back to the queue. Returns what `konstruct
+    approvals grant|deny` prints."""
+    from .engine import enqueue_queued
 
     if verdict not in ("granted", "denied") or scope not in ("once", "run"):
         raise TeamRefused(f"an answer is granted or denied, with scope once or run (not {verdict!r}, {scope!r})")
     _run(db, run_id)
-    who = db.answer(run_id, request_id, verdict, scope)
-    if message:
-        db.add_audit(run_id, "answer_message", who, {"request": request_id, "message": message[:2000]})
-    number = None
+    who = db.answer(run_id, request_id, verdict, scope, (message or "") if verdict == "denied" else "")
+    number, note = None, None
     if all(a["status"] != "pending" for a in db.approvals(run_id)):
         number = db.requeue(run_id, ("waiting_approval",))
         if number is not None:
-            enqueue(db.target, run_id, number)
+            note = enqueue_queued(db.target, run_id, number)
     return {"run": run_id, "request": request_id, "answer": verdict, "scope": scope, "by": who,
-            "status": "queued" if number is not None else (db.run(run_id) or {}).get("status")}
+            "status": "queued" if number is not None else (db.run(run_id) or {}).get("status"), **({"note": note} if note else {})}
 
 
 def workflow_ids(run: dict[str, Any]) -> list[str]:
     """Every DBOS workflow a run was given: the first, and one per continuation since."""
-    return [run["run_id"]] + [f"{run['run_id']}~{n}" for n in range(1, run["continuation"] + 1)]
+    return [workflow_id(run["run_id"], n) for n in range(run["continuation"] + 1)]
 
 
 def _run(db: TeamDatabase, run_id: str) -> dict[str, Any]:
@@ -173,11 +172,7 @@ class TeamWatch:
             with run_store_copy(db, run_id) as store:
                 text = (report_markdown(store, run_id) if store is not None
                         else f"# {run['title']}\n\nRun {run_id} is {run['status']}: no step has finished yet.\n")
-            lines = ["", "## Team audit", ""]
-            for entry in db.audit(run_id):
-                detail = ", ".join(f"{k}: {v}" for k, v in entry["detail"].items() if k not in ("diffs", "notes"))
-                lines.append(f"- {_when(entry['at'])} {entry['kind']} by {entry['actor']}" + (f" ({detail})" if detail else ""))
-            return text + neutralise("\n".join(lines)) + "\n"
+            return text + audit_markdown(db.audit(run_id))
         return self._guard(read)
 
     def pending(self, run_id: str | None = None) -> list[dict[str, Any]]:
@@ -243,6 +238,17 @@ class TeamWatch:
         worker = f"team {run['worker']}" if run["worker"] else "team"
         return RunRow(run["run_id"], run["title"], run["status"], phase, attempt, worker, run["created"], run["updated"], run["repo"],
                       run["reason"], run["message"], None, team=self.shown)
+
+
+def audit_markdown(entries: list[dict[str, Any]]) -> str:
+    """The "Team audit" section of a run's report: one line an entry, whoever wrote its words (a
+    request's command is the executor's, a deny's message a person's): a line break or a control
+    in them shows as a visible escape, so no entry can draw another's line."""
+    lines = ["", "## Team audit", ""]
+    for entry in entries:
+        detail = ", ".join(f"{k}: {v}" for k, v in entry["detail"].items() if k not in ("diffs", "notes"))
+        lines.append(neutralise(f"- {_when(entry['at'])} {entry['kind']} by {entry['actor']}" + (f" ({detail})" if detail else ""), keep_layout=False))
+    return "\n".join(lines) + "\n"
 
 
 def _when(at: float) -> str:

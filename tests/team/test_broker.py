@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from konstruct_tui.team import ParkingBroker, redact, request_id
+from konstruct_tui.team.broker import Answer
 from konstruct_tui.trust import TrustRequest
 
 COMMAND = TrustRequest("commands", "python check_calc.py")
@@ -26,13 +27,16 @@ def test_an_ungranted_capability_parks_the_run_once_and_is_not_granted_meanwhile
 
 def test_answers_once_run_and_deny() -> None:
     parked: list[str] = []
-    once = ParkingBroker(set(), {request_id(COMMAND): ("granted", "once", "commands")}, lambda rid, request: parked.append(rid))
+    once = ParkingBroker(set(), {request_id(COMMAND): Answer("granted", "once", "commands")}, lambda rid, request: parked.append(rid))
     assert ask(once, COMMAND) and not ask(once, OTHER)  # `once`: that request only; the other parks
     assert parked == [request_id(OTHER)]
-    whole = ParkingBroker(set(), {request_id(COMMAND): ("granted", "run", "commands")}, lambda rid, request: parked.append(rid))
+    whole = ParkingBroker(set(), {request_id(COMMAND): Answer("granted", "run", "commands")}, lambda rid, request: parked.append(rid))
     assert ask(whole, OTHER)  # `run`: the capability for the rest of the run
-    denied = ParkingBroker(set(), {request_id(COMMAND): ("denied", "once", "commands")}, lambda rid, request: parked.append(rid))
+    denied = ParkingBroker(set(), {request_id(COMMAND): Answer("denied", "once", "commands", "use the Makefile target")},
+                           lambda rid, request: parked.append(rid))
     assert not ask(denied, COMMAND) and denied.parked is None  # final: refused, not asked again
+    # the executor is told why, as at a trust prompt
+    assert asyncio.run(denied.request(COMMAND)).message == "use the Makefile target"
     upfront = ParkingBroker({"commands"}, {}, lambda rid, request: parked.append(rid))
     assert ask(upfront, OTHER)
 

@@ -54,7 +54,7 @@ def test_parked_runs_are_answered_from_another_process(cluster: Cluster, pg_url:
         assert answer.returncode == 0, answer.stderr
         assert json.loads(answer.stdout)["status"] == "queued"
         other = db.approvals(denied)[0]["request_id"]
-        assert cli("approvals", "deny", denied, other, "--database", pg_url).returncode == 0
+        assert cli("approvals", "deny", denied, other, "--message", "use the Makefile target", "--database", pg_url).returncode == 0
         again = cli("approvals", "grant", denied, other, "--database", pg_url)
         assert again.returncode == 2 and "already answered: denied" in again.stderr  # a deny is final
 
@@ -78,7 +78,12 @@ def test_parked_runs_are_answered_from_another_process(cluster: Cluster, pg_url:
     # Each run asked twice (the step that parked, the step after the answer): the grant ran it the
     # second time, the deny refused it both times.
     assert [c.ok for c in _calls(db, granted) if c.tool == "run_command"] == [False, True]
-    assert [c.ok for c in _calls(db, denied) if c.tool == "run_command"] == [False, False]
+    refusals = [c for c in _calls(db, denied) if c.tool == "run_command"]
+    assert [c.ok for c in refusals] == [False, False]
+    # The denier's message reached the executor as the refused call's result, as at a trust prompt.
+    assert "use the Makefile target" in json.dumps(refusals[1].result) and "use the Makefile target" not in json.dumps(refusals[0].result)
+    denial = next(e for e in db.audit(denied) if e["kind"] == "approval_denied")
+    assert denial["detail"]["message"] == "use the Makefile target"
     report = cli("blueprint", "report", granted, "--database", pg_url).stdout
     assert "approval_granted by postgres" in report
 

@@ -65,6 +65,10 @@ def test_a_worker_killed_mid_phase_loses_nothing(pg_url: str, tmp_path: Path) ->
     closed = {c["phase_id"]: c["worker"] for c in db.closures(run_id)}
     assert closed["p1"] != closed["p2"]  # p1 by the dead worker (recorded), p2 by the one that took the run up
     assert any(e["kind"] == "worker_recovered" for e in db.audit("-"))
+    # the run's own audit says who took it up, from whom, at which phase
+    taken = [e for e in db.audit(run_id) if e["kind"] == "taken_over"]
+    assert len(taken) == 1 and taken[0]["detail"]["from_worker"] == closed["p1"] and taken[0]["actor"] == closed["p2"]
+    assert taken[0]["detail"]["phase"] == "p2"
 
 
 def test_a_worker_killed_mid_verification_loses_nothing(pg_url: str, tmp_path: Path) -> None:
