@@ -74,6 +74,9 @@ def register(commands: Any) -> None:
     worker.add_argument("--total", type=whole_number(), metavar="N", help="runs at once across all workers")
     worker.add_argument("--workdir", metavar="DIR", help="where checkouts go (default: the user cache dir)")
     worker.add_argument("--once", action="store_true", help="serve until the queue is empty, then exit 0")
+    worker.add_argument("--allow-base-url", action="append", default=[], metavar="URL",
+                        help="a model server a run may name that this worker sends its API key to (repeatable; "
+                             "default: only the server the worker itself is set up for)")
     worker.add_argument("--name", metavar="NAME", help="a stable executor id: restarted under it, a worker recovers its own runs")
     worker.add_argument("--heartbeat", type=positive_number, default=None, metavar="S", help="seconds between heartbeats (default 2)")
     worker.add_argument("--dead-after", type=positive_number, default=None, metavar="S",
@@ -151,12 +154,15 @@ def serve(args: argparse.Namespace) -> int:
     from ..team import Worker, prepare
     from ..userdirs import cache_dir, private_dir
 
+    for url in args.allow_base_url:  # before anything is opened or made
+        if not url.startswith(("http://", "https://")):
+            raise UsageError(f"--allow-base-url {url!r}: give the server's http:// or https:// URL")
     db = _open(args, create=True)
     prepare(db.target)
     workdir = Path(args.workdir).resolve() if args.workdir else private_dir(cache_dir() / "team-workdir")
     workdir.mkdir(parents=True, exist_ok=True)
     dead_after = args.dead_after or float(os.environ.get("KONSTRUCT_WORKER_DEAD_AFTER_S") or 30)
-    worker = Worker(db, workdir, args.concurrency, args.total, args.name, args.heartbeat or 2.0, dead_after)
+    worker = Worker(db, workdir, args.concurrency, args.total, args.name, args.heartbeat or 2.0, dead_after, frozenset(args.allow_base_url))
     print(f"konstruct worker {worker.executor_id}: serving {db.target.shown}", file=sys.stderr, flush=True)
     return worker.serve(args.once)
 

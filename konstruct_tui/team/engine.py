@@ -28,7 +28,9 @@ from typing import Any
 from dbos import DBOS, DBOSClient
 
 from .database import DatabaseProblem, DatabaseTarget, scrub
+from ..providers import ConfigInvalid
 from .checkout import CheckoutFailed
+from .model_server import ModelServerRefused
 from .records import TeamDatabase, workflow_id
 from .step import advance, clear_stale_scratch
 
@@ -44,8 +46,8 @@ _worker: dict[str, Any] = {}  # this process's database, workdir and executor id
 def _advance(run_id: str, number: int) -> dict[str, Any]:
     db: TeamDatabase = _worker["db"]
     try:
-        return advance(db, run_id, _worker["workdir"], _worker["executor_id"])
-    except (CheckoutFailed, DatabaseProblem) as problem:  # parked where it was: `blueprint resume` tries again
+        return advance(db, run_id, _worker["workdir"], _worker["executor_id"], _worker["allowed_servers"])
+    except (CheckoutFailed, DatabaseProblem, ModelServerRefused, ConfigInvalid) as problem:  # parked where it was: `blueprint resume` tries again
         db.update_run(run_id, status="parked", reason="error", message=str(problem), worker=None)
         return {"state": "error"}
     except Exception as error:  # noqa: BLE001 - a bug: the run parks saying what broke, never stays `running`
@@ -147,7 +149,7 @@ def recover(dead_executor: str) -> None:
 
 class Worker:
     def __init__(self, db: TeamDatabase, workdir: Path, concurrency: int, total: int | None, name: str | None, beat_s: float,
-                 dead_after_s: float) -> None:
+                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset()) -> None:
         self.db = db
         self.workdir = workdir
         self.executor_id = name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
@@ -156,7 +158,7 @@ class Worker:
         self.stop = threading.Event()
         self.next_orphan_look = 0.0
         recovery_call()  # no worker that could not recover the others' runs
-        _worker.update(db=db, workdir=workdir, executor_id=self.executor_id)
+        _worker.update(db=db, workdir=workdir, executor_id=self.executor_id, allowed_servers=allowed_servers)
         self.concurrency, self.total = concurrency, total
         DBOS(config={"name": "konstruct", "system_database_url": db.target.url, "executor_id": self.executor_id,
                      "application_version": APP_VERSION, "log_level": "WARNING", "console_log_level": "WARNING",

@@ -23,11 +23,12 @@ from typing import Any
 from ..agent import KillSwitch, ToolFinished, event_json
 from ..app import build_preview, open_models
 from ..blueprint import Orchestrator, PhaseStarted, RunOptions, RunStore, parse_blueprint
-from ..providers import resolve
+from ..providers import ProviderSettings
 from ..trust import TrustRequest
 from ..untrusted_text import neutralise
 from ..workspace import Workspace
 from .broker import Answer, ParkingBroker
+from .model_server import run_settings
 from .checkout import GitClock, checkpoint, fresh_checkout, result_branch
 from .records import TeamDatabase
 
@@ -35,7 +36,7 @@ from .records import TeamDatabase
 STATUS = {"checkpoint": "running", "done": "done", "waiting_approval": "waiting_approval", "stalled": "stalled", "stopped": "stopped"}
 
 
-def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[str, Any]:
+def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str, allowed_servers: frozenset[str] = frozenset()) -> dict[str, Any]:
     started = time.time()
     GitClock.reset()
     begun = db.begin_step(run_id, worker)
@@ -44,6 +45,7 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
     row, image, asked = begun
     if row["status"] == "stopped":
         return {"state": "stopped"}
+    settings = run_settings(json.loads(row["model"]), allowed_servers)  # before anything runs: a server the worker will not use
     home = workdir / run_id
     tree = home / "tree"
     kept = fresh_checkout(row["repo"], row["checkpoint"] or row["base"], run_id, tree)
@@ -53,13 +55,13 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str) -> dict[s
     # no disk syncs for a file it throws away.
     scratch = Path(tempfile.mkdtemp(prefix=f"{_SCRATCH}{os.getpid()}-{run_id}-", dir=_scratch_root()))
     try:
-        return _drive(db, run_id, worker, row, image, asked, blueprint, tree, scratch, started, kept)
+        return _drive(db, run_id, worker, row, image, asked, blueprint, tree, scratch, started, kept, settings)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _drive(db: TeamDatabase, run_id: str, worker: str, row: dict[str, Any], image: bytes | None, asked: list[dict[str, Any]], blueprint: Any,
-           tree: Path, scratch: Path, started: float, kept: bool) -> dict[str, Any]:
+           tree: Path, scratch: Path, started: float, kept: bool, settings: ProviderSettings) -> dict[str, Any]:
     store_path = _restore_store(image, scratch / "runs.sqlite3")
     store = RunStore(store_path)
     resumed = store.run(run_id) is not None
@@ -76,8 +78,6 @@ def _drive(db: TeamDatabase, run_id: str, worker: str, row: dict[str, Any], imag
         switch.kill("waiting_approval")
 
     broker = ParkingBroker(set(options.get("grants", [])), answers, park)
-    settings = resolve(provider=model.get("provider"), model=model.get("model"), base_url=model.get("base_url"),
-                       script=model.get("script"), turn_deadline_s=model.get("turn_deadline_s"))
     run_options = RunOptions(max_retries=options.get("max_retries", 3), executor_max_turns=options.get("max_turns", 40),
                              turn_deadline_s=settings.turn_deadline_s, tick_s=options.get("tick_s", 30.0),
                              silent_after_s=options.get("silent_after_s", 300.0), max_tokens=options.get("max_tokens"),
