@@ -148,8 +148,8 @@ async def test_the_approvals_screen_grants_and_denies_as_the_cli_does(tmp_path: 
         await pilot.press("enter")
         await wait_for(pilot, lambda: every.answered)
         assert db.approvals(RUNNING)[0]["status"] == "denied"
-        message = [e for e in db.audit(RUNNING) if e["kind"] == "answer_message"]
-        assert message and message[0]["detail"]["message"] == "not setup.py"
+        denial = [e for e in db.audit(RUNNING) if e["kind"] == "approval_denied"]
+        assert denial and denial[0]["detail"]["message"] == "not setup.py"  # kept with the deny, for the executor
         # A deny is final: answering it again (the CLI) is refused in one line.
         again = TeamDatabase.open(DatabaseTarget(url), create=False)
         with pytest.raises(Exception, match="already answered: denied"):
@@ -311,8 +311,7 @@ def test_the_cli_deny_and_the_screen_deny_leave_the_same_audit(konstruct: Any, t
     assert code == 0, err
     assert isinstance(payload, dict) and payload["answer"] == "denied" and payload["status"] == "queued"
     entries = [(e["kind"], e["detail"]) for e in db.audit(WAITING) if e["kind"] in ("approval_denied", "answer_message")]
-    assert entries == [("approval_denied", {"request": REQUEST, "scope": "once"}),
-                       ("answer_message", {"request": REQUEST, "message": "use make fixtures"})]
+    assert entries == [("approval_denied", {"request": REQUEST, "scope": "once", "message": "use make fixtures"})]
     code, _, err = konstruct("approvals", "grant", WAITING, REQUEST, "--database", url)
     assert code == 2 and "already answered: denied" in err
     db.close()
