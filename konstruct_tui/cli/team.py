@@ -74,6 +74,8 @@ def register(commands: Any) -> None:
     worker.add_argument("--total", type=whole_number(), metavar="N", help="runs at once across all workers")
     worker.add_argument("--workdir", metavar="DIR", help="where checkouts go (default: the user cache dir)")
     worker.add_argument("--once", action="store_true", help="serve until the queue is empty, then exit 0")
+    worker.add_argument("--drain-timeout", type=positive_number, default=60.0, metavar="S",
+                        help="on SIGTERM, how long runs may take to finish their phase and go back on the queue (default 60)")
     worker.add_argument("--allow-base-url", action="append", default=[], metavar="URL",
                         help="a model server a run may name that this worker sends its API key to (repeatable; "
                              "default: only the server the worker itself is set up for)")
@@ -162,7 +164,8 @@ def serve(args: argparse.Namespace) -> int:
     workdir = Path(args.workdir).resolve() if args.workdir else private_dir(cache_dir() / "team-workdir")
     workdir.mkdir(parents=True, exist_ok=True)
     dead_after = args.dead_after or float(os.environ.get("KONSTRUCT_WORKER_DEAD_AFTER_S") or 30)
-    worker = Worker(db, workdir, args.concurrency, args.total, args.name, args.heartbeat or 2.0, dead_after, frozenset(args.allow_base_url))
+    worker = Worker(db, workdir, args.concurrency, args.total, args.name, args.heartbeat or 2.0, dead_after, frozenset(args.allow_base_url),
+                    args.drain_timeout)
     print(f"konstruct worker {worker.executor_id}: serving {db.target.shown}", file=sys.stderr, flush=True)
     return worker.serve(args.once)
 

@@ -16,9 +16,11 @@ dbos is imported here only: nothing on the workbench's start-up path or `konstru
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 import uuid
@@ -40,13 +42,19 @@ APP_VERSION = "konstruct-team-1"  # every worker and client agree on it, whateve
 ORPHAN_QUIET_S = 10.0  # a queued row this long unchanged with no workflow on the queue is an orphan
 ORPHAN_LOOK_S = 5.0
 _worker: dict[str, Any] = {}  # this process's database, workdir and executor id, for the steps
+_draining = threading.Event()  # the worker is stopping: each run hands over at the end of its phase
+_in_flight = [0]  # runs this process is driving now
+_in_flight_lock = threading.Lock()
 
 
 @DBOS.step(name="konstruct_advance")
-def _advance(run_id: str, number: int) -> dict[str, Any]:
+def _advance(run_id: str, number: int, continuation: int) -> dict[str, Any]:
     db: TeamDatabase = _worker["db"]
     try:
-        return advance(db, run_id, _worker["workdir"], _worker["executor_id"], _worker["allowed_servers"])
+        result = advance(db, run_id, _worker["workdir"], _worker["executor_id"], _worker["allowed_servers"], continuation)
+        if result["state"] == "checkpoint" and _draining.is_set():
+            return _hand_over(db, run_id)
+        return result
     except (CheckoutFailed, DatabaseProblem, ModelServerRefused, ConfigInvalid) as problem:  # parked where it was: `blueprint resume` tries again
         db.update_run(run_id, status="parked", reason="error", message=str(problem), worker=None)
         return {"state": "error"}
@@ -66,16 +74,34 @@ def _answered_meanwhile(run_id: str) -> None:
             enqueue_queued(db.target, run_id, number)
 
 
+def _hand_over(db: TeamDatabase, run_id: str) -> dict[str, Any]:
+    """A stopping worker's run, its phase just recorded: back on the queue as its next continuation,
+    for any worker (a stop asked for meanwhile stays asked for). Inside the step, so the decision
+    is recorded with the step and a replay makes the same one."""
+    number = db.requeue(run_id, ("running",), clear_stop=False)
+    if number is not None:
+        enqueue_queued(db.target, run_id, number)  # should this fail, the orphan sweep queues it
+        db.add_audit(run_id, "handed_over", _worker["executor_id"], {"continuation": number, "why": "its worker is stopping"})
+    return {"state": "handed_over"}
+
+
 @DBOS.workflow(name=WORKFLOW)
 def konstruct_run(run_id: str) -> str:
-    number = 0
-    while True:
-        result = _advance(run_id, number)
-        number += 1
-        if result["state"] == "waiting_approval":
-            _answered_meanwhile(run_id)
-        if result["state"] != "checkpoint":
-            return str(result["state"])
+    continuation = int(DBOS.workflow_id.rpartition("~")[2]) if "~" in (DBOS.workflow_id or "") else 0
+    with _in_flight_lock:
+        _in_flight[0] += 1
+    try:
+        number = 0
+        while True:
+            result = _advance(run_id, number, continuation)
+            number += 1
+            if result["state"] == "waiting_approval":
+                _answered_meanwhile(run_id)
+            if result["state"] != "checkpoint":
+                return str(result["state"])
+    finally:
+        with _in_flight_lock:
+            _in_flight[0] -= 1
 
 
 def prepare(target: DatabaseTarget) -> None:
@@ -149,8 +175,9 @@ def recover(dead_executor: str) -> None:
 
 class Worker:
     def __init__(self, db: TeamDatabase, workdir: Path, concurrency: int, total: int | None, name: str | None, beat_s: float,
-                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset()) -> None:
+                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset(), drain_s: float = 60.0) -> None:
         self.db = db
+        self.drain_s = drain_s
         self.workdir = workdir
         self.executor_id = name or f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.beat_s = beat_s
@@ -165,7 +192,8 @@ class Worker:
                      "notification_listener_polling_interval_sec": 0.25})
 
     def serve(self, once: bool) -> int:
-        signal.signal(signal.SIGTERM, lambda *_: self.stop.set())
+        signal.signal(signal.SIGTERM, self._signalled)
+        signal.signal(signal.SIGINT, self._signalled)
         self.db.beat(self.executor_id, socket.gethostname(), os.getpid())
         clear_stale_scratch()
         DBOS.launch()
@@ -182,9 +210,34 @@ class Worker:
                     if idle >= 2:
                         break
         finally:
-            self.db.beat(self.executor_id, socket.gethostname(), os.getpid(), state="stopped")
-            DBOS.destroy(workflow_completion_timeout_sec=0)
+            self._drain()
         return 0
+
+    def _signalled(self, *_: object) -> None:
+        """SIGTERM or ctrl+c: stop taking runs and drain; a second one while draining: leave now."""
+        if self.stop.is_set():
+            self._leave()
+        self.stop.set()
+
+    def _drain(self) -> None:
+        """Stop taking runs; each run in a phase finishes the phase and goes back on the queue
+        (`handed_over`), for up to `drain_s`. A run still in its phase after that is left as a
+        crashed worker leaves it: the step records nothing, and another worker's sweep takes the
+        run up from its last checkpoint once this worker's heartbeat is `--dead-after` old."""
+        _draining.set()
+        DBOS.destroy(workflow_completion_timeout_sec=math.ceil(self.drain_s) if _in_flight[0] else 0)  # stops dequeuing first
+        if _in_flight[0]:
+            self._leave()
+        self.db.beat(self.executor_id, socket.gethostname(), os.getpid(), state="stopped")
+
+    def _leave(self) -> None:
+        """Exit at once, the heartbeat left as it was: threads still in a phase must not write
+        after DBOS is gone (the interpreter would wait for them at exit), and the worker is not
+        marked stopped, so its runs are recovered as a crashed worker's."""
+        sys.stderr.write(f"konstruct worker {self.executor_id}: leaving {_in_flight[0]} run(s) mid-phase; "
+                         f"another worker takes them up from their last checkpoint after --dead-after {self.dead_after_s:g} s\n")
+        sys.stderr.flush()
+        os._exit(0)
 
     def sweep(self) -> None:
         if time.monotonic() >= self.next_orphan_look:

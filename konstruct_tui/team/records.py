@@ -102,6 +102,10 @@ workers = sa.Table(
 info = sa.Table("konstruct_meta", meta, sa.Column("key", sa.String, primary_key=True), sa.Column("value", sa.String, nullable=False))
 
 
+class Superseded(Exception):
+    """The step belongs to a continuation of the run that a later one replaced."""
+
+
 class TeamDatabase:
     def __init__(self, target: DatabaseTarget, engine: Any) -> None:
         self.target = target
@@ -217,12 +221,15 @@ class TeamDatabase:
         with self.transaction() as connection:
             return bool(connection.execute(statement.values(**values, updated=time.time())).rowcount)
 
-    def requeue(self, run_id: str, from_statuses: tuple[str, ...]) -> int | None:
+    def requeue(self, run_id: str, from_statuses: tuple[str, ...], *, clear_stop: bool = True) -> int | None:
         """Send a run back to the queue (status `queued`, a new continuation number) if it is in one
-        of `from_statuses`; the number, or None when another process did it or it is elsewhere."""
+        of `from_statuses`; the number, or None when another process did it or it is elsewhere.
+        `clear_stop`: a person's resume or answer; a worker handing a run over keeps a stop asked for."""
+        values: dict[str, Any] = {"status": "queued", "worker": None, "continuation": runs.c.continuation + 1, "updated": time.time()}
+        if clear_stop:
+            values["stop_requested"] = 0
         with self.transaction() as connection:
-            done = connection.execute(runs.update().where(runs.c.run_id == run_id, runs.c.status.in_(from_statuses))
-                                      .values(status="queued", stop_requested=0, continuation=runs.c.continuation + 1, updated=time.time())).rowcount
+            done = connection.execute(runs.update().where(runs.c.run_id == run_id, runs.c.status.in_(from_statuses)).values(**values)).rowcount
             if not done:
                 return None
             return int(connection.execute(sa.select(runs.c.continuation).where(runs.c.run_id == run_id)).scalar_one())
@@ -239,16 +246,20 @@ class TeamDatabase:
         with self.transaction() as connection:
             return unpack(connection.execute(sa.select(stores.c.data).where(stores.c.run_id == run_id)).scalar(), run_id)
 
-    def begin_step(self, run_id: str, worker: str) -> tuple[dict[str, Any], bytes | None, list[dict[str, Any]]] | None:
+    def begin_step(self, run_id: str, worker: str, continuation: int | None = None) -> tuple[dict[str, Any], bytes | None, list[dict[str, Any]]] | None:
         """What a step starts from, read in one transaction: the run's row (marked running on this
         worker, or stopped when a stop was asked for before the step), its store image, and the
         answers people gave. A run another worker was driving (it died) says so in its audit
-        (`taken_over`). None when the run is not in the database."""
+        (`taken_over`). None when the run is not in the database; Superseded (nothing written)
+        when the run has gone on as a later continuation than the caller's: a run is driven by
+        its latest workflow only, whatever an older one recovered somewhere tries."""
         now = time.time()
         with self.transaction(flushed_later=True) as connection:
             row = connection.execute(sa.select(runs).where(runs.c.run_id == run_id)).mappings().first()
             if row is None:
                 return None
+            if continuation is not None and row["continuation"] != continuation:
+                raise Superseded(f"run {run_id} has gone on as continuation {row['continuation']}; this is continuation {continuation}")
             if row["stop_requested"]:
                 values = {"status": "stopped", "reason": "stopped", "message": "stopped before this step", "worker": None}
             else:

@@ -30,16 +30,20 @@ from ..workspace import Workspace
 from .broker import Answer, ParkingBroker
 from .model_server import run_settings
 from .checkout import GitClock, checkpoint, fresh_checkout, result_branch
-from .records import TeamDatabase
+from .records import Superseded, TeamDatabase
 
 # The run's status in the team database for each way a step ends.
 STATUS = {"checkpoint": "running", "done": "done", "waiting_approval": "waiting_approval", "stalled": "stalled", "stopped": "stopped"}
 
 
-def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str, allowed_servers: frozenset[str] = frozenset()) -> dict[str, Any]:
+def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str, allowed_servers: frozenset[str] = frozenset(),
+            continuation: int | None = None) -> dict[str, Any]:
     started = time.time()
     GitClock.reset()
-    begun = db.begin_step(run_id, worker)
+    try:
+        begun = db.begin_step(run_id, worker, continuation)
+    except Superseded:
+        return {"state": "superseded"}
     if begun is None:
         return {"state": "error", "message": f"run {run_id} is not in the database"}
     row, image, asked = begun

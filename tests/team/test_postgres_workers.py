@@ -91,6 +91,54 @@ def test_a_worker_killed_mid_verification_loses_nothing(pg_url: str, tmp_path: P
     _finished_once(pg_url, repo, run_id)
 
 
+def _slow_p1(tmp_path: Path, seconds: float) -> tuple[Path, Path]:
+    return two_phase_plan(tmp_path, p1_first=[{"text": " ".join(["thinking"] * 20), "delay_s": seconds / 20}])
+
+
+def test_a_worker_stopped_with_sigterm_hands_its_run_over_at_the_end_of_the_phase(pg_url: str, tmp_path: Path) -> None:
+    """A deploy restarting the build machines loses no model time: the phase in flight finishes and
+    is recorded, the run goes back on the queue, and another worker does the rest."""
+    repo = make_repo(tmp_path / "repo")
+    plan, scripts = _slow_p1(tmp_path, 4.0)
+    run_id = _submit(plan, scripts, repo, pg_url)
+    stopping = start_worker("--database", pg_url, "--workdir", str(tmp_path / "a"), *FAST, log=tmp_path / "a.log")
+    db = database(pg_url)
+    wait_for(lambda: (db.run(run_id) or {}).get("phase") == "p1", why="phase p1 to start")
+    stopping.send_signal(signal.SIGTERM)
+    assert stopping.wait(60) == 0, (tmp_path / "a.log").read_text()
+    row = db.run(run_id)
+    assert row["status"] == "queued" and row["continuation"] == 1, row  # p1 recorded, the rest back on the queue
+    assert [c["phase_id"] for c in db.closures(run_id)] == ["p1"]
+    assert {w["state"] for w in db.workers()} == {"stopped"}  # nothing for a sweep to recover
+    other = start_worker("--database", pg_url, "--workdir", str(tmp_path / "b"), "--once", *FAST, log=tmp_path / "b.log")
+    assert other.wait(150) == 0, (tmp_path / "b.log").read_text()
+    _finished_once(pg_url, repo, run_id)
+    closed = {c["phase_id"]: c["worker"] for c in db.closures(run_id)}
+    assert closed["p1"] != closed["p2"]
+    kinds = [e["kind"] for e in db.audit(run_id)]
+    assert kinds.count("handed_over") == 1 and "taken_over" not in kinds
+
+
+def test_a_phase_that_outlasts_the_drain_is_taken_up_as_a_crashed_workers(pg_url: str, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo")
+    plan, scripts = _slow_p1(tmp_path, 20.0)
+    run_id = _submit(plan, scripts, repo, pg_url)
+    stopping = start_worker("--database", pg_url, "--workdir", str(tmp_path / "a"), "--drain-timeout", "1", *FAST, log=tmp_path / "a.log")
+    db = database(pg_url)
+    wait_for(lambda: (db.run(run_id) or {}).get("phase") == "p1", why="phase p1 to start")
+    began = time.monotonic()
+    stopping.send_signal(signal.SIGTERM)
+    assert stopping.wait(30) == 0, (tmp_path / "a.log").read_text()
+    assert time.monotonic() - began < 10  # it did not wait for the 20 s phase
+    assert "leaving 1 run(s) mid-phase" in (tmp_path / "a.log").read_text()
+    assert db.closures(run_id) == [] and db.run(run_id)["status"] == "running"  # nothing recorded: as a crash
+    scripts.joinpath("executor-p1.json").write_text(json.dumps({"turns": json.loads(scripts.joinpath("executor-p1.json").read_text())["turns"][1:]}))
+    other = start_worker("--database", pg_url, "--workdir", str(tmp_path / "b"), "--once", *FAST, log=tmp_path / "b.log")
+    assert other.wait(150) == 0, (tmp_path / "b.log").read_text()
+    _finished_once(pg_url, repo, run_id)
+    assert [e["kind"] for e in db.audit(run_id)].count("taken_over") == 1
+
+
 def _verifying() -> bool:
     for pid in os.listdir("/proc"):
         if pid.isdigit():
