@@ -30,7 +30,8 @@ from .common import UsageError
 COMMANDS = {
     "tool": "tool", "tools": "tool", "undo": "undo", "index": "index", "graph": "graph",
     "policy": "policy", "trust": "trust", "run": "run", "mcp": "mcp", "demo": "workbench",
-    "blueprint": "blueprint", "sandbox": "sandbox", "worker": "team", "approvals": "team",
+    "blueprint": "blueprint", "sandbox": "sandbox", "worker": "team", "workers": "team",
+    "approvals": "team",
 }
 
 # What `konstruct --help` lists, in this order. The top-level help and an unknown command word need
@@ -50,6 +51,7 @@ SUMMARIES = {
     "blueprint": "run a plan of phases unattended, behind a completion gate",
     "sandbox": "the kernel sandbox commands run in (Landlock)",
     "worker": "serve queued blueprint runs from the team database",
+    "workers": "the team's workers: alive, stopped or dead, and the runs each one drives",
     "approvals": "answer the trust requests parked team runs wait on",
 }
 

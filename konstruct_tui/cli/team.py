@@ -85,6 +85,11 @@ def register(commands: Any) -> None:
                         help="a worker silent this long is taken as dead and its runs recovered (default 30, or $KONSTRUCT_WORKER_DEAD_AFTER_S)")
     worker.set_defaults(handler=database_problems(serve))
 
+    workers = commands.add_parser("workers", help="the team's workers: alive, stopped or dead, and the runs each one drives")
+    workers.add_argument("--json", action="store_true", help="print JSON")
+    add_database(workers)
+    workers.set_defaults(handler=database_problems(list_workers))
+
     approvals = commands.add_parser("approvals", help="answer the trust requests parked team runs wait on")
     sub = approvals.add_subparsers(dest="approvals_command", metavar="ACTION", parser_class=type(approvals))
     approvals.set_defaults(handler=lambda args: (approvals.print_help(), 0)[1])
@@ -168,6 +173,36 @@ def serve(args: argparse.Namespace) -> int:
                     args.drain_timeout)
     print(f"konstruct worker {worker.executor_id}: serving {db.target.shown}", file=sys.stderr, flush=True)
     return worker.serve(args.once)
+
+
+def list_workers(args: argparse.Namespace) -> int:
+    """Every worker that ever served this database, newest first, with its state as the workers
+    wrote it (`alive`, `stopped`, `dead`: claimed by a sweep), how long ago it last beat, and the
+    runs it is driving. An `alive` worker silent past the dead-after time shows as `silent`."""
+    import time
+
+    db = _open(args)
+    now = time.time()
+    silent_after = float(os.environ.get("KONSTRUCT_WORKER_DEAD_AFTER_S") or 30)
+    driving: dict[str, list[str]] = {}
+    for run in db.runs():
+        if run["status"] == "running" and run["worker"]:
+            driving.setdefault(run["worker"], []).append(run["run_id"])
+    rows = [{"executor_id": w["executor_id"], "host": w["host"], "pid": w["pid"],
+             "state": "silent" if w["state"] == "alive" and now - w["heartbeat"] > silent_after else w["state"],
+             "heartbeat_age_s": round(now - w["heartbeat"], 1), "started": w["started"], "runs": sorted(driving.get(w["executor_id"], []))}
+            for w in sorted(db.workers(), key=lambda w: -w["started"])]
+    db.close()
+    if args.json:
+        print_json({"workers": rows})
+        return 0
+    if not rows:
+        print("no worker has served this database yet (`konstruct worker` on a build machine)")
+    for row in rows:
+        runs = f"; driving {', '.join(row['runs'])}" if row["runs"] else ""
+        print(neutralise(f"{row['executor_id']}  {row['state']:<8} {row['host']} pid {row['pid']}  "
+                         f"last beat {row['heartbeat_age_s']:g} s ago{runs}", keep_layout=False))
+    return 0
 
 
 # Approvals.

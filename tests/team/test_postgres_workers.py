@@ -104,6 +104,8 @@ def test_a_worker_stopped_with_sigterm_hands_its_run_over_at_the_end_of_the_phas
     stopping = start_worker("--database", pg_url, "--workdir", str(tmp_path / "a"), *FAST, log=tmp_path / "a.log")
     db = database(pg_url)
     wait_for(lambda: (db.run(run_id) or {}).get("phase") == "p1", why="phase p1 to start")
+    listed = json.loads(cli("workers", "--json", "--database", pg_url).stdout)["workers"]
+    assert [(w["state"], w["runs"]) for w in listed] == [("alive", [run_id])]
     stopping.send_signal(signal.SIGTERM)
     assert stopping.wait(60) == 0, (tmp_path / "a.log").read_text()
     row = db.run(run_id)
@@ -137,6 +139,10 @@ def test_a_phase_that_outlasts_the_drain_is_taken_up_as_a_crashed_workers(pg_url
     assert other.wait(150) == 0, (tmp_path / "b.log").read_text()
     _finished_once(pg_url, repo, run_id)
     assert [e["kind"] for e in db.audit(run_id)].count("taken_over") == 1
+    listed = json.loads(cli("workers", "--json", "--database", pg_url).stdout)["workers"]
+    assert sorted(w["state"] for w in listed) == ["dead", "stopped"] and all(w["runs"] == [] for w in listed)
+    text = cli("workers", "--database", pg_url).stdout
+    assert "dead" in text and "stopped" in text and "last beat" in text
 
 
 def _verifying() -> bool:
