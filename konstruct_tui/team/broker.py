@@ -29,9 +29,14 @@ class Answer:
     """A person's answer to one parked request."""
 
     status: str  # granted | denied
-    scope: str  # once: that request; run: its capability for the rest of the run
+    scope: str  # once: that exact request, whenever the run asks it again; run: its capability for the rest of the run
     capability: str
     message: str = ""  # a deny's reason, for the executor
+    asked: tuple[str, tuple[str, ...]] | None = None  # the request's detail and paths as the person saw them
+
+    def answers(self, request: TrustRequest) -> bool:
+        """This answer is to this request: the same words, not only the same short id."""
+        return self.asked is None or (self.capability, self.asked) == (request.capability, (request.detail, tuple(request.paths)))
 
 
 class ParkingBroker:
@@ -45,6 +50,8 @@ class ParkingBroker:
     async def request(self, request: TrustRequest) -> TrustDecision:
         rid = request_id(request)
         answer = self.answers.get(rid)
+        if answer is not None and not answer.answers(request):  # another request under the same short id: never its grant
+            return TrustDecision.deny(f"request {rid} was answered for a different request; this one is refused")
         if request.capability in self.allowed or (answer is not None and answer.status == "granted"):
             return TrustDecision(True, "session", request.paths)
         if answer is not None and answer.status == "denied":

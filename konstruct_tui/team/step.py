@@ -72,7 +72,8 @@ def _drive(db: TeamDatabase, run_id: str, worker: str, row: dict[str, Any], imag
     model = json.loads(row["model"])
 
     switch = KillSwitch()
-    answers = {a["request_id"]: Answer(a["status"], a["scope"] or "once", a["request"].get("capability", ""), a.get("message") or "")
+    answers = {a["request_id"]: Answer(a["status"], a["scope"] or "once", a["request"].get("capability", ""), a.get("message") or "",
+                                       (str(a["request"].get("detail", "")), tuple(a["request"].get("paths") or ())))
                for a in asked if a["status"] != "pending"}
     options = json.loads(row["options"])
     workspace_box: list[Workspace] = []
