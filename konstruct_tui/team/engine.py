@@ -31,6 +31,7 @@ from dbos import DBOS, DBOSClient
 
 from .database import DatabaseProblem, DatabaseTarget, scrub
 from ..providers import ConfigInvalid
+from ..untrusted_text import neutralise
 from .checkout import CheckoutFailed
 from .model_server import ModelServerRefused
 from .records import TeamDatabase, workflow_id
@@ -53,14 +54,34 @@ def _advance(run_id: str, number: int, continuation: int) -> dict[str, Any]:
     try:
         result = advance(db, run_id, _worker["workdir"], _worker["executor_id"], _worker["allowed_servers"], continuation)
         if result["state"] == "checkpoint" and _draining.is_set():
-            return _hand_over(db, run_id)
-        return result
+            result = {**result, **_hand_over(db, run_id)}
     except (CheckoutFailed, DatabaseProblem, ModelServerRefused, ConfigInvalid) as problem:  # parked where it was: `blueprint resume` tries again
         db.update_run(run_id, status="parked", reason="error", message=str(problem), worker=None)
-        return {"state": "error"}
+        result = {"state": "error", "message": str(problem)}
     except Exception as error:  # noqa: BLE001 - a bug: the run parks saying what broke, never stays `running`
-        db.update_run(run_id, status="parked", reason="error", message=f"internal error: {type(error).__name__}: {error}"[:2000], worker=None)
-        return {"state": "error"}
+        message = f"internal error: {type(error).__name__}: {error}"[:2000]
+        db.update_run(run_id, status="parked", reason="error", message=message, worker=None)
+        result = {"state": "error", "message": message}
+    log_step(run_id, result)
+    return {"state": result["state"]}
+
+
+def log_step(run_id: str, result: dict[str, Any]) -> None:
+    """One line on the worker's stderr for each step (what journald keeps for the operator): the
+    run, how the step ended, the phases it closed, the branch pushed, why it parked."""
+    parts = [f"konstruct worker {_worker['executor_id']}: run {run_id}", str(result["state"])]
+    if result.get("phase"):
+        parts.append(f"phase {result['phase']}")
+    if result.get("closed"):
+        parts.append(f"closed {', '.join(result['closed'])}")
+    if result.get("step_s") is not None:
+        parts.append(f"in {result['step_s']:.1f} s")
+    if result.get("branch"):
+        parts.append(f"pushed {result['branch']}")
+    if result.get("message") and result["state"] not in ("checkpoint", "done", "handed_over"):
+        parts.append(f"— {result['message']}")
+    sys.stderr.write(neutralise(" ".join(parts), keep_layout=False)[:1000] + "\n")
+    sys.stderr.flush()
 
 
 @DBOS.step(name="konstruct_answered_meanwhile")

@@ -118,8 +118,9 @@ def _drive(db: TeamDatabase, run_id: str, worker: str, row: dict[str, Any], imag
     # record of the step (bench/bench_queue.py reads both).
     detail = {"state": state, "started": started, "step_s": round(time.time() - started, 4), "orchestrator_s": round(driven_s, 4),
               "git_s": round(GitClock.seconds(), 4), "checkout_kept": kept}
-    db.record_step(run_id, None if after == image else after, closed, worker, audit_detail=detail, **values)
-    return {"state": state, "checkpoint": commit}
+    newly = db.record_step(run_id, None if after == image else after, closed, worker, audit_detail=detail, **values)
+    return {"state": state, "checkpoint": commit, "phase": progress.phase, "closed": newly, "step_s": detail["step_s"],
+            "branch": values.get("branch"), "message": values.get("message") or ""}
 
 
 _blank: dict[str, bytes] = {}

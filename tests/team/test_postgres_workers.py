@@ -119,6 +119,10 @@ def test_a_worker_stopped_with_sigterm_hands_its_run_over_at_the_end_of_the_phas
     assert closed["p1"] != closed["p2"]
     kinds = [e["kind"] for e in db.audit(run_id)]
     assert kinds.count("handed_over") == 1 and "taken_over" not in kinds
+    # what each worker told its operator, a line a step
+    assert f"run {run_id} handed_over phase p1 closed p1" in (tmp_path / "a.log").read_text()
+    assert f"run {run_id} done phase p2 closed p2" in (tmp_path / "b.log").read_text()
+    assert f"pushed konstruct/{run_id}" in (tmp_path / "b.log").read_text()
 
 
 def test_a_phase_that_outlasts_the_drain_is_taken_up_as_a_crashed_workers(pg_url: str, tmp_path: Path) -> None:
