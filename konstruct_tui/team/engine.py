@@ -108,7 +108,8 @@ def _hand_over(db: TeamDatabase, run_id: str) -> dict[str, Any]:
 
 @DBOS.workflow(name=WORKFLOW)
 def konstruct_run(run_id: str) -> str:
-    continuation = int(DBOS.workflow_id.rpartition("~")[2]) if "~" in (DBOS.workflow_id or "") else 0
+    workflow = DBOS.workflow_id or run_id
+    continuation = int(workflow.rpartition("~")[2]) if "~" in workflow else 0
     with _in_flight_lock:
         _in_flight[0] += 1
     try:

@@ -34,6 +34,13 @@ def worker_key(monkeypatch: pytest.MonkeyPatch) -> None:
     "https://api.openai.com:8443/v1",
     "https://api.openai.com/v1/../../collector",
     "https://api.openai.com/v1?next=https://collector.example",
+    # where a URL parser and the HTTP client could disagree on the host (httpx connects to collector.example)
+    "https://api.openai.com\\@collector.example/v1",
+    "https://collector.example#@api.openai.com/v1",
+    "https://collector.example?@api.openai.com/v1",
+    "https://api.openai.com%2f@collector.example/v1",
+    "https://api.openai.com:443@collector.example/v1",
+    "https://collector.example\\.api.openai.com/v1",
 ])
 def test_a_submitted_server_that_is_not_the_workers_gets_no_key(worker_key: None, url: str) -> None:
     with pytest.raises(ModelServerRefused) as refused:
