@@ -79,6 +79,8 @@ def register(commands: Any) -> None:
     worker.add_argument("--allow-base-url", action="append", default=[], metavar="URL",
                         help="a model server a run may name that this worker sends its API key to (repeatable; "
                              "default: only the server the worker itself is set up for)")
+    worker.add_argument("--allow-repo", action="append", default=[], metavar="PREFIX",
+                        help="serve only runs whose repository is under PREFIX (a URL or folder; repeatable; default: any)")
     worker.add_argument("--name", metavar="NAME", help="a stable executor id: restarted under it, a worker recovers its own runs")
     worker.add_argument("--heartbeat", type=positive_number, default=None, metavar="S", help="seconds between heartbeats (default 2)")
     worker.add_argument("--dead-after", type=positive_number, default=None, metavar="S",
@@ -164,13 +166,16 @@ def serve(args: argparse.Namespace) -> int:
     for url in args.allow_base_url:  # before anything is opened or made
         if not url.startswith(("http://", "https://")):
             raise UsageError(f"--allow-base-url {url!r}: give the server's http:// or https:// URL")
+    for prefix in args.allow_repo:
+        if not prefix.strip() or prefix.startswith("-"):
+            raise UsageError(f"--allow-repo {prefix!r}: give a repository URL or folder prefix")
     db = _open(args, create=True)
     prepare(db.target)
     workdir = Path(args.workdir).resolve() if args.workdir else private_dir(cache_dir() / "team-workdir")
     workdir.mkdir(parents=True, exist_ok=True)
     dead_after = args.dead_after or float(os.environ.get("KONSTRUCT_WORKER_DEAD_AFTER_S") or 30)
     worker = Worker(db, workdir, args.concurrency, args.total, args.name, args.heartbeat or 2.0, dead_after, frozenset(args.allow_base_url),
-                    args.drain_timeout)
+                    args.drain_timeout, tuple(args.allow_repo))
     print(f"konstruct worker {worker.executor_id}: serving {db.target.shown}", file=sys.stderr, flush=True)
     return worker.serve(args.once)
 

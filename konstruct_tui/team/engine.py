@@ -34,6 +34,7 @@ from ..providers import ConfigInvalid
 from ..untrusted_text import neutralise
 from .checkout import CheckoutFailed
 from .model_server import ModelServerRefused
+from .repo_allowlist import RepoRefused
 from .records import TeamDatabase, workflow_id
 from .step import advance, clear_stale_scratch
 
@@ -52,10 +53,10 @@ _in_flight_lock = threading.Lock()
 def _advance(run_id: str, number: int, continuation: int) -> dict[str, Any]:
     db: TeamDatabase = _worker["db"]
     try:
-        result = advance(db, run_id, _worker["workdir"], _worker["executor_id"], _worker["allowed_servers"], continuation)
+        result = advance(db, run_id, _worker["workdir"], _worker["executor_id"], _worker["allowed_servers"], continuation, _worker["allowed_repos"])
         if result["state"] == "checkpoint" and _draining.is_set():
             result = {**result, **_hand_over(db, run_id)}
-    except (CheckoutFailed, DatabaseProblem, ModelServerRefused, ConfigInvalid) as problem:  # parked where it was: `blueprint resume` tries again
+    except (CheckoutFailed, DatabaseProblem, ModelServerRefused, RepoRefused, ConfigInvalid) as problem:  # parked where it was: `blueprint resume` tries again
         db.update_run(run_id, status="parked", reason="error", message=str(problem), worker=None)
         result = {"state": "error", "message": str(problem)}
     except Exception as error:  # noqa: BLE001 - a bug: the run parks saying what broke, never stays `running`
@@ -197,7 +198,8 @@ def recover(dead_executor: str) -> None:
 
 class Worker:
     def __init__(self, db: TeamDatabase, workdir: Path, concurrency: int, total: int | None, name: str | None, beat_s: float,
-                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset(), drain_s: float = 60.0) -> None:
+                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset(), drain_s: float = 60.0,
+                 allowed_repos: tuple[str, ...] = ()) -> None:
         self.db = db
         self.drain_s = drain_s
         self.workdir = workdir
@@ -207,7 +209,7 @@ class Worker:
         self.stop = threading.Event()
         self.next_orphan_look = 0.0
         recovery_call()  # no worker that could not recover the others' runs
-        _worker.update(db=db, workdir=workdir, executor_id=self.executor_id, allowed_servers=allowed_servers)
+        _worker.update(db=db, workdir=workdir, executor_id=self.executor_id, allowed_servers=allowed_servers, allowed_repos=allowed_repos)
         self.concurrency, self.total = concurrency, total
         DBOS(config={"name": "konstruct", "system_database_url": db.target.url, "executor_id": self.executor_id,
                      "application_version": APP_VERSION, "log_level": "WARNING", "console_log_level": "WARNING",

@@ -29,6 +29,7 @@ from ..untrusted_text import neutralise
 from ..workspace import Workspace
 from .broker import Answer, ParkingBroker
 from .model_server import run_settings
+from .repo_allowlist import check_repo
 from .checkout import GitClock, checkpoint, fresh_checkout, result_branch
 from .records import Superseded, TeamDatabase
 
@@ -37,7 +38,7 @@ STATUS = {"checkpoint": "running", "done": "done", "waiting_approval": "waiting_
 
 
 def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str, allowed_servers: frozenset[str] = frozenset(),
-            continuation: int | None = None) -> dict[str, Any]:
+            continuation: int | None = None, allowed_repos: tuple[str, ...] = ()) -> dict[str, Any]:
     started = time.time()
     GitClock.reset()
     try:
@@ -49,7 +50,9 @@ def advance(db: TeamDatabase, run_id: str, workdir: Path, worker: str, allowed_s
     row, image, asked = begun
     if row["status"] == "stopped":
         return {"state": "stopped"}
-    settings = run_settings(json.loads(row["model"]), allowed_servers)  # before anything runs: a server the worker will not use
+    # Before anything is fetched or run: a repository or model server this worker does not serve.
+    check_repo(row["repo"], allowed_repos)
+    settings = run_settings(json.loads(row["model"]), allowed_servers)
     home = workdir / run_id
     tree = home / "tree"
     kept = fresh_checkout(row["repo"], row["checkpoint"] or row["base"], run_id, tree)
