@@ -26,6 +26,7 @@ from ..sandbox import (
     handled_rights,
     kernel_abi,
     plan_for,
+    private_namespaces,
     probe,
     right_names,
     seccomp_filter,
@@ -79,6 +80,7 @@ def run_check(args: argparse.Namespace) -> int:
             "symlinks": "judged on the resolved target: a link in the workspace cannot be written through to outside",
         },
         "network": _network(plan),
+        "namespaces": _namespaces(plan),
         "capabilities_dropped": sorted(DROPPED) if plan.confined and os.geteuid() == 0 else [],
         "project": {
             **settings.to_json(),
@@ -104,8 +106,17 @@ def _network(plan: SandboxPlan) -> dict[str, Any]:
                     "sctp, vsock (seccomp)", "io_uring (seccomp)"]
     if plan.abi >= 6:
         refused.append("abstract unix sockets outside the sandbox")
+    if plan.namespaces and private_namespaces()["network_when_blocked"]:
+        refused.append("every network interface but a loopback of its own: a network namespace of its own "
+                       "(your localhost services, containers and VPN are not there)")
     still = ["unix sockets in the workspace and the command's own TMPDIR" if plan.namespaces else "unix sockets by path"]
     return {"applied": "blocked", "refused": refused, "still_allowed": still}
+
+
+def _namespaces(plan: SandboxPlan) -> dict[str, bool]:
+    """What each confined command gets of its own (all false where this kernel or user cannot)."""
+    owned = private_namespaces() if plan.confined and plan.namespaces else dict.fromkeys(private_namespaces(), False)
+    return {**owned, "network_when_blocked": owned["network_when_blocked"] and plan.network == "blocked"}
 
 
 def run_set(args: argparse.Namespace) -> int:

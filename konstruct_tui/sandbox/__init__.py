@@ -17,6 +17,7 @@ import os
 
 from .confine import Confinement
 from .landlock import NEVER_GRANTED, LandlockError, handled_rights, kernel_abi, right_names, write_rights
+from .namespaces import private_namespaces
 from .plan import ABI_OVERRIDE, TOOLCHAIN_CACHES, SandboxPlan, describe_writable, effective_abi, plan_for
 from .privileges import DROPPED
 from .probe import probe
@@ -48,6 +49,7 @@ __all__ = [
     "handled_rights",
     "kernel_abi",
     "plan_for",
+    "private_namespaces",
     "probe",
     "project_plan",
     "right_names",

@@ -302,3 +302,11 @@ def supported(flag: int) -> bool:
     """Whether this kernel makes that namespace too (CLONE_NEWNET, CLONE_NEWIPC: CONFIG_NET_NS,
     CONFIG_IPC_NS). Where it does not, the command goes without it and keeps the rest."""
     return _probe(CLONE_NEWNS | CLONE_NEWPID | flag)
+
+
+def private_namespaces() -> dict[str, bool]:
+    """What a confined command gets of its own here, for `konstruct sandbox check`: pid and mount
+    namespaces, a network namespace when its network is blocked (only its own loopback), an IPC
+    namespace (System V and POSIX shared memory, semaphores, queues)."""
+    base = available()
+    return {"pid": base, "mount": base, "network_when_blocked": base and supported(CLONE_NEWNET), "ipc": base and supported(CLONE_NEWIPC)}

@@ -111,3 +111,22 @@ def test_settings_changed_at_once_by_two_processes_both_land(workspace_root: Pat
     config = SandboxConfig()
     assert (config.settings(workspace_root).mode, config.settings(other).mode) == ("read-only", "full")
     assert oct(config.path.stat().st_mode & 0o777) == "0o600"
+
+
+@needs_landlock
+def test_check_lists_the_namespaces_each_command_gets(workspace_root: Path, konstruct: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from konstruct_tui.sandbox.namespaces import available
+
+    code, report, _ = konstruct("sandbox", "check", "--root", str(workspace_root))
+    assert code == 0 and set(report["namespaces"]) == {"pid", "mount", "network_when_blocked", "ipc"}
+    in_its_own_network = any("network namespace of its own" in line for line in report["network"]["refused"])
+    assert in_its_own_network is report["namespaces"]["network_when_blocked"]
+    if available():  # root or CAP_SYS_ADMIN, as on CI: the person is told the command cannot reach localhost
+        assert report["namespaces"]["pid"] and report["namespaces"]["network_when_blocked"] and in_its_own_network
+    konstruct("sandbox", "set", "--root", str(workspace_root), "--network", "allow")
+    _, allowed, _ = konstruct("sandbox", "check", "--root", str(workspace_root))
+    assert allowed["namespaces"]["network_when_blocked"] is False
+    monkeypatch.setenv("KONSTRUCT_SANDBOX_NO_NAMESPACES", "1")  # a machine without them: nothing claimed
+    _, without, _ = konstruct("sandbox", "check", "--root", str(workspace_root))
+    assert not any(without["namespaces"].values())
+    assert not any("network namespace" in line for line in without["network"]["refused"])
