@@ -1,5 +1,5 @@
 """The seccomp filter of every confined command: no network socket when the network is blocked,
-and, whatever the network setting, no kernel keyring and no user namespace.
+and, whatever the network setting, no kernel keyring, no user namespace and no set-uid file.
 
 Network. Landlock (ABI >= 4) refuses TCP connect and bind, but not everything that reaches the
 network: a TCP socket that calls `listen()` without `bind()` is bound to an ephemeral port by the
@@ -7,8 +7,7 @@ kernel and accepts inbound connections; `sendto(MSG_FASTOPEN)` connects as it se
 tunnels, QUIC), raw and packet sockets (root has CAP_NET_RAW), SCTP, MPTCP, vsock and the rest are
 not TCP. So, with the network blocked, `socket()` succeeds only for unix and netlink sockets and
 fails with EACCES for every other family, so no IP socket exists to listen, autobind or fast-open
-with; `io_uring_setup` fails too (its socket operations never pass through a system call a filter
-could see).
+with (`io_uring_setup` fails always: its socket operations pass no filter either).
 
 Always (red team round 4):
 - The kernel keyring (`keyctl`, `add_key`, `request_key`) fails with EPERM. Keyrings are not
@@ -20,6 +19,14 @@ Always (red team round 4):
   nf_tables interface that most recent kernel privilege escalations go through) although the
   launcher dropped them. `clone3` fails with ENOSYS, as in Docker's and Flatpak's filters: its flags
   sit in memory a filter cannot read, and the C libraries fall back to `clone` on ENOSYS.
+
+- A file mode with a set-uid or set-gid bit fails with EPERM: `chmod`, `fchmod`, `fchmodat`,
+  `fchmodat2`, and `open`, `openat`, `creat`, `mknod`, `mknodat` when they create a file (red team
+  round 5). Landlock governs where a command writes, not the mode it gives a file: a confined
+  command run as root made a program in the workspace set-uid root, and anyone on the machine
+  could then run it as root (as yourself, as you). `openat2` takes its mode in memory a filter
+  cannot read: it fails with ENOSYS, and callers fall back to `openat`. `io_uring_setup` fails
+  whatever the network setting: its operations (an `openat` among them) pass no filter.
 
 Per-thread, like Landlock; inherited by the child and its descendants and never removable. System
 calls of another architecture (i386 `int 0x80`, x32) fail outright: the filter could not read their
@@ -48,18 +55,30 @@ class _Arch:
     unshare: int
     clone: int  # the flags are its first argument on both architectures
     clone3: int
+    # Calls that set a file's mode: where the mode is (its argument's index), and for the opens,
+    # where the flags are (the mode counts only with O_CREAT or O_TMPFILE). aarch64 has the *at ones only.
+    mode_at: tuple[tuple[int, int], ...]  # (syscall, mode argument)
+    open_at: tuple[tuple[int, int, int], ...]  # (syscall, flags argument, mode argument)
+    openat2: int
 
 
 _ARCHES = {
     "x86_64": _Arch(0xC000003E, 0x40000000, socket=41, io_uring_setup=425, keyctl=250, add_key=248,
-                    request_key=249, unshare=272, clone=56, clone3=435),
+                    request_key=249, unshare=272, clone=56, clone3=435,
+                    # chmod, fchmod, creat, mknod (mode: args[1]); fchmodat, fchmodat2, mknodat (args[2])
+                    mode_at=((90, 1), (91, 1), (85, 1), (133, 1), (268, 2), (452, 2), (259, 2)),
+                    open_at=((2, 1, 2), (257, 2, 3)), openat2=437),  # open, openat
     "aarch64": _Arch(0xC00000B7, 0, socket=198, io_uring_setup=425, keyctl=219, add_key=217,
-                     request_key=218, unshare=97, clone=220, clone3=435),
+                     request_key=218, unshare=97, clone=220, clone3=435,
+                     mode_at=((52, 1), (53, 2), (452, 2), (33, 2)),  # fchmod, fchmodat, fchmodat2, mknodat
+                     open_at=((56, 2, 3),), openat2=437),  # openat
 }
 _ALLOW = 0x7FFF0000
 _ERRNO = 0x00050000
 _EACCES, _EPERM, _ENOSYS = _ERRNO | 13, _ERRNO | 1, _ERRNO | 38
 _CLONE_NEWUSER = 0x10000000
+_SET_ID_BITS = 0o6000  # S_ISUID | S_ISGID
+_CREATES = 0x40 | 0x400000  # O_CREAT | __O_TMPFILE (the same on x86_64 and aarch64)
 _AF_UNIX, _AF_NETLINK = 1, 16
 _LD_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 22, 2
@@ -88,11 +107,17 @@ def _program(arch: _Arch, block_network: bool = True) -> list[tuple[int, int, in
         ("label", "not_unshare"),
         ("jeq", arch.clone, "flags", "not_clone"),
         ("label", "not_clone"),
+        ("jeq", arch.io_uring_setup, "deny", "not_uring"),
+        ("label", "not_uring"),
+        ("jeq", arch.openat2, "enosys", "not_openat2"),
+        ("label", "not_openat2"),
     ]
+    for number, mode in arch.mode_at:
+        source += [("jeq", number, f"mode{mode}", f"not_{number}"), ("label", f"not_{number}")]
+    for number, flags, mode in arch.open_at:
+        source += [("jeq", number, f"open{number}", f"not_{number}"), ("label", f"not_{number}")]
     if block_network:
         source += [
-            ("jeq", arch.io_uring_setup, "deny", "not_uring"),
-            ("label", "not_uring"),
             ("jeq", arch.socket, "socket", "allow"),
             ("label", "socket"),
             ("ld", 16),                              # args[0]: domain (low 32 bits, little-endian)
@@ -102,6 +127,10 @@ def _program(arch: _Arch, block_network: bool = True) -> list[tuple[int, int, in
         ]
     else:
         source += [("ret", _ALLOW)]
+    for number, flags, mode in arch.open_at:  # a mode counts only when the open creates the file
+        source += [("label", f"open{number}"), ("ld", 16 + 8 * flags), ("jset", _CREATES, f"mode{mode}", "allow")]
+    for index in sorted({m for _, m in arch.mode_at} | {m for _, _, m in arch.open_at}):
+        source += [("label", f"mode{index}"), ("ld", 16 + 8 * index), ("jset", _SET_ID_BITS, "eperm", "allow")]
     source += [
         ("label", "flags"),
         ("ld", 16),                                  # args[0]: the flags of unshare and clone
