@@ -81,6 +81,7 @@ def run_check(args: argparse.Namespace) -> int:
         },
         "network": _network(plan),
         "namespaces": _namespaces(plan),
+        "always_refused": _always_refused(plan),
         "capabilities_dropped": sorted(DROPPED) if plan.confined and os.geteuid() == 0 else [],
         "project": {
             **settings.to_json(),
@@ -111,6 +112,15 @@ def _network(plan: SandboxPlan) -> dict[str, Any]:
                        "(your localhost services, containers and VPN are not there)")
     still = ["unix sockets in the workspace and the command's own TMPDIR" if plan.namespaces else "unix sockets by path"]
     return {"applied": "blocked", "refused": refused, "still_allowed": still}
+
+
+def _always_refused(plan: SandboxPlan) -> list[str]:
+    """What the seccomp filter refuses whatever the network setting (none where no filter exists)."""
+    if not plan.confined or seccomp_filter() is None:
+        return []
+    return ["the kernel keyring (keyctl, add_key, request_key)", "user namespaces (CLONE_NEWUSER; clone3 answers ENOSYS)",
+            "set-uid and set-gid file modes (chmod, fchmod, fchmodat, and opens and mknods that create a file)",
+            "openat2 (ENOSYS: callers use openat)", "io_uring"]
 
 
 def _namespaces(plan: SandboxPlan) -> dict[str, bool]:

@@ -14,6 +14,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,8 @@ def test_the_routes_are_open_without_the_sandbox(tmp_path: Path) -> None:
     os.close(fd)
     os.chmod(target, 0o4755)
     assert target.stat().st_mode & stat.S_ISUID
+
+
+def test_sandbox_check_says_set_id_modes_are_refused(workspace_root: Path, konstruct: Any) -> None:
+    code, report, _ = konstruct("sandbox", "check", "--root", str(workspace_root))
+    assert code == 0 and any("set-uid and set-gid" in line for line in report["always_refused"])
