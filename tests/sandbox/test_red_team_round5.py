@@ -52,6 +52,11 @@ def via_io_uring():
     if libc.syscall(425, 4, params) < 0:
         raise OSError(ctypes.get_errno(), "io_uring_setup")
 report("io_uring", via_io_uring)
+def file_capability():  # cap_setuid as a file capability: the same escalation without a mode bit
+    import struct
+    open("file_capability", "w").close()
+    os.setxattr("file_capability", "security.capability", struct.pack("<IIIII", 0x02000001, 1 << 7, 0, 0, 0))
+report("file_capability", file_capability)
 # ordinary modes: a build's chmod +x, a created file, opening an existing one with a stray mode
 report("chmod_plain", lambda: (open("chmod_plain", "w").close(), os.chmod("chmod_plain", 0o755)))
 report("open_plain", lambda: os.close(os.open("open_plain", os.O_CREAT | os.O_WRONLY, 0o755)))
@@ -68,6 +73,7 @@ def test_no_set_uid_or_set_gid_file_is_made_in_the_workspace(workspace_root: Pat
     for route in ("chmod_setuid", "chmod_setgid", "fchmod_setuid", "fchmodat_setuid", "open_creat_setuid", "mknod_setuid"):
         assert seen[route] == "refused EPERM", (route, seen)
     assert seen["openat2_setuid"] == "refused ENOSYS" and seen["io_uring"].startswith("refused")
+    assert seen["file_capability"] == "refused EPERM"  # CAP_SETFCAP is dropped (privileges.py)
     assert seen["chmod_plain"] == "plain 0o755" and seen["open_plain"].startswith("plain") and seen["base"].startswith("plain")
     for path in workspace_root.iterdir():  # whatever got made, nothing in the workspace carries the bit
         assert not path.stat().st_mode & (stat.S_ISUID | stat.S_ISGID), path
@@ -80,6 +86,11 @@ def test_the_routes_are_open_without_the_sandbox(tmp_path: Path) -> None:
     os.close(fd)
     os.chmod(target, 0o4755)
     assert target.stat().st_mode & stat.S_ISUID
+    if os.geteuid() == 0:  # a file capability needs CAP_SETFCAP, which root has outside the sandbox
+        import struct
+
+        os.setxattr(target, "security.capability", struct.pack("<IIIII", 0x02000001, 1 << 7, 0, 0, 0))
+        assert os.getxattr(target, "security.capability")
 
 
 def test_sandbox_check_says_set_id_modes_are_refused(workspace_root: Path, konstruct: Any) -> None:
