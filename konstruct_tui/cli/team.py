@@ -74,8 +74,9 @@ def register(commands: Any) -> None:
     worker.add_argument("--total", type=whole_number(), metavar="N", help="runs at once across all workers")
     worker.add_argument("--workdir", metavar="DIR", help="where checkouts go (default: the user cache dir)")
     worker.add_argument("--once", action="store_true", help="serve until the queue is empty, then exit 0")
-    worker.add_argument("--drain-timeout", type=positive_number, default=60.0, metavar="S",
-                        help="on SIGTERM, how long runs may take to finish their phase and go back on the queue (default 60)")
+    worker.add_argument("--drain-timeout", type=positive_number, default=25.0, metavar="S",
+                        help="on SIGTERM, how long runs may take to finish their phase and go back on the queue; "
+                             "after it, another worker takes them up from their last checkpoint (default 25)")
     worker.add_argument("--allow-base-url", action="append", default=[], metavar="URL",
                         help="a model server a run may name that this worker sends its API key to (repeatable; "
                              "default: only the server the worker itself is set up for)")

@@ -198,7 +198,7 @@ def recover(dead_executor: str) -> None:
 
 class Worker:
     def __init__(self, db: TeamDatabase, workdir: Path, concurrency: int, total: int | None, name: str | None, beat_s: float,
-                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset(), drain_s: float = 60.0,
+                 dead_after_s: float, allowed_servers: frozenset[str] = frozenset(), drain_s: float = 25.0,
                  allowed_repos: tuple[str, ...] = ()) -> None:
         self.db = db
         self.drain_s = drain_s
@@ -255,12 +255,18 @@ class Worker:
         self.db.beat(self.executor_id, socket.gethostname(), os.getpid(), state="stopped")
 
     def _leave(self) -> None:
-        """Exit at once, the heartbeat left as it was: threads still in a phase must not write
-        after DBOS is gone (the interpreter would wait for them at exit), and the worker is not
-        marked stopped, so its runs are recovered as a crashed worker's."""
+        """Exit at once: threads still in a phase must not write after DBOS is gone (the
+        interpreter would wait for them at exit). The worker is left `alive` with a heartbeat of
+        long ago, so the next sweep of any worker recovers its runs as a crashed worker's, without
+        waiting `--dead-after`. (A step that records in the moment before the exit is safe: its
+        run resumes from that record, as after a kill between a step's record and DBOS's.)"""
         sys.stderr.write(f"konstruct worker {self.executor_id}: leaving {_in_flight[0]} run(s) mid-phase; "
-                         f"another worker takes them up from their last checkpoint after --dead-after {self.dead_after_s:g} s\n")
+                         "another worker takes them up from their last checkpoint\n")
         sys.stderr.flush()
+        try:
+            self.db.abandon(self.executor_id)
+        except DatabaseProblem:  # the database away: the runs are recovered after --dead-after instead
+            pass
         os._exit(0)
 
     def sweep(self) -> None:

@@ -378,6 +378,11 @@ class TeamDatabase:
             if connection.execute(workers.update().where(workers.c.executor_id == executor_id).values(heartbeat=now, state=state)).rowcount == 0:
                 connection.execute(workers.insert().values(executor_id=executor_id, host=host, pid=pid, started=now, heartbeat=now, state=state))
 
+    def abandon(self, executor_id: str) -> None:
+        """A worker leaving with runs mid-phase: its heartbeat set to long ago, so the next sweep claims it."""
+        with self.transaction() as connection:
+            connection.execute(workers.update().where(workers.c.executor_id == executor_id, workers.c.state == "alive").values(heartbeat=0.0))
+
     def claim_dead_workers(self, silent_s: float) -> list[str]:
         """Workers whose heartbeat stopped `silent_s` ago, each claimed by one sweeper only."""
         cutoff = time.time() - silent_s

@@ -139,8 +139,13 @@ def test_a_phase_that_outlasts_the_drain_is_taken_up_as_a_crashed_workers(pg_url
     assert "leaving 1 run(s) mid-phase" in (tmp_path / "a.log").read_text()
     assert db.closures(run_id) == [] and db.run(run_id)["status"] == "running"  # nothing recorded: as a crash
     scripts.joinpath("executor-p1.json").write_text(json.dumps({"turns": json.loads(scripts.joinpath("executor-p1.json").read_text())["turns"][1:]}))
-    other = start_worker("--database", pg_url, "--workdir", str(tmp_path / "b"), "--once", *FAST, log=tmp_path / "b.log")
+    # The leaving worker said so: the next sweep recovers its run without waiting the default 30 s
+    # dead-after (given here as it is by default).
+    taken = time.monotonic()
+    other = start_worker("--database", pg_url, "--workdir", str(tmp_path / "b"), "--once", "--heartbeat", "0.3", "--dead-after", "30",
+                         log=tmp_path / "b.log")
     assert other.wait(150) == 0, (tmp_path / "b.log").read_text()
+    assert time.monotonic() - taken < 25, "the run waited for the dead-after time"
     _finished_once(pg_url, repo, run_id)
     assert [e["kind"] for e in db.audit(run_id)].count("taken_over") == 1
     listed = json.loads(cli("workers", "--json", "--database", pg_url).stdout)["workers"]
