@@ -45,6 +45,27 @@ text = "make add return a + b"
 """
 
 EVIDENCE = "calc.py line 2: add() now returns a + b, so add(2, 3) gives 5 as required"
+# One phase of three tasks (the gate scenarios about outstanding sets), and evidence for each.
+THREE_TASKS = """
+[[phases]]
+id = "p1"
+title = "Calc"
+goal = "calc is right and documented"
+relevant = ["calc.py"]
+
+[[phases.tasks]]
+id = "t1"
+text = "make add return a + b"
+
+[[phases.tasks]]
+id = "t2"
+text = "document mul"
+
+[[phases.tasks]]
+id = "t3"
+text = "add sub"
+"""
+THREE_TASK_EVIDENCE = {t: f"calc.py: I read the function for {t} and its body does what the task asks for" for t in ("t1", "t2", "t3")}
 # One attempt, quick deadlines (with `grant_commands`: the executor's commands need no prompt).
 ONE_TRY = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30)
 COMMANDS = RunOptions(max_retries=0, turn_deadline_s=20, adjudicator_deadline_s=30, grant_commands=True)
@@ -71,6 +92,20 @@ def claim_done(summary: str = "all done", marks: tuple[str, ...] = ("t1",)) -> d
 def verdict(kind: str, evidence: dict[str, str], outstanding: tuple[str, ...] = (), defects: tuple[str, ...] = ()) -> dict[str, Any]:
     arguments = {"verdict": kind, "tasks": [{"id": k, "evidence": v} for k, v in evidence.items()], "outstanding": list(outstanding), "defects": list(defects)}
     return {"text": "Verdict.", "tool_calls": [{"name": "submit_verdict", "arguments": arguments}]}
+
+
+def shrinking_outstanding_scripts() -> dict[str, list[dict[str, Any]]]:
+    """THREE_TASKS done over three attempts (t2 and t3 outstanding, then t3, then complete with a
+    defect; the third attempt a fresh session)."""
+    evidence = THREE_TASK_EVIDENCE
+    return {
+        "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b", marks=("t1", "t2", "t3")),
+                        edit("calc.py", "def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n", marks=("t2",))],
+        "executor-p1-3": [read("calc.py"), edit("calc.py", "    return a * b\n", "    return a * b\n\n\ndef sub(a, b):\n    return a - b\n", marks=("t3",))],
+        "adjudicator-p1-1": [verdict("incomplete", evidence, outstanding=("t2", "t3"))],
+        "adjudicator-p1-2": [verdict("incomplete", evidence, outstanding=("t3",))],
+        "adjudicator-p1-3": [verdict("complete_with_defects", evidence, defects=("sub has no docstring",))],
+    }
 
 
 def write_scripts(folder: Path, scripts: dict[str, list[dict[str, Any]]]) -> Path:

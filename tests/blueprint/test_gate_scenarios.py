@@ -9,6 +9,8 @@ from blueprint_harness import (
     EVIDENCE,
     ONE_TRY,
     PHASE_FIX,
+    THREE_TASK_EVIDENCE as E,
+    THREE_TASKS,
     RecordingBook,
     blueprint_text,
     claim_done,
@@ -16,6 +18,7 @@ from blueprint_harness import (
     read,
     run_blueprint,
     run_with,
+    shrinking_outstanding_scripts,
     verdict,
     write_scripts,
 )
@@ -148,37 +151,10 @@ def test_evidence_that_is_too_short_is_refused_and_the_phase_stays_open(project:
     assert result.events("phase_closed") == []
 
 
-THREE_TASKS = """
-[[phases]]
-id = "p1"
-title = "Calc"
-goal = "calc is right and documented"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "make add return a + b"
-
-[[phases.tasks]]
-id = "t2"
-text = "document mul"
-
-[[phases.tasks]]
-id = "t3"
-text = "add sub"
-"""
-E = {t: f"calc.py: I read the function for {t} and its body does what the task asks for" for t in ("t1", "t2", "t3")}
 
 
 def test_a_shrinking_outstanding_set_keeps_going_until_complete(project: Path, tmp_path: Path) -> None:
-    book = RecordingBook(write_scripts(tmp_path / "s", {
-        "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b", marks=("t1", "t2", "t3")),
-                        edit("calc.py", "def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n", marks=("t2",))],
-        "executor-p1-3": [read("calc.py"), edit("calc.py", "    return a * b\n", "    return a * b\n\n\ndef sub(a, b):\n    return a - b\n", marks=("t3",))],
-        "adjudicator-p1-1": [verdict("incomplete", E, outstanding=("t2", "t3"))],
-        "adjudicator-p1-2": [verdict("incomplete", E, outstanding=("t3",))],
-        "adjudicator-p1-3": [verdict("complete_with_defects", E, defects=("sub has no docstring",))],
-    }))
+    book = RecordingBook(write_scripts(tmp_path / "s", shrinking_outstanding_scripts()))
     result = run_with(project, blueprint_text(THREE_TASKS), book)
     assert result.finished.reason == "done", result.finished.message
     started = result.events("phase_started")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from blueprint_harness import EVIDENCE, PHASE_FIX, blueprint_text, claim_done, edit, read, run_with, verdict, write_scripts
+from blueprint_harness import EVIDENCE, PHASE_FIX, THREE_TASK_EVIDENCE as E, THREE_TASKS, blueprint_text, claim_done, edit, read, run_with, shrinking_outstanding_scripts, verdict, write_scripts
 
 from konstruct_tui.app import ScriptBook
 from konstruct_tui.blueprint import RunOptions, RunStore
@@ -21,26 +21,6 @@ from konstruct_tui.team.database import default_url
 from team_processes import cli
 from team_harness import database, make_repo
 
-THREE_TASKS = """
-[[phases]]
-id = "p1"
-title = "Calc"
-goal = "calc is right and documented"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "make add return a + b"
-
-[[phases.tasks]]
-id = "t2"
-text = "document mul"
-
-[[phases.tasks]]
-id = "t3"
-text = "add sub"
-"""
-E = {t: f"calc.py: I read the function for {t} and its body does what the task asks for" for t in ("t1", "t2", "t3")}
 
 SCENARIOS: dict[str, tuple[str, dict[str, list[dict[str, Any]]], int]] = {
     "closes when done and checked": (blueprint_text(PHASE_FIX), {
@@ -55,14 +35,7 @@ SCENARIOS: dict[str, tuple[str, dict[str, list[dict[str, Any]]], int]] = {
         "executor-p1": [read("notes.md"), edit("notes.md", "# notes", "# notes\nadd is fixed")],
         "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
     }, 0),
-    "a shrinking outstanding set goes on until complete, with defects": (blueprint_text(THREE_TASKS), {
-        "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b", marks=("t1", "t2", "t3")),
-                        edit("calc.py", "def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n", marks=("t2",))],
-        "executor-p1-3": [read("calc.py"), edit("calc.py", "    return a * b\n", "    return a * b\n\n\ndef sub(a, b):\n    return a - b\n", marks=("t3",))],
-        "adjudicator-p1-1": [verdict("incomplete", E, outstanding=("t2", "t3"))],
-        "adjudicator-p1-2": [verdict("incomplete", E, outstanding=("t3",))],
-        "adjudicator-p1-3": [verdict("complete_with_defects", E, defects=("sub has no docstring",))],
-    }, 3),
+    "a shrinking outstanding set goes on until complete, with defects": (blueprint_text(THREE_TASKS), shrinking_outstanding_scripts(), 3),
     "the same outstanding set twice stalls": (blueprint_text(THREE_TASKS), {
         "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b", marks=("t1", "t2", "t3")), claim_done("t2 done too")],
         "adjudicator-p1": [verdict("incomplete", E, outstanding=("t2", "t3"))],
