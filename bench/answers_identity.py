@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from export_identity import digest, fresh_environment  # the same fresh run of a copy of the code
+from export_identity import fresh_environment, identity_run  # the same fresh run of a copy of the code, the same comparison
 
 # (mode, folder for unreferenced ("" = the root) or symbol for callers), per corpus.
 QUESTIONS = {
@@ -55,24 +55,7 @@ def answers(code: Path, repo: Path) -> list[tuple[str, bytes]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--code", type=Path, required=True, help="the checkout whose konstruct_tui runs")
-    parser.add_argument("--out", type=Path, required=True, help="where the answers are written")
-    parser.add_argument("--compare", type=Path, help="a previous --out folder to compare against")
-    parser.add_argument("repos", nargs="+", type=Path)
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    differ = 0
-    for repo in args.repos:
-        for name, data in answers(args.code.resolve(), repo.resolve()):
-            (args.out / name).write_bytes(data)
-            line = f"{name:32} {digest(data)}"
-            if args.compare is not None:
-                before = (args.compare / name).read_bytes()
-                differ += before != data
-                line += f"  {'identical' if before == data else 'DIFFERENT'}"
-            print(line, flush=True)
-    return 1 if differ else 0
+    return identity_run(__doc__.splitlines()[0], answers, "answers")
 
 
 if __name__ == "__main__":

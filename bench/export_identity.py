@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 LEVELS = ("file", "directory")
@@ -48,19 +49,20 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def identity_run(description: str, produce: Callable[[Path, Path], Iterable[tuple[str, bytes]]], what: str) -> int:
+    """The command line both identity scripts share: run `produce(code, repo)` for every repo,
+    write each (name, bytes) under --out with its digest, and with --compare say whether each is
+    identical to a previous run's; exit 1 when any differs."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--code", type=Path, required=True, help="the checkout whose konstruct_tui runs")
-    parser.add_argument("--out", type=Path, required=True, help="where the exports are written")
+    parser.add_argument("--out", type=Path, required=True, help=f"where the {what} are written")
     parser.add_argument("--compare", type=Path, help="a previous --out folder to compare against")
     parser.add_argument("repos", nargs="+", type=Path)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     differ = 0
     for repo in args.repos:
-        for level in LEVELS:
-            name = f"{repo.name}.{level}.json"
-            data = export(args.code.resolve(), repo.resolve(), level)
+        for name, data in produce(args.code.resolve(), repo.resolve()):
             (args.out / name).write_bytes(data)
             line = f"{name:32} {digest(data)}"
             if args.compare is not None:
@@ -70,6 +72,11 @@ def main() -> int:
                 line += f"  before {digest(before)}  {'identical' if same else 'DIFFERENT'}"
             print(line, flush=True)
     return 1 if differ else 0
+
+
+def main() -> int:
+    return identity_run(__doc__.splitlines()[0], lambda code, repo: ((f"{repo.name}.{level}.json", export(code, repo, level)) for level in LEVELS),
+                        "exports")
 
 
 if __name__ == "__main__":

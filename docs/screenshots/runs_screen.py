@@ -15,22 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
-CHECK = "import calc\n\nassert calc.add(2, 3) == 5, 'add is wrong'\nprint('ok')\n"
-PLAN = '''title = "Calc fixes"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "blueprint"))
+from blueprint_harness import CALC, CHECK, EVIDENCE, PHASE_FIX, blueprint_text  # noqa: E402  (the blueprint tests' own project and plan)
 
-[[phases]]
-id = "p1"
-title = "Fix add"
-goal = "add() returns the sum"
-relevant = ["calc.py"]
-verify = ["python check_calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "make add return a + b"
-'''
-EVIDENCE = "calc.py line 2: add() now returns a + b, so add(2, 3) gives 5 as required"
+PLAN = blueprint_text(PHASE_FIX)
 
 
 def _edit(old: str, new: str) -> dict:

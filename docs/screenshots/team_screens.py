@@ -10,54 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sqlite3
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-PLAN = '''title = "Calc fixes"
+# The run store and the request are the workbench tests' own (tests/ui/team_fixture.py), so the
+# pictures show what the tests check.
+sys.path[:0] = [str(Path(__file__).resolve().parents[2] / "tests" / d) for d in ("ui", "blueprint")]
+from blueprint_harness import PHASE_FIX, blueprint_text  # noqa: E402
+from team_fixture import store_image  # noqa: E402
 
-[[phases]]
-id = "p1"
-title = "Fix add"
-goal = "add() returns the sum"
-relevant = ["calc.py"]
-verify = ["python check_calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "make add return a + b"
-'''
-EVIDENCE = "calc.py line 2: add() now returns a + b, so add(2, 3) gives 5 as required"
-DIFF = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+PLAN = blueprint_text(PHASE_FIX)
 ASKED = {"capability": "commands", "detail": "python tools/regen_fixtures.py", "paths": [], "command": "python tools/regen_fixtures.py",
          "rule": "needs_grant", "reason": "an arbitrary command: it runs only with the user's 'commands' grant",
-         "diffs": [["calc.py", DIFF]], "blast_radius": ["cli.py", "tests/test_calc.py"], "notes": []}
+         "diffs": [["calc.py", "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"]],
+         "blast_radius": ["cli.py", "tests/test_calc.py"], "notes": []}
 RUNS = (("bp-20261205-091500-4f2a1c", "running", "build-1", "p1", 2.5), ("bp-20261205-084000-9b7d02", "waiting_approval", None, "p1", 3.1),
         ("bp-20261205-093000-c81e55", "queued", None, None, 2.0), ("bp-20261204-220000-1a2b3c", "done", None, "p1", 13.0))
-
-
-def _image(folder: Path, run_id: str) -> bytes:
-    from konstruct_tui.blueprint import RunStore
-    from konstruct_tui.blueprint.store import GateRecord
-
-    path = folder / f"{run_id}.sqlite3"
-    store = RunStore(path)
-    store.create_run(run_id, "Calc fixes", "plan.toml", PLAN, "/srv/konstruct/" + run_id, {"provider": "openai"}, ["p1"])
-    store.start_attempt(run_id, "p1", 1, "")
-    store.record_verification(run_id, "p1", 1, "python check_calc.py", 0, 1, "failed",
-                              "Traceback (most recent call last):\n  File \"check_calc.py\", line 3, in <module>\nAssertionError: add is wrong", [])
-    store.record_gate(run_id, GateRecord("p1", 1, "retry", "executable", "incomplete", ("t1", "veto:verify_failed"), {
-        "evidence": [{"id": "t1", "evidence": EVIDENCE}], "defects": [],
-        "vetoes": [{"rung": "executable", "code": "verify_failed", "message": "`python check_calc.py` failed (exit 1)\n    AssertionError: add is wrong"}]}))
-    store.start_attempt(run_id, "p1", 2, "")
-    store.close()
-    connection = sqlite3.connect(path)
-    try:
-        return connection.serialize()
-    finally:
-        connection.close()
 
 
 def _team(url: str, folder: Path) -> None:
@@ -75,7 +45,7 @@ def _team(url: str, folder: Path) -> None:
         with db.transaction() as connection:
             connection.execute(sa.text("UPDATE konstruct_runs SET created=:t, updated=:t WHERE run_id=:r"), {"t": now - hours * 3600, "r": run_id})
         if status != "queued":
-            db.put_store(run_id, _image(folder, run_id))
+            db.put_store(run_id, store_image(folder, run_id, "/srv/konstruct/" + run_id, provider="openai"))
     db.ask(RUNS[1][0], "r5c0e19a2b7", ASKED, "build-2")
     db.close()
 

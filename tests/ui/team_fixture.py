@@ -25,15 +25,16 @@ ASKED = {"capability": "commands", "detail": "python check_calc.py --fix", "path
          "diffs": [["calc.py", DIFF]], "blast_radius": ["cli.py"], "notes": []}
 
 
-def store_image(folder: Path, run_id: str, root: str) -> bytes:
-    """A run store holding one run at phase p1, attempt 2, after a failing verification."""
+def store_image(folder: Path, run_id: str, root: str, provider: str = "scripted") -> bytes:
+    """A run store holding one run at phase p1, attempt 2, after a failing verification (also the
+    docs' pictures: docs/screenshots/team_screens.py)."""
     from konstruct_tui.blueprint import RunStore
     from konstruct_tui.blueprint.store import GateRecord
 
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{run_id}.sqlite3"
     store = RunStore(path)
-    store.create_run(run_id, "Calc fixes", "plan.toml", blueprint_text(PHASE_FIX), root, {"provider": "scripted"}, ["p1"])
+    store.create_run(run_id, "Calc fixes", "plan.toml", blueprint_text(PHASE_FIX), root, {"provider": provider}, ["p1"])
     store.start_attempt(run_id, "p1", 1, "")
     store.record_verification(run_id, "p1", 1, "python check_calc.py", 0, 1, "failed",
                               "Traceback (most recent call last):\n  File \"check_calc.py\", line 3, in <module>\nAssertionError: add is wrong", [])
