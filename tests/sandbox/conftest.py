@@ -38,3 +38,16 @@ def outside_paths() -> Callable[[str], Path]:
     yield make
     for path in made:
         path.unlink(missing_ok=True)
+
+
+@pytest.fixture(params=[True, False], ids=["namespaces", "landlock-only"])
+def isolated(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Each test twice: with the command's private namespaces (skipped where they cannot be made:
+    root or CAP_SYS_ADMIN), and with Landlock alone, as an unprivileged user gets it."""
+    from konstruct_tui.sandbox import namespaces
+
+    if request.param and not namespaces.available():
+        pytest.skip("needs private namespaces (root or CAP_SYS_ADMIN)")
+    if not request.param:
+        monkeypatch.setenv(namespaces.DISABLE, "1")
+    return bool(request.param)

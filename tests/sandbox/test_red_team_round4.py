@@ -328,14 +328,7 @@ for path in ("/dev/tty", "/dev/ptmx", "/dev/pts/0", "/dev/console", "/dev/tty0",
 """
 
 
-@pytest.mark.parametrize("isolated", [True, False], ids=["namespaces", "landlock-only"])
-def test_no_terminal_and_no_descriptor_of_the_workbench_reaches_the_command(workspace_root: Path, tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch,
-                                                                          isolated: bool) -> None:
-    if isolated and not namespaces.available():
-        pytest.skip("needs private namespaces (root)")
-    if not isolated:
-        monkeypatch.setenv(namespaces.DISABLE, "1")
+def test_no_terminal_and_no_descriptor_of_the_workbench_reaches_the_command(workspace_root: Path, tmp_path: Path, isolated: bool) -> None:
     master, terminal = pty.openpty()  # a terminal of the person's, as the workbench's own would be
     store = os.open(tmp_path / "store.sqlite", os.O_RDWR | os.O_CREAT)  # the workbench's store, log ...
     listener = socket.socket()
@@ -496,14 +489,7 @@ attempt("rename_git_away", lambda: os.rename("../.git", "git-old"))
 """
 
 
-@pytest.mark.parametrize("isolated", [True, False], ids=["namespaces", "landlock-only"])
-def test_links_and_exchanges_reach_nothing_outside_the_workspace_or_in_git(workspace_root: Path, tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch,
-                                                                        isolated: bool) -> None:
-    if isolated and not namespaces.available():
-        pytest.skip("needs private namespaces (root)")
-    if not isolated:
-        monkeypatch.setenv(namespaces.DISABLE, "1")
+def test_links_and_exchanges_reach_nothing_outside_the_workspace_or_in_git(workspace_root: Path, tmp_path: Path, isolated: bool) -> None:
     subprocess.run(["git", "init", "-q", str(workspace_root)], check=True, timeout=30)
     outside = tmp_path / "bashrc"  # on the workspace's own filesystem: a hard link is possible
     outside.write_text("# yours\n")
