@@ -96,3 +96,60 @@ def test_the_routes_are_open_without_the_sandbox(tmp_path: Path) -> None:
 def test_sandbox_check_says_set_id_modes_are_refused(workspace_root: Path, konstruct: Any) -> None:
     code, report, _ = konstruct("sandbox", "check", "--root", str(workspace_root))
     assert code == 0 and any("set-uid and set-gid" in line for line in report["always_refused"])
+
+
+# Round 5, attacked again: the tools and spellings an agent would reach for next. Each leaves a file
+# with the bit where nothing stops it (checked outside the sandbox below, as root).
+TOOLS = r"""
+set +e
+printf 'x' > src.txt
+install -m 4755 src.txt installed
+cp --preserve=mode "$SETUID_PROGRAM" copied
+mkdir -p pack && printf 'x' > pack/member && chmod 755 pack/member
+python3 -c "import tarfile; t = tarfile.open('setuid.tar', 'w'); i = t.gettarinfo('pack/member'); i.mode = 0o4755; t.addfile(i, open('pack/member', 'rb')); t.close()"
+mkdir -p unpacked && tar -xpf setuid.tar -C unpacked
+python3 - <<'PY'
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+open("by_fd_path", "w").close()
+fd = os.open("by_fd_path", os.O_RDONLY)
+try:
+    os.chmod(f"/proc/self/fd/{fd}", 0o4755)  # the path of a descriptor
+except OSError:
+    pass
+try:  # an unnamed file made set-uid, then given a name
+    tmp = os.open(".", os.O_TMPFILE | os.O_WRONLY, 0o4755)
+    os.link(f"/proc/self/fd/{tmp}", "tmpfile_linked")
+except OSError:
+    pass
+open("fchmodat2_made", "w").close()
+libc.syscall(452, -100, b"fchmodat2_made", 0o4755, 0)  # fchmodat2 straight, whatever libc knows
+PY
+exit 0
+"""
+
+
+def test_the_tools_an_agent_would_try_next_make_no_set_id_file(workspace_root: Path) -> None:
+    setuid_program = next((p for p in ("/usr/bin/passwd", "/bin/su", "/usr/bin/newgrp") if Path(p).exists() and Path(p).stat().st_mode & stat.S_ISUID), None)
+    if setuid_program is None:
+        pytest.skip("no set-uid program on this machine to copy")
+    (workspace_root / "attempt.sh").write_text(TOOLS)
+    outcome = run_confined(workspace_root, ["/bin/sh", "-c", f"SETUID_PROGRAM={setuid_program} sh attempt.sh"])
+    assert outcome.status == "ok", outcome
+    made = [p for p in workspace_root.rglob("*") if p.is_file()]
+    assert {p.name for p in made} >= {"installed", "copied", "member", "by_fd_path", "fchmodat2_made"}, (made, outcome)
+    assert [p for p in made if p.stat().st_mode & (stat.S_ISUID | stat.S_ISGID)] == []
+
+
+def test_the_same_tools_make_set_id_files_without_the_sandbox(tmp_path: Path) -> None:
+    """So the test above proves the sandbox stops them (as root, as in CI; a user keeps the bit on
+    their own files too)."""
+    import subprocess
+
+    setuid_program = next((p for p in ("/usr/bin/passwd", "/bin/su", "/usr/bin/newgrp") if Path(p).exists() and Path(p).stat().st_mode & stat.S_ISUID), None)
+    if setuid_program is None or os.geteuid() != 0:
+        pytest.skip("needs root and a set-uid program to copy")
+    (tmp_path / "attempt.sh").write_text(TOOLS)
+    subprocess.run(["/bin/sh", "-c", f"SETUID_PROGRAM={setuid_program} sh attempt.sh"], cwd=tmp_path, check=True, timeout=60)
+    flagged = {p.name for p in tmp_path.rglob("*") if p.is_file() and p.stat().st_mode & stat.S_ISUID}
+    assert {"installed", "copied", "member", "by_fd_path"} <= flagged, flagged
