@@ -98,7 +98,11 @@ def run_blueprint(plan: BlueprintPlan, workspace: Workspace, settings: ProviderS
     store, warning = open_for_run()  # a damaged store is set aside, as `konstruct blueprint run` does
     if warning:
         reporter.report(ProviderWarning(0, "run_store", warning))
-    run_id = create_run(store, plan, workspace, settings)
-    options = RunOptions(turn_deadline_s=settings.turn_deadline_s, max_tokens=max_tokens, max_cost_usd=max_cost_usd)
-    orchestrator = Orchestrator(store, run_id, plan.blueprint, workspace, models, reporter, options, switch, settings.price())
-    return asyncio.run(orchestrator.run())
+    from ..blueprint import LocalEngine  # the durable engine (loads dbos): only once a run starts
+
+    with LocalEngine(store.path) as engine:
+        run_id = create_run(store, plan, workspace, settings)
+        steps = engine.steps(run_id, new=True)
+        options = RunOptions(turn_deadline_s=settings.turn_deadline_s, max_tokens=max_tokens, max_cost_usd=max_cost_usd, steps=steps)
+        orchestrator = Orchestrator(store, run_id, plan.blueprint, workspace, models, reporter, options, switch, settings.price())
+        return asyncio.run(steps.drive(orchestrator.run))

@@ -2,7 +2,8 @@
 not the executor, decides when a phase is done.
 
 Public names: `parse_blueprint` / `Blueprint` / `Phase` / `Task` / `BlueprintInvalid` (the format),
-`RunStore` (run state in SQLite), `Orchestrator` / `RunOptions` / `new_run_id` (a run),
+`RunStore` (run state in SQLite), `LocalEngine` (the durable engine a run on one machine goes
+through: loads dbos), `Orchestrator` / `RunOptions` / `new_run_id` (a run),
 `ModelSource` / `SharedModel` (the port for which model each session talks to: the
 composition root hands the run its source; this package imports no provider), `refused_commands`, the events
 `RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm` / `SessionOpened`, `render_report`, `owner_alive` and `output_excerpt` (the head and tail of a
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..package_face import lazy_face
 
 if TYPE_CHECKING:
+    from .engine import LocalEngine
     from .events import PhaseClosed, PhaseStarted, RunStarted, SessionOpened, VerdictReached, WatchdogAlarm
     from .models import ModelSource, SharedModel
     from .orchestrator import Orchestrator, new_run_id
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Blueprint",
     "BlueprintInvalid",
+    "LocalEngine",
     "ModelSource",
     "Orchestrator",
     "Phase",

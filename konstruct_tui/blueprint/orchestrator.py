@@ -45,7 +45,7 @@ from .prompts import (
     nudge_message,
 )
 from .retries import RetryPolicy
-from .run_options import Outcome, RunBroker, RunOptions
+from .run_options import Outcome, RunBroker, RunOptions, run_unit
 from .session import BlueprintSession, PhaseSession
 from .store import GateRecord, RunStore
 from .watchdog import Alarm, Watchdog
@@ -154,11 +154,12 @@ class Orchestrator:
             attempt = max(attempt + 1, started)  # an attempt cut off before its gate is run again
         store.set_phase(run_id, phase.id, "running")
         self.disk.begin(phase)  # the phase's start as the disk shows it (recorded: a resume measures from it too)
-        await self.gate.baseline(phase)
+        await run_unit(self.options, f"baseline {phase.id}", lambda: self.gate.baseline(phase))
         session: BlueprintSession | None = None
         while True:
             if not regate:
-                session = await self._work(phase, attempt, session, gates)
+                current = session
+                session = await run_unit(self.options, f"attempt {phase.id}.{attempt}", lambda: self._work(phase, attempt, current, gates))
             regate = False
             decision = await self.gate.judge(phase, attempt)
             step = "no_verdict" if decision.verdict is None else self.policy.next_step(attempt, decision, gates)

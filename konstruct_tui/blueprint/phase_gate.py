@@ -33,7 +33,7 @@ from .gate import (
 from .ledger import phase_summary
 from .plan import Blueprint, Phase
 from .retries import nudge_for
-from .run_options import Outcome, RunOptions
+from .run_options import Outcome, RunOptions, run_unit
 from .scratch import ScratchCopy
 from .session import BlueprintSession
 from .store import GateRecord, RunStore
@@ -66,7 +66,7 @@ class PhaseGate:
         vetoes = mechanical(phase, changed)
         revert = self.disk.reversion(now) if phase.verify else {}
         self.ignored = tuple(sorted(revert))
-        results = await self.verify(phase, attempt, changed, now, revert) if phase.verify else []
+        results = await run_unit(self.options, f"verify {phase.id}.{attempt}", lambda: self.verify(phase, attempt, changed, now, revert)) if phase.verify else []
         baseline = {row["command"]: row["failing"] for row in self.store.verifications(self.run_id, phase.id)
                     if row["attempt"] == 0 and row["outcome"] != "ok"}
         vetoes += executable(results, baseline)
@@ -80,9 +80,9 @@ class PhaseGate:
             return opened[-1]
 
         try:
-            verdict, problem, session_id = await adjudicate(adjudicator, self.blueprint, phase, self.changes, vetoes, results,
-                                                            deadline_s=self.options.adjudicator_deadline_s, known=notes,
-                                                            ignored=self.disk.ignored_diff(revert) if revert else "")
+            verdict, problem, session_id = await run_unit(self.options, f"adjudicate {phase.id}.{attempt}", lambda: adjudicate(
+                adjudicator, self.blueprint, phase, self.changes, vetoes, results, deadline_s=self.options.adjudicator_deadline_s,
+                known=notes, ignored=self.disk.ignored_diff(revert) if revert else ""))
         finally:
             self.watchdog.watch(None)
         self.store.end_session(session_id, "verdict" if verdict else "no_verdict")

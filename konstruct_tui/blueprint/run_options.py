@@ -3,8 +3,9 @@ run stops early. Shared by the orchestrator and the phase gate."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..trust import TrustDecision, TrustRequest
 
@@ -27,6 +28,19 @@ class RunOptions:
     # phase is one checkpointed step of its durable workflow. Both unset: a run on one machine, as ever.
     broker: Any = None
     pause_after_phase: bool = False
+    # The durable engine's steps (engine.py): a run driven through it runs each unit the store
+    # resumes from (a phase's baseline, an executor attempt, the gate's verify and adjudicator tiers)
+    # as one checkpointed step of its workflow. Unset: each unit just runs (a team worker's phase is
+    # already one step of its own workflow).
+    steps: Any = None
+
+
+T = TypeVar("T")
+
+
+async def run_unit(options: RunOptions, unit: str, body: Callable[[], Awaitable[T]]) -> T:
+    """One unit of a run: a step of the engine's workflow when the run has one, else just run."""
+    return await (options.steps.run(unit, body) if options.steps is not None else body())
 
 
 class RunBroker:

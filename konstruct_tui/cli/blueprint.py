@@ -21,7 +21,7 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,7 @@ from .common import JsonLinesReporter, UsageError, open_workspace, positive_numb
 
 if TYPE_CHECKING:  # the blueprint and agent layers load in the handlers, not to parse a command line
     from ..agent import Finished, KillSwitch
-    from ..blueprint import Orchestrator, RunOptions, RunStore
+    from ..blueprint import RunOptions, RunStore
 
 EXIT_CODES = {"done": 0, "error": 1, "stalled": 3, "max_tokens": 4, "max_cost": 5, "killed": 130}
 
@@ -145,9 +145,10 @@ def start_run(args: argparse.Namespace) -> int:
     store, warning = open_for_run()
     if warning:
         print(neutralise(f"konstruct: warning: {warning}"), file=sys.stderr)
-    run_id = create_run(store, plan, workspace, settings, owner=owner_token())
-    with _RunLock(run_id):
-        return _drive(store, run_id, plan.blueprint, workspace, models, settings, options, args, resumed=False)
+    with _engine(store) as engine:  # before the run is recorded: a store the engine cannot use is one line, nothing written
+        run_id = create_run(store, plan, workspace, settings, owner=owner_token())
+        with _RunLock(run_id):
+            return _drive(store, engine, run_id, plan.blueprint, workspace, models, settings, options, args, resumed=False)
 
 
 def resume_run(args: argparse.Namespace) -> int:
@@ -163,8 +164,15 @@ def resume_run(args: argparse.Namespace) -> int:
     settle_interrupted(workspace)
     options = _options(args, settings)
     models = _models(settings)
-    with _RunLock(run.id):
-        return _drive(store, run.id, blueprint, workspace, models, settings, options, args, resumed=True)
+    with _RunLock(run.id), _engine(store) as engine:
+        return _drive(store, engine, run.id, blueprint, workspace, models, settings, options, args, resumed=True)
+
+
+def _engine(store: RunStore) -> Any:
+    """The durable engine on the run store's file (blueprint/engine.py; loads dbos)."""
+    from ..blueprint import LocalEngine
+
+    return LocalEngine(store.path)
 
 
 def _settings(args: argparse.Namespace, stored: dict[str, Any] | None) -> Any:
@@ -232,27 +240,30 @@ def _options(args: argparse.Namespace, settings: Any) -> RunOptions:
                       executor_max_turns=args.max_turns, grant_commands=args.yes, max_tokens=args.max_tokens, max_cost_usd=args.max_cost)
 
 
-def _drive(store: RunStore, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
+def _drive(store: RunStore, engine: Any, run_id: str, blueprint: Any, workspace: Any, models: Any, settings: Any, options: RunOptions,
            args: argparse.Namespace, *, resumed: bool) -> int:
+    from dataclasses import replace
+
     from ..agent import KillSwitch
     from ..blueprint import Orchestrator
 
     reporter = JsonLinesReporter() if args.headless else Readable()
     switch = KillSwitch()
+    steps = engine.steps(run_id, new=not resumed)
     with workspace:
-        orchestrator = Orchestrator(store, run_id, blueprint, workspace, models, reporter, options, switch, settings.price())
-        finished = asyncio.run(_with_signals(orchestrator, switch, resumed))
+        orchestrator = Orchestrator(store, run_id, blueprint, workspace, models, reporter, replace(options, steps=steps), switch, settings.price())
+        finished = asyncio.run(_with_signals(lambda: steps.drive(lambda: orchestrator.run(resumed=resumed)), switch))
     if not args.headless:
         print(neutralise(f"run {run_id}: {finished.reason}: {finished.message}\nreport: konstruct blueprint report {run_id}"))
     return EXIT_CODES.get(finished.reason, 1)
 
 
-async def _with_signals(orchestrator: Orchestrator, switch: KillSwitch, resumed: bool) -> Finished:
+async def _with_signals(run: Callable[[], Awaitable[Finished]], switch: KillSwitch) -> Finished:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, switch.kill, "killed")
     try:
-        return await orchestrator.run(resumed=resumed)
+        return await run()
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)

@@ -8,13 +8,14 @@ import json
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from konstruct_tui.agent import CollectingReporter, Finished
 from konstruct_tui.app import ScriptBook
 from konstruct_tui.blueprint import (
+    LocalEngine,
     Orchestrator,
     RunOptions,
     RunStore,
@@ -179,14 +180,33 @@ def run_with(root: Path, text: str, book: ScriptBook, *, store: RunStore | None 
              options: RunOptions | None = None, resumed: bool = False) -> RunResult:
     blueprint = parse_blueprint(text)
     store = store or RunStore(root.parent / "runs.sqlite3")
+    new = run_id is None
     if run_id is None:
         run_id = new_run_id()
         store.create_run(run_id, blueprint.title, "blueprint.toml", text, str(root), {"provider": "scripted"}, [p.id for p in blueprint.phases])
     reporter = CollectingReporter()
     options = options or RunOptions(turn_deadline_s=20, adjudicator_deadline_s=30)
-    with Workspace(root) as workspace:
-        finished = asyncio.run(Orchestrator(store, run_id, blueprint, workspace, book, reporter, options).run(resumed=resumed))
+    # Through the durable engine, as `konstruct blueprint run` drives a run: every scenario's units
+    # are steps of a DBOS workflow in the run store's own file.
+    with LocalEngine(store.path) as engine, Workspace(root) as workspace:
+        steps = engine.steps(run_id, new=new)
+        orchestrator = Orchestrator(store, run_id, blueprint, workspace, book, reporter, replace(options, steps=steps))
+        finished = asyncio.run(steps.drive(lambda: orchestrator.run(resumed=resumed)))
     return RunResult(finished, reporter, store, run_id)
+
+
+def engine_record(store: Path, run_id: str) -> list[tuple[str, str, Any, list[tuple[str, Any]]]]:
+    """Every workflow of the run as DBOS itself reads it back: (id, status, output, its steps)."""
+    from dbos import DBOSClient
+
+    client = DBOSClient(system_database_url=f"sqlite:///{store}")
+    try:
+        found = [w for w in client.list_workflows(workflow_id_prefix=run_id) if w.workflow_id == run_id or w.workflow_id.startswith(f"{run_id}~")]
+        return [(w.workflow_id, w.status, w.output, [(s["function_name"], s["output"]) for s in client.list_workflow_steps(w.workflow_id)])
+                for w in sorted(found, key=lambda w: w.created_at or 0)]
+    finally:
+        client.destroy()
+
 
 
 @contextmanager

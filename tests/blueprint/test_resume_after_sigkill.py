@@ -16,6 +16,7 @@ from blueprint_harness import (
     PHASE_FIX,
     blueprint_text,
     edit,
+    engine_record,
     read,
     verdict,
     write_scripts,
@@ -71,6 +72,24 @@ def test_sigkill_mid_run_then_resume(project: Path, tmp_path: Path, konstruct) -
     run_id = events[0]["session_id"]
     assert any(e["event"] == "phase_closed" and e["phase"] == "p1" for e in events)
 
+    from konstruct_tui.blueprint import default_path
+
+    # The engine's record of the cut-off run: its workflow pending, the units it finished recorded.
+    [(_, status, _, steps)] = engine_record(default_path(), run_id)
+    assert status == "PENDING" and [s[1]["unit"] for s in steps][:4] == ["baseline p1", "attempt p1.1", "verify p1.1", "adjudicate p1.1"]
+    # Another run starting in another process never takes the cut-off run up by itself: only the
+    # person's `resume` does (each process is an executor of its own).
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "calc.py").write_text((project / "calc.py").read_text())
+    (other / "check_calc.py").write_text((project / "check_calc.py").read_text())
+    quick = tmp_path / "quick.toml"
+    quick.write_text(blueprint_text(PHASE_FIX))
+    code, _, err = konstruct("blueprint", "run", str(quick), "--root", str(other), "--provider", "scripted", "--script",
+                             str(write_scripts(tmp_path / "s2", {"executor-p1": [read("calc.py")]})), "--headless", "--max-retries", "0")
+    assert code in (1, 3), err
+    assert [w[1] for w in engine_record(default_path(), run_id)] == ["PENDING"]
+
     code, before, _ = konstruct("blueprint", "status", run_id, "--json")
     assert code == 0
     assert [(p["id"], p["status"]) for p in before["phases"]] == [("p1", "closed"), ("p2", "running")]
@@ -99,3 +118,7 @@ def test_sigkill_mid_run_then_resume(project: Path, tmp_path: Path, konstruct) -
     assert [c.tool for c in store.calls(run_id, "p2") if c.session_id == interrupted[0]] == ["read_code"]
     code, after, _ = konstruct("blueprint", "status", run_id, "--json")
     assert after["status"] == "done" and [p["status"] for p in after["phases"]] == ["closed", "closed"]
+    # The resume was the run's next workflow; the cut-off one is cancelled, none stays pending.
+    record = engine_record(default_path(), run_id)
+    assert [(w, s) for w, s, _, _ in record] == [(run_id, "CANCELLED"), (f"{run_id}~1", "SUCCESS")]
+    assert record[1][2]["reason"] == "done" and [s[1]["unit"] for s in record[1][3]] == ["baseline p2", "attempt p2.1", "adjudicate p2.1"]

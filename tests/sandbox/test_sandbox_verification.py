@@ -53,3 +53,30 @@ def test_in_mode_full_verification_needs_the_full_access_grant(workspace_root: P
         granted = asyncio.run(run_verification([command], workspace, [], timeout_s=30, last_call=lambda: 0,
                                                full_access=lambda: True))
     assert granted[0].outcome == "ok" and witness.read_text() == "unconfined", granted
+
+
+def test_a_verification_command_cannot_forge_the_run_store_or_the_engines_record(workspace_root: Path, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run store holds the gate's record and, beside it, the durable engine's (DBOS's tables): a
+    command the executor wrote cannot mark a phase closed or a step done in either."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    from konstruct_tui.blueprint import LocalEngine, RunStore, default_path
+
+    store = RunStore()
+    store.create_run("bp-victim", "t", "plan.toml", "title = 't'", str(workspace_root), {"provider": "scripted"}, ["p1"])
+    with LocalEngine(store.path):  # the engine's tables, as after a first run
+        pass
+    store.close()
+    before = default_path().read_bytes()
+    forge = ("import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+             "db.execute(\"UPDATE phases SET status = 'closed'\"); "
+             "db.execute(\"INSERT INTO operation_outputs (workflow_uuid, function_id, function_name) VALUES ('bp-victim', 1, 'konstruct_unit')\"); "
+             "db.commit(); print('forged')")
+    with Workspace(workspace_root) as workspace:
+        results = asyncio.run(run_verification([shlex.join([sys.executable, "-c", forge, str(default_path())])], workspace, [],
+                                               timeout_s=30, last_call=lambda: 0, last_write=0))
+    assert [r.outcome for r in results] == ["failed"] and "forged" not in results[0].output, results
+    assert default_path().read_bytes() == before
+    assert [p.status for p in RunStore().phases("bp-victim")] == ["pending"]

@@ -65,6 +65,19 @@ async def test_a_blueprint_run_shows_its_phase_verdict_and_defects(tmp_path: Pat
         assert view.defects == ["double() is untested"] and gate.run_title == "Calc fixes"
         assert ("calc/core.py", "written") in [(r.path, r.status) for r in app.query_one(BatchTable).rows_shown]
     assert "return a + b" in (root / "calc/core.py").read_text()
+    # The workbench's run went through the durable engine, as `konstruct blueprint run` does.
+    from dbos import DBOSClient
+
+    from konstruct_tui.blueprint import RunStore, default_path
+
+    [run] = RunStore().runs()
+    client = DBOSClient(system_database_url=f"sqlite:///{default_path()}")
+    try:
+        [workflow] = client.list_workflows(workflow_id_prefix=run.id)
+        units = [s["output"]["unit"] for s in client.list_workflow_steps(workflow.workflow_id)]
+    finally:
+        client.destroy()
+    assert workflow.status == "SUCCESS" and units == ["baseline p1", "attempt p1.1", "adjudicate p1.1"]
 
 
 def test_cli_refuses_a_broken_blueprint_before_the_screen_opens(konstruct, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

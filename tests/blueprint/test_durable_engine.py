@@ -1,0 +1,114 @@
+"""A run on one machine goes through the durable engine (issue 28): a DBOS workflow whose record
+lives in the run store's own SQLite file, one checkpointed step per unit the store resumes from (a
+phase's verify baseline, each executor attempt, the gate's verify tier and its adjudicator tier)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from blueprint_harness import (
+    EVIDENCE,
+    ONE_TRY,
+    PHASE_FIX,
+    blueprint_text,
+    claim_done,
+    edit,
+    engine_record,
+    read,
+    run_blueprint,
+    verdict,
+    write_scripts,
+)
+
+PHASE_DOC = """
+[[phases]]
+id = "p2"
+title = "Document mul"
+goal = "mul has a docstring"
+relevant = ["calc.py"]
+
+[[phases.tasks]]
+id = "t1"
+text = "add a docstring to mul"
+"""
+DOC = "calc.py: mul now starts with the docstring 'The product.' right under its def line"
+
+
+def test_a_two_phase_run_is_one_workflow_with_a_step_per_unit(project: Path, tmp_path: Path) -> None:
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+        "executor-p2": [read("calc.py"), edit("calc.py", "def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n")],
+        "adjudicator-p2": [verdict("complete", {"t1": DOC})],
+    })
+    result = run_blueprint(project, blueprint_text(PHASE_FIX, PHASE_DOC), scripts)
+    assert result.finished.reason == "done"
+
+    [(workflow, status, output, steps)] = engine_record(result.store.path, result.run_id)
+    assert (workflow, status) == (result.run_id, "SUCCESS")
+    assert output == {"run": result.run_id, "reason": "done", "message": "all 2 phases closed"}
+    assert steps == [("konstruct_unit", {"unit": unit}) for unit in
+                     ("baseline p1", "attempt p1.1", "verify p1.1", "adjudicate p1.1", "baseline p2", "attempt p2.1", "adjudicate p2.1")]
+    # One file: the ledger and the engine's tables side by side.
+    tables = {row[0] for row in sqlite3.connect(result.store.path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"runs", "gates", "audit", "workflow_status", "operation_outputs"} <= tables
+
+
+def test_a_unit_that_ends_the_run_is_recorded_as_raised_and_the_run_parks_as_before(project: Path, tmp_path: Path) -> None:
+    scripts = write_scripts(tmp_path / "s", {  # claims done without changing anything: never closes
+        "executor-p1": [read("calc.py"), claim_done()],
+        "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
+    })
+    result = run_blueprint(project, blueprint_text(PHASE_FIX), scripts, options=ONE_TRY)
+    assert result.finished.reason == "stalled"
+    [(_, status, output, steps)] = engine_record(result.store.path, result.run_id)
+    assert status == "SUCCESS" and output["reason"] == "stalled"
+    assert [s[1]["unit"] for s in steps] == ["baseline p1", "attempt p1.1", "verify p1.1", "adjudicate p1.1"]
+
+
+def test_a_resume_is_the_next_continuation_and_replays_nothing(project: Path, tmp_path: Path) -> None:
+    scripts = write_scripts(tmp_path / "s", {
+        "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
+    })
+    from blueprint_harness import RecordingBook, run_with
+
+    first = run_with(project, blueprint_text(PHASE_FIX), RecordingBook(scripts, unreachable="adjudicator"), options=ONE_TRY)
+    assert first.finished.reason == "error"  # fail-closed: no adjudicator, no close; resumable
+    write_scripts(scripts, {"adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})]})
+    again = run_blueprint(project, blueprint_text(PHASE_FIX), scripts, store=first.store, run_id=first.run_id, resumed=True, options=ONE_TRY)
+    assert again.finished.reason == "done"
+
+    record = engine_record(first.store.path, first.run_id)
+    assert [(w, s, o["reason"]) for w, s, o, _ in record] == [(first.run_id, "SUCCESS", "error"), (f"{first.run_id}~1", "SUCCESS", "done")]
+    # The continuation judges again (verify and adjudicator); the executor's recorded attempt is not re-run.
+    assert [s[1]["unit"] for s in record[1][3]] == ["baseline p1", "verify p1.1", "adjudicate p1.1"]
+
+
+def test_a_store_the_engine_cannot_use_is_one_line_and_no_run_is_recorded(project: Path, tmp_path: Path, konstruct) -> None:
+    from konstruct_tui.blueprint import RunStore, default_path
+
+    RunStore().close()
+    with sqlite3.connect(default_path()) as db:  # someone's table where the engine keeps its workflows
+        db.execute("CREATE TABLE workflow_status (who TEXT)")
+    plan = tmp_path / "plan.toml"
+    plan.write_text(blueprint_text(PHASE_FIX))
+    scripts = write_scripts(tmp_path / "s", {"executor-p1": [read("calc.py")]})
+    code, out, err = konstruct("blueprint", "run", str(plan), "--root", str(project), "--provider", "scripted", "--script", str(scripts), "--headless")
+    assert code == 2 and not out
+    assert len(err.strip().splitlines()) == 1 and str(default_path()) in err and "durable engine" in err and "internal error" not in err
+    assert [r.id for r in RunStore().runs()] == []
+    assert (project / "calc.py").read_text().count("a - b") == 1
+
+
+@pytest.mark.parametrize("twice", [False, True])
+def test_one_process_drives_runs_of_one_store_only(tmp_path: Path, twice: bool) -> None:
+    from konstruct_tui.blueprint import LocalEngine, RunStore, StoreUnusable
+
+    first, second = RunStore(tmp_path / "a.sqlite3"), RunStore(tmp_path / "b.sqlite3")
+    with LocalEngine(first.path), LocalEngine(first.path) if twice else LocalEngine(first.path):
+        with pytest.raises(StoreUnusable, match="already drives a run"):
+            LocalEngine(second.path).__enter__()
+    with LocalEngine(second.path) as engine:  # once the first is done with, the other store is fine
+        assert engine.steps("bp-x").workflow == "bp-x"
