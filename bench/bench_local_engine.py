@@ -24,12 +24,15 @@ from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "blueprint")]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests" / "blueprint"), str(ROOT / "tests" / "team")]
 
 from blueprint_harness import (  # noqa: E402
     CALC,
     CHECK,
+    DOC,
+    DOCSTRING,
     EVIDENCE,
+    PHASE_DOC,
     PHASE_FIX,
     blueprint_text,
     edit,
@@ -38,24 +41,13 @@ from blueprint_harness import (  # noqa: E402
     verdict,
     write_scripts,
 )
+from bench_queue import whole_process  # noqa: E402
 
-PHASE_DOC = """
-[[phases]]
-id = "p2"
-title = "Document mul"
-goal = "mul has a docstring"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "add a docstring to mul"
-"""
-DOC = "calc.py: mul now starts with the docstring 'The product.' right under its def line"
 PLAN = blueprint_text(PHASE_FIX, PHASE_DOC)
 SCRIPTS = {
     "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
     "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
-    "executor-p2": [read("calc.py"), edit("calc.py", "def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n")],
+    "executor-p2": [read("calc.py"), edit("calc.py", *DOCSTRING)],
     "adjudicator-p2": [verdict("complete", {"t1": DOC})],
 }
 
@@ -108,23 +100,6 @@ def process_seconds(code: str, count: int) -> float:
     return statistics.median(times)
 
 
-def whole_process(folder: Path, scripts: Path, count: int) -> float:
-    """Seconds per run as a person waits for `konstruct blueprint run`: the whole process."""
-    folder.mkdir()
-    plan = folder / "plan.toml"
-    plan.write_text(PLAN)
-    times = []
-    for n in range(count):
-        root = project(folder / f"whole{n}")
-        began = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "konstruct_tui", "blueprint", "run", str(plan), "--root", str(root), "--headless",
-                               "--provider", "scripted", "--script", str(scripts)], env={**os.environ, "PYTHONPATH": str(ROOT)},
-                              capture_output=True, text=True)
-        times.append(time.perf_counter() - began)
-        assert done.returncode == 0, done.stderr[-2000:]
-    return statistics.median(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
@@ -153,7 +128,8 @@ def main() -> None:
         print(f"the engine's cost: {extra * 1000:.0f} ms a run = {extra / steps * 1000:.1f} ms a step, {extra / base * 100:.1f}% of the run")
         bare = process_seconds("import konstruct_tui.blueprint, konstruct_tui.app", 7)
         loaded = process_seconds("import konstruct_tui.blueprint, konstruct_tui.app, dbos", 7)
-        whole = whole_process(folder / "whole", scripts, max(5, args.runs // 3))
+        (folder / "whole").mkdir()
+        whole = whole_process(folder / "whole", scripts, max(5, args.runs // 3), PLAN, project)
         print(f"loading dbos in a process: {(loaded - bare) * 1000:.0f} ms (median of 7, against the same process without it)")
         print(f"whole `konstruct blueprint run` process (with the engine): {whole * 1000:.0f} ms (median); "
               f"the engine's load and per-run cost are {((loaded - bare) + extra) / whole * 100:.0f}% of it")

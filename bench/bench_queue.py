@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,13 +87,14 @@ def baseline(folder: Path, scripts: Path, count: int) -> float:
     return statistics.median(times)
 
 
-def whole_process(folder: Path, scripts: Path, count: int) -> float:
-    """Seconds per run as a person waits for `konstruct blueprint run` on one machine: the whole process."""
+def whole_process(folder: Path, scripts: Path, count: int, text: str = PLAN, make: Callable[[Path], Path] = make_repo) -> float:
+    """Seconds per run as a person waits for `konstruct blueprint run` on one machine: the whole process
+    (the plan `text` in a project `make` makes; also bench_local_engine.py's)."""
     plan = folder / "plan.toml"
-    plan.write_text(PLAN)
+    plan.write_text(text)
     times = []
     for n in range(count):
-        root = make_repo(folder / f"whole{n}")
+        root = make(folder / f"whole{n}")
         began = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "konstruct_tui", "blueprint", "run", str(plan), "--root", str(root), "--headless",
                                "--provider", "scripted", "--script", str(scripts)], env={**os.environ, "PYTHONPATH": str(ROOT)},

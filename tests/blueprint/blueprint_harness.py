@@ -45,6 +45,21 @@ id = "t1"
 text = "make add return a + b"
 """
 
+# A second phase: document mul (its evidence, and the edit that does it).
+PHASE_DOC = """
+[[phases]]
+id = "p2"
+title = "Document mul"
+goal = "mul has a docstring"
+relevant = ["calc.py"]
+
+[[phases.tasks]]
+id = "t1"
+text = "add a docstring to mul"
+"""
+DOC = "calc.py: mul now starts with the docstring 'The product.' right under its def line"
+DOCSTRING = ("def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n")
+
 EVIDENCE = "calc.py line 2: add() now returns a + b, so add(2, 3) gives 5 as required"
 # One phase of three tasks (the gate scenarios about outstanding sets), and evidence for each.
 THREE_TASKS = """

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 from blueprint_harness import (
+    DOC,
+    DOCSTRING,
     EVIDENCE,
     ONE_TRY,
+    PHASE_DOC,
     PHASE_FIX,
     blueprint_text,
     claim_done,
@@ -22,25 +25,11 @@ from blueprint_harness import (
     write_scripts,
 )
 
-PHASE_DOC = """
-[[phases]]
-id = "p2"
-title = "Document mul"
-goal = "mul has a docstring"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "add a docstring to mul"
-"""
-DOC = "calc.py: mul now starts with the docstring 'The product.' right under its def line"
-
-
 def test_a_two_phase_run_is_one_workflow_with_a_step_per_unit(project: Path, tmp_path: Path) -> None:
     scripts = write_scripts(tmp_path / "s", {
         "executor-p1": [read("calc.py"), edit("calc.py", "a - b", "a + b")],
         "adjudicator-p1": [verdict("complete", {"t1": EVIDENCE})],
-        "executor-p2": [read("calc.py"), edit("calc.py", "def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n")],
+        "executor-p2": [read("calc.py"), edit("calc.py", *DOCSTRING)],
         "adjudicator-p2": [verdict("complete", {"t1": DOC})],
     })
     result = run_blueprint(project, blueprint_text(PHASE_FIX, PHASE_DOC), scripts)
@@ -112,3 +101,32 @@ def test_one_process_drives_runs_of_one_store_only(tmp_path: Path, twice: bool) 
             LocalEngine(second.path).__enter__()
     with LocalEngine(second.path) as engine:  # once the first is done with, the other store is fine
         assert engine.steps("bp-x").workflow == "bp-x"
+
+
+def test_a_run_cancelled_mid_unit_ends_as_the_orchestrator_says_and_the_engine_records_it(tmp_path: Path) -> None:
+    """The watchdog's `quiet` alarm cancels the run's task wherever it is, also inside a step: the
+    orchestrator turns that into its ending, and the workflow ends with it (nothing left pending)."""
+    import asyncio
+
+    from konstruct_tui.agent import Finished
+    from konstruct_tui.blueprint import LocalEngine, RunStore
+
+    store = RunStore(tmp_path / "runs.sqlite3")
+
+    async def run() -> Finished:
+        async def hang() -> None:
+            asyncio.current_task().cancel()  # type: ignore[union-attr]
+            await asyncio.sleep(30)
+
+        try:
+            await steps.run("attempt p1.1", hang)
+        except asyncio.CancelledError:
+            return Finished(reason="error", session_id="bp-q", turns=0, message="watchdog: no session running")
+        raise AssertionError("the cancel did not reach the run")
+
+    with LocalEngine(store.path) as engine:
+        steps = engine.steps("bp-q", new=True)
+        finished = asyncio.run(steps.drive(run))
+    assert finished.reason == "error"
+    [(workflow, status, output, units)] = engine_record(store.path, "bp-q")
+    assert (workflow, status, output["reason"]) == ("bp-q", "SUCCESS", "error") and units == []

@@ -11,23 +11,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-from blueprint_harness import CALC, EVIDENCE, PHASE_FIX, blueprint_text, fakellm_server
+from blueprint_harness import CALC, EVIDENCE, PHASE_DOC, PHASE_FIX, blueprint_text, fakellm_server
 
 from konstruct_tui.cli import main
 
 FIXED = CALC.replace("a - b", "a + b")
 DOC_EVIDENCE = "calc.py: mul now starts with the docstring 'The product.' under its def line"
-PHASE_DOC = """
-[[phases]]
-id = "p2"
-title = "Document mul"
-goal = "mul has a docstring"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "add a docstring to mul"
-"""
 
 
 def _revision(text: str) -> str:

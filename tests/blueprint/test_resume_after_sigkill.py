@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 from blueprint_harness import (
+    DOC,
     EVIDENCE,
+    PHASE_DOC,
     PHASE_FIX,
     blueprint_text,
     edit,
@@ -21,20 +23,6 @@ from blueprint_harness import (
     verdict,
     write_scripts,
 )
-
-PHASE_MUL = """
-[[phases]]
-id = "p2"
-title = "Document mul"
-goal = "mul has a docstring"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "add a docstring to mul"
-"""
-DOC = "calc.py: mul now starts with the docstring 'The product.' right under its def line"
-
 
 def _konstruct(*args: str, env: dict[str, str], cwd: Path) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "konstruct_tui", *args], cwd=cwd, env=env,
@@ -50,7 +38,7 @@ def test_sigkill_mid_run_then_resume(project: Path, tmp_path: Path, konstruct) -
         "adjudicator-p2": [verdict("complete", {"t1": DOC})],
     })
     plan = tmp_path / "plan.toml"
-    plan.write_text(blueprint_text(PHASE_FIX, PHASE_MUL))
+    plan.write_text(blueprint_text(PHASE_FIX, PHASE_DOC))
     child = _konstruct("blueprint", "run", str(plan), "--root", str(project), "--provider", "scripted",
                        "--script", str(scripts), "--headless", env=env, cwd=tmp_path)
     events = []

@@ -30,7 +30,10 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "blueprint"))
 from blueprint_harness import (  # noqa: E402
     CALC,
     CHECK,
+    DOC,
+    DOCSTRING,
     EVIDENCE,
+    PHASE_DOC,
     PHASE_FIX,
     blueprint_text,
     edit,
@@ -39,19 +42,6 @@ from blueprint_harness import (  # noqa: E402
     write_scripts,
 )
 
-PHASE_DOC = """
-[[phases]]
-id = "p2"
-title = "Document mul"
-goal = "mul has a docstring"
-relevant = ["calc.py"]
-
-[[phases.tasks]]
-id = "t1"
-text = "add a docstring to mul"
-"""
-DOC = "calc.py: mul now starts with the docstring 'The product.' right under its def line"
-DOCSTRING = ("def mul(a, b):\n", "def mul(a, b):\n    \"\"\"The product.\"\"\"\n")
 
 
 def _project(tmp_path: Path) -> Path:
