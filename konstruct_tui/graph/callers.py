@@ -23,7 +23,7 @@ from .traversal import Reached, reach
 
 RESOLVED = "resolved"
 BY_NAME = "by_name"
-OVERRIDDEN = "~"  # a member row `~Base.m`: the file calls an override of `Base.m` (see the Python plugin's members/resolver.py)
+OVERRIDDEN = "~"  # a member row `~Base.m`: the file calls an override of `Base.m` (see the Python plugin's members/uses.py)
 _REEXPORT_DEPTH = 4
 _REACH_LIMIT = 5000  # files examined for by-name candidates; a hub's whole project is enough
 _FAMILY_DEPTH = 4

@@ -1,5 +1,5 @@
 """The member facts of one Python file, as typed records: what `members/facts.py` reads from the
-source and `members/resolver.py` types member uses from. JSON only at the index store's edge
+source and `members/meaning.py` types member uses from. JSON only at the index store's edge
 (`PythonMemberFacts.to_json` / `from_json`: compact lists, read back without a parse of their own).
 
 What the source writes a value as (`Written`) is one of: an annotation's class (`x: Console`), its

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ...facts import Edge, FileFacts, ImportRef, ProjectView
-from .members import MemberResolver
+from .members import MemberUses
 from .modules import ImportBinding, ModuleTable, join, parent_dir
 from .records import PythonMemberFacts
 
@@ -26,7 +26,7 @@ class PythonResolver:
     def __init__(self, project: ProjectView) -> None:
         self._project = project
         self.table = ModuleTable(project)
-        self._members = MemberResolver(project, self)
+        self._members = MemberUses(project, self)
 
     def resolve(self, facts: FileFacts) -> list[Edge]:
         importer = facts.path

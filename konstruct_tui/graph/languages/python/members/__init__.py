@@ -1,10 +1,10 @@
 """Python member evidence: the member facts a file states (`facts`: what each name's type is, as
-written), and the resolver that turns them into member uses (`resolver`: one class, which walks a
-file's uses and call chains itself)."""
+written), and the resolution that turns them into member uses: `uses` walks a file's uses and call
+chains, asking `meaning` what each name along them is, over the per-file tables of `file_tables`."""
 
 from __future__ import annotations
 
 from .facts import member_facts
-from .resolver import MemberResolver
+from .uses import MemberUses
 
-__all__ = ["MemberResolver", "member_facts"]
+__all__ = ["MemberUses", "member_facts"]

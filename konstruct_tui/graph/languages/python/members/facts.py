@@ -1,5 +1,5 @@
 """What a Python file states about the types of its names, read at extraction time so that
-resolution (`members/resolver.py`) can tell whose method `recv.name(...)` calls.
+resolution (`members/meaning.py`) can tell whose method `recv.name(...)` calls.
 
 Only what the source writes down counts: annotations (`c: Console`, `self.x: T`, `-> T`), an
 assignment from a call (`c = Console()`: a class makes an instance, a function its annotated
