@@ -44,13 +44,13 @@ def test_parallel_commands_from_several_threads_are_each_confined(workspace_root
     escapes = [outside_paths(tempfile.gettempdir()) for _ in range(6)]
     code = "import sys; open(sys.argv[1], 'w').write('in'); open(sys.argv[2], 'w')"
 
-    def one(k: int) -> str:
+    def one(k: int) -> tuple[str, str, int | None, str]:
         outcome = run_confined(workspace_root, [sys.executable, "-I", "-c", code, f"out{k}.txt", str(escapes[k])])
-        return outcome.stderr
+        return outcome.status, outcome.stderr, outcome.exit_code, f"{outcome.stdout} {outcome.reason or ''}"
 
     with ThreadPoolExecutor(max_workers=3) as pool:
-        errors = list(pool.map(one, range(6)))
-    assert all(refused(error) for error in errors)
+        outcomes = list(pool.map(one, range(6)))
+    assert all(refused(stderr) for _, stderr, _, _ in outcomes), outcomes
     assert all((workspace_root / f"out{k}.txt").read_text() == "in" for k in range(6))
     assert not any(path.exists() for path in escapes)
 

@@ -3,6 +3,7 @@ session replays, and waiting on the team database."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from blueprint_harness import CALC, CHECK, EVIDENCE, PHASE_FIX, blueprint_text, edit, read, verdict, write_scripts
+from team_processes import cli
 
 from konstruct_tui.team import DatabaseTarget, TeamDatabase
 
@@ -71,3 +73,32 @@ def wait_for(what: Callable[[], Any], timeout: float = 120, every: float = 0.2, 
             return value
         time.sleep(every)
     raise AssertionError(f"timed out waiting: {why}" + (f"; state: {state()}" if state else ""))
+
+
+# A worker that beats often and is taken for dead soon: recovery within seconds.
+FAST = ("--heartbeat", "0.3", "--dead-after", "2")
+
+
+def submit_scripted(plan: Path, scripts: Path, repo: Path, url: str) -> str:
+    """`konstruct blueprint submit` of a scripted plan: the run id."""
+    done = cli("blueprint", "submit", str(plan), "--repo", str(repo), "--provider", "scripted", "--script", str(scripts), "--database", url)
+    assert done.returncode == 0, done.stderr
+    return str(json.loads(done.stdout)["run"])
+
+
+def finished_once(url: str, repo: Path, run_id: str) -> None:
+    """The run is done, each phase closed once, and its branch pushed with both phases' work."""
+    status = json.loads(cli("blueprint", "status", run_id, "--json", "--database", url).stdout)
+    assert status["status"] == "done", status
+    # Each phase closed once: once in the team's record (its key says so) and once in the run's own gate.
+    assert sorted(c["phase_id"] for c in status["closed"]) == ["p1", "p2"]
+    assert [(p["id"], p["status"], p["verdict"]) for p in status["phases"]] == [("p1", "closed", "complete"), ("p2", "closed", "complete")]
+    report = cli("blueprint", "report", run_id, "--database", url).stdout
+    assert report.count("**close**") == 2, report
+    pushed = git("show", f"konstruct/{run_id}:calc.py", cwd=repo)
+    assert "return a + b" in pushed and DOC[1].splitlines()[1] in pushed
+
+
+def slow_first_phase(tmp_path: Path, seconds: float) -> tuple[Path, Path]:
+    """The two-phase plan whose first executor turn takes `seconds` (streamed in 20 pieces)."""
+    return two_phase_plan(tmp_path, p1_first=[{"text": " ".join(["thinking"] * 20), "delay_s": seconds / 20}])
