@@ -50,9 +50,10 @@ def test_parallel_commands_from_several_threads_are_each_confined(workspace_root
 
     with ThreadPoolExecutor(max_workers=3) as pool:
         outcomes = list(pool.map(one, range(6)))
+    # Escapes first: a failure says whether anything got out before it says how a command failed.
+    assert not any(path.exists() for path in escapes), outcomes
+    assert all((workspace_root / f"out{k}.txt").exists() and (workspace_root / f"out{k}.txt").read_text() == "in" for k in range(6)), outcomes
     assert all(refused(stderr) for _, stderr, _, _ in outcomes), outcomes
-    assert all((workspace_root / f"out{k}.txt").read_text() == "in" for k in range(6))
-    assert not any(path.exists() for path in escapes)
 
 
 def test_other_threads_of_the_workbench_keep_their_rights(workspace_root: Path,
