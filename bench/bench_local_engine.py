@@ -13,14 +13,12 @@ for the engine beside that: loading dbos (against a process that does not), DBOS
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +36,7 @@ from blueprint_harness import (  # noqa: E402
     edit,
     engine_record,
     read,
+    run_with,
     verdict,
     write_scripts,
 )
@@ -60,33 +59,19 @@ def project(folder: Path) -> Path:
 
 
 def one_run(folder: Path, scripts: Path, engine: bool) -> tuple[float, int]:
-    """Seconds for one run (the workspace opened and closed around it; through the engine, DBOS's
-    launch and shutdown too, as each `konstruct blueprint run` process pays them) and its steps.
-    Each way keeps one run store for all its runs, as a machine does (the engine's tables are made
-    once, by the first)."""
-    from konstruct_tui.agent.events import CollectingReporter
+    """Seconds for one run, the tests' way (blueprint_harness.run_with: the workspace opened and
+    closed around it; through the engine, DBOS's launch and shutdown too, as each `konstruct
+    blueprint run` process pays them) and its steps. Each way keeps one run store for all its runs,
+    as a machine does (the engine's tables are made once, by the first)."""
     from konstruct_tui.app import ScriptBook
-    from konstruct_tui.blueprint import LocalEngine, Orchestrator, RunOptions, RunStore, new_run_id, parse_blueprint
-    from konstruct_tui.workspace import Workspace
+    from konstruct_tui.blueprint import RunStore
 
-    root = project(folder / "proj")
     store = RunStore(folder.parent / ("engine.sqlite3" if engine else "today.sqlite3"))
-    blueprint = parse_blueprint(PLAN)
-    run_id = new_run_id()
-    store.create_run(run_id, blueprint.title, "plan.toml", PLAN, str(root), {"provider": "scripted"}, [p.id for p in blueprint.phases])
-    options = RunOptions(turn_deadline_s=20)
     began = time.perf_counter()
-    if engine:
-        with LocalEngine(store.path) as local, Workspace(root) as workspace:
-            steps = local.steps(run_id, new=True)
-            orchestrator = Orchestrator(store, run_id, blueprint, workspace, ScriptBook(scripts, 20), CollectingReporter(), replace(options, steps=steps))
-            finished = asyncio.run(steps.drive(orchestrator.run))
-    else:
-        with Workspace(root) as workspace:
-            finished = asyncio.run(Orchestrator(store, run_id, blueprint, workspace, ScriptBook(scripts, 20), CollectingReporter(), options).run())
+    result = run_with(project(folder / "proj"), PLAN, ScriptBook(scripts, 20), store=store, engine=engine)
     spent = time.perf_counter() - began
-    assert finished.reason == "done", finished
-    units = len(engine_record(store.path, run_id)[0][3]) if engine else 0
+    assert result.finished.reason == "done", result.finished
+    units = len(engine_record(store.path, result.run_id)[0][3]) if engine else 0
     store.close()
     return spent, units
 

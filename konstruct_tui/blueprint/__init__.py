@@ -3,7 +3,7 @@ not the executor, decides when a phase is done.
 
 Public names: `parse_blueprint` / `Blueprint` / `Phase` / `Task` / `BlueprintInvalid` (the format),
 `RunStore` (run state in SQLite), `LocalEngine` (the durable engine a run on one machine goes
-through: loads dbos), `Orchestrator` / `RunOptions` / `new_run_id` (a run),
+through: loads dbos), `Orchestrator` / `RunOptions` / `new_run_id` (a run), `workflow_id` / `continuation_of` (a run's workflows in the engine: `RUN`, `RUN~N`),
 `ModelSource` / `SharedModel` (the port for which model each session talks to: the
 composition root hands the run its source; this package imports no provider), `refused_commands`, the events
 `RunStarted` / `PhaseStarted` / `VerdictReached` / `PhaseClosed` / `WatchdogAlarm` / `SessionOpened`, `render_report`, `owner_alive` and `output_excerpt` (the head and tail of a
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .owner import effective_status, owner_alive, owner_token
     from .plan import Blueprint, BlueprintInvalid, Phase, Task, parse_blueprint
     from .report import render as render_report
-    from .run_options import RunOptions
+    from .run_options import RunOptions, continuation_of, workflow_id
     from .store import RunStore, StoreDamaged, StoreUnusable, damaged_message, default_path
     from .store_repair import open_for_run
     from .verification import output_excerpt, refused_commands
@@ -48,6 +48,7 @@ __all__ = [
     "Task",
     "VerdictReached",
     "WatchdogAlarm",
+    "continuation_of",
     "damaged_message",
     "default_path",
     "effective_status",
@@ -59,6 +60,7 @@ __all__ = [
     "parse_blueprint",
     "refused_commands",
     "render_report",
+    "workflow_id",
 ]
 
 __getattr__, __dir__ = lazy_face(__name__, __file__)

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from dbos import DBOS, SetWorkflowID
 
 from ..agent import Finished
-from .run_options import Outcome
+from .run_options import Outcome, workflow_id
 from .store import StoreUnusable
 
 WORKFLOW = "konstruct_local_run"
@@ -204,4 +204,4 @@ class LocalEngine:
             first = (str(error).splitlines() or [type(error).__name__])[0][:300]
             raise StoreUnusable(f"the blueprint run store {self.store_path}: the durable engine (DBOS) cannot read its runs: {first}; "
                                 "move the file aside to start afresh") from None
-        return EngineSteps(run_id, f"{run_id}~{len(earlier)}" if earlier else run_id, self.store_path)
+        return EngineSteps(run_id, workflow_id(run_id, len(earlier)), self.store_path)

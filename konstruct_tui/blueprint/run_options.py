@@ -43,6 +43,17 @@ async def run_unit(options: RunOptions, unit: str, body: Callable[[], Awaitable[
     return await (options.steps.run(unit, body) if options.steps is not None else body())
 
 
+def workflow_id(run_id: str, continuation: int) -> str:
+    """The engine's workflow of a run's first go (`RUN`) or of its continuation N after a resume,
+    an answer or a hand-over (`RUN~N`): one spelling for one-machine and team runs."""
+    return run_id if continuation == 0 else f"{run_id}~{continuation}"
+
+
+def continuation_of(workflow: str) -> int:
+    """N of `RUN~N` (0 for `RUN`)."""
+    return int(workflow.rpartition("~")[2]) if "~" in workflow else 0
+
+
 class RunBroker:
     """Who answers the executor's trust questions in an unattended run: starting the run grants
     edits and the project's own scripts for this run only (nothing is stored); arbitrary command

@@ -30,12 +30,13 @@ from typing import Any
 from dbos import DBOS, DBOSClient
 
 from .database import DatabaseProblem, DatabaseTarget, scrub
+from ..blueprint import continuation_of, workflow_id
 from ..providers import ConfigInvalid
 from ..untrusted_text import neutralise
 from .checkout import CheckoutFailed
 from .model_server import ModelServerRefused
 from .repo_allowlist import RepoRefused
-from .records import TeamDatabase, workflow_id
+from .records import TeamDatabase
 from .step import advance, clear_stale_scratch
 
 QUEUE = "konstruct-runs"
@@ -110,7 +111,7 @@ def _hand_over(db: TeamDatabase, run_id: str) -> dict[str, Any]:
 @DBOS.workflow(name=WORKFLOW)
 def konstruct_run(run_id: str) -> str:
     workflow = DBOS.workflow_id or run_id
-    continuation = int(workflow.rpartition("~")[2]) if "~" in workflow else 0
+    continuation = continuation_of(workflow)
     with _in_flight_lock:
         _in_flight[0] += 1
     try:

@@ -402,11 +402,6 @@ class TeamDatabase:
             return [dict(r) for r in connection.execute(sa.select(workers).order_by(workers.c.started)).mappings()]
 
 
-def workflow_id(run_id: str, continuation: int) -> str:
-    """The DBOS workflow of a run's first go (`RUN`) or of its continuation N after an answer or a resume (`RUN~N`)."""
-    return run_id if continuation == 0 else f"{run_id}~{continuation}"
-
-
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 

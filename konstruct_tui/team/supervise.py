@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from ..blueprint import workflow_id
 from ..untrusted_text import neutralise
 from .database import DatabaseProblem, DatabaseTarget
-from .records import TeamDatabase, workflow_id
+from .records import TeamDatabase
 
 if TYPE_CHECKING:  # the reading side (the workbench) loads the app layer; stop, resume and answer never do
     from ..app import RunRow, RunView

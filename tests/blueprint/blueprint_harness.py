@@ -192,7 +192,7 @@ class _Unreachable:
 
 
 def run_with(root: Path, text: str, book: ScriptBook, *, store: RunStore | None = None, run_id: str | None = None,
-             options: RunOptions | None = None, resumed: bool = False) -> RunResult:
+             options: RunOptions | None = None, resumed: bool = False, engine: bool = True) -> RunResult:
     blueprint = parse_blueprint(text)
     store = store or RunStore(root.parent / "runs.sqlite3")
     new = run_id is None
@@ -202,9 +202,14 @@ def run_with(root: Path, text: str, book: ScriptBook, *, store: RunStore | None 
     reporter = CollectingReporter()
     options = options or RunOptions(turn_deadline_s=20, adjudicator_deadline_s=30)
     # Through the durable engine, as `konstruct blueprint run` drives a run: every scenario's units
-    # are steps of a DBOS workflow in the run store's own file.
-    with LocalEngine(store.path) as engine, Workspace(root) as workspace:
-        steps = engine.steps(run_id, new=new)
+    # are steps of a DBOS workflow in the run store's own file (`engine=False`: today's store alone,
+    # the baseline bench/bench_local_engine.py measures against).
+    if not engine:
+        with Workspace(root) as workspace:
+            finished = asyncio.run(Orchestrator(store, run_id, blueprint, workspace, book, reporter, options).run(resumed=resumed))
+        return RunResult(finished, reporter, store, run_id)
+    with LocalEngine(store.path) as local, Workspace(root) as workspace:
+        steps = local.steps(run_id, new=new)
         orchestrator = Orchestrator(store, run_id, blueprint, workspace, book, reporter, replace(options, steps=steps))
         finished = asyncio.run(steps.drive(lambda: orchestrator.run(resumed=resumed)))
     return RunResult(finished, reporter, store, run_id)

@@ -4,6 +4,7 @@ phase's verify baseline, each executor attempt, the gate's verify tier and its a
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
@@ -96,10 +97,12 @@ def test_one_process_drives_runs_of_one_store_only(tmp_path: Path, twice: bool) 
     from konstruct_tui.blueprint import LocalEngine, RunStore, StoreUnusable
 
     first, second = RunStore(tmp_path / "a.sqlite3"), RunStore(tmp_path / "b.sqlite3")
-    with LocalEngine(first.path), LocalEngine(first.path) if twice else LocalEngine(first.path):
+    with contextlib.ExitStack() as users:  # one run of the store, or two at once (a workbench)
+        for _ in range(2 if twice else 1):
+            users.enter_context(LocalEngine(first.path))
         with pytest.raises(StoreUnusable, match="already drives a run"):
             LocalEngine(second.path).__enter__()
-    with LocalEngine(second.path) as engine:  # once the first is done with, the other store is fine
+    with LocalEngine(second.path) as engine:  # once every run of the first is done, the other store is fine
         assert engine.steps("bp-x").workflow == "bp-x"
 
 
