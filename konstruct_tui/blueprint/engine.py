@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from dbos import DBOS, SetWorkflowID
 
 from ..agent import Finished
-from .run_options import Outcome, workflow_id
+from .run_options import Outcome, continuation_of, workflow_id
 from .store import StoreUnusable
 
 WORKFLOW = "konstruct_local_run"
@@ -127,6 +127,9 @@ class EngineSteps:
             # The run ended and the run store has every fact of it; only the engine's record of the end is missing.
         finally:
             _runs.pop(self.workflow, None)
+        if self.workflow not in _finished:  # DBOS handed back a result it had recorded: nothing ran
+            raise StoreUnusable(f"run {self.run_id}: the durable engine already holds a finished workflow {self.workflow} in the blueprint "
+                                f"run store {self.store_path}, so nothing ran; `konstruct blueprint resume {self.run_id}` starts the next one")
         return _finished.pop(self.workflow)
 
     def _problem(self, error: Exception) -> str:
@@ -196,7 +199,7 @@ class LocalEngine:
             return EngineSteps(run_id, run_id, self.store_path)
         try:
             earlier = [w for w in DBOS.list_workflows(workflow_id_prefix=run_id, load_input=False, load_output=False)
-                       if w.workflow_id == run_id or w.workflow_id.startswith(f"{run_id}~")]
+                       if w.workflow_id == run_id or (w.workflow_id.startswith(f"{run_id}~") and w.workflow_id[len(run_id) + 1:].isdigit())]
             for workflow in earlier:
                 if workflow.status in ("PENDING", "ENQUEUED"):
                     DBOS.cancel_workflow(workflow.workflow_id)
@@ -204,4 +207,8 @@ class LocalEngine:
             first = (str(error).splitlines() or [type(error).__name__])[0][:300]
             raise StoreUnusable(f"the blueprint run store {self.store_path}: the durable engine (DBOS) cannot read its runs: {first}; "
                                 "move the file aside to start afresh") from None
-        return EngineSteps(run_id, workflow_id(run_id, len(earlier)), self.store_path)
+        # Past the highest one there is, not the count: a workflow deleted from the engine's tables
+        # (`dbos workflow` garbage collection, a hand) must not make a resume reuse a later one's id,
+        # whose recorded result DBOS would hand back without running anything.
+        return EngineSteps(run_id, workflow_id(run_id, max((continuation_of(w.workflow_id) + 1 for w in earlier), default=0)),
+                           self.store_path)

@@ -133,3 +133,36 @@ def test_a_run_cancelled_mid_unit_ends_as_the_orchestrator_says_and_the_engine_r
     assert finished.reason == "error"
     [(workflow, status, output, units)] = engine_record(store.path, "bp-q")
     assert (workflow, status, output["reason"]) == ("bp-q", "SUCCESS", "error") and units == []
+
+
+def test_a_resume_never_reuses_a_workflow_the_engine_already_finished(tmp_path: Path) -> None:
+    """A continuation deleted from the engine's tables (its garbage collection, a hand) leaves a gap:
+    the next resume goes past the highest id there is, never onto a finished workflow whose
+    recorded result DBOS would hand back without running anything."""
+    import asyncio
+
+    from konstruct_tui.agent import Finished
+    from konstruct_tui.blueprint import LocalEngine, RunStore, StoreUnusable
+    from konstruct_tui.blueprint.engine import EngineSteps
+
+    store = RunStore(tmp_path / "runs.sqlite3")
+    ran: list[str] = []
+
+    def drive(steps) -> Finished:  # type: ignore[no-untyped-def]
+        async def run() -> Finished:
+            ran.append(steps.workflow)
+            return Finished(reason="done", session_id="bp-g", turns=0, message="ok")
+
+        return asyncio.run(steps.drive(run))
+
+    with LocalEngine(store.path) as engine:
+        for _ in range(3):
+            drive(engine.steps("bp-g"))
+        with sqlite3.connect(store.path) as db:  # RUN~1 gone: RUN and RUN~2 left
+            db.execute("DELETE FROM workflow_status WHERE workflow_uuid = 'bp-g~1'")
+        assert drive(engine.steps("bp-g")).reason == "done"
+        # A workflow id the engine already finished (a store copied under a new run, a hand): one
+        # line saying nothing ran, not a result replayed as if the run had gone on.
+        with pytest.raises(StoreUnusable, match="already holds a finished workflow bp-g~3"):
+            drive(EngineSteps("bp-g", "bp-g~3", store.path))
+    assert ran == ["bp-g", "bp-g~1", "bp-g~2", "bp-g~3"]

@@ -74,9 +74,13 @@ def test_a_verification_command_cannot_forge_the_run_store_or_the_engines_record
              "db.execute(\"UPDATE phases SET status = 'closed'\"); "
              "db.execute(\"INSERT INTO operation_outputs (workflow_uuid, function_id, function_name) VALUES ('bp-victim', 1, 'konstruct_unit')\"); "
              "db.commit(); print('forged')")
+    # By its path, through a link to it made in the workspace, and through a link to its folder.
+    (workspace_root / "store.lnk").symlink_to(default_path())
+    (workspace_root / "state.lnk").symlink_to(default_path().parent)
+    targets = [str(default_path()), "store.lnk", "state.lnk/runs.sqlite3"]
     with Workspace(workspace_root) as workspace:
-        results = asyncio.run(run_verification([shlex.join([sys.executable, "-c", forge, str(default_path())])], workspace, [],
+        results = asyncio.run(run_verification([shlex.join([sys.executable, "-c", forge, target]) for target in targets], workspace, [],
                                                timeout_s=30, last_call=lambda: 0, last_write=0))
-    assert [r.outcome for r in results] == ["failed"] and "forged" not in results[0].output, results
+    assert [r.outcome for r in results] == ["failed"] * 3 and not any("forged" in r.output for r in results), results
     assert default_path().read_bytes() == before
     assert [p.status for p in RunStore().phases("bp-victim")] == ["pending"]
